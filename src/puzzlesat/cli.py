@@ -1,0 +1,279 @@
+"""The ``puzzlesat`` command: solve, verify, generate, render and bench, for every family.
+
+The family of a file comes from ``--family``, its ending (``.roller``, ``.swap``, ``.nl``) or
+its content; each family's ``cli`` module turns its verbs into JSON records, and this module
+does the rest the same way for all: reading files and folders, error lines instead of
+tracebacks, JSON lines, a progress bar on a terminal, a summary and the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from .errors import ParseError, PuzzlesatError
+from .families import FAMILIES, Family, detect_family, get_family
+from .progress import Progress
+
+SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")
+SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+# -- reading inputs ---------------------------------------------------------------------------
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://", "p?", "puzz.link/", "pzv.jp/")) or "?numlin/" in source or "?arukone/" in source
+
+
+def expand_paths(paths: Sequence[str]) -> Iterator[str]:
+    """Files named, and every file inside folders named (sorted, recursively)."""
+    for source in paths:
+        if is_url(source) or not os.path.isdir(source):
+            yield source
+            continue
+        for path in sorted(Path(source).rglob("*")):
+            name = path.name.lower()
+            if not path.is_file() or name.startswith(".") or name.startswith(SKIPPED_NAMES) or name.endswith(SKIPPED_SUFFIXES):
+                continue
+            yield str(path)
+
+
+def read_source(source: str) -> str:
+    """The text of a file (or the URL itself), with clear errors for missing or binary files."""
+    if is_url(source):
+        return source
+    try:
+        size = os.path.getsize(source)
+        if size > MAX_FILE_BYTES:
+            raise ParseError(f"file is {size} bytes, larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
+        data = Path(source).read_bytes()
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
+    if b"\x00" in data:
+        raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
+    for encoding in ("utf-8-sig", "cp932", "latin-1"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ParseError("cannot decode the file as text", source=source)  # pragma: no cover (latin-1 never fails)
+
+
+def pick_family(args: argparse.Namespace, text: str, source: str) -> Family:
+    if getattr(args, "family", None):
+        return get_family(args.family)
+    return detect_family(text, "" if is_url(source) else source)
+
+
+def load_items(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
+    text = read_source(source)
+    family = pick_family(args, text, source)
+    try:
+        items = family.cli.load(text, source, args)
+    except ParseError as exc:
+        raise exc if exc.source else exc.with_source(source)
+    except PuzzlesatError as exc:
+        raise ParseError(str(exc), source=source) from None
+    if not items:
+        raise ParseError("no puzzle found in the input", source=source)
+    return family, items
+
+
+# -- records --------------------------------------------------------------------------------
+def base_record(family: Family | None, source: str, index: int | None) -> dict[str, Any]:
+    return {"family": family.name if family else None, "source": source, "index": index}
+
+
+def error_record(family: Family | None, source: str, index: int | None, message: str, seconds: float = 0.0) -> dict[str, Any]:
+    record = base_record(family, source, index)
+    if family is not None:
+        record.update(family.cli.blank_record())
+    record.update(status="error", error=message, seconds=round(seconds, 4))
+    return record
+
+
+def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback."""
+    start = time.perf_counter()
+    try:
+        body = getattr(family.cli, f"{verb}_record")(item, args)
+    except (PuzzlesatError, ValueError) as exc:
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        return error_record(family, source, index, str(exc), time.perf_counter() - start)
+    except Exception as exc:  # an internal bug: report it and go on with the batch
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return error_record(family, source, index, f"internal error: {detail}", time.perf_counter() - start)
+    record = base_record(family, source, index)
+    record.update(body)
+    record.setdefault("error", None)
+    record["seconds"] = round(time.perf_counter() - start, 4)
+    return record
+
+
+def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None, item: Any, verb: str) -> None:
+    if args.json:
+        print(json.dumps(record), flush=True)
+        return
+    if record["status"] == "error":
+        where = record["source"] + (f"#{record['index']}" if record.get("index") is not None else "")
+        print(f"{where}: error: {record['error']}", flush=True)
+        return
+    assert family is not None
+    print(family.cli.show(item, record, args, verb, colour=sys.stdout.isatty()), flush=True)
+
+
+# -- commands -------------------------------------------------------------------------------
+def command_solve(args: argparse.Namespace) -> int:
+    ok = True
+    for source in args.inputs:
+        try:
+            family, items = load_items(args, source)
+        except ParseError as exc:
+            emit(error_record(None, source, None, str(exc)), args, None, None, "solve")
+            ok = False
+            continue
+        chosen = range(len(items)) if args.index is None else [args.index]
+        for index in chosen:
+            if not 0 <= index < len(items):
+                emit(error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"), args, family, None, "solve")
+                ok = False
+                continue
+            record = run_one(family, "solve", items[index], source, index, args)
+            ok &= record["status"] == "solved"
+            emit(record, args, family, items[index], "solve")
+    return 0 if ok else 1
+
+
+def command_verify(args: argparse.Namespace) -> int:
+    sources = list(expand_paths(args.paths))
+    loaded: list[tuple[str, Family | None, list[Any] | ParseError]] = []
+    for source in sources:
+        try:
+            family, items = load_items(args, source)
+            loaded.append((source, family, items))
+        except ParseError as exc:
+            loaded.append((source, None, exc))
+    total = sum(len(x) if isinstance(x, list) else 1 for _, _, x in loaded)
+    progress = Progress(total, label="verify")
+    counts: dict[str, int] = {}
+    failed = 0
+    started = time.perf_counter()
+    for source, family, items in loaded:
+        if isinstance(items, ParseError):
+            records = [(error_record(None, source, None, str(items)), None)]
+        else:
+            assert family is not None
+            records = [(run_one(family, "verify", item, source, i, args), item) for i, item in enumerate(items)]
+        for record, item in records:
+            progress.advance(note=os.path.basename(source))
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+            passed = record["status"] != "error" and family is not None and family.cli.passed(record)
+            failed += not passed
+            emit(record, args, family, item, "verify")
+    progress.close()
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
+    print(line, file=sys.stderr if args.json else sys.stdout)
+    return 0 if failed == 0 and total > 0 else 1
+
+
+def command_generate(args: argparse.Namespace) -> int:
+    return get_family(args.family).cli.generate(args)
+
+
+def command_render(args: argparse.Namespace) -> int:
+    try:
+        family, items = load_items(args, args.input)
+    except ParseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    index = args.index or 0
+    if not 0 <= index < len(items):
+        print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
+        return 2
+    return family.cli.render(items[index], args)
+
+
+# -- argument parsing -----------------------------------------------------------------------
+EXAMPLES = {
+    "solve": "example: puzzlesat solve 'p?numlin/5/5/1j2h3m1h2j3' --json",
+    "verify": "example: puzzlesat verify tests/data/numberlink --time-limit 10",
+    "generate": "example: puzzlesat generate numberlink --size 10x10 --count 5 --seed 1 --out pack.txt",
+    "render": "example: puzzlesat render puzzle.txt --solution -o answer.svg",
+}
+
+
+def add_common_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--family", choices=[f.name for f in FAMILIES], help="puzzle family (default: from the file ending or content)")
+    p.add_argument("--format", dest="fmt", help="input format (default: detected); see each family's docs")
+    p.add_argument("--index", type=int, help="only the puzzle at this position in a multi-puzzle file (from 0)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
+    nl = p.add_argument_group("numberlink rules")
+    nl.add_argument("--allow-empty", action="store_true", help="cells may stay empty (Nikoli / ADC rules)")
+    nl.add_argument("--no-self-touch", action="store_true", help="a path may not run beside itself")
+    nl.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
+    mv = p.add_argument_group("roller and swap")
+    mv.add_argument("--start", choices=["bottom-left", "row-major"], default=None, help="TabTale TMX start convention (roller)")
+    mv.add_argument("--method", default=None, help="solver method (roller: see docs; swap: exact|astar)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="puzzlesat",
+        description="Solve, certify and generate grid logic puzzles (Numberlink, Roller, Swap) with SAT.",
+        epilog="example: puzzlesat verify tests/data/numberlink",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("solve", help="solve puzzles and print the answers", epilog=EXAMPLES["solve"])
+    p.add_argument("inputs", nargs="+", metavar="FILE_OR_URL")
+    add_common_options(p)
+    p.set_defaults(run=command_solve)
+
+    p = sub.add_parser("verify", help="check puzzle sets: solvable, unique / proven minimum, seconds", epilog=EXAMPLES["verify"])
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (read recursively) or URLs")
+    add_common_options(p)
+    p.set_defaults(run=command_verify)
+
+    p = sub.add_parser("generate", help="generate certified puzzles", epilog=EXAMPLES["generate"])
+    gen = p.add_subparsers(dest="family", required=True)
+    for family in FAMILIES:
+        gp = gen.add_parser(family.name, help=f"generate {family.name} puzzles")
+        family.cli.add_generate_arguments(gp)
+        gp.epilog = getattr(family.cli, "GENERATE_EXAMPLE", None)
+    p.set_defaults(run=command_generate)
+
+    p = sub.add_parser("render", help="draw a puzzle (and its answer) as SVG or PNG", epilog=EXAMPLES["render"])
+    p.add_argument("input", metavar="FILE_OR_URL")
+    p.add_argument("-o", "--output", required=True, help="out.svg or out.png (PNG needs matplotlib)")
+    p.add_argument("--solution", action="store_true", help="solve first and draw the answer")
+    add_common_options(p)
+    p.set_defaults(run=command_render)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

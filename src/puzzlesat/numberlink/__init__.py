@@ -1,0 +1,28 @@
+"""Numberlink (Arukone, Flow Free): connect each pair of equal labels by an orthogonal path.
+
+Paths never share a cell or enter blocked cells; by default every free cell is covered and a
+path may run beside itself (see :class:`Rules` for the options).
+
+>>> from puzzlesat import numberlink
+>>> puzzle = numberlink.parse("A.B\\n...\\nA.B")
+>>> result = numberlink.solve(puzzle)
+>>> print(numberlink.format_solution(puzzle, result.solution))
+A A B
+A B B
+A . B
+"""
+
+from .formats import FORMATS, detect_format, format, format_solution, parse, parse_all, parse_solution, read
+from .generate import generate
+from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
+from .render import render
+from .solve import count, encode, is_unique, solve
+from .verify import CODES, Violation, is_valid, verify
+
+__all__ = [
+    "Puzzle", "Pair", "Solution", "Rules", "DEFAULT_RULES", "Cell",
+    "parse", "parse_all", "parse_solution", "read", "format", "format_solution", "detect_format", "FORMATS",
+    "solve", "count", "is_unique", "encode",
+    "verify", "is_valid", "Violation", "CODES",
+    "generate", "render",
+]

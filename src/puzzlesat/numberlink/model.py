@@ -1,0 +1,267 @@
+"""Numberlink puzzles, answers and rule options as plain immutable data.
+
+Rules: connect the two cells of every label by an orthogonal path; paths never share a cell and
+never enter blocked cells. Options (:class:`Rules`): every free cell covered (default) or cells
+may stay empty; paths may run beside themselves (default) or not.
+
+>>> p = Puzzle.from_rows(["A.B", "...", "A.B"])
+>>> p.width, p.height, p.labels
+(3, 3, ('A', 'B'))
+>>> print(p)
+A . B
+. . .
+A . B
+>>> s = Solution.from_rows(p, ["A.B", "A.B", "A.B"])
+>>> s.path("A")
+((0, 0), (1, 0), (2, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InvalidPuzzle
+from ..grid import Cell, orthogonal_neighbours
+
+EMPTY = "."
+BLOCKED = "#"
+
+MAX_CELLS = 4_000_000  # 2000 x 2000: beyond this a board is refused as absurd
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options. ``cover_all``: every free cell must lie on a path (Flow Free; default).
+    ``no_self_touch``: a path may not run beside itself (no cell of a path orthogonally next to
+    a non-consecutive cell of the same path)."""
+
+    cover_all: bool = True
+    no_self_touch: bool = False
+
+    def __str__(self) -> str:
+        parts = ["cover-all" if self.cover_all else "may-leave-empty"]
+        if self.no_self_touch:
+            parts.append("no-self-touch")
+        return ", ".join(parts)
+
+
+DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A label and its two endpoint cells."""
+
+    label: str
+    start: Cell
+    end: Cell
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A W x H board with labelled endpoint pairs and blocked cells (``Cell = (row, col)``)."""
+
+    width: int
+    height: int
+    pairs: tuple[Pair, ...]
+    blocked: frozenset[Cell] = frozenset()
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.width < 1 or self.height < 1:
+            raise InvalidPuzzle(f"board size {self.width}x{self.height} must be at least 1x1")
+        if self.width * self.height > MAX_CELLS:
+            raise InvalidPuzzle(f"board size {self.width}x{self.height} is absurd (more than {MAX_CELLS} cells)")
+        object.__setattr__(self, "pairs", tuple(self.pairs))
+        object.__setattr__(self, "blocked", frozenset(self.blocked))
+        seen_labels: set[str] = set()
+        used: dict[Cell, str] = {}
+        for pair in self.pairs:
+            if not pair.label or any(ch.isspace() for ch in pair.label) or pair.label in (EMPTY, BLOCKED):
+                raise InvalidPuzzle(f"bad label {pair.label!r}")
+            if pair.label in seen_labels:
+                raise InvalidPuzzle(f"label {pair.label!r} has more than one pair")
+            seen_labels.add(pair.label)
+            for cell in (pair.start, pair.end):
+                if not self.on_board(cell):
+                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is off the {self.width}x{self.height} board")
+                if cell in used:
+                    raise InvalidPuzzle(f"cell {cell} holds both {used[cell]!r} and {pair.label!r}")
+                if cell in self.blocked:
+                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is a blocked cell")
+                used[cell] = pair.label
+        for cell in self.blocked:
+            if not self.on_board(cell):
+                raise InvalidPuzzle(f"blocked cell {cell} is off the board")
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: Sequence[str | Sequence[str]], *, name: str = "") -> "Puzzle":
+        """Build from rows of cells: a string (one character per cell) or a list of tokens;
+        ``.`` empty, ``#`` blocked, anything else a label that must occur exactly twice."""
+        grid = [list(row) for row in rows]
+        height = len(grid)
+        width = len(grid[0]) if grid else 0
+        if any(len(row) != width for row in grid):
+            raise InvalidPuzzle("rows differ in length")
+        ends: dict[str, list[Cell]] = {}
+        blocked = set()
+        for r, row in enumerate(grid):
+            for c, token in enumerate(row):
+                if token == BLOCKED:
+                    blocked.add((r, c))
+                elif token != EMPTY:
+                    ends.setdefault(token, []).append((r, c))
+        for label, cells in ends.items():
+            if len(cells) != 2:
+                raise InvalidPuzzle(f"label {label!r} occurs {len(cells)} times (expected 2)")
+        pairs = tuple(Pair(label, cells[0], cells[1]) for label, cells in ends.items())
+        return cls(width, height, pairs, frozenset(blocked), name=name)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(pair.label for pair in self.pairs)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height)"""
+        return (self.width, self.height)
+
+    def pair(self, label: str) -> Pair:
+        for pair in self.pairs:
+            if pair.label == label:
+                return pair
+        raise KeyError(label)
+
+    def endpoints(self) -> dict[Cell, str]:
+        """Every endpoint cell mapped to its label."""
+        return {cell: pair.label for pair in self.pairs for cell in (pair.start, pair.end)}
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
+
+    def is_free(self, cell: Cell) -> bool:
+        """On the board and not blocked (endpoints are free cells)."""
+        return self.on_board(cell) and cell not in self.blocked
+
+    def free_cells(self) -> Iterator[Cell]:
+        for r in range(self.height):
+            for c in range(self.width):
+                if (r, c) not in self.blocked:
+                    yield (r, c)
+
+    def neighbours(self, cell: Cell) -> Iterator[Cell]:
+        """Free orthogonal neighbours of ``cell``."""
+        for n in orthogonal_neighbours(cell, height=self.height, width=self.width):
+            if n not in self.blocked:
+                yield n
+
+    def grid(self) -> np.ndarray:
+        """The board as an H x W numpy array of strings: label, ``.`` or ``#``."""
+        g = np.full((self.height, self.width), EMPTY, dtype=object)
+        for (r, c) in self.blocked:
+            g[r, c] = BLOCKED
+        for cell, label in self.endpoints().items():
+            g[cell] = label
+        return g
+
+    def __str__(self) -> str:
+        return "\n".join(" ".join(row) for row in self.grid().tolist())
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One path per label, each a tuple of cells from the pair's ``start`` to its ``end``."""
+
+    paths: tuple[tuple[str, tuple[Cell, ...]], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "paths", tuple((label, tuple(map(tuple, cells))) for label, cells in self.paths))
+
+    @classmethod
+    def from_mapping(cls, paths: Mapping[str, Iterable[Cell]]) -> "Solution":
+        return cls(tuple((label, tuple(cells)) for label, cells in paths.items()))
+
+    @classmethod
+    def from_rows(cls, puzzle: Puzzle, rows: Sequence[str | Sequence[str]]) -> "Solution":
+        """Read an answer drawn as a label grid (``.`` or ``#`` for cells on no path).
+
+        Each label's cells must form one simple path between its endpoints; where a path runs
+        beside itself the grid is ambiguous and the first path found through all of its cells
+        is taken. Raises ValueError naming the label when its cells form no such path.
+        """
+        grid = [list(row) for row in rows]
+        if len(grid) != puzzle.height or any(len(row) != puzzle.width for row in grid):
+            raise ValueError(f"answer grid is not {puzzle.width}x{puzzle.height}")
+        cells_of: dict[str, set[Cell]] = {}
+        for r, row in enumerate(grid):
+            for c, token in enumerate(row):
+                if token not in (EMPTY, BLOCKED):
+                    cells_of.setdefault(token, set()).add((r, c))
+        paths = []
+        for pair in puzzle.pairs:
+            cells = cells_of.pop(pair.label, set())
+            path = _trace(pair, cells)
+            if path is None:
+                raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
+            paths.append((pair.label, path))
+        if cells_of:
+            raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
+        return cls(tuple(paths))
+
+    def path(self, label: str) -> tuple[Cell, ...]:
+        for name, cells in self.paths:
+            if name == label:
+                return cells
+        raise KeyError(label)
+
+    def as_dict(self) -> dict[str, tuple[Cell, ...]]:
+        return dict(self.paths)
+
+    def grid(self, puzzle: Puzzle) -> np.ndarray:
+        """The puzzle's grid with every path cell holding its label."""
+        g = puzzle.grid()
+        for label, cells in self.paths:
+            for cell in cells:
+                g[cell] = label
+        return g
+
+    def to_rows(self, puzzle: Puzzle) -> list[list[str]]:
+        return self.grid(puzzle).tolist()
+
+
+def _trace(pair: Pair, cells: set[Cell], max_steps: int = 200_000) -> tuple[Cell, ...] | None:
+    """A simple path from pair.start to pair.end through exactly ``cells`` (DFS, bounded)."""
+    if pair.start not in cells or pair.end not in cells:
+        return None
+    target = len(cells)
+    path = [pair.start]
+    on_path = {pair.start}
+    steps = 0
+
+    def neighbours(cell: Cell) -> list[Cell]:
+        r, c = cell
+        return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells and n not in on_path]
+
+    stack = [iter(neighbours(pair.start))]
+    while stack:
+        steps += 1
+        if steps > max_steps:
+            return None
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            on_path.discard(path.pop())
+            continue
+        if nxt == pair.end:
+            if len(path) + 1 == target:
+                return tuple(path + [nxt])
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        stack.append(iter(neighbours(nxt)))
+    return None

@@ -1,0 +1,112 @@
+"""The independent answer checker: an ordered list of named checks with stable codes.
+
+It knows nothing about SAT or search; every answer a solver returns passes through it.
+
+>>> from puzzlesat.numberlink.model import Puzzle, Solution, Rules
+>>> p = Puzzle.from_rows(["A.B", "...", "A.B"])
+>>> s = Solution.from_rows(p, ["A.B", "A.B", "A.B"])
+>>> [v.code for v in verify(p, s)]
+['uncovered']
+>>> verify(p, s, Rules(cover_all=False))
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..grid import Cell, is_adjacent
+from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+
+# Stable violation codes, in the order they are checked.
+CODES = {
+    "missing-path": "a label of the puzzle has no path",
+    "unknown-label": "a path for a label that is not in the puzzle",
+    "off-board": "a path cell lies outside the board",
+    "not-connected": "a path does not run from one endpoint of its pair to the other in orthogonal steps",
+    "branch": "a path visits one cell twice (it loops back on itself or branches)",
+    "blocked-cell": "a path uses a blocked cell",
+    "crossing": "two paths share a cell (or a path runs through another label's endpoint)",
+    "uncovered": "a free cell lies on no path (cover-all rules)",
+    "self-touch": "a path runs beside itself (no-self-touch rules)",
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: a stable ``code`` (see CODES), a message, and the cells involved."""
+
+    code: str
+    message: str
+    label: str | None = None
+    cells: tuple[Cell, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
+    """Every rule the answer breaks, in check order; an empty list means the answer is valid."""
+    out: list[Violation] = []
+    paths = solution.as_dict()
+    if len(paths) != len(solution.paths):
+        out.append(Violation("branch", "a label has more than one path"))
+    for pair in puzzle.pairs:
+        if pair.label not in paths:
+            out.append(Violation("missing-path", f"label {pair.label!r} has no path", pair.label))
+    labels = set(puzzle.labels)
+    for label in paths:
+        if label not in labels:
+            out.append(Violation("unknown-label", f"path for unknown label {label!r}", label))
+
+    endpoint_label = puzzle.endpoints()
+    owner: dict[Cell, str] = {}
+    for label, cells in solution.paths:
+        if label not in labels:
+            continue
+        pair = puzzle.pair(label)
+        off = tuple(c for c in cells if not puzzle.on_board(c))
+        if off:
+            out.append(Violation("off-board", f"path {label!r} leaves the board at {off[0]}", label, off))
+            continue
+        if len(cells) < 2 or {cells[0], cells[-1]} != {pair.start, pair.end}:
+            out.append(Violation("not-connected", f"path {label!r} does not run from {pair.start} to {pair.end}", label, (cells[0], cells[-1]) if cells else ()))
+        gaps = tuple(b for a, b in zip(cells, cells[1:]) if not is_adjacent(a, b))
+        if gaps:
+            out.append(Violation("not-connected", f"path {label!r} jumps to {gaps[0]}", label, gaps))
+        seen: set[Cell] = set()
+        repeats = []
+        for cell in cells:
+            if cell in seen:
+                repeats.append(cell)
+            seen.add(cell)
+        if repeats:
+            out.append(Violation("branch", f"path {label!r} visits {repeats[0]} twice", label, tuple(repeats)))
+        used_blocked = tuple(c for c in cells if c in puzzle.blocked)
+        if used_blocked:
+            out.append(Violation("blocked-cell", f"path {label!r} uses blocked cell {used_blocked[0]}", label, used_blocked))
+        for cell in seen:
+            other = endpoint_label.get(cell)
+            if other is not None and other != label:
+                out.append(Violation("crossing", f"path {label!r} runs through the endpoint of {other!r} at {cell}", label, (cell,)))
+            elif cell in owner and owner[cell] != label:
+                out.append(Violation("crossing", f"paths {owner[cell]!r} and {label!r} share {cell}", label, (cell,)))
+            owner.setdefault(cell, label)
+
+    if rules.cover_all:
+        uncovered = tuple(c for c in puzzle.free_cells() if c not in owner)
+        if uncovered:
+            out.append(Violation("uncovered", f"{len(uncovered)} free cell(s) on no path, first {uncovered[0]}", None, uncovered))
+    if rules.no_self_touch:
+        for label, cells in solution.paths:
+            position = {cell: i for i, cell in enumerate(cells)}
+            for i, (r, c) in enumerate(cells):
+                for n in ((r + 1, c), (r, c + 1)):
+                    j = position.get(n)
+                    if j is not None and abs(i - j) != 1:
+                        out.append(Violation("self-touch", f"path {label!r} runs beside itself at {(r, c)} and {n}", label, ((r, c), n)))
+    return out
+
+
+def is_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> bool:
+    return not verify(puzzle, solution, rules)

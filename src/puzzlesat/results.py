@@ -1,0 +1,103 @@
+"""Result types shared by every family: one shape for solve, count and optimise.
+
+>>> r = SolveResult(Status.SOLVED, solution="RD", timings=Timings(encode=0.1, solve=0.2),
+...                 optimal=True, lower_bound=2)
+>>> r.solved, r.optimal, round(r.timings.total, 2)
+(True, True, 0.3)
+>>> CountResult(count=1, complete=True, limit=2, solutions=("x",)).uniqueness
+<Uniqueness.UNIQUE: 'unique'>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, Mapping, TypeVar
+
+A = TypeVar("A")
+
+
+class Status(str, Enum):
+    """Outcome of a solve: an answer, a proof that none exists, or ran out of time."""
+
+    SOLVED = "solved"
+    UNSATISFIABLE = "unsatisfiable"
+    UNKNOWN = "unknown"
+
+
+class Uniqueness(str, Enum):
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds spent building the model and running the solver."""
+
+    encode: float = 0.0
+    solve: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.encode + self.solve
+
+    def __add__(self, other: "Timings") -> "Timings":
+        return Timings(self.encode + other.encode, self.solve + other.solve)
+
+
+@dataclass(frozen=True)
+class SolveResult(Generic[A]):
+    """What a solver found.
+
+    ``solution`` is set exactly when ``status`` is SOLVED, and has been checked by the family's
+    independent ``verify`` before being returned. For optimisation families ``optimal`` is True
+    only when minimality is *proven*; ``lower_bound`` is the best proven lower bound on the
+    objective (equal to the answer's length when optimal).
+    """
+
+    status: Status
+    solution: A | None = None
+    timings: Timings = Timings()
+    optimal: bool = False
+    lower_bound: int | None = None
+    method: str = ""
+    stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+
+@dataclass(frozen=True)
+class CountResult(Generic[A]):
+    """Answers counted up to ``limit``.
+
+    ``count`` answers were found (all in ``solutions``). ``complete`` is True when the search
+    finished: then the count is exact if below ``limit``, and at least ``limit`` otherwise.
+    When the time limit ran out first, ``complete`` is False and the count is a lower bound.
+    """
+
+    count: int
+    complete: bool
+    limit: int
+    solutions: tuple[A, ...] = ()
+    timings: Timings = Timings()
+    stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def uniqueness(self) -> Uniqueness:
+        if self.count >= 2:
+            return Uniqueness.MULTIPLE
+        if not self.complete:
+            return Uniqueness.UNKNOWN
+        return Uniqueness.UNIQUE if self.count == 1 else Uniqueness.NONE
+
+    @property
+    def unique(self) -> bool | None:
+        """True, False, or None when not decided (the JSON ``unique`` field)."""
+        u = self.uniqueness
+        if u is Uniqueness.UNKNOWN:
+            return None
+        return u is Uniqueness.UNIQUE

@@ -1,0 +1,1 @@
+"""Placeholder: the roller family is being written (see the issue tracker)."""

@@ -1,0 +1,49 @@
+"""Variable pool with structured keys.
+
+Literals are plain ints (DIMACS style); every variable is named by a hashable key such as
+``("edge", (0, 1), (0, 2))`` so encodings stay readable and decoding is a lookup.
+
+>>> pool = VarPool()
+>>> pool.var("edge", (0, 0), (0, 1))
+1
+>>> pool.var("edge", (0, 0), (0, 1))   # same key, same variable
+1
+>>> pool.key(1)
+('edge', (0, 0), (0, 1))
+>>> pool.fresh() > 1 and pool.top
+2
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+from pysat.formula import IDPool
+
+
+class VarPool:
+    """Maps structured keys to SAT variables (1, 2, 3, ...) and back."""
+
+    def __init__(self) -> None:
+        self.idpool = IDPool()  # shared with pysat.card so auxiliary variables never collide
+
+    def var(self, *key: Hashable) -> int:
+        """The variable named ``key``, created on first use."""
+        return self.idpool.id(key)
+
+    def fresh(self) -> int:
+        """A new anonymous variable."""
+        return self.idpool._next()
+
+    def get(self, *key: Hashable) -> int | None:
+        """The variable named ``key`` if it exists, else None (never creates one)."""
+        return self.idpool.obj2id.get(key)
+
+    def key(self, var: int) -> Hashable | None:
+        """The key of a named variable (None for anonymous/auxiliary ones)."""
+        return self.idpool.obj(abs(var))
+
+    @property
+    def top(self) -> int:
+        """The largest variable handed out so far."""
+        return self.idpool.top

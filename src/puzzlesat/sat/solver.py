@@ -1,0 +1,118 @@
+"""SAT solver back-ends with wall-clock time limits.
+
+pysat's CaDiCaL cannot be interrupted and holds the GIL, so a limit is enforced by running it
+in conflict-budgeted steps (``conf_budget`` + ``solve_limited``), sizing each step from the
+conflict rate measured so far so that a step never overshoots the deadline by much. Solvers
+that honour ``interrupt`` (Glucose, MiniSat) are stopped by a timer instead.
+
+>>> s = SatSolver([[1, 2], [-1], [-2, 3]])
+>>> s.solve(time_limit=5)
+True
+>>> s.true_vars() >= {2, 3}
+True
+>>> s.add_clause([-3]); s.solve()
+False
+>>> s.close()
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterable, Sequence
+
+from pysat.solvers import Solver
+
+from ..timing import Deadline
+
+DEFAULT_SOLVER = "cadical195"
+# Solvers whose native code honours Solver.interrupt(); others run in conflict-budgeted steps.
+INTERRUPTIBLE = frozenset({"glucose3", "glucose4", "glucose42", "minisat22", "minisatgh", "maplechrono", "maplecm", "maplesat", "mergesat3", "lingeling", "gluecard3", "gluecard4", "minicard"})
+
+_FIRST_BUDGET = 2_000
+_MAX_STEP_SECONDS = 0.5  # aim for steps this long, so a deadline is missed by well under a second
+
+
+class SatSolver:
+    """An incremental SAT solver chosen by name, whose ``solve`` accepts a time limit.
+
+    ``solve`` returns True (satisfiable), False (unsatisfiable) or None (time ran out).
+    """
+
+    def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER) -> None:
+        self.name = name
+        self._solver = Solver(name=name)
+        self._solver.append_formula([list(c) for c in clauses])
+        self.calls = 0
+        self.solve_seconds = 0.0
+
+    def add_clause(self, clause: Sequence[int]) -> None:
+        self._solver.add_clause(list(clause))
+
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        self._solver.append_formula([list(c) for c in clauses])
+
+    def solve(self, assumptions: Sequence[int] = (), *, time_limit: "float | Deadline | None" = None) -> bool | None:
+        deadline = Deadline.of(time_limit)
+        self.calls += 1
+        start = time.perf_counter()
+        try:
+            if deadline.time_limit is None:
+                return bool(self._solver.solve(assumptions=list(assumptions)))
+            if deadline.expired():
+                return None
+            if self.name in INTERRUPTIBLE:
+                return self._solve_with_timer(list(assumptions), deadline)
+            return self._solve_in_budgeted_steps(list(assumptions), deadline)
+        finally:
+            self.solve_seconds += time.perf_counter() - start
+
+    def _solve_with_timer(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+        timer = threading.Timer(deadline.remaining() or 0.0, self._solver.interrupt)
+        timer.start()
+        try:
+            answer = self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self._solver.clear_interrupt()
+        return answer
+
+    def _solve_in_budgeted_steps(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+        budget = _FIRST_BUDGET
+        while True:
+            before = self._conflicts()
+            t0 = time.perf_counter()
+            self._solver.conf_budget(budget)
+            answer = self._solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            remaining = deadline.remaining() or 0.0
+            if remaining <= 0:
+                return None
+            spent = max(time.perf_counter() - t0, 1e-4)
+            rate = max(self._conflicts() - before, 1) / spent  # conflicts per second
+            budget = int(max(100, min(budget * 2, rate * min(remaining, _MAX_STEP_SECONDS))))
+
+    def _conflicts(self) -> int:
+        return int(self._solver.accum_stats().get("conflicts", 0))
+
+    def model(self) -> list[int]:
+        return self._solver.get_model() or []
+
+    def true_vars(self) -> set[int]:
+        return {lit for lit in self.model() if lit > 0}
+
+    def core(self) -> list[int]:
+        return self._solver.get_core() or []
+
+    def stats(self) -> dict[str, int]:
+        return dict(self._solver.accum_stats())
+
+    def close(self) -> None:
+        self._solver.delete()
+
+    def __enter__(self) -> "SatSolver":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

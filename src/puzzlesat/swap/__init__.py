@@ -1,0 +1,1 @@
+"""Placeholder: the swap family is being written (see the issue tracker)."""

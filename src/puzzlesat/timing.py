@@ -1,0 +1,70 @@
+"""Wall-clock deadlines for long work.
+
+Every long operation takes ``time_limit=`` (seconds, or ``None`` for no limit) and turns it into
+a :class:`Deadline` once, so nested steps share one budget.
+
+>>> d = Deadline(None)
+>>> d.expired(), d.remaining() is None
+(False, True)
+>>> Deadline(0.0).expired()
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Deadline:
+    """A point in time after which work should stop and answer "unknown"."""
+
+    time_limit: float | None
+    started: float = field(default_factory=time.perf_counter)
+
+    @classmethod
+    def of(cls, limit: "float | Deadline | None") -> "Deadline":
+        """A deadline from seconds, ``None`` (never), or an existing deadline (shared)."""
+        return limit if isinstance(limit, Deadline) else cls(limit)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def remaining(self) -> float | None:
+        """Seconds left (never negative), or ``None`` when there is no limit."""
+        if self.time_limit is None:
+            return None
+        return max(0.0, self.time_limit - self.elapsed())
+
+    def expired(self) -> bool:
+        return self.time_limit is not None and self.elapsed() >= self.time_limit
+
+
+class Stopwatch:
+    """Times named phases: ``with watch("encode"): ...`` adds to ``watch.seconds["encode"]``.
+
+    >>> w = Stopwatch()
+    >>> with w("encode"):
+    ...     pass
+    >>> sorted(w.seconds)
+    ['encode']
+    """
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._phase: str | None = None
+        self._start = 0.0
+
+    def __call__(self, phase: str) -> "Stopwatch":
+        self._phase = phase
+        return self
+
+    def __enter__(self) -> "Stopwatch":
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._phase is not None
+        self.seconds[self._phase] = self.seconds.get(self._phase, 0.0) + time.perf_counter() - self._start
+        self._phase = None

@@ -1,0 +1,74 @@
+"""The shared SAT layer: pool, cardinality (checked by model counting), time limits, counting."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+from pysat.examples.genhard import PHP
+
+from puzzlesat.sat import SatSolver, VarPool, at_least, at_most, enumerate_models, exactly, exactly_one
+from puzzlesat.timing import Deadline
+
+
+def count_projected(clauses, xs, solver="cadical195"):
+    with SatSolver(clauses, name=solver) as s:
+        models, complete = enumerate_models(s, xs, limit=10_000)
+    assert complete
+    return len(models)
+
+
+@pytest.mark.parametrize("n,k", [(n, k) for n in range(1, 9) for k in range(0, n + 1)])
+def test_cardinality_counts_match_binomials(n, k):
+    from math import comb
+
+    pool = VarPool()
+    xs = [pool.var("x", i) for i in range(n)]
+    assert count_projected(at_most(xs, k, pool), xs) == sum(comb(n, j) for j in range(k + 1))
+    assert count_projected(at_least(xs, k, pool), xs) == sum(comb(n, j) for j in range(k, n + 1))
+    assert count_projected(exactly(xs, k, pool), xs) == comb(n, k)
+
+
+def test_exactly_one_large_uses_auxiliaries_and_counts_right():
+    pool = VarPool()
+    xs = [pool.var("x", i) for i in range(12)]
+    clauses = exactly_one(xs, pool)
+    assert pool.top > 12
+    assert count_projected(clauses, xs) == 12
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_time_limit_returns_unknown_promptly(solver):
+    hard = PHP(11).clauses  # pigeonhole 12 -> 11: far beyond a second for CDCL
+    with SatSolver(hard, name=solver) as s:
+        start = time.perf_counter()
+        assert s.solve(time_limit=1.0) is None
+        assert time.perf_counter() - start < 2.0
+
+
+def test_deadline_is_shared_between_calls():
+    d = Deadline(0.0)
+    with SatSolver([[1]]) as s:
+        assert s.solve(time_limit=d) is None
+    with SatSolver([[1]]) as s:
+        assert s.solve(time_limit=None) is True
+
+
+def test_refine_cuts_are_not_counted():
+    # x1 or x2; pretend the model {x1, x2} is "not a real answer" and cut it.
+    def refine(true_vars):
+        return [[-1, -2]] if {1, 2} <= true_vars else []
+
+    with SatSolver([[1, 2]]) as s:
+        models, complete = enumerate_models(s, [1, 2], limit=10, refine=refine)
+    assert complete and sorted(sorted(m & {1, 2}) for m in models) == [[1], [2]]
+
+
+def test_pool_keys_round_trip():
+    pool = VarPool()
+    keys = [("e", (r, c), d) for r, c, d in itertools.product(range(3), range(3), "hv")]
+    ids = [pool.var(*k) for k in keys]
+    assert len(set(ids)) == len(keys)
+    assert [pool.key(i) for i in ids] == keys
+    assert pool.get("missing") is None
