@@ -1,23 +1,12 @@
-"""Shared test fixtures: the public data sets in ../shared/data, skipped cleanly when absent."""
+"""Shared test fixtures (helpers live in tests/support.py: ``from tests.support import shared_path``)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", ROOT.parent / "shared" / "data"))
-TEST_DATA = Path(__file__).resolve().parent / "data"
-
-
-def shared_path(*parts: str) -> Path:
-    """A path inside ../shared/data; the calling test is skipped when it is not there."""
-    path = SHARED_DATA.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"public data not present: {path}")
-    return path
+from tests.support import SHARED_DATA
 
 
 @pytest.fixture
