@@ -118,4 +118,29 @@ def generate(args: argparse.Namespace) -> int:
 
 # -- render (owned by the rendering work) -------------------------------------------------------
 def render(puzzle: Puzzle, args: argparse.Namespace) -> int:
-    raise NotImplementedError("numberlink rendering is not written yet")
+    """``puzzlesat render``: draw the puzzle, or with ``--solution`` its verified answer, to
+    ``args.output`` (.svg or .png). Exit 0 when drawn as asked, 1 when no answer was found (the
+    puzzle alone is drawn), 2 when the file could not be written."""
+    import sys
+    from pathlib import Path
+
+    from ..scene import save_for_cli
+    from .render import render as draw
+    from .solve import solve
+
+    title = Path(args.input).name if not args.input.startswith(("http", "p?")) else args.input
+    title += f" #{args.index}" if args.index else ""
+    title += f"  ({puzzle.width}x{puzzle.height})"
+    solution = None
+    status = 0
+    if args.solution:
+        options = {"solver": args.solver} if args.solver else {}
+        result = solve(puzzle, rules=rules_from(args), time_limit=args.time_limit, **options)
+        if result.status is Status.SOLVED:
+            solution = result.solution
+            title += ", solved"
+        else:
+            print(f"no answer drawn: {result.status.value} under {rules_from(args)} rules", file=sys.stderr)
+            status = 1
+    written = save_for_cli(draw(puzzle, solution, title=title), args.output)
+    return written or status

@@ -1,2 +1,125 @@
-"""Placeholder: being written (see the issue tracker). Replaced by the real module."""
-def render(puzzle, solution=None, **k): raise NotImplementedError
+"""Pictures of Numberlink puzzles and answers: coloured paths, labelled endpoints, shaded blocks.
+
+``render(puzzle, solution)`` returns a :class:`~puzzlesat.scene.Scene`; save it as ``.svg``
+(no dependency) or ``.png`` (matplotlib). In the SVG every path is one ``<g class="path">``,
+every endpoint one ``<g class="endpoint">`` and every blocked cell one ``<rect class="blocked">``.
+Colours follow the label order while there are few labels; on big boards paths that touch get
+different colours (greedy colouring of the touching graph), so neighbours never blend.
+
+>>> from puzzlesat.numberlink.model import Puzzle, Solution
+>>> puzzle = Puzzle.from_rows(["A.B", "..#", "A.B"])
+>>> answer = Solution.from_rows(puzzle, ["ABB", "AB#", "ABB"])
+>>> scene = render(puzzle, answer)
+>>> scene.count("path"), scene.count("endpoint"), scene.count("blocked")
+(2, 4, 1)
+>>> scene.to_svg().count('class="path"')
+2
+"""
+
+from __future__ import annotations
+
+from ..grid import Cell
+from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on
+from .model import Puzzle, Solution
+
+BLOCKED_FILL = "#3b3b3b"
+GRID_STROKE = "#c8c8c8"
+BORDER_STROKE = "#555555"
+
+
+def cell_size_for(puzzle: Puzzle) -> float:
+    """Units per cell: large on small boards, about 24 at 50x50, at least 8 on huge ones."""
+    longest = max(puzzle.width, puzzle.height)
+    return float(max(8, min(40, 1200 // longest)))
+
+
+def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, str]:
+    """A colour per label: palette order when the palette suffices, else a greedy colouring in
+    which touching paths (or, without an answer, nearby endpoints) differ.
+
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> colours_for(Puzzle.from_rows(["AB", "AB"]))
+    {'A': '#e6194b', 'B': '#3cb44b'}
+    """
+    labels = list(puzzle.labels)
+    if len(labels) <= len(PALETTE):
+        return {label: PALETTE[i] for i, label in enumerate(labels)}
+    owner: dict[Cell, str] = {}
+    if solution is not None:
+        for label, cells in solution.paths:
+            for cell in cells:
+                owner[cell] = label
+    else:
+        # without an answer, let each endpoint claim a small square around it
+        for pair in puzzle.pairs:
+            for (r, c) in (pair.start, pair.end):
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        owner.setdefault((r + dr, c + dc), pair.label)
+    touching: dict[str, set[str]] = {label: set() for label in labels}
+    for (r, c), label in owner.items():
+        for other_cell in ((r + 1, c), (r, c + 1), (r + 1, c + 1), (r + 1, c - 1)):
+            other = owner.get(other_cell)
+            if other is not None and other != label and other in touching and label in touching:
+                touching[label].add(other)
+                touching[other].add(label)
+    colours: dict[str, str] = {}
+    used = {colour: 0 for colour in PALETTE}
+    for label in labels:
+        taken = {colours[n] for n in touching[label] if n in colours}
+        free = [colour for colour in PALETTE if colour not in taken] or list(PALETTE)
+        choice = min(free, key=lambda colour: used[colour])
+        colours[label] = choice
+        used[choice] += 1
+    return colours
+
+
+def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
+    """Draw ``puzzle`` (and ``solution``'s paths when given) as a scene; ``title`` adds a caption."""
+    cell = cell_size or cell_size_for(puzzle)
+    margin = cell * 0.5
+    caption = cell * 1.2 if title else 0.0
+    width = puzzle.width * cell + 2 * margin
+    height = puzzle.height * cell + 2 * margin + caption
+    scene = Scene(width, height, title=title or puzzle.name or f"Numberlink {puzzle.width}x{puzzle.height}")
+    left, top = margin, margin + caption
+
+    def centre(cell_rc: Cell) -> tuple[float, float]:
+        return (left + (cell_rc[1] + 0.5) * cell, top + (cell_rc[0] + 0.5) * cell)
+
+    if title:
+        scene.add(Text(left, margin + caption / 2 - cell * 0.1, title, size=min(cell * 0.6, 18), anchor="start", cls="caption"))
+
+    grid = Group(cls="grid")
+    for r in range(1, puzzle.height):
+        grid.add(Line(left, top + r * cell, left + puzzle.width * cell, top + r * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
+    for c in range(1, puzzle.width):
+        grid.add(Line(left + c * cell, top, left + c * cell, top + puzzle.height * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
+    scene.add(grid)
+
+    blocked = Group(cls="blocked-cells")
+    for (r, c) in sorted(puzzle.blocked):
+        blocked.add(Rect(left + c * cell, top + r * cell, cell, cell, fill=BLOCKED_FILL, cls="blocked"))
+    scene.add(blocked)
+    scene.add(Rect(left, top, puzzle.width * cell, puzzle.height * cell, fill=None, stroke=BORDER_STROKE,
+                   stroke_width=max(1.0, cell * 0.08), cls="border"))
+
+    colours = colours_for(puzzle, solution)
+    if solution is not None:
+        for label, cells in solution.paths:
+            colour = colours.get(label, "#777777")
+            group = Group(cls="path", id=f"path-{label}", title=f"{label}: {len(cells)} cells")
+            if len(cells) >= 2:
+                group.add(Polyline([centre(rc) for rc in cells], stroke=colour, stroke_width=cell * 0.36, cls="path-line"))
+            scene.add(group)
+
+    for pair in puzzle.pairs:
+        colour = colours.get(pair.label, "#777777")
+        size = cell * min(0.55, 1.15 / max(1, len(pair.label)))
+        for end in (pair.start, pair.end):
+            x, y = centre(end)
+            group = Group(cls="endpoint", title=pair.label)
+            group.add(Circle(x, y, cell * 0.4, fill=colour, stroke="white", stroke_width=cell * 0.04))
+            group.add(Text(x, y, pair.label, size=size, fill=text_colour_on(colour), bold=True))
+            scene.add(group)
+    return scene

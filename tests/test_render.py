@@ -1,0 +1,103 @@
+"""Pictures: the scene writers (SVG always, PNG when matplotlib is installed) and each family's
+``render``, checked by parsing the SVG and counting the elements that stand for paths, moves and
+squares."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from puzzlesat.numberlink.model import Puzzle, Solution
+from puzzlesat.numberlink.render import render as render_numberlink
+from puzzlesat.scene import Arrow, Circle, Group, Line, Polygon, Polyline, Rect, Scene, Text
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse_svg(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def with_class(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def every_shape_scene() -> Scene:
+    scene = Scene(120, 80, title='all shapes <"&">')
+    scene.add(Rect(1, 1, 10, 10, fill="#ff0000", stroke="black", rounded=2, cls="r"))
+    scene.add(Line(0, 0, 50, 50, dashed=True, cls="l"))
+    scene.add(Polyline([(0, 0), (10, 0), (10, 10)], stroke="blue", stroke_width=3, cls="p"))
+    scene.add(Polygon([(20, 20), (30, 20), (25, 30)], fill="green", stroke="black", cls="g"))
+    scene.add(Circle(60, 40, 5, fill="yellow", stroke="black", opacity=0.5, cls="c"))
+    scene.add(Text(80, 40, "x < y & \"z\" \x01", size=12, bold=True, anchor="start", cls="t"))
+    scene.add(Arrow(10, 70, 100, 70, stroke="purple", stroke_width=2, cls="move", id="move-1"))
+    group = Group(cls="grp", id="g<1>", title="a & b")
+    group.add(Circle(5, 5, 1))
+    scene.add(group)
+    return scene
+
+
+def test_svg_of_every_shape_parses_and_keeps_classes_and_escapes_text() -> None:
+    scene = every_shape_scene()
+    root = parse_svg(scene.to_svg())
+    assert root.tag == SVG + "svg"
+    for cls in ("r", "l", "p", "g", "c", "t", "move", "grp"):
+        assert len(with_class(root, cls)) == 1, cls
+    arrow = with_class(root, "move")[0]
+    assert arrow.get("id") == "move-1" and "arrow" in arrow.get("class").split()
+    assert [child.tag for child in arrow] == [SVG + "line", SVG + "polygon"]
+    text = with_class(root, "t")[0].text
+    assert text.startswith('x < y & "z"') and "\x01" not in text
+    assert with_class(root, "grp")[0].get("id") == "g<1>"
+    assert scene.count("move") == 1 and scene.count("missing") == 0
+
+
+def test_save_refuses_unknown_endings(tmp_path) -> None:
+    with pytest.raises(ValueError, match=r"\.svg or \.png"):
+        every_shape_scene().save(tmp_path / "picture.jpg")
+
+
+def test_png_of_every_shape(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    path = every_shape_scene().save(tmp_path / "shapes.png", scale=2)
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (240, 160)
+
+
+# -- numberlink ---------------------------------------------------------------------------------
+NL_PUZZLE = ["A...B", "..#..", "C.#.C", ".....", "A.D.B"]
+NL_ANSWER = ["AAABB", "CA#BB", "CA#BC", "CADBC", "AADBB"]
+
+
+def test_numberlink_picture_has_one_group_per_path_endpoint_and_blocked_cell() -> None:
+    puzzle = Puzzle.from_rows(["A.B", "..#", "A.B"])
+    answer = Solution.from_rows(puzzle, ["ABB", "AB#", "ABB"])
+    root = parse_svg(render_numberlink(puzzle, answer, title="tiny").to_svg())
+    paths = with_class(root, "path")
+    assert sorted(p.get("id") for p in paths) == ["path-A", "path-B"]
+    # each path's polyline visits its cells' centres in order
+    polyline = with_class(root, "path-line")
+    assert len(polyline) == 2 and all(len(p.get("points").split()) == n for p, n in zip(polyline, (3, 5)))
+    assert len(with_class(root, "endpoint")) == 4
+    assert len(with_class(root, "blocked")) == 1
+    assert with_class(root, "caption")[0].text == "tiny"
+
+
+def test_numberlink_puzzle_without_answer_draws_no_paths() -> None:
+    puzzle = Puzzle.from_rows(["A.B", "..#", "A.B"])
+    root = parse_svg(render_numberlink(puzzle).to_svg())
+    assert with_class(root, "path") == [] and len(with_class(root, "endpoint")) == 4
+
+
+def test_numberlink_many_labels_touching_paths_get_different_colours() -> None:
+    # 30 vertical paths side by side: more labels than the palette has colours
+    labels = [f"L{i}" for i in range(30)]
+    puzzle = Puzzle.from_rows([labels, ["."] * 30, labels])
+    answer = Solution.from_mapping({label: [(0, i), (1, i), (2, i)] for i, label in enumerate(labels)})
+    root = parse_svg(render_numberlink(puzzle, answer).to_svg())
+    strokes = [p.get("stroke") for p in with_class(root, "path-line")]
+    assert len(strokes) == 30
+    assert all(a != b for a, b in zip(strokes, strokes[1:]))
