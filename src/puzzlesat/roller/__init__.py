@@ -1,1 +1,18 @@
-"""Placeholder: the roller family is being written (see the issue tracker)."""
+"""Roller (Amaze!, Roller Splat!, Paint the Maze): a ball slides until it hits a wall, painting
+every floor cell it passes; paint the whole floor in the fewest moves.
+
+>>> from puzzlesat import roller
+>>> level = roller.parse("#####\\n#o..#\\n#.#.#\\n#...#\\n#####")
+>>> roller.verify(level, "RDLU")
+[]
+"""
+
+from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_answers, read, read_answers
+from .model import BALL, DELTAS, DOWN, FLOOR, LEFT, MOVES, OPPOSITE, RIGHT, UP, WALL, Level, legal_moves, replay, slide, start_cell
+from .verify import CODES, Violation, is_solution, verify
+
+__all__ = [
+    "BALL", "CODES", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
+    "Violation", "WALL", "detect_format", "format", "format_all", "is_solution", "legal_moves", "parse", "parse_all",
+    "parse_answers", "read", "read_answers", "replay", "slide", "start_cell", "verify",
+]

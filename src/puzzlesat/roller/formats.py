@@ -1,0 +1,709 @@
+"""Reading and writing Roller levels: the native text format and the formats of public level sets.
+
+Native grammar (``.roller`` files; :func:`format` writes it)::
+
+    file    := block (blank-line+ block)*
+    block   := comment* row+                 rows of one level, no blank line between them
+    comment := "# " text                     anywhere in a block; before the first row, a line
+             | text                          that does not start with '#', '.' or 'o' is a title
+    row     := ("#" | "." | "o")+            '#' wall, '.' floor, 'o' the start (exactly one)
+
+Rows may differ in length only when every shorter row ends with a wall ``#`` (it is padded with
+walls); a shorter row ending in floor is refused as ragged. Comments of the form ``# name: X``,
+``# par: N`` and ``# answer: MOVES`` set the level's metadata (``format`` writes them back).
+
+Other formats (``fmt=`` names them; :func:`detect_format` guesses from the text):
+
+- ``tmx``: TabTale "Amaze!" Tiled maps (``<map>`` XML, ``<data encoding="csv">``, or base64,
+  zlib/gzip, or ``<tile gid>``). ``0`` wall, any other gid floor after masking Tiled's flip
+  flags; the board edge is a wall. The start is not stored: ``start="bottom-left"`` (the
+  default: leftmost column, bottom-most floor cell) or ``start="row-major"`` (first floor cell in
+  reading order). :func:`read_answers` reads the answer files (``file,seconds,1,2,3...``).
+- ``starhermit``: ``{"levels": [{"id", "rows", "start": [x, y], "par", "solution"}]}``.
+- ``joseleite19``: a text grid, ``#`` wall, ``.`` floor, ``x`` start.
+- ``nohtaray``: a text grid with ``o`` start; everything after the first blank line is
+  commentary and ignored.
+- ``herbou``: ``const levels = [[[1,0,...], ...], ...]`` JavaScript arrays, ``0`` road (floor),
+  ``1`` wall; start = first road cell in reading order.
+- ``mazepaint``: rows of space-separated ``0`` floor / ``1`` wall; start fixed at (1, 1).
+- ``rollersplat``: rows over ``W`` wall / ``G`` ground; no start is stored: the first floor
+  cell in reading order is taken.
+
+``start=`` ("bottom-left" or "row-major") picks the start for every format that does not store
+one (tmx, herbou, rollersplat, mazepaint); formats that store a start ignore it.
+
+>>> level = parse("# name: tiny\\n#####\\n#o..#\\n#.#.#\\n#...#\\n#####\\n")
+>>> level.name, level.start, level.floor_count
+('tiny', (1, 1), 8)
+>>> parse(format(level)) == level
+True
+>>> parse("#####\\n#o.o#\\n#####")
+Traceback (most recent call last):
+...
+puzzlesat.errors.ParseError: 2:4: two starts: 'o' at line 2 column 2 and here
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+from xml.etree import ElementTree
+
+from ..errors import InvalidPuzzle, ParseError
+from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
+
+FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
+FORMAT_ALIASES = {"roller": "native", "text": "native", "tiled": "tmx", "xml": "tmx", "tabtale": "tmx",
+                  "json": "starhermit", "js": "herbou", "amaze": "nohtaray"}
+DEFAULT_START = {"tmx": "bottom-left", "herbou": "row-major", "rollersplat": "row-major"}
+
+TILED_GID_MASK = 0x1FFFFFFF  # Tiled keeps flip flags in the top three bits of a gid
+ANSWER_DIGITS = {"1": "R", "2": "L", "3": "U", "4": "D"}  # TabTale answer files
+
+
+# -- shared helpers -----------------------------------------------------------------------------
+def _check_start_rule(start: str | None) -> None:
+    if start is not None and start not in START_RULES:
+        raise ValueError(f"start must be one of {', '.join(START_RULES)}, not {start!r}")
+
+
+def _check_size(width: int, height: int, line: int | None = None) -> None:
+    if width * height > MAX_CELLS:
+        raise ParseError(f"board size {width}x{height} is absurd (more than {MAX_CELLS} cells)", line=line)
+    if width < 1 or height < 1:
+        raise ParseError("empty level: the board has no cells", line=line)
+
+
+def _level(rows: list[str], start: tuple[int, int], *, line: int | None = None, **metadata: Any) -> Level:
+    """Build a Level, turning model errors into ParseErrors at ``line``."""
+    try:
+        return Level(tuple(rows), start, **metadata)
+    except InvalidPuzzle as exc:
+        raise ParseError(str(exc), line=line) from None
+
+
+def _implied_start(rows: list[str], rule: str, *, line: int | None) -> tuple[int, int]:
+    cell = start_cell(rows, rule)
+    if cell is None:
+        raise ParseError("no floor cell, so no start: the level is empty", line=line)
+    return cell
+
+
+def _offset_to_line_column(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+# -- native text --------------------------------------------------------------------------------
+METADATA_RE = re.compile(r"^#\s+(name|par|answer)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def _is_comment(line: str) -> bool:
+    return line.startswith("#") and len(line) > 1 and line[1] in " \t"
+
+
+def _blocks(lines: list[str]) -> list[list[tuple[int, str]]]:
+    """Non-blank lines grouped into blocks separated by blank lines, with 1-based line numbers."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        if not line.strip():
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        current.append((number, line))
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _parse_grid_block(
+    block: list[tuple[int, str]],
+    *,
+    symbols: dict[str, str],
+    start_symbol: str,
+    fmt: str,
+) -> tuple[list[str], tuple[int, int] | None, dict[str, str], int]:
+    """Read one block of a text grid: (board rows over '#'/'.', start, metadata, first row line).
+
+    ``symbols`` maps each accepted character to WALL, FLOOR or BALL.
+    """
+    metadata: dict[str, str] = {}
+    rows: list[str] = []
+    row_lines: list[int] = []
+    start: tuple[int, int] | None = None
+    start_where: tuple[int, int] | None = None
+    for number, line in block:
+        if _is_comment(line):
+            match = METADATA_RE.match(line)
+            if match:
+                metadata[match.group(1).lower()] = match.group(2)
+            continue
+        text = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if not rows and text[0] not in symbols:
+            metadata.setdefault("title", text)  # a title line before the grid
+            continue
+        cells = []
+        for i, ch in enumerate(text):
+            column = indent + i + 1
+            kind = symbols.get(ch)
+            if kind is None:
+                shown = "a space" if ch.isspace() else repr(ch)
+                raise ParseError(f"unknown symbol {shown} in a {fmt} grid (accepted: {' '.join(repr(s) for s in symbols)})",
+                                 line=number, column=column)
+            if kind == BALL:
+                if start is not None:
+                    assert start_where is not None
+                    raise ParseError(f"two starts: {start_symbol!r} at line {start_where[0]} column {start_where[1]} and here",
+                                     line=number, column=column)
+                start = (len(rows), i)
+                start_where = (number, column)
+                kind = FLOOR
+            cells.append(kind)
+        rows.append("".join(cells))
+        row_lines.append(number)
+        if len(rows) * max(len(r) for r in rows) > MAX_CELLS:
+            raise ParseError(f"board is absurdly large (more than {MAX_CELLS} cells)", line=number)
+    if not rows:
+        first = block[0][0]
+        raise ParseError("empty level: comments but no grid rows", line=first)
+    width = max(len(row) for row in rows)
+    for row, number in zip(rows, row_lines):
+        if len(row) < width and row[-1] != WALL:
+            raise ParseError(f"ragged row: {len(row)} cells where the widest row has {width}, and it ends in floor "
+                             f"(pad short rows with '#')", line=number, column=len(row) + 1)
+    rows = [row.ljust(width, WALL) for row in rows]
+    return rows, start, metadata, row_lines[0]
+
+
+def _metadata_fields(metadata: dict[str, str], line: int) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if "name" in metadata:
+        fields["name"] = metadata["name"]
+    elif "title" in metadata:
+        fields["name"] = metadata["title"]
+    if "par" in metadata:
+        try:
+            fields["par"] = int(metadata["par"])
+        except ValueError:
+            raise ParseError(f"par must be a whole number, not {metadata['par']!r}", line=line) from None
+    if "answer" in metadata:
+        answer = re.sub(r"[\s,]", "", metadata["answer"]).upper()
+        if answer.strip(MOVES):
+            raise ParseError(f"answer {metadata['answer']!r} holds a letter other than U, D, L, R", line=line)
+        fields["known_answer"] = answer
+    return fields
+
+
+NATIVE_SYMBOLS = {WALL: WALL, FLOOR: FLOOR, BALL: BALL}
+
+
+def parse_native(text: str, *, source: str | None = None) -> list[Level]:
+    """Every level of a native text (blocks separated by blank lines)."""
+    levels = []
+    blocks = _blocks(text.splitlines())
+    if not blocks:
+        raise ParseError("empty input: no level found")
+    for index, block in enumerate(blocks):
+        if all(_is_comment(line) for _, line in block) and index > 0:
+            continue  # a trailing comment block
+        rows, start, metadata, first = _parse_grid_block(block, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="native")
+        if start is None:
+            raise ParseError("no start: the grid has no 'o'", line=first)
+        fields = _metadata_fields(metadata, first)
+        fields.setdefault("name", _default_name(source, index, len(blocks)))
+        levels.append(_level(rows, start, line=first, **fields))
+    return levels
+
+
+def _default_name(source: str | None, index: int, count: int) -> str:
+    base = Path(source).name if source else ""
+    if count <= 1:
+        return base
+    return f"{base}#{index}" if base else f"#{index}"
+
+
+def format(level: Level) -> str:
+    """The level in the native text format (metadata as ``# key: value`` comments)."""
+    lines = []
+    if level.name:
+        lines.append(f"# name: {level.name}")
+    if level.par is not None:
+        lines.append(f"# par: {level.par}")
+    if level.known_answer is not None:
+        lines.append(f"# answer: {level.known_answer}")
+    lines.extend(level.to_rows())
+    return "\n".join(lines) + "\n"
+
+
+def format_all(levels: list[Level]) -> str:
+    """Several levels in one native text, separated by blank lines."""
+    return "\n".join(format(level) for level in levels)
+
+
+# -- TabTale TMX (Tiled XML) --------------------------------------------------------------------
+def _tag(element: ElementTree.Element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def _line_of(text: str, needle: str, default: int | None = None) -> int | None:
+    offset = text.find(needle)
+    return default if offset < 0 else text.count("\n", 0, offset) + 1
+
+
+def _int_attribute(element: ElementTree.Element, name: str, line: int | None) -> int:
+    value = element.get(name)
+    if value is None:
+        raise ParseError(f"<{_tag(element)}> has no {name!r} attribute", line=line)
+    try:
+        return int(value)
+    except ValueError:
+        raise ParseError(f"<{_tag(element)}> attribute {name}={value!r} is not a whole number", line=line) from None
+
+
+def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
+    """The layer's tile gids in reading order, from csv, base64 (optionally zlib/gzip) or <tile>."""
+    data_line = _line_of(text, "<data")
+    encoding = (data.get("encoding") or "").strip().lower()
+    compression = (data.get("compression") or "").strip().lower()
+    if encoding == "csv":
+        body = data.text or ""
+        # line numbers inside the data: the text of <data> starts on the line of its tag
+        start_offset = text.find(">", text.find("<data")) + 1 if "<data" in text else -1
+        gids = []
+        for match in re.finditer(r"[^,\s]+", body):
+            token = match.group()
+            try:
+                gids.append(int(token))
+            except ValueError:
+                line = data_line
+                if start_offset > 0 and data_line is not None:
+                    line = data_line + body.count("\n", 0, match.start())
+                raise ParseError(f"tile value {token!r} in the csv data is not a whole number", line=line) from None
+        return gids
+    if encoding == "base64":
+        try:
+            raw = base64.b64decode("".join((data.text or "").split()), validate=True)
+            if compression == "zlib":
+                raw = zlib.decompress(raw)
+            elif compression == "gzip":
+                raw = gzip.decompress(raw)
+            elif compression:
+                raise ParseError(f"unsupported tile data compression {compression!r} (use csv, base64, zlib or gzip)", line=data_line)
+        except (ValueError, zlib.error, OSError, EOFError) as exc:
+            raise ParseError(f"cannot decode the base64 tile data: {exc}", line=data_line) from None
+        if len(raw) != 4 * count:
+            raise ParseError(f"the tile data holds {len(raw) // 4} tiles, expected {count}", line=data_line)
+        return [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
+    if encoding:
+        raise ParseError(f"unsupported tile data encoding {encoding!r} (use csv or base64)", line=data_line)
+    gids = []
+    for tile in data:
+        if _tag(tile) == "tile":
+            try:
+                gids.append(int(tile.get("gid", "0")))
+            except ValueError:
+                raise ParseError(f"<tile gid={tile.get('gid')!r}> is not a whole number", line=data_line) from None
+    return gids
+
+
+def parse_tmx(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+    """One level from a Tiled map: ``0`` wall, any other gid (flip flags masked) floor.
+
+    The start is not stored in these files: ``start`` picks the convention ("bottom-left" by
+    default, or "row-major"); see :func:`puzzlesat.roller.model.start_cell`.
+    """
+    _check_start_rule(start)
+    rule = start or DEFAULT_START["tmx"]
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        line, column = getattr(exc, "position", (None, None))
+        message = str(exc).split(":")[0]
+        raise ParseError(f"malformed XML: {message}", line=line, column=None if column is None else column + 1) from None
+    if _tag(root) != "map":
+        raise ParseError(f"not a Tiled map: the root element is <{_tag(root)}>, expected <map>", line=1)
+    map_line = _line_of(text, "<map", 1)
+    width = _int_attribute(root, "width", map_line)
+    height = _int_attribute(root, "height", map_line)
+    _check_size(width, height, map_line)
+    if root.get("orientation", "orthogonal") != "orthogonal":
+        raise ParseError(f"only orthogonal maps are Roller boards, not {root.get('orientation')!r}", line=map_line)
+    layers = [layer for layer in root.iter() if _tag(layer) == "layer"]
+    data = next((child for layer in layers for child in layer if _tag(child) == "data"), None)
+    if data is None:
+        raise ParseError("the map has no tile layer with <data>", line=map_line)
+    layer = next(layer for layer in layers if data in list(layer))
+    layer_width = int(layer.get("width", width)) if (layer.get("width") or "").isdigit() else width
+    layer_height = int(layer.get("height", height)) if (layer.get("height") or "").isdigit() else height
+    if (layer_width, layer_height) != (width, height):
+        raise ParseError(f"the layer is {layer_width}x{layer_height} but the map is {width}x{height}",
+                         line=_line_of(text, "<layer", map_line))
+    gids = _tmx_gids(data, text, width * height)
+    if len(gids) != width * height:
+        raise ParseError(f"the tile data holds {len(gids)} values, expected width x height = {width}x{height} = {width * height}",
+                         line=_line_of(text, "<data", map_line))
+    rows = ["".join(FLOOR if gid & TILED_GID_MASK else WALL for gid in gids[r * width : (r + 1) * width]) for r in range(height)]
+    cell = _implied_start(rows, rule, line=map_line)
+    name = Path(source).name if source else ""
+    return [_level(rows, cell, line=map_line, name=name, start_rule=rule)]
+
+
+def parse_answers(text: str) -> dict[str, str]:
+    """TabTale answer lines ``file,seconds,d1,d2,...`` (1=R 2=L 3=U 4=D) as file name -> moves.
+
+    Lines without moves (a level the submitter gave up on) map to an empty string; blank lines
+    and shell transcript lines are skipped.
+
+    >>> parse_answers("001.xml,0,1,3,2,4\\n002.xml,3,4,1\\n")
+    {'001.xml': 'RULD', '002.xml': 'DR'}
+    """
+    answers: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        parts = [part.strip() for part in line.split(",")]
+        if len(parts) < 2 or not parts[0] or line.lstrip().startswith(("[", "=>", "#")):
+            continue
+        moves = []
+        for column, digit in enumerate(parts[2:], 3):
+            if digit == "":
+                continue
+            if digit not in ANSWER_DIGITS:
+                raise ParseError(f"answer field {column} is {digit!r}, not a move digit 1-4 (1=R 2=L 3=U 4=D)", line=number)
+            moves.append(ANSWER_DIGITS[digit])
+        answers[parts[0]] = "".join(moves)
+    return answers
+
+
+def read_answers(path: str | Path) -> dict[str, str]:
+    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``)."""
+    return parse_answers(_read_text(path))
+
+
+# -- starhermit JSON ----------------------------------------------------------------------------
+def _json_error(exc: json.JSONDecodeError) -> ParseError:
+    return ParseError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
+
+
+def parse_starhermit(text: str, *, source: str | None = None) -> list[Level]:
+    """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _json_error(exc) from None
+    entries = data.get("levels") if isinstance(data, dict) else data
+    if not isinstance(entries, list):
+        raise ParseError('expected a JSON object with a "levels" list (or a list of levels)', line=1)
+    levels = []
+    search_from = 0
+    for index, entry in enumerate(entries):
+        # the line of this level: where its "rows" key appears (searching forward in order)
+        offset = text.find('"rows"', search_from)
+        line = text.count("\n", 0, offset) + 1 if offset >= 0 else None
+        if offset >= 0:
+            search_from = offset + 1
+        label = f"level {index}"
+        if not isinstance(entry, dict):
+            raise ParseError(f"{label} is not a JSON object", line=line)
+        if "id" in entry:
+            label += f" ({entry['id']})"
+        rows = entry.get("rows")
+        if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+            raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
+        if not rows or not any(rows):
+            raise ParseError(f"{label}: empty level", line=line)
+        width = max(len(row) for row in rows)
+        _check_size(width, len(rows), line)
+        for r, row in enumerate(rows):
+            bad = row.strip(WALL + FLOOR)
+            if bad:
+                raise ParseError(f"{label}: row {r} holds {bad[0]!r}; rows use '#' wall and '.' floor", line=line)
+            if len(row) < width and (not row or row[-1] != WALL):
+                raise ParseError(f"{label}: ragged row {r} ({len(row)} cells where the widest has {width}; pad with '#')", line=line)
+        for key, size in (("w", width), ("h", len(rows))):
+            if key in entry and entry[key] != size:
+                raise ParseError(f'{label}: "{key}" is {entry[key]!r} but the rows give {size}', line=line)
+        where = entry.get("start")
+        if not (isinstance(where, list) and len(where) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in where)):
+            raise ParseError(f'{label}: "start" must be [column, row], not {where!r}', line=line)
+        par = entry.get("par")
+        if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
+            raise ParseError(f'{label}: "par" must be a non-negative whole number, not {par!r}', line=line)
+        answer = entry.get("solution")
+        if answer is not None and (not isinstance(answer, str) or answer.strip(MOVES)):
+            raise ParseError(f'{label}: "solution" must be a string over U D L R, not {answer!r}', line=line)
+        padded = [row.ljust(width, WALL) for row in rows]
+        name = str(entry.get("id", _default_name(source, index, len(entries))))
+        levels.append(_level(padded, (where[1], where[0]), line=line, name=name, par=par, known_answer=answer))
+    if not levels:
+        raise ParseError('the "levels" list is empty', line=1)
+    return levels
+
+
+# -- other text grids ---------------------------------------------------------------------------
+def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
+                      source: str | None, first_block_only: bool = False, start: str | None = None,
+                      default_start: str | None = None) -> list[Level]:
+    blocks = _blocks(text.splitlines())
+    if not blocks:
+        raise ParseError("empty input: no level found")
+    if first_block_only:
+        blocks = blocks[:1]
+    levels = []
+    for index, block in enumerate(blocks):
+        rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
+        rule = None
+        if cell is None:
+            if start_symbol is not None and start is None:
+                raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
+            rule = start or default_start
+            assert rule is not None
+            cell = _implied_start(rows, rule, line=first)
+        fields = _metadata_fields(metadata, first)
+        fields.setdefault("name", _default_name(source, index, len(blocks)))
+        levels.append(_level(rows, cell, line=first, start_rule=rule, **fields))
+    return levels
+
+
+def parse_joseleite19(text: str, *, source: str | None = None) -> list[Level]:
+    """joseleite19 grids: ``#`` wall, ``.`` floor, ``x`` start."""
+    return _parse_text_grids(text, symbols={WALL: WALL, FLOOR: FLOOR, "x": BALL}, start_symbol="x", fmt="joseleite19", source=source)
+
+
+def parse_nohtaray(text: str, *, source: str | None = None) -> list[Level]:
+    """nohtaray's solver input: the first grid (``o`` start); the rest is commentary."""
+    return _parse_text_grids(text, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="nohtaray", source=source, first_block_only=True)
+
+
+def parse_rollersplat(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+    """RollerSplat grids: ``W`` wall, ``G`` ground; no start stored (default: first floor cell in reading order)."""
+    _check_start_rule(start)
+    return _parse_text_grids(text, symbols={"W": WALL, "G": FLOOR}, start_symbol=None, fmt="rollersplat", source=source,
+                             start=start, default_start=DEFAULT_START["rollersplat"])
+
+
+def parse_mazepaint(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+    """MazePaint maps: rows of space-separated ``0`` floor / ``1`` wall; start (1, 1) as the game fixes it."""
+    _check_start_rule(start)
+    rows: list[str] = []
+    first = None
+    for number, line in enumerate(text.splitlines(), 1):
+        tokens = line.split()
+        if not tokens:
+            if rows:
+                break  # one map per file; anything after a blank line is ignored
+            continue
+        first = first or number
+        cells = []
+        for token in tokens:
+            if token not in ("0", "1"):
+                column = line.find(token) + 1
+                raise ParseError(f"unknown value {token!r} in a MazePaint map (0 floor, 1 wall)", line=number, column=column)
+            cells.append(FLOOR if token == "0" else WALL)
+        if rows and len(cells) != len(rows[0]):
+            raise ParseError(f"ragged row: {len(cells)} values where the first row has {len(rows[0])}", line=number)
+        rows.append("".join(cells))
+        _check_size(len(rows[0]), len(rows), number)
+    if not rows:
+        raise ParseError("empty input: no map rows")
+    if start is not None:
+        cell, rule = _implied_start(rows, start, line=first), start
+    else:
+        cell, rule = (1, 1), "fixed (1, 1)"
+        if len(rows) < 2 or len(rows[0]) < 2 or rows[1][1] != FLOOR:
+            raise ParseError("MazePaint's fixed start (row 1, column 1) is not a floor cell", line=(first or 1) + 1)
+    return [_level(rows, cell, line=first, name=_default_name(source, 0, 1), start_rule=rule)]
+
+
+# -- herbou JavaScript arrays ---------------------------------------------------------------------
+def _blank_js_comments(text: str) -> str:
+    """The text with // and /* */ comments replaced by spaces (newlines kept, so offsets hold)."""
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group())
+    return re.sub(r"//[^\n]*|/\*.*?\*/", blank, text, flags=re.DOTALL)
+
+
+def _level_offsets(text: str, start: int) -> list[int]:
+    """Offsets of the '[' opening each level (depth 2) in the array that opens at ``start``."""
+    offsets, depth = [], 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == "[":
+            depth += 1
+            if depth == 2:
+                offsets.append(i)
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                break
+    return offsets
+
+
+def parse_herbou(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+    """herbou's ``levels-data.js``: ``levels = [[[1,0,...], ...], ...]``, ``0`` road, ``1`` wall.
+
+    As the game does, the outer border is forced to wall and the ball starts on the first road
+    cell in reading order (``start=`` picks another convention).
+    """
+    _check_start_rule(start)
+    rule = start or DEFAULT_START["herbou"]
+    clean = _blank_js_comments(text)
+    match = re.search(r"\blevels\s*=\s*\[", clean)
+    begin = match.end() - 1 if match else clean.find("[")
+    if begin < 0:
+        raise ParseError("no JavaScript array found (expected `levels = [[[1,0,...], ...], ...]`)", line=1)
+    clean = re.sub(r",(\s*)\]", lambda m: " " + m.group(1) + "]", clean)  # trailing commas, same length
+    try:
+        data, _ = json.JSONDecoder().raw_decode(clean, begin)
+    except json.JSONDecodeError as exc:
+        raise _json_error(exc) from None
+    if not isinstance(data, list) or not data:
+        raise ParseError("the levels array is empty", line=_offset_to_line_column(text, begin)[0])
+    if all(isinstance(row, list) and all(isinstance(v, int) for v in row) for row in data):
+        data = [data]  # a single level
+    offsets = _level_offsets(clean, begin) if len(data) > 1 or isinstance(data[0][0], list) else [begin]
+    levels = []
+    for index, grid in enumerate(data):
+        line = _offset_to_line_column(text, offsets[index])[0] if index < len(offsets) else None
+        if not isinstance(grid, list) or not grid or not all(isinstance(row, list) for row in grid):
+            raise ParseError(f"level {index + 1} is not an array of rows", line=line)
+        width = len(grid[0])
+        _check_size(width, len(grid), line)
+        rows = []
+        for r, row in enumerate(grid):
+            if len(row) != width:
+                raise ParseError(f"level {index + 1}: ragged row {r} ({len(row)} values where the first row has {width})", line=line)
+            if any(v not in (0, 1) or isinstance(v, bool) for v in row):
+                raise ParseError(f"level {index + 1}: row {r} holds a value other than 0 (road) and 1 (wall)", line=line)
+            rows.append("".join(FLOOR if v == 0 and 0 < r < len(grid) - 1 and 0 < c < width - 1 else WALL
+                                for c, v in enumerate(row)))
+        cell = _implied_start(rows, rule, line=line)
+        name = f"{Path(source).name if source else 'levels'}#{index + 1}"
+        levels.append(_level(rows, cell, line=line, name=name, start_rule=rule))
+    return levels
+
+
+# -- detection and the public entry points ------------------------------------------------------
+PARSERS: dict[str, Callable[..., list[Level]]] = {
+    "native": parse_native,
+    "tmx": parse_tmx,
+    "starhermit": parse_starhermit,
+    "joseleite19": parse_joseleite19,
+    "nohtaray": parse_nohtaray,
+    "herbou": parse_herbou,
+    "mazepaint": parse_mazepaint,
+    "rollersplat": parse_rollersplat,
+}
+TAKES_START = {"tmx", "herbou", "mazepaint", "rollersplat"}
+
+_MAZEPAINT_ROW = re.compile(r"^\s*[01](?:[ \t]+[01])+\s*$")
+_ROLLERSPLAT_ROW = re.compile(r"^\s*[WG]+\s*$")
+_GRID_ROW = re.compile(r"^\s*[#.ox]+\s*$")
+
+
+def detect_format(text: str) -> str:
+    """The format a text is written in (see the module docstring for the rules).
+
+    >>> detect_format("#####\\n#o..#\\n#####"), detect_format("1 1 1\\n1 0 1\\n1 1 1")
+    ('native', 'mazepaint')
+    """
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<"):
+        return "tmx"
+    if head.startswith("{"):
+        return "starhermit"
+    if head.startswith("[") or re.search(r"\blevels\s*=\s*\[", text[:100_000]):
+        if '"rows"' in text[:100_000]:
+            return "starhermit"
+        return "herbou"
+    blocks = _blocks(text.splitlines())
+    if not blocks:
+        return "native"
+    first = [line for _, line in blocks[0] if not _is_comment(line)]
+    if first and all(_MAZEPAINT_ROW.match(line) for line in first):
+        return "mazepaint"
+    if first and all(_ROLLERSPLAT_ROW.match(line) for line in first):
+        return "rollersplat"
+    symbols = set("".join(line for line in first if _GRID_ROW.match(line)))
+    if "x" in symbols and "o" not in symbols:
+        return "joseleite19"
+    later = [line for block in blocks[1:] for _, line in block if not _is_comment(line)]
+    if later and any(not line.isascii() or "=" in line for line in later):
+        return "nohtaray"  # commentary after the first blank line
+    return "native"
+
+
+def normalise_format(fmt: str | None) -> str | None:
+    if fmt is None:
+        return None
+    name = fmt.strip().lower()
+    name = FORMAT_ALIASES.get(name, name)
+    if name not in PARSERS:
+        raise ValueError(f"unknown roller format {fmt!r} (known: {', '.join(FORMATS)})")
+    return name
+
+
+def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> list[Level]:
+    """Every level in ``text`` (format detected unless ``fmt`` names it).
+
+    ``start`` ("bottom-left" / "row-major") picks the start for formats that do not store one.
+    Raises :class:`ParseError` naming the line (and column) of the first problem.
+    """
+    try:
+        name = normalise_format(fmt) or detect_format(text)
+        _check_start_rule(start)
+    except ValueError as exc:
+        raise ParseError(str(exc), source=source) from None
+    parser = PARSERS[name]
+    try:
+        if name in TAKES_START:
+            levels = parser(text, start=start, source=source)
+        else:
+            levels = parser(text, source=source)
+    except ParseError as exc:
+        raise exc.with_source(source) if source and not exc.source else exc
+    except RecursionError:
+        raise ParseError("input nested too deeply", source=source) from None
+    if not levels:
+        raise ParseError("no level found", source=source)
+    return levels
+
+
+def parse(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> Level:
+    """The one level in ``text``; a ParseError when it holds none or several."""
+    levels = parse_all(text, fmt=fmt, start=start, source=source)
+    if len(levels) != 1:
+        raise ParseError(f"expected one level, found {len(levels)} (use parse_all)", source=source)
+    return levels[0]
+
+
+def _read_text(path: str | Path) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    if len(data) > 64 * 1024 * 1024:
+        raise ParseError("file is larger than 64 MB", source=str(path))
+    for encoding in ("utf-8-sig", "cp932", "latin-1"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ParseError("cannot decode the file as text", source=str(path))  # pragma: no cover
+
+
+def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) -> list[Level]:
+    """Every level in a file (format from ``fmt``, else the content, else the file ending)."""
+    text = _read_text(path)
+    if fmt is None and str(path).lower().endswith(".roller"):
+        fmt = "native"
+    return parse_all(text, fmt=fmt, start=start, source=str(path))

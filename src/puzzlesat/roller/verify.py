@@ -1,0 +1,88 @@
+"""The independent answer checker for Roller: replays a move string and names what is wrong.
+
+Checks, in order, with stable codes (see ``CODES``): every letter is one of U D L R, every move
+leaves the cell the ball stands on, and every floor cell is painted at the end. It knows
+nothing about SAT or search; every answer a solver returns passes through it.
+
+>>> from puzzlesat.roller.model import Level
+>>> level = Level.from_rows(["#####",
+...                          "#o..#",
+...                          "#.#.#",
+...                          "#...#",
+...                          "#####"])
+>>> verify(level, "RDLU")
+[]
+>>> [str(v) for v in verify(level, "RD")]
+['unpainted: 3 floor cells left unpainted: (2, 1), (3, 1), (3, 2)']
+>>> [v.code for v in verify(level, "xRR")]
+['bad-symbol', 'no-move', 'unpainted']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..grid import Cell
+from .model import DELTAS, MOVES, Level, slide
+
+# Stable violation codes, in the order they are checked.
+CODES = {
+    "bad-symbol": "a letter of the answer is not one of U, D, L, R",
+    "no-move": "a move cannot leave the cell the ball stands on (a wall or the edge is next to it)",
+    "unpainted": "floor cells are left unpainted at the end",
+}
+
+SHOWN_CELLS = 12  # how many cells a message lists before "..."
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: a stable ``code`` (see CODES), a message, the step (0-based index of the
+    move in the answer, or None when the whole answer is at fault) and the cells involved."""
+
+    code: str
+    message: str
+    step: int | None = None
+    cells: tuple[Cell, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+def _cells_text(cells: tuple[Cell, ...]) -> str:
+    text = ", ".join(str(cell) for cell in cells[:SHOWN_CELLS])
+    return text + (f", ... ({len(cells) - SHOWN_CELLS} more)" if len(cells) > SHOWN_CELLS else "")
+
+
+def verify(level: Level, moves: str) -> list[Violation]:
+    """Every rule the move string breaks, in check order; an empty list means it is a valid answer.
+
+    Letters that are not moves are reported (``bad-symbol``) and skipped; a move that cannot
+    leave the current cell is reported (``no-move``) and changes nothing; the replay goes on
+    so that every fault is named.
+    """
+    out: list[Violation] = []
+    if not isinstance(moves, str):
+        moves = "".join(moves)
+    position = level.start
+    painted = {position}
+    for step, letter in enumerate(moves):
+        if letter not in DELTAS:
+            out.append(Violation("bad-symbol", f"move {step + 1} is {letter!r}, not one of {', '.join(MOVES)}", step))
+            continue
+        stop, cells = slide(level, position, letter)
+        if not cells:
+            out.append(Violation("no-move", f"move {step + 1} ({letter}) cannot leave {position}: a wall or the edge is next to it", step, (position,)))
+            continue
+        painted.update(cells)
+        position = stop
+    unpainted = tuple(cell for cell in level.floor_cells if cell not in painted)
+    if unpainted:
+        noun = "cell" if len(unpainted) == 1 else "cells"
+        out.append(Violation("unpainted", f"{len(unpainted)} floor {noun} left unpainted: {_cells_text(unpainted)}", None, unpainted))
+    return out
+
+
+def is_solution(level: Level, moves: str) -> bool:
+    """True when ``moves`` paints every floor cell with legal moves only."""
+    return not verify(level, moves)
