@@ -1,9 +1,563 @@
-"""Placeholder: being written (see the issue tracker). Replaced by the real module."""
-FORMATS = ()
-def detect_format(text): raise NotImplementedError
-def parse(text, *, fmt=None): raise NotImplementedError
-def parse_all(text, *, fmt=None, source=None): raise NotImplementedError
-def parse_solution(text, puzzle, *, fmt=None): raise NotImplementedError
-def read(path_or_url, *, fmt=None): raise NotImplementedError
-def format(puzzle, *, fmt="native"): raise NotImplementedError
-def format_solution(puzzle, solution): raise NotImplementedError
+"""Read and write Numberlink puzzles in the formats of the public puzzle sets.
+
+Rules of the game live in :mod:`puzzlesat.numberlink.model`; this module only turns text into
+:class:`Puzzle` / :class:`Solution` objects and back. Every refusal is a :class:`ParseError` naming
+the line (and column where it applies); every puzzle goes through the ``Puzzle`` constructor, so
+nothing accepted here can break the solver later.
+
+>>> puzzle = parse("3 2\\nA.B\\nA.B")
+>>> puzzle.width, puzzle.height, puzzle.labels
+(3, 2, ('A', 'B'))
+>>> print(format(puzzle))
+A . B
+A . B
+>>> parse("2 3 2\\n(0, 0) (2, 0)\\n(0, 1) (2, 1)").pairs[0]
+Pair(label='1', start=(0, 0), end=(0, 2))
+
+Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
+
+``native``
+    Rows of whitespace-separated tokens, or a plain character grid (one character per cell) when
+    no row holds whitespace: ``.`` empty, ``#`` blocked, anything else a label that occurs exactly
+    twice. An optional ``W H`` line before the rows states the size (then exactly H rows follow).
+    Blank lines separate puzzles. A line starting with ``#`` followed by a space (or a lone ``#``)
+    is a comment when it stands *outside* a grid: before the first row or header, or after the
+    last row. Inside a grid every line is a row, so after a ``W H`` header a row may start with a
+    blocked cell; a headerless token grid whose first row starts with ``#`` needs the header
+    (:func:`format` writes one whenever the first row could be misread). A line of two integers
+    before a grid is a header; ``0 0`` ends the input.
+``thomasahle``
+    The same grammar with the ``W H`` header required before every grid (his files: ``#``
+    comments, blank lines between puzzles, ``0 0`` at the end). Every character is a cell.
+``mzucker``
+    A square character grid: letters are colours, any other character an empty cell.
+``dailyprogrammer``
+    Challenge #280: ``ncolours width height``, then per colour ``(x, y) (x, y)`` with x the
+    column and y the row, from 0. Colours are labelled ``1`` .. ``n`` in file order.
+``adc``
+    DA Symposium Algorithm Design Contest problems: ``SIZE 12X11``, ``LINE_NUM n``,
+    ``LINE#k (x,y)-(x,y)``; also the 2016 form ``SIZE 12X11X1`` with ``(x,y,z)`` points when there is
+    a single layer. Several layers are refused ("3-D ... not supported"). Lines are labelled by k.
+    ADC answers (``SIZE`` then rows of comma-separated line numbers, ``00`` unused, optional
+    ``LAYER 1``) are read by :func:`parse_solution`.
+``puzzlink``
+    A puzz.link / pzv.jp URL ``p?numlin/COLS/ROWS/BODY`` or ``p?arukone/[e/]COLS/ROWS/BODY``;
+    numbers become labels (``"1"``, ``"2"``, ...). Nikoli's numlin lets cells stay empty and the
+    arukone pflag ``e`` says the same: :func:`url_rules` gives the rules a URL asks for.
+``tokens``
+    imos / Copris / algorithms2012 token grids: ``W H`` (or ``rows, cols`` with a comma), then
+    rows of integers, ``0`` or ``-`` blank; several datasets may follow; ``0 0`` ends.
+
+Writing: :func:`format` gives native text or a puzz.link URL; :func:`format_solution` gives the
+native answer grid (every path cell holds its label).
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from ..errors import InvalidPuzzle, ParseError
+from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
+
+FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
+
+PUZZLINK_PREFIX = "https://puzz.link/p?"
+MAX_URL_NUMBER = 4095  # '+XXX': the largest clue a numlin URL holds with the standard encoders
+
+
+# ---------------------------------------------------------------------------------------------
+# Text preparation
+# ---------------------------------------------------------------------------------------------
+
+def _as_text(data: str | bytes) -> str:
+    """Text from str or bytes: UTF-8 (with or without BOM), else cp932 (Japanese Windows, the
+    ADC originals), else Latin-1 (the binary check then refuses real garbage)."""
+    if isinstance(data, (bytes, bytearray)):
+        for encoding in ("utf-8-sig", "cp932"):
+            try:
+                return bytes(data).decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        return bytes(data).decode("latin-1")
+    if not isinstance(data, str):
+        raise TypeError(f"expected text, got {type(data).__name__}")
+    return data
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` without line ends or BOM, after refusing binary data."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.isprintable():
+            for column, ch in enumerate(line, 1):
+                if not ch.isprintable() and ch not in "\t\x0b\x0c":
+                    raise ParseError(
+                        f"binary data, not text (character {ch!r} is not printable)", line=number, column=column
+                    )
+    return lines
+
+
+def _is_comment(line: str) -> bool:
+    stripped = line.strip()
+    return stripped == "#" or stripped.startswith("# ") or stripped.startswith("#\t")
+
+
+_HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+_COMMA_HEADER = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*$")
+
+
+def _check_size(width: int, height: int, line: int | None) -> None:
+    """Refuse absurd or empty boards before anything is allocated."""
+    if width < 1 or height < 1:
+        raise ParseError(f"board size {width}x{height} must be at least 1x1", line=line)
+    if width * height > MAX_CELLS:
+        raise ParseError(
+            f"board size {width}x{height} is absurd (more than {MAX_CELLS:,} cells)", line=line
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Building a puzzle from located endpoints
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Mark:
+    """One label occurrence: the cell and where in the text it was written."""
+
+    cell: tuple[int, int]
+    line: int
+    column: int | None = None
+
+
+class _Board:
+    """Collects labels and blocked cells with their text positions, then builds the Puzzle."""
+
+    def __init__(self, width: int, height: int, line: int | None) -> None:
+        _check_size(width, height, line)
+        self.width = width
+        self.height = height
+        self.line = line
+        self.marks: dict[str, list[_Mark]] = {}
+        self.blocked: set[tuple[int, int]] = set()
+        self.taken: dict[tuple[int, int], tuple[str, _Mark]] = {}
+
+    def add(self, label: str, cell: tuple[int, int], line: int, column: int | None = None) -> None:
+        mark = _Mark(cell, line, column)
+        r, c = cell
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise ParseError(
+                f"endpoint of {label!r} at (row, col) = {cell} is off the {self.width}x{self.height} board",
+                line=line, column=column,
+            )
+        if cell in self.taken:
+            other, first = self.taken[cell]
+            raise ParseError(
+                f"cell (row, col) = {cell} holds both {other!r} (line {first.line}) and {label!r}",
+                line=line, column=column,
+            )
+        self.taken[cell] = (label, mark)
+        marks = self.marks.setdefault(label, [])
+        marks.append(mark)
+        if len(marks) == 3:
+            lines = ", ".join(str(m.line) for m in marks)
+            raise ParseError(
+                f"label {label!r} occurs more than twice (lines {lines}; expected exactly 2)",
+                line=line, column=column,
+            )
+
+    def block(self, cell: tuple[int, int]) -> None:
+        self.blocked.add(cell)
+
+    def build(self, name: str = "") -> Puzzle:
+        pairs = []
+        for label, marks in self.marks.items():
+            if len(marks) != 2:
+                raise ParseError(
+                    f"label {label!r} occurs once (line {marks[0].line}; expected exactly 2)",
+                    line=marks[0].line, column=marks[0].column,
+                )
+            pairs.append(Pair(label, marks[0].cell, marks[1].cell))
+        try:
+            return Puzzle(self.width, self.height, tuple(pairs), frozenset(self.blocked), name=name)
+        except InvalidPuzzle as error:
+            raise ParseError(str(error), line=self.line) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Grid formats: native, thomasahle, mzucker, tokens
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Block:
+    """The lines of one grid: an optional header (width, height, line) and its rows."""
+
+    header: tuple[int, int, int] | None
+    rows: list[tuple[int, str]]
+
+
+def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: bool) -> list[_Block]:
+    """Cut the lines into grids (see the module docstring for the grammar)."""
+    blocks: list[_Block] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip() or _is_comment(line):
+            i += 1
+            continue
+        match = _HEADER.match(line)
+        comma = _COMMA_HEADER.match(line) if comma_header and not match else None
+        if match or comma:
+            if match:
+                width, height = int(match.group(1)), int(match.group(2))
+            else:
+                height, width = int(comma.group(1)), int(comma.group(2))
+            if width == 0 and height == 0:
+                break  # "0 0" ends the input
+            _check_size(width, height, i + 1)
+            rows = []
+            for k in range(height):
+                j = i + 1 + k
+                if j >= n or not lines[j].strip():
+                    found = k
+                    raise ParseError(
+                        f"header on line {i + 1} says {height} rows but only {found} follow",
+                        line=j + 1 if j < n else n,
+                    )
+                rows.append((j + 1, lines[j]))
+            i += 1 + height
+            if i < n and lines[i].strip() and not _is_comment(lines[i]) and not _HEADER.match(lines[i]):
+                raise ParseError(
+                    f"header on line {rows[0][0] - 1} says {height} rows but more follow "
+                    "(a blank line must end a grid)",
+                    line=i + 1,
+                )
+            blocks.append(_Block((width, height, rows[0][0] - 1), rows))
+            continue
+        if header_required:
+            raise ParseError("expected a 'W H' size line before the grid", line=i + 1)
+        rows = []
+        while i < n and lines[i].strip():
+            rows.append((i + 1, lines[i]))
+            i += 1
+        while rows and _is_comment(rows[-1][1]) and len(rows) > 1:
+            rows.pop()  # trailing comment lines
+        blocks.append(_Block(None, rows))
+    return blocks
+
+
+_NOT_EMPTY = re.compile(r"[^.]")
+_TOKEN = re.compile(r"\S+")
+
+
+def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
+    """One grid block to a Puzzle; ``fmt`` selects how cells are read."""
+    header = block.header
+    first_line = header[2] if header else block.rows[0][0]
+    token_mode = fmt == "tokens" or (
+        fmt == "native" and any(len(row.split()) > 1 for _, row in block.rows)
+    )
+    if header:
+        width, height = header[0], header[1]
+        what = f"header on line {header[2]}"
+    else:
+        line0, row0 = block.rows[0]
+        width = len(row0.split()) if token_mode else len(row0.strip())
+        height = len(block.rows)
+        what = f"first row (line {line0})"
+    board = _Board(width, height, first_line)
+    for r, (number, row) in enumerate(block.rows):
+        if token_mode:
+            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(row)]
+            if len(tokens) != width:
+                raise ParseError(f"row has {len(tokens)} cells but the {what} gives {width} (ragged rows)", line=number)
+            for c, (token, column) in enumerate(tokens):
+                if fmt == "tokens":
+                    if token in ("0", "-"):
+                        continue
+                    if not token.isdigit() or not token.isascii():
+                        raise ParseError(f"unknown symbol {token!r} (expected a number, 0 or -)", line=number, column=column)
+                    board.add(str(int(token)), (r, c), number, column)
+                elif token == EMPTY:
+                    continue
+                elif token == BLOCKED:
+                    board.block((r, c))
+                else:
+                    board.add(token, (r, c), number, column)
+            continue
+        if fmt == "thomasahle":
+            cells, offset = row.rstrip("\r\n"), 0
+            if cells != cells.rstrip() and len(cells.rstrip()) == width:
+                cells = cells.rstrip()
+        else:
+            stripped = row.strip()
+            offset = len(row) - len(row.lstrip())
+            cells = stripped
+        if len(cells) != width:
+            raise ParseError(f"row has {len(cells)} cells but the {what} gives {width} (ragged rows)", line=number)
+        for match in _NOT_EMPTY.finditer(cells):
+            c = match.start()
+            ch = match.group()
+            if fmt == "mzucker":
+                if ch.isalpha():
+                    board.add(ch, (r, c), number, offset + c + 1)
+            elif ch == BLOCKED:
+                board.block((r, c))
+            elif ch.isspace():
+                raise ParseError(f"unknown symbol {ch!r} inside a row", line=number, column=offset + c + 1)
+            else:
+                board.add(ch, (r, c), number, offset + c + 1)
+    return board.build()
+
+
+def _parse_grids(lines: Sequence[str], fmt: str) -> list[Puzzle]:
+    blocks = _split_blocks(
+        lines, header_required=fmt in ("thomasahle", "tokens"), comma_header=fmt == "tokens"
+    )
+    if fmt == "mzucker":
+        for block in blocks:
+            if block.header is None and len(block.rows) != len(block.rows[0][1].strip()):
+                raise ParseError(
+                    f"mzucker grids are square: {len(block.rows[0][1].strip())} columns but {len(block.rows)} rows",
+                    line=block.rows[0][0],
+                )
+    return [_grid_puzzle(block, fmt) for block in blocks]
+
+
+# ---------------------------------------------------------------------------------------------
+# dailyprogrammer #280
+# ---------------------------------------------------------------------------------------------
+
+_DP_HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s+(\d+)\s*$")
+_DP_POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+
+
+def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
+    puzzles = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not line.strip() or _is_comment(line):
+            i += 1
+            continue
+        match = _DP_HEADER.match(line)
+        if not match:
+            raise ParseError("expected 'ncolours width height'", line=i + 1)
+        colours, width, height = (int(g) for g in match.groups())
+        header_line = i + 1
+        _check_size(width, height, header_line)
+        if 2 * colours > width * height:
+            raise ParseError(
+                f"{colours} colours cannot fit on a {width}x{height} board (2 cells each)", line=header_line
+            )
+        board = _Board(width, height, header_line)
+        i += 1
+        for k in range(1, colours + 1):
+            while i < n and not lines[i].strip():
+                i += 1
+            if i >= n:
+                raise ParseError(
+                    f"header on line {header_line} says {colours} colours but only {k - 1} follow", line=n
+                )
+            points = list(_DP_POINT.finditer(lines[i]))
+            rest = _DP_POINT.sub("", lines[i]).strip()
+            if len(points) != 2 or rest:
+                raise ParseError("expected '(x, y) (x, y)'", line=i + 1)
+            for point in points:
+                x, y = int(point.group(1)), int(point.group(2))
+                board.add(str(k), (y, x), i + 1, point.start() + 1)
+            i += 1
+        while i < n and not lines[i].strip():
+            i += 1
+        if i < n and _DP_POINT.search(lines[i]):
+            raise ParseError(f"header on line {header_line} says {colours} colours but more follow", line=i + 1)
+        puzzles.append(board.build())
+    return puzzles
+
+
+# ---------------------------------------------------------------------------------------------
+# Detection and the public reading API
+# ---------------------------------------------------------------------------------------------
+
+_URL = re.compile(r"^\s*(?:https?://[^?\s]*)?\??(?:p\?)?(numlin|arukone)/", re.IGNORECASE)
+
+
+def _first_content(lines: Sequence[str]) -> tuple[int, str] | None:
+    for i, line in enumerate(lines):
+        if line.strip() and not _is_comment(line):
+            return i, line
+    return None
+
+
+def _detect(lines: Sequence[str]) -> str:
+    first = _first_content(lines)
+    if first is None:
+        raise ParseError("empty input: no puzzle found", line=1 if lines else None)
+    i, line = first
+    stripped = line.strip()
+    if _URL.match(stripped) or re.match(r"^\s*\S*\?(numlin|arukone)/", stripped):
+        return "puzzlink"
+    if re.match(r"SIZE\b", stripped, re.IGNORECASE):
+        return "adc"
+    if _DP_HEADER.match(stripped):
+        nxt = _first_content(lines[i + 1:])
+        if nxt is not None and nxt[1].lstrip().startswith("("):
+            return "dailyprogrammer"
+    if _HEADER.match(stripped) or _COMMA_HEADER.match(stripped):
+        if i + 1 < len(lines) and lines[i + 1].strip():
+            row = lines[i + 1]
+            tokens = row.split()
+            if len(tokens) > 1:
+                if all(t == "-" or (t.isdigit() and t.isascii()) for t in tokens):
+                    return "tokens"
+                return "native"
+            return "thomasahle"
+        return "native"
+    rows = []
+    for line in lines[i:]:
+        if not line.strip():
+            break
+        rows.append(line.strip())
+    if all(len(row) == len(rows) for row in rows) and all(ch.isalpha() or ch == "." for row in rows for ch in row):
+        return "mzucker"
+    return "native"
+
+
+def detect_format(text: str | bytes) -> str:
+    """The name (one of ``FORMATS``) of the format ``text`` is written in.
+
+    >>> detect_format("3 2\\nA.B\\nA.B"), detect_format("SIZE 3X2\\nLINE_NUM 0"), detect_format("p?numlin/1/1/g")
+    ('thomasahle', 'adc', 'puzzlink')
+    """
+    return _detect(_lines(_as_text(data=text)))
+
+
+_PARSERS: dict[str, Callable[[Sequence[str]], list[Puzzle]]] = {
+    "native": lambda lines: _parse_grids(lines, "native"),
+    "thomasahle": lambda lines: _parse_grids(lines, "thomasahle"),
+    "mzucker": lambda lines: _parse_grids(lines, "mzucker"),
+    "tokens": lambda lines: _parse_grids(lines, "tokens"),
+    "dailyprogrammer": _parse_dailyprogrammer,
+}
+
+
+def _source_name(source: str | None) -> str:
+    if not source:
+        return ""
+    if _URL.match(source) or "?" in source:
+        return source
+    return os.path.basename(source.rstrip("/\\")) or source
+
+
+def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle]:
+    """Every puzzle in ``text`` (several for multi-puzzle files such as thomasahle's).
+
+    ``fmt`` is one of ``FORMATS`` (auto-detected when None); ``source`` (a file name or URL) is
+    named in errors and in each puzzle's ``name`` (``"janko#12"``: 0-based position in the file).
+
+    >>> [p.size for p in parse_all("2 1\\nAA\\n\\n1 2\\nB\\nB\\n0 0")]
+    [(2, 1), (1, 2)]
+    """
+    try:
+        if fmt is not None and fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        lines = _lines(_as_text(text))
+        chosen = fmt or _detect(lines)
+        puzzles = _PARSERS[chosen](lines)
+        if not puzzles:
+            raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
+    except ParseError as error:
+        raise error.with_source(source) if source else error from None
+    base = _source_name(source)
+    if len(puzzles) == 1:
+        names = [base]
+    else:
+        names = [f"{base}#{k}" for k in range(len(puzzles))]
+    return [_renamed(p, name) for p, name in zip(puzzles, names)]
+
+
+def _renamed(puzzle: Puzzle, name: str) -> Puzzle:
+    if puzzle.name == name or not name:
+        return puzzle
+    return Puzzle(puzzle.width, puzzle.height, puzzle.pairs, puzzle.blocked, name=name)
+
+
+def parse(text: str | bytes, *, fmt: str | None = None) -> Puzzle:
+    """The one puzzle in ``text``; a ParseError when there are none or several.
+
+    >>> parse("A.B\\n#..\\nA.B").blocked
+    frozenset({(1, 0)})
+    """
+    puzzles = parse_all(text, fmt=fmt)
+    if len(puzzles) != 1:
+        raise ParseError(f"expected one puzzle, found {len(puzzles)} (use parse_all)")
+    return puzzles[0]
+
+
+def read(path_or_url: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle in a file, or the puzzle a puzz.link URL describes (no network: the URL is
+    the data)."""
+    name = os.fspath(path_or_url)
+    if isinstance(name, str) and (_URL.match(name) or re.match(r"^\s*\S*\?(numlin|arukone)/", name)):
+        return parse_all(name, fmt=fmt or "puzzlink", source=name)
+    try:
+        data = Path(name).read_bytes()
+    except OSError as error:
+        raise ParseError(f"cannot read: {error.strerror or error}", source=str(name)) from None
+    return parse_all(data, fmt=fmt, source=str(name))
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------
+
+def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
+    """Token rows (columns padded when labels differ in length); a ``W H`` header is added when
+    the first row could be misread as a header or a comment."""
+    size = max((len(token) for row in grid for token in row), default=1)
+    if size == 1:
+        rows = [" ".join(row) for row in grid]
+    else:
+        rows = [" ".join(token.ljust(size) for token in row).rstrip() for row in grid]
+    first = rows[0]
+    if _is_comment(first) or _HEADER.match(first) or _DP_HEADER.match(first):
+        rows.insert(0, f"{width} {height}")
+    return "\n".join(rows)
+
+
+def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family
+    """The puzzle as text: ``native`` token rows, or a ``puzzlink`` URL.
+
+    >>> print(format(Puzzle.from_rows(["A.#", "A.."])))
+    A . #
+    A . .
+    """
+    if fmt == "native":
+        return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
+    if fmt == "puzzlink":
+        return _format_puzzlink(puzzle)
+    raise ValueError(f"cannot write format {fmt!r}; writable: native, puzzlink")
+
+
+def format_solution(puzzle: Puzzle, solution: Solution) -> str:
+    """The native answer grid: every path cell holds its label, ``.`` empty, ``#`` blocked.
+
+    >>> p = Puzzle.from_rows(["A.A"])
+    >>> print(format_solution(p, Solution.from_rows(p, ["AAA"])))
+    A A A
+    """
+    return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
+
+
+def _format_puzzlink(puzzle: Puzzle) -> str:
+    raise ValueError("not yet")
+
+
+def parse_solution(text, puzzle, *, fmt=None):
+    raise NotImplementedError
