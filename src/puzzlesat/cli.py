@@ -203,12 +203,41 @@ def command_render(args: argparse.Namespace) -> int:
     return family.cli.render(items[index], args)
 
 
+def _benchmark_runner():
+    """The ``benchmarks`` runner of this source checkout (it is not installed with the package)."""
+    import importlib
+
+    root = Path(__file__).resolve().parents[2]
+    for folder in (root, Path.cwd()):
+        if (folder / "benchmarks" / "__main__.py").exists() and str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    try:
+        runner = importlib.import_module("benchmarks.__main__")
+    except ImportError:
+        return None
+    return runner if hasattr(runner, "run_from_args") else None
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    runner = _benchmark_runner()
+    if runner is None:
+        print("error: puzzlesat bench runs the benchmarks/ folder of a source checkout; none found "
+              "(run it from the checkout, or use python -m benchmarks there)", file=sys.stderr)
+        return 2
+    unknown = [name for name in args.only or () if name not in runner.MODULES]
+    if unknown:
+        print(f"error: unknown benchmark module(s) {', '.join(unknown)} (known: {', '.join(runner.MODULES)})", file=sys.stderr)
+        return 2
+    return runner.run_from_args(args)
+
+
 # -- argument parsing -----------------------------------------------------------------------
 EXAMPLES = {
     "solve": "example: puzzlesat solve 'p?numlin/5/5/1j2h3m1h2j3' --json",
     "verify": "example: puzzlesat verify tests/data/numberlink --time-limit 10",
     "generate": "example: puzzlesat generate numberlink --size 10x10 --count 5 --seed 1 --out pack.txt",
     "render": "example: puzzlesat render puzzle.txt --solution -o answer.svg",
+    "bench": "example: puzzlesat bench --quick --out /tmp/bench",
 }
 
 
@@ -260,6 +289,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solution", action="store_true", help="solve first and draw the answer")
     add_common_options(p)
     p.set_defaults(run=command_render)
+
+    p = sub.add_parser("bench", help="run the benchmarks of every family and write a report with plots", epilog=EXAMPLES["bench"])
+    p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
+    p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
+    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, numberlink_vs_search, roller, swap)")
+    p.set_defaults(run=command_bench)
     return parser
 
 

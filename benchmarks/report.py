@@ -1,0 +1,306 @@
+"""The Markdown report of a benchmark run: tables per family, PAR2 scores and plots.
+
+    python -m benchmarks.report benchmarks/results/latest/rows.jsonl [--out FOLDER]
+
+A row counts as *answered* when it is ``solved`` with ``verified`` true (the family's own
+checker accepted the answer) or when it is a proof that no answer exists (``unsatisfiable`` /
+``unsolvable``). A ``solved`` row whose answer was not verified is counted apart and flagged,
+never as solved. PAR2 = the row's seconds when answered, else twice the time limit; lower is
+better. Plots (PNG, when matplotlib is installed): a cactus plot per family (instances answered
+against the time limit needed) and time against board size (cells) per family.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+PROOF_OF_NONE = ("unsatisfiable", "unsolvable")
+
+
+def load_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines file; a torn last line (an interrupted run) is skipped."""
+    rows = []
+    path = Path(path)
+    if not path.exists():
+        return rows
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows
+
+
+def answered(row: dict[str, Any]) -> bool:
+    """Solved with a verified answer, or proven to have none."""
+    status = row.get("status")
+    return (status == "solved" and bool(row.get("verified"))) or status in PROOF_OF_NONE
+
+
+def seconds_of(row: dict[str, Any]) -> float:
+    value = row.get("seconds")
+    if not isinstance(value, (int, float)):
+        value = (row.get("encode_s") or 0) + (row.get("solve_s") or 0)
+    return float(value)
+
+
+def limit_of(row: dict[str, Any], default: float) -> float:
+    value = row.get("time_limit")
+    return float(value) if isinstance(value, (int, float)) and value > 0 else default
+
+
+def par2(row: dict[str, Any], default_limit: float) -> float:
+    """The row's seconds when answered, else twice its time limit.
+
+    >>> par2({"status": "solved", "verified": True, "seconds": 1.5}, 10)
+    1.5
+    >>> par2({"status": "solved", "verified": False, "seconds": 1.5}, 10)
+    20.0
+    >>> par2({"status": "unknown", "seconds": 10.2, "time_limit": 5}, 10)
+    10.0
+    """
+    return seconds_of(row) if answered(row) else 2.0 * limit_of(row, default_limit)
+
+
+def method_label(row: dict[str, Any], tasks_per_family: dict[str, set]) -> str:
+    method = str(row.get("method") or "?")
+    if len(tasks_per_family.get(row.get("family"), ())) > 1:
+        return f"{method} [{row.get('task')}]"
+    return method
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def natural_key(text: str) -> list:
+    """Sort key that puts "gen-5x5" before "gen-10x10".
+
+    >>> sorted(["gen-10x10", "gen-5x5"], key=natural_key)
+    ['gen-5x5', 'gen-10x10']
+    """
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
+
+
+FLOOR_SECONDS = 1e-4  # plotted times are at least this (log axes cannot show 0)
+
+
+def _fmt(value: float) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
+    """One line per (set, task, method): counts, times of answered rows, PAR2."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        groups[(str(row.get("set")), str(row.get("task")), str(row.get("method")))].append(row)
+    lines = [
+        "| set | task | method | instances | solved ✓ | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (set_name, task, method), group in sorted(groups.items(), key=lambda kv: [natural_key(part) for part in kv[0]]):
+        solved = sum(r.get("status") == "solved" and bool(r.get("verified")) for r in group)
+        none = sum(r.get("status") in PROOF_OF_NONE for r in group)
+        unknown = sum(r.get("status") == "unknown" for r in group)
+        errors = sum(r.get("status") == "error" for r in group)
+        unverified = sum(r.get("status") == "solved" and not r.get("verified") for r in group)
+        times = [seconds_of(r) for r in group if answered(r)]
+        mean_par2 = statistics.fmean(par2(r, default_limit) for r in group)
+        lines.append(
+            f"| {set_name} | {task} | {method} | {len(group)} | {solved} | {none} | {unknown} | {errors} | "
+            f"{'**' + str(unverified) + '**' if unverified else 0} | {_fmt(statistics.median(times) if times else math.nan)} | "
+            f"{_fmt(percentile(times, 0.9))} | {_fmt(max(times) if times else math.nan)} | {_fmt(mean_par2)} |"
+        )
+    return lines
+
+
+def par2_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
+    """Per method over the whole family: answered / instances and the PAR2 total, best first."""
+    tasks: dict[str, set] = defaultdict(set)
+    for row in rows:
+        tasks[row.get("family")].add(row.get("task"))
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        groups[method_label(row, tasks)].append(row)
+    scored = sorted(groups.items(), key=lambda kv: sum(par2(r, default_limit) for r in kv[1]) / len(kv[1]))
+    lines = ["| method | answered | instances | PAR2 total s | PAR2 mean s |", "|---|---:|---:|---:|---:|"]
+    for label, group in scored:
+        total = sum(par2(r, default_limit) for r in group)
+        lines.append(f"| {label} | {sum(answered(r) for r in group)} | {len(group)} | {_fmt(total)} | {_fmt(total / len(group))} |")
+    return lines
+
+
+def _have_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limit: float) -> list[Path]:
+    """Cactus plot and time-against-size plot of one family as PNG files; returns their paths."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    tasks: dict[str, set] = defaultdict(set)
+    for row in rows:
+        tasks[row.get("family")].add(row.get("task"))
+    by_method: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_method[method_label(row, tasks)].append(row)
+    limit = max((limit_of(r, default_limit) for r in rows), default=default_limit)
+    written = []
+
+    figure = Figure(figsize=(6.4, 4.2), dpi=110)
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot(1, 1, 1)
+    for label, group in sorted(by_method.items()):
+        times = sorted(max(FLOOR_SECONDS, seconds_of(r)) for r in group if answered(r))
+        if times:
+            ax.step(range(1, len(times) + 1), times, where="post", marker=".", markersize=4, label=f"{label} ({len(times)}/{len(group)})")
+    ax.axhline(limit, color="grey", linestyle=":", linewidth=1, label=f"time limit {limit:g} s")
+    ax.set_yscale("log")
+    ax.set_xlabel("instances answered (solved and verified, or proven none)")
+    ax.set_ylabel("seconds per instance")
+    ax.set_title(f"{family}: cactus plot (lower and further right is better)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    figure.tight_layout()
+    path = out / f"{family}-cactus.png"
+    figure.savefig(path)
+    written.append(path)
+
+    sized = [r for r in rows if isinstance(r.get("cells"), (int, float)) and r.get("cells")]
+    if sized:
+        figure = Figure(figsize=(6.4, 4.2), dpi=110)
+        FigureCanvasAgg(figure)
+        ax = figure.add_subplot(1, 1, 1)
+        colours = {}
+        for i, (label, group) in enumerate(sorted(by_method.items())):
+            colour = f"C{i % 10}"
+            colours[label] = colour
+            done = [(r["cells"], max(FLOOR_SECONDS, seconds_of(r))) for r in group if answered(r) and r.get("cells")]
+            missed = [(r["cells"], limit_of(r, default_limit)) for r in group if not answered(r) and r.get("cells")]
+            if done:
+                ax.scatter(*zip(*done), s=10, color=colour, alpha=0.6, label=label)
+                # median per size as a line
+                per_size: dict[float, list[float]] = defaultdict(list)
+                for cells, seconds in done:
+                    per_size[cells].append(seconds)
+                xs = sorted(per_size)
+                ax.plot(xs, [statistics.median(per_size[x]) for x in xs], color=colour, linewidth=1)
+            if missed:
+                ax.scatter(*zip(*missed), s=22, color=colour, marker="x", label=f"{label}: not answered")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("board size (cells)")
+        ax.set_ylabel("seconds (x = not answered within the limit)")
+        ax.set_title(f"{family}: time against size")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+        figure.tight_layout()
+        path = out / f"{family}-size.png"
+        figure.savefig(path)
+        written.append(path)
+    return written
+
+
+def machine_line() -> str:
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any] | None = None, plots: bool = True) -> str:
+    """The Markdown text of the report (plots are written into ``out`` as a side effect)."""
+    notes = notes or {}
+    default_limit = float(notes.get("time_limit") or max((limit_of(r, 0) for r in rows), default=0) or 10.0)
+    lines = ["# puzzlesat benchmark report", ""]
+    lines.append(f"- written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}" + (f", run started {notes['started']}" if notes.get("started") else ""))
+    lines.append(f"- machine: {machine_line()}")
+    lines.append(f"- time limit per instance and method: {default_limit:g} s" + (" (quick run)" if notes.get("quick") else ""))
+    lines.append(f"- rows: {len(rows)}")
+    if notes.get("modules"):
+        lines.append(f"- modules run: {', '.join(notes['modules'])}")
+    for name, why in (notes.get("missing") or {}).items():
+        lines.append(f"- **missing module** `benchmarks.{name}`: {why}")
+    for name, why in (notes.get("failed") or {}).items():
+        lines.append(f"- **module failed** `benchmarks.{name}`: {why}")
+    if notes.get("interrupted"):
+        lines.append("- **the run was interrupted**: the tables hold the rows that finished")
+    lines += ["", "A row counts as answered when its answer passed the family's own `verify`, or when it is a proof that no "
+              "answer exists. PAR2 = seconds when answered, else twice the time limit.", ""]
+    can_plot = plots and _have_matplotlib()
+    if plots and not can_plot:
+        lines += ["_Plots skipped: matplotlib is not installed (`pip install 'puzzlesat[plot]'`)._", ""]
+    families = sorted({str(r.get("family")) for r in rows})
+    if not rows:
+        lines += ["No rows: nothing was measured.", ""]
+    for family in families:
+        family_rows = [r for r in rows if str(r.get("family")) == family]
+        lines += [f"## {family}", "", *summary_table(family_rows, default_limit), "", "PAR2 per method (best first):", "",
+                  *par2_table(family_rows, default_limit), ""]
+        if can_plot:
+            for path in plot_family(family_rows, family, out, default_limit):
+                kind = "cactus plot" if path.stem.endswith("cactus") else "time against size"
+                lines += [f"![{family} {kind}]({path.name})", ""]
+    return "\n".join(lines)
+
+
+def write_report(rows_path: str | Path, out: str | Path, *, notes: dict[str, Any] | None = None, plots: bool = True) -> Path:
+    """Read the rows, write ``out/report.md`` (and the plots), return the report's path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if notes is None and (out / "run.json").exists():
+        try:
+            notes = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            notes = None
+    text = render_report(load_rows(rows_path), out, notes=notes, plots=plots)
+    path = out / "report.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.report", description="Rebuild the Markdown report from benchmark rows.",
+                                     epilog="example: python -m benchmarks.report benchmarks/results/latest/rows.jsonl")
+    parser.add_argument("rows", type=Path, help="rows.jsonl written by python -m benchmarks")
+    parser.add_argument("--out", type=Path, default=None, help="folder for report.md and plots (default: the rows' folder)")
+    parser.add_argument("--no-plots", action="store_true", help="tables only")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if not args.rows.exists():
+        print(f"error: no such file: {args.rows}", file=sys.stderr)
+        return 2
+    path = write_report(args.rows, args.out or args.rows.parent, plots=not args.no_plots)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The one benchmark runner (``python -m benchmarks`` / ``puzzlesat bench``) and its report,
+on a stand-in benchmark module and synthetic rows (the real modules are benchmarks, not tests)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+import pytest
+
+import benchmarks.__main__ as runner
+from benchmarks import ROW_KEYS
+from benchmarks.report import answered, load_rows, par2, write_report
+from puzzlesat.cli import main as puzzlesat_main
+
+
+def row(method: str, instance: str, status: str, seconds: float, *, verified: bool | None = None, cells: int = 25) -> dict:
+    return {
+        "family": "numberlink", "set": "toy", "instance": instance, "size": "5x5", "cells": cells, "method": method,
+        "task": "solve", "status": status, "encode_s": 0.0, "solve_s": seconds, "seconds": seconds,
+        "verified": (status == "solved") if verified is None else verified,
+    }
+
+
+@pytest.fixture
+def fake_module(monkeypatch):
+    """benchmarks.fake: three rows, then a crash (the rows before it must be kept)."""
+    module = types.ModuleType("benchmarks.fake")
+
+    def run(*, time_limit, quick=False):
+        assert quick is True and time_limit == 1.5
+        yield row("sat", "a", "solved", 0.1)
+        yield row("sat", "b", "unknown", 1.5, cells=100)
+        yield {**row("dfs", "a", "solved", 0.2, verified=False), "extra": (1, 2)}
+        raise RuntimeError("disk on fire")
+
+    module.run = run
+    monkeypatch.setitem(sys.modules, "benchmarks.fake", module)
+    monkeypatch.setattr(runner, "MODULES", ("fake", "not_there"))
+    return module
+
+
+def test_runner_keeps_rows_names_missing_and_failed_modules(fake_module, tmp_path) -> None:
+    notes = runner.run_all(["fake", "not_there"], time_limit=1.5, quick=True, out=tmp_path, echo=lambda *a: None)
+    assert notes["missing"] == {"not_there": "not written yet (no module)"}
+    assert "disk on fire" in notes["failed"]["fake"] and "after 3 rows" in notes["failed"]["fake"]
+    rows = load_rows(tmp_path / "rows.jsonl")
+    assert [r["instance"] for r in rows] == ["a", "b", "a"]
+    assert all(set(ROW_KEYS) <= set(r) for r in rows)
+    assert rows[2]["extra"] == [1, 2] and rows[0]["module"] == "fake" and rows[0]["time_limit"] == 1.5
+
+    text = write_report(tmp_path / "rows.jsonl", tmp_path, notes=notes, plots=False).read_text()
+    assert "**missing module** `benchmarks.not_there`" in text
+    assert "**module failed** `benchmarks.fake`" in text
+    # the unverified "solved" row of dfs is flagged and not counted as solved
+    dfs_line = next(line for line in text.splitlines() if line.startswith("| toy | solve | dfs |"))
+    assert dfs_line.split("|")[5].strip() == "0" and "**1**" in dfs_line
+
+
+def test_torn_last_line_of_an_interrupted_run_is_skipped(tmp_path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(row("sat", "a", "solved", 0.1)) + "\n" + '{"family": "numb')
+    assert len(load_rows(path)) == 1
+
+
+def test_par2_and_answered() -> None:
+    assert answered(row("sat", "a", "unsatisfiable", 0.3)) and answered(row("sat", "a", "unsolvable", 0.3))
+    assert not answered(row("sat", "a", "solved", 0.3, verified=False))
+    assert par2(row("sat", "a", "unknown", 9.0), 4.0) == 8.0
+    assert par2(row("sat", "a", "solved", 0.25), 4.0) == 0.25
+
+
+def test_report_with_plots(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    rows = [row(m, str(i), "solved" if i % 3 else "unknown", 0.01 * (i + 1) * (2 if m == "dfs" else 1), cells=25 * (1 + i % 4))
+            for m in ("sat", "dfs") for i in range(12)] + [row("sat", "zero", "solved", 0.0)]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    text = write_report(tmp_path / "rows.jsonl", tmp_path).read_text()
+    assert "![numberlink cactus plot](numberlink-cactus.png)" in text
+    for name in ("numberlink-cactus.png", "numberlink-size.png"):
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
+    par2_lines = text.split("PAR2 per method (best first):")[1].strip().splitlines()
+    assert par2_lines[2].startswith("| sat |")  # sat is faster on every instance
+
+
+def test_puzzlesat_bench_command_runs_the_runner(fake_module, tmp_path, capsys) -> None:
+    status = puzzlesat_main(["bench", "--quick", "--time-limit", "1.5", "--only", "fake", "--out", str(tmp_path)])
+    assert status == 1  # the stand-in module failed mid-run
+    assert (tmp_path / "report.md").exists() and len(load_rows(tmp_path / "rows.jsonl")) == 3
+    assert puzzlesat_main(["bench", "--only", "nonsense", "--out", str(tmp_path)]) == 2
+    assert "unknown benchmark module" in capsys.readouterr().err
