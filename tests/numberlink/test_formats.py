@@ -7,7 +7,11 @@ import pytest
 from puzzlesat.errors import ParseError
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.formats import detect_format, format, format_solution, parse, parse_all
-from puzzlesat.numberlink.model import MAX_CELLS, Pair, Puzzle, Solution
+from puzzlesat.numberlink.model import MAX_CELLS, Pair, Puzzle, Rules, Solution
+from puzzlesat.numberlink.verify import verify
+from tests.support import TEST_DATA, shared_path
+
+DATA = TEST_DATA / "numberlink"
 
 # A non-square board everywhere: w/h swaps hide on square ones.
 WIDE = Puzzle.from_rows(["A..B.", "#..C.", "A.CB."])  # 5 wide, 3 high, one blocked cell
@@ -119,13 +123,200 @@ def test_dailyprogrammer_x_is_column_y_is_row():
     assert detect_format("2 4 2\n(0, 0) (3, 1)\n(1, 0) (2, 0)\n") == "dailyprogrammer"
 
 
+# -- mzucker ---------------------------------------------------------------------------------
+
+def test_mzucker_letters_are_colours_anything_else_is_empty():
+    text = "R.G.Y\n..B.O\n.....\n.G.Y.\n.RBO."
+    assert detect_format(text) == "mzucker"
+    puzzle = parse(text)
+    assert puzzle.size == (5, 5) and len(puzzle.pairs) == 5
+    # digits and '#' are empty cells to mzucker, labels / blocked cells to the native reader
+    odd = parse("A1#\n.2.\nA..", fmt="mzucker")
+    assert odd.labels == ("A",) and not odd.blocked
+
+
+def test_mzucker_refuses_non_square():
+    with pytest.raises(ParseError, match="square"):
+        parse("A.A\nB.B", fmt="mzucker")
+
+
+# -- token grids -----------------------------------------------------------------------------
+
+def test_tokens_imos_datasets_and_zero_terminator():
+    text = "3 2\n1 0 1\n0 0 0\n\n4 1\n2 0 0 2\n\n0 0\n"
+    assert detect_format(text) == "tokens"
+    puzzles = parse_all(text)
+    assert [p.size for p in puzzles] == [(3, 2), (4, 1)]
+    assert puzzles[0].pair("1") == Pair("1", (0, 0), (0, 2))
+    assert parse(format(puzzles[1])) == puzzles[1]
+
+
+def test_tokens_algorithms2012_dash_blank_and_comma_header():
+    puzzle = formats.read(DATA / "algorithms2012" / "numlin001.dat")[0]
+    assert puzzle.size == (3, 4)
+    assert puzzle.pair("1") == Pair("1", (0, 2), (2, 1))
+    assert parse("4, 3\n- - 1\n- 2 -\n- 1 -\n2 - -", fmt="tokens") == puzzle  # "rows, cols"
+    assert parse(format(puzzle)) == puzzle
+
+
+# -- ADC -------------------------------------------------------------------------------------
+
+def test_adc_2015_problem_and_its_2016_rewrite_agree():
+    q2015 = formats.read(DATA / "adc2015" / "Q08.txt")
+    q2016 = formats.read(DATA / "adc2015" / "Q08.2016.txt")
+    assert q2015 == q2016
+    puzzle = q2015[0]
+    assert puzzle.size == (12, 11)  # "SIZE 12X11": 12 columns, 11 rows
+    assert puzzle.name == "Q08.txt"
+    assert puzzle.pair("1") == Pair("1", (0, 1), (0, 10))
+    assert puzzle.pair("7") == Pair("7", (6, 5), (10, 0))
+    assert parse(format(puzzle)) == puzzle
+
+
+@pytest.mark.parametrize("answer", ["A08.txt", "A08.2016.txt"])
+def test_adc_answers_verify_under_may_leave_empty_rules(answer):
+    puzzle = formats.read(DATA / "adc2015" / "Q08.txt")[0]
+    solution = formats.parse_solution((DATA / "adc2015" / answer).read_bytes(), puzzle)
+    assert verify(puzzle, solution, Rules(cover_all=False)) == []
+    assert [v.code for v in verify(puzzle, solution)] == ["uncovered"]
+    again = formats.parse_solution(format_solution(puzzle, solution), puzzle)
+    assert again == solution
+
+
+def test_adc_answer_is_not_a_problem():
+    with pytest.raises(ParseError, match="answer") as caught:
+        formats.read(DATA / "adc2015" / "A08.txt")
+    assert caught.value.line == 2
+
+
+@pytest.mark.parametrize("name, layers", [("NL_Q02.txt", 2), ("01utf8/NL_Q01.txt", 2)])
+def test_adc_3d_problems_are_refused_clearly(name, layers):
+    with pytest.raises(ParseError, match=rf"3-D \({layers} layers\) not supported") as caught:
+        formats.read(DATA / "adc2015" / name)
+    assert caught.value.line == 1
+
+
+def test_adc_2018_3d_problem_refused():
+    with pytest.raises(ParseError, match=r"3-D \(2 layers\)"):
+        formats.read(DATA / "adc2018" / "Q24.txt")
+
+
+def test_adc_small_non_square_with_space_separator_and_lowercase_x():
+    puzzle = parse("SIZE 4x2\r\nLINE_NUM 2\r\nLINE#1 (0,0,1) (3,0,1)\r\nLINE#2 (0,1)-(3,1)\r\n".replace("SIZE 4x2", "SIZE 4x2x1"))
+    assert puzzle.size == (4, 2)
+    assert puzzle.pair("2") == Pair("2", (1, 0), (1, 3))
+
+
+# -- puzz.link -------------------------------------------------------------------------------
+
+EXAMPLE_URLS = [
+    "5/5/1j2h3m1h2j3",
+    "14/14/uap6k2p8o7q9lbgam1y6h4j5p5k7h1u3gbg8k2g9u3k4u",
+    "15/15/z5g2h9l3o3rck1x9jch1h6kazual4gbi4j8ybi6l7g2m8n5h7z",
+]
+
+
+@pytest.mark.parametrize("body", EXAMPLE_URLS)
+def test_puzzlink_url_round_trip(body):
+    for prefix in ("https://puzz.link/p?numlin/", "p?numlin/", "http://pzv.jp/p.html?numlin/"):
+        puzzle = formats.read(prefix + body)[0]
+        assert format(puzzle, fmt="puzzlink") == "https://puzz.link/p?numlin/" + body
+        assert parse(format(puzzle)) == puzzle
+
+
+def test_puzzlink_example_decodes_to_the_spec_grid():
+    puzzle = parse("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3")
+    assert puzzle == parse("1....\n2..3.\n.....\n.1..2\n....3")
+    assert formats.url_rules("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3") == Rules(cover_all=False)
+
+
+def test_puzzlink_non_square_large_numbers_and_long_gaps():
+    rows = [["." for _ in range(30)] for _ in range(3)]
+    for label, a, b in (("17", (0, 0), (2, 29)), ("300", (0, 29), (1, 0)), ("5", (1, 5), (1, 28))):
+        rows[a[0]][a[1]] = rows[b[0]][b[1]] = label
+    puzzle = Puzzle.from_rows(rows)
+    url = format(puzzle, fmt="puzzlink")
+    assert url.startswith("https://puzz.link/p?numlin/30/3/-11")
+    assert parse(url) == puzzle
+
+
+def test_puzzlink_arukone_pflag_e():
+    puzzle = parse("https://puzz.link/p?arukone/e/3/2/1g1")
+    assert puzzle.pair("1") == Pair("1", (0, 0), (0, 2))
+    assert formats.url_rules("p?arukone/e/3/2/1g1") == Rules(cover_all=False)
+    assert formats.url_rules("p?arukone/3/2/1g1") == Rules(cover_all=True)
+
+
+def test_puzzlink_writer_renumbers_letters_in_reading_order():
+    puzzle = parse("B.A\nA.B")
+    url = format(puzzle, fmt="puzzlink")
+    assert url == "https://puzz.link/p?numlin/3/2/1g22g1"
+    assert parse(url).pair("1") == Pair("1", (0, 0), (1, 2))
+
+
+def test_puzzlink_writer_refuses_blocked_cells_and_huge_numbers():
+    with pytest.raises(ValueError, match="blocked"):
+        format(parse("A#A"), fmt="puzzlink")
+    with pytest.raises(ValueError, match="4095"):
+        format(parse("4096 . 4096", fmt="native"), fmt="puzzlink")
+
+
+def test_url_file_with_several_urls():
+    puzzles = parse_all("p?numlin/5/5/1j2h3m1h2j3\n\nhttps://puzz.link/p?numlin/3/1/1g1\n")
+    assert [p.size for p in puzzles] == [(5, 5), (3, 1)]
+
+
+# -- answers ---------------------------------------------------------------------------------
+
+def test_native_answer_file_verifies():
+    puzzle = formats.read(DATA / "own" / "wide.nl")[0]
+    assert puzzle.size == (7, 4) and puzzle.blocked == frozenset({(1, 2)})
+    solution = formats.parse_solution((DATA / "own" / "wide_answer.txt").read_text(), puzzle)
+    assert verify(puzzle, solution) == []
+    assert format_solution(puzzle, solution) == (DATA / "own" / "wide_answer.txt").read_text().strip()
+
+
+@pytest.mark.parametrize(
+    "answer, line, words",
+    [
+        ("A.B\nA.B\nA.B", 1, ["3x3", "3x2"]),
+        ("A.B\nAB", 2, ["ragged"]),
+        ("A.A\nB.B", 1, ["not an answer", "'A'"]),
+        ("SIZE 3X2\n01,00\n01,00,02", 2, ["ragged"]),
+        ("SIZE 3X2\n01,00,x2\n01,00,02", 2, ["unknown symbol"]),
+        ("SIZE 3X2\n01,00,02", 2, ["2 rows", "1 follow"]),
+        ("SIZE 3X2X2\nLAYER 1\n", 1, ["3-D (2 layers)"]),
+    ],
+)
+def test_bad_answers(answer, line, words):
+    puzzle = parse("A.B\nA.B")
+    with pytest.raises(ParseError) as caught:
+        formats.parse_solution(answer, puzzle)
+    assert caught.value.line == line
+    for word in words:
+        assert word in caught.value.message
+
+
+# -- encodings -------------------------------------------------------------------------------
+
+def test_cp932_bytes_with_japanese_comment(tmp_path):
+    path = tmp_path / "japanese.txt"
+    path.write_bytes("# 問題 1\n3 2\nA.B\nA.B\n".encode("cp932"))
+    assert formats.read(path)[0].size == (3, 2)
+
+
+def test_utf8_bom_and_crlf():
+    assert parse("\ufeffA.B\r\nA.B\r\n").size == (3, 2)
+
+
 # -- errors ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(
     "text, fmt, line, column, words",
     [
-        ("A.B\nA.B\n..B", "native", 3, 3, ["'B'", "more than twice", "lines 1, 2, 3"]),
+        ("A.B\nA.B\n..B", "native", 3, 3, ["'B'", "more than twice", "at 1:3, 2:3, 3:3"]),
         ("A..\n...\nA.B", "native", 3, 3, ["'B'", "once"]),
+        ("AAA", "native", 1, 3, ["'A'", "more than twice", "at 1:1, 1:2, 1:3"]),
         ("A.B\nA.\n..B", "native", 2, None, ["ragged", "2 cells"]),
         ("3 2\nA.A\n", "thomasahle", 2, None, ["2 rows", "only 1"]),
         ("3 1\nA.A\nB.B\n", "thomasahle", 3, None, ["more follow"]),
@@ -136,11 +327,26 @@ def test_dailyprogrammer_x_is_column_y_is_row():
         ("1000000000 1000000000\n", "thomasahle", 1, None, ["absurd"]),
         ("2001 2000\n", None, 1, None, ["absurd"]),
         ("1 3 2\n(0, 0) (3, 1)\n", "dailyprogrammer", 2, 8, ["off the 3x2 board"]),
-        ("2 3 2\n(0, 0) (1, 1)\n(1, 1) (2, 1)\n", None, 3, 1, ["holds both", "line 2"]),
+        ("2 3 2\n(0, 0) (1, 1)\n(1, 1) (2, 1)\n", None, 3, 1, ["holds both", "at 2:8"]),
         ("3 3 2\n(0, 0) (1, 1)\n", None, 2, None, ["3 colours", "only 1"]),
         ("5 2 2\n(0, 0) (1, 1)\n", None, 1, None, ["cannot fit"]),
         ("1 2 2\n(0, 0) (1, 1)\n(0, 1) (1, 0)\n", None, 3, None, ["more follow"]),
         ("1 2 2\n(0, 0) 1, 1)\n", None, 2, None, ["expected '(x, y) (x, y)'"]),
+        ("SIZE 3X2\nLINE#1 (0,0)-(5,0)", None, 2, 14, ["off the 3x2 board"]),
+        ("SIZE 3X2\nLINE#1 (0,0)-(1,0)\nLINE#1 (2,0)-(2,1)", None, 3, None, ["LINE#1 given twice"]),
+        ("SIZE 3X2\nLINE#1 (0,0)-(1,0)\nLINE#2 (1,0)-(2,1)", None, 3, 8, ["holds both '1'", "'2'"]),
+        ("SIZE 3X2\nLINE_NUM 3\nLINE#1 (0,0)-(1,0)", None, 2, None, ["LINE_NUM says 3", "1 are given"]),
+        ("SIZE 3X2\nLINE#1 (0,0) to (1,0)", None, 2, None, ["expected 'LINE#k"]),
+        ("SIZE 3X2X1\nLINE#1 (0,0,1)-(1,0,2)", None, 2, 16, ["layer 2"]),
+        ("SIZE 3X2X1\nVIA#a (0,0,1)-(1,0,1)", None, 2, None, ["VIA"]),
+        ("SIZE 1000000000X1000000000\n", None, 1, None, ["absurd"]),
+        ("p?numlin/3/2/1.1", None, 1, 15, ["'?' clue"]),
+        ("p?numlin/3/2/1g1Q", None, 1, 17, ["unknown symbol 'Q'"]),
+        ("p?numlin/3/2/-1", None, 1, 14, ["2 hex digits"]),
+        ("p?numlin/3/2/1g1z", None, 1, 17, ["past the end"]),
+        ("p?numlin/2/1/1g1", None, 1, 16, ["more than the 2 cells"]),
+        ("p?numlin/99999/99999/", None, 1, None, ["absurd"]),
+        ("p?numlin/3/2/1g2", None, 1, 14, ["'1' occurs once"]),
     ],
 )
 def test_errors_name_line_column_and_problem(text, fmt, line, column, words):
@@ -184,8 +390,6 @@ THOMASAHLE_COUNTS = {
 
 
 def test_thomasahle_files_give_the_source_counts():
-    from tests.support import shared_path
-
     folder = shared_path("numberlink", "thomasahle-numberlink")
     assert "Puzzle count: 452" in (folder / "SOURCE.txt").read_text()
     total = 0
@@ -198,8 +402,6 @@ def test_thomasahle_files_give_the_source_counts():
 
 
 def test_houston_dailyprogrammer_files_all_parse():
-    from tests.support import shared_path
-
     folder = shared_path("numberlink", "HoustonWeHaveABug-FlowFree")
     files = sorted((folder / "puzzles").glob("*.txt"))
     assert len(files) == 41

@@ -11,6 +11,8 @@ nothing accepted here can break the solver later.
 >>> print(format(puzzle))
 A . B
 A . B
+>>> format(parse("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3"), fmt="puzzlink")
+'https://puzz.link/p?numlin/5/5/1j2h3m1h2j3'
 >>> parse("2 3 2\\n(0, 0) (2, 0)\\n(0, 1) (2, 1)").pairs[0]
 Pair(label='1', start=(0, 0), end=(0, 2))
 
@@ -59,7 +61,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError
 from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
@@ -136,6 +138,13 @@ class _Mark:
     column: int | None = None
 
 
+def _places(marks: Sequence[_Mark]) -> str:
+    """``line 3, line 5`` or ``3:4, 5:1`` (line:column) for error messages."""
+    if any(mark.column is not None for mark in marks):
+        return ", ".join(f"{mark.line}:{mark.column}" for mark in marks)
+    return "lines " + ", ".join(str(mark.line) for mark in marks)
+
+
 class _Board:
     """Collects labels and blocked cells with their text positions, then builds the Puzzle."""
 
@@ -159,16 +168,15 @@ class _Board:
         if cell in self.taken:
             other, first = self.taken[cell]
             raise ParseError(
-                f"cell (row, col) = {cell} holds both {other!r} (line {first.line}) and {label!r}",
+                f"cell (row, col) = {cell} holds both {other!r} (at {_places([first])}) and {label!r}",
                 line=line, column=column,
             )
         self.taken[cell] = (label, mark)
         marks = self.marks.setdefault(label, [])
         marks.append(mark)
         if len(marks) == 3:
-            lines = ", ".join(str(m.line) for m in marks)
             raise ParseError(
-                f"label {label!r} occurs more than twice (lines {lines}; expected exactly 2)",
+                f"label {label!r} occurs more than twice (at {_places(marks)}; expected exactly 2)",
                 line=line, column=column,
             )
 
@@ -180,10 +188,14 @@ class _Board:
         for label, marks in self.marks.items():
             if len(marks) != 2:
                 raise ParseError(
-                    f"label {label!r} occurs once (line {marks[0].line}; expected exactly 2)",
+                    f"label {label!r} occurs once (at {_places(marks)}; expected exactly 2)",
                     line=marks[0].line, column=marks[0].column,
                 )
-            pairs.append(Pair(label, marks[0].cell, marks[1].cell))
+            start, end = sorted((marks[0].cell, marks[1].cell))
+            pairs.append(Pair(label, start, end))
+        # one canonical order (reading order of the first endpoint, start before end) whatever
+        # the format lists first, so that the same board read from any format compares equal
+        pairs.sort(key=lambda pair: pair.start)
         try:
             return Puzzle(self.width, self.height, tuple(pairs), frozenset(self.blocked), name=name)
         except InvalidPuzzle as error:
@@ -382,6 +394,250 @@ def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
 
 
 # ---------------------------------------------------------------------------------------------
+# ADC (DA Symposium Algorithm Design Contest) problems and answers
+# ---------------------------------------------------------------------------------------------
+
+_ADC_SIZE = re.compile(r"\s*SIZE\s+(\d+)\s*[xX]\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?$", re.IGNORECASE)
+_ADC_LINE_NUM = re.compile(r"\s*LINE_NUM\s+(\d+)\s*$", re.IGNORECASE)
+_ADC_POINT = r"\(\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)"
+_ADC_LINE = re.compile(
+    r"\s*LINE\s*#\s*(\w+)\s*" + _ADC_POINT + r"\s*-?\s*" + _ADC_POINT + r"\s*$", re.IGNORECASE
+)
+_ADC_VIA = re.compile(r"\s*VIA\s*#", re.IGNORECASE)
+_ADC_LAYER = re.compile(r"\s*LAYER\s+(\d+)\s*$", re.IGNORECASE)
+
+
+def _adc_label(name: str) -> str:
+    """``LINE#07`` and answer cells ``07`` both name label ``"7"``."""
+    return str(int(name)) if name.isdigit() and name.isascii() else name
+
+
+def _adc_size(line: str, number: int) -> tuple[int, int]:
+    match = _ADC_SIZE.match(line)
+    if not match:
+        raise ParseError("expected 'SIZE WxH' (or 'SIZE XxYxZ')", line=number)
+    width, height = int(match.group(1)), int(match.group(2))
+    layers = int(match.group(3)) if match.group(3) is not None else 1
+    if layers > 1:
+        raise ParseError(f"3-D ({layers} layers) not supported: only single-layer ADC problems", line=number)
+    if layers < 1:
+        raise ParseError("SIZE has 0 layers", line=number)
+    _check_size(width, height, number)
+    return width, height
+
+
+def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
+    content = [(i + 1, line) for i, line in enumerate(lines) if line.strip() and not _is_comment(line)]
+    if not content:
+        raise ParseError("empty input: no puzzle found", line=1 if lines else None)
+    number, line = content[0]
+    width, height = _adc_size(line, number)
+    board = _Board(width, height, number)
+    declared: tuple[int, int] | None = None
+    seen: dict[str, int] = {}
+    for number, line in content[1:]:
+        if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
+            raise ParseError(
+                "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution",
+                line=number,
+            )
+        match = _ADC_LINE_NUM.match(line)
+        if match:
+            if declared is not None:
+                raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
+            declared = (int(match.group(1)), number)
+            continue
+        if _ADC_VIA.match(line):
+            raise ParseError("VIA lines join layers: not allowed in a single-layer problem", line=number)
+        match = _ADC_LINE.match(line)
+        if not match:
+            if re.match(r"\s*SIZE\b", line, re.IGNORECASE):
+                raise ParseError("second SIZE line: one ADC problem per file", line=number)
+            raise ParseError("expected 'LINE#k (x,y)-(x,y)'", line=number)
+        label = _adc_label(match.group(1))
+        if label in seen:
+            raise ParseError(f"LINE#{match.group(1)} given twice (lines {seen[label]} and {number})", line=number)
+        seen[label] = number
+        for base in (2, 5):
+            x, y, z = match.group(base), match.group(base + 1), match.group(base + 2)
+            column = match.start(base)  # 1-based column of the '('
+            if z is not None and int(z) != 1:
+                raise ParseError(
+                    f"point of LINE#{match.group(1)} is on layer {int(z)} but the board has one layer",
+                    line=number, column=column,
+                )
+            board.add(label, (int(y), int(x)), number, column)
+    if declared is not None and declared[0] != len(seen):
+        raise ParseError(f"LINE_NUM says {declared[0]} lines but {len(seen)} are given", line=declared[1])
+    return [board.build()]
+
+
+def _adc_answer_rows(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]], int, int]:
+    """The rows (line number, labels with ``.`` for unused) of an ADC answer and its size."""
+    content = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
+    if not content:
+        raise ParseError("empty input: no answer found", line=1 if lines else None)
+    number, line = content[0]
+    width, height = _adc_size(line, number)
+    rows: list[tuple[int, list[str]]] = []
+    for number, line in content[1:]:
+        match = _ADC_LAYER.match(line)
+        if match:
+            if int(match.group(1)) != 1 or rows:
+                raise ParseError(f"LAYER {match.group(1)}: only single-layer answers are supported", line=number)
+            continue
+        cells = [cell.strip() for cell in line.split(",")]
+        if len(cells) != width:
+            raise ParseError(f"row has {len(cells)} cells but SIZE gives {width} (ragged rows)", line=number)
+        row = []
+        for column, cell in enumerate(cells, 1):
+            if not (cell.isdigit() and cell.isascii()):
+                raise ParseError(f"unknown symbol {cell!r} in cell {column} (expected a line number)", line=number)
+            row.append(EMPTY if int(cell) == 0 else str(int(cell)))
+        rows.append((number, row))
+        if len(rows) > height:
+            raise ParseError(f"more than the {height} rows SIZE gives", line=number)
+    if len(rows) != height:
+        raise ParseError(f"SIZE gives {height} rows but {len(rows)} follow", line=content[-1][0])
+    return rows, width, height
+
+
+# ---------------------------------------------------------------------------------------------
+# puzz.link numlin / arukone URLs
+# ---------------------------------------------------------------------------------------------
+
+_URL_LINE = re.compile(r"^\s*(?:\S*?\?)?(numlin|arukone)/(\S*)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Url:
+    variety: str
+    pflags: tuple[str, ...]
+    width: int
+    height: int
+    body: str
+    body_column: int  # 1-based column of the body's first character
+
+
+def _split_url(line: str, number: int) -> _Url:
+    match = _URL_LINE.match(line)
+    if not match:
+        raise ParseError("expected a puzz.link URL like 'https://puzz.link/p?numlin/5/5/1j2h3m1h2j3'", line=number)
+    variety = match.group(1).lower()
+    parts = match.group(2).split("/")
+    pflags = []
+    while parts and parts[0] and not parts[0].isdigit():
+        pflags.append(parts.pop(0))
+    if len(parts) < 2 or not all(p.isdigit() and p.isascii() for p in parts[:2]):
+        raise ParseError(f"expected {variety}/COLS/ROWS/BODY", line=number, column=match.start(2) + 1)
+    width, height = int(parts[0]), int(parts[1])
+    _check_size(width, height, number)
+    body = parts[2] if len(parts) > 2 else ""
+    if len(parts) > 3 and any(parts[3:]):
+        raise ParseError("unexpected text after the URL body", line=number)
+    column = match.start(2) + 1 + sum(len(p) + 1 for p in pflags) + len(parts[0]) + len(parts[1]) + 2
+    return _Url(variety, tuple(pflags), width, height, body, column)
+
+
+def _parse_puzzlink(lines: Sequence[str]) -> list[Puzzle]:
+    puzzles = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or _is_comment(line):
+            continue
+        url = _split_url(line, number)
+        board = _Board(url.width, url.height, number)
+        cells = url.width * url.height
+        body = url.body
+        position, i = 0, 0
+        while i < len(body):
+            ch = body[i]
+            column = url.body_column + i
+            if position >= cells:
+                raise ParseError(f"the body describes more than the {cells} cells of the board", line=number, column=column)
+            if ch in "0123456789abcdef":
+                value, width = int(ch, 16), 1
+            elif ch in "-+=%":
+                digits = {"-": 2, "+": 3, "=": 3, "%": 3}[ch]
+                chunk = body[i + 1:i + 1 + digits]
+                if len(chunk) != digits or any(d not in "0123456789abcdef" for d in chunk):
+                    raise ParseError(f"{ch!r} must be followed by {digits} hex digits", line=number, column=column)
+                value = int(chunk, 16) + {"-": 0, "+": 0, "=": 4096, "%": 8192}[ch]
+                width = 1 + digits
+            elif ch == ".":
+                raise ParseError("a '?' clue (number unknown) cannot be a pair label", line=number, column=column)
+            elif "g" <= ch <= "z":
+                position += int(ch, 36) - 15
+                if position > cells:
+                    raise ParseError(f"{ch!r} skips past the end of the {cells}-cell board", line=number, column=column)
+                i += 1
+                continue
+            else:
+                raise ParseError(f"unknown symbol {ch!r} in the URL body", line=number, column=column)
+            board.add(str(value), divmod(position, url.width), number, column)
+            position += 1
+            i += width
+        puzzles.append(board.build(name=line.strip()))
+    return puzzles
+
+
+def url_rules(url: str) -> Rules:
+    """The rules a puzz.link URL asks for: Nikoli's numlin and arukone with pflag ``e`` let
+    cells stay empty; plain arukone covers every cell.
+
+    >>> url_rules("p?numlin/5/5/1j2h3m1h2j3").cover_all, url_rules("p?arukone/5/5/1j2h3m1h2j3").cover_all
+    (False, True)
+    """
+    parsed = _split_url(url.strip(), 1)
+    may_leave_empty = parsed.variety == "numlin" or any("e" in flag for flag in parsed.pflags)
+    return Rules(cover_all=not may_leave_empty)
+
+
+def _format_puzzlink(puzzle: Puzzle) -> str:
+    if puzzle.blocked:
+        raise ValueError("a puzz.link numlin URL cannot express blocked cells")
+    labels = puzzle.labels
+    numeric = all(label.isdigit() and label.isascii() and str(int(label)) == label for label in labels)
+    if numeric:
+        number_of = {label: int(label) for label in labels}
+    else:  # renumber 1..K in reading order of each label's first endpoint
+        order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
+        number_of = {pair.label: k for k, pair in enumerate(order, 1)}
+    too_big = [label for label, value in number_of.items() if value > MAX_URL_NUMBER]
+    if too_big:
+        raise ValueError(
+            f"puzz.link clues go up to {MAX_URL_NUMBER}; label {too_big[0]!r} is beyond that range"
+        )
+    at = {cell: number_of[label] for cell, label in puzzle.endpoints().items()}
+    out, gap = [], 0
+    for r in range(puzzle.height):
+        for c in range(puzzle.width):
+            value = at.get((r, c))
+            if value is None:
+                gap += 1
+                if gap == 20:
+                    out.append("z")
+                    gap = 0
+                continue
+            if gap:
+                out.append(_skip(gap))
+                gap = 0
+            if value < 16:
+                out.append(builtins.format(value, "x"))
+            elif value < 256:
+                out.append("-" + builtins.format(value, "02x"))
+            else:
+                out.append("+" + builtins.format(value, "03x"))
+    if gap:
+        out.append(_skip(gap))
+    return f"{PUZZLINK_PREFIX}numlin/{puzzle.width}/{puzzle.height}/{''.join(out)}"
+
+
+def _skip(gap: int) -> str:
+    """The letter g..z that skips 1..20 empty cells."""
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[15 + gap]
+
+
+# ---------------------------------------------------------------------------------------------
 # Detection and the public reading API
 # ---------------------------------------------------------------------------------------------
 
@@ -444,6 +700,8 @@ _PARSERS: dict[str, Callable[[Sequence[str]], list[Puzzle]]] = {
     "mzucker": lambda lines: _parse_grids(lines, "mzucker"),
     "tokens": lambda lines: _parse_grids(lines, "tokens"),
     "dailyprogrammer": _parse_dailyprogrammer,
+    "adc": _parse_adc,
+    "puzzlink": _parse_puzzlink,
 }
 
 
@@ -555,9 +813,46 @@ def format_solution(puzzle: Puzzle, solution: Solution) -> str:
     return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
 
 
-def _format_puzzlink(puzzle: Puzzle) -> str:
-    raise ValueError("not yet")
 
 
-def parse_solution(text, puzzle, *, fmt=None):
-    raise NotImplementedError
+def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None) -> Solution:
+    """An answer to ``puzzle``: a native answer grid (every path cell holds its label; also the
+    mzucker full-colour hints) or an ADC answer (``SIZE``, optional ``LAYER 1``, rows of
+    comma-separated line numbers, ``00`` unused). ``fmt``: None (detect), "native" or "adc".
+
+    >>> p = parse("A.B\\nA.B")
+    >>> parse_solution("A.B\\nA.B", p).path("B")
+    ((0, 2), (1, 2))
+    >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", parse("SIZE 3X2\\nLINE#1 (0,0)-(0,1)\\nLINE#2 (2,0)-(2,1)")).path("2")
+    ((0, 2), (1, 2))
+    """
+    lines = _lines(_as_text(text))
+    first = _first_content(lines)
+    if first is None:
+        raise ParseError("empty input: no answer found", line=1 if lines else None)
+    if fmt is None:
+        fmt = "adc" if re.match(r"\s*SIZE\b", first[1], re.IGNORECASE) else "native"
+    if fmt == "adc":
+        rows, width, height = _adc_answer_rows(lines)
+    elif fmt in ("native", "thomasahle", "mzucker"):
+        blocks = _split_blocks(lines, header_required=False, comma_header=False)
+        if len(blocks) != 1:
+            raise ParseError(f"expected one answer grid, found {len(blocks)}", line=first[0] + 1)
+        block = blocks[0]
+        token_mode = any(len(row.split()) > 1 for _, row in block.rows)
+        rows = [(number, row.split() if token_mode else list(row.strip())) for number, row in block.rows]
+        height = len(rows)
+        width = block.header[0] if block.header else len(rows[0][1])
+        for number, row in rows:
+            if len(row) != width:
+                raise ParseError(f"row has {len(row)} cells but the answer is {width} wide (ragged rows)", line=number)
+    else:
+        raise ValueError(f"cannot read answers in format {fmt!r}; readable: native, adc")
+    if (width, height) != puzzle.size:
+        raise ParseError(
+            f"answer is {width}x{height} but the puzzle is {puzzle.width}x{puzzle.height}", line=rows[0][0] if rows else None
+        )
+    try:
+        return Solution.from_rows(puzzle, [row for _, row in rows])
+    except ValueError as error:
+        raise ParseError(f"not an answer to this puzzle: {error}", line=rows[0][0]) from None
