@@ -101,3 +101,70 @@ def test_numberlink_many_labels_touching_paths_get_different_colours() -> None:
     strokes = [p.get("stroke") for p in with_class(root, "path-line")]
     assert len(strokes) == 30
     assert all(a != b for a, b in zip(strokes, strokes[1:]))
+
+
+# -- roller -------------------------------------------------------------------------------------
+ROLLER_LEVEL = ["#######", "#o....#", "#.###.#", "#.#...#", "#...#.#", "#######"]
+
+
+def test_roller_picture_has_one_arrow_per_move_and_one_square_per_painted_cell() -> None:
+    from puzzlesat.roller.model import Level, replay
+    from puzzlesat.roller.render import render as render_roller
+    from puzzlesat.roller.verify import verify
+
+    level = Level.from_rows(ROLLER_LEVEL)
+    answer = _roller_answer(level)
+    assert verify(level, answer) == []
+    root = parse_svg(render_roller(level, answer, title="known").to_svg())
+    moves = with_class(root, "move")
+    assert [m.get("id") for m in moves] == [f"move-{i}" for i in range(1, len(answer) + 1)]
+    assert all(len(with_class(m, "arrow")) == 1 for m in moves)
+    assert [t.text for m in moves for t in m.iter(SVG + "text")] == [str(i) for i in range(1, len(answer) + 1)]
+    _, painted = replay(level, answer)
+    assert len(with_class(root, "painted")) == len(painted) == level.floor_count
+    assert len(with_class(root, "wall")) == sum(row.count("#") for row in ROLLER_LEVEL)
+    assert len(with_class(root, "start")) == 1 and len(with_class(root, "unpainted")) == 0
+
+
+def test_roller_partial_answer_marks_unpainted_floor() -> None:
+    from puzzlesat.roller.model import Level, replay
+    from puzzlesat.roller.render import render as render_roller
+
+    level = Level.from_rows(ROLLER_LEVEL)
+    _, painted = replay(level, "R")
+    root = parse_svg(render_roller(level, "R").to_svg())
+    assert len(with_class(root, "move")) == 1
+    assert len(with_class(root, "unpainted")) == level.floor_count - len(painted) > 0
+    assert with_class(render_roller_svg_root(level), "move") == []
+
+
+def render_roller_svg_root(level) -> ET.Element:
+    from puzzlesat.roller.render import render as render_roller
+
+    return parse_svg(render_roller(level).to_svg())
+
+
+def _roller_answer(level) -> str:
+    """A shortest answer by breadth-first search over (stop, painted) states: small and exact,
+    independent of the library's solvers."""
+    from collections import deque
+
+    from puzzlesat.roller.model import MOVES, slide
+
+    goal = frozenset(level.floor_cells)
+    first = (level.start, frozenset([level.start]))
+    seen = {first: ""}
+    queue = deque([first])
+    while queue:
+        state = queue.popleft()
+        position, painted = state
+        if painted == goal:
+            return seen[state]
+        for direction in MOVES:
+            stop, cells = slide(level, position, direction)
+            if cells:
+                nxt = (stop, painted | frozenset(cells))
+                if nxt not in seen:
+                    seen[nxt] = seen[state] + direction
+                    queue.append(nxt)
+    raise AssertionError("test level has no answer")
