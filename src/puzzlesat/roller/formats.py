@@ -142,6 +142,8 @@ def _parse_grid_block(
     row_lines: list[int] = []
     start: tuple[int, int] | None = None
     start_where: tuple[int, int] | None = None
+    title_where: tuple[int, int, str] | None = None
+    widest = 0
     for number, line in block:
         if _is_comment(line):
             match = METADATA_RE.match(line)
@@ -152,6 +154,7 @@ def _parse_grid_block(
         indent = len(line) - len(line.lstrip())
         if not rows and text[0] not in symbols:
             metadata.setdefault("title", text)  # a title line before the grid
+            title_where = title_where or (number, indent + 1, text[0])
             continue
         cells = []
         for i, ch in enumerate(text):
@@ -172,11 +175,15 @@ def _parse_grid_block(
             cells.append(kind)
         rows.append("".join(cells))
         row_lines.append(number)
-        if len(rows) * max(len(r) for r in rows) > MAX_CELLS:
+        widest = max(widest, len(cells))
+        if len(rows) * widest > MAX_CELLS:
             raise ParseError(f"board is absurdly large (more than {MAX_CELLS} cells)", line=number)
     if not rows:
-        first = block[0][0]
-        raise ParseError("empty level: comments but no grid rows", line=first)
+        if title_where is not None:
+            number, column, ch = title_where
+            raise ParseError(f"no grid rows: this line starts with {ch!r}, not a {fmt} grid symbol "
+                             f"({' '.join(repr(s) for s in symbols)})", line=number, column=column)
+        raise ParseError("empty level: comments but no grid rows", line=block[0][0])
     width = max(len(row) for row in rows)
     for row, number in zip(rows, row_lines):
         if len(row) < width and row[-1] != WALL:
@@ -568,14 +575,15 @@ def parse_herbou(text: str, *, start: str | None = None, source: str | None = No
         raise _json_error(exc) from None
     if not isinstance(data, list) or not data:
         raise ParseError("the levels array is empty", line=_offset_to_line_column(text, begin)[0])
-    if all(isinstance(row, list) and all(isinstance(v, int) for v in row) for row in data):
-        data = [data]  # a single level
-    offsets = _level_offsets(clean, begin) if len(data) > 1 or isinstance(data[0][0], list) else [begin]
+    single = all(isinstance(row, list) and all(isinstance(v, int) for v in row) for row in data)
+    if single:
+        data = [data]  # one level: a list of rows
+    offsets = [begin] if single else _level_offsets(clean, begin)
     levels = []
     for index, grid in enumerate(data):
         line = _offset_to_line_column(text, offsets[index])[0] if index < len(offsets) else None
-        if not isinstance(grid, list) or not grid or not all(isinstance(row, list) for row in grid):
-            raise ParseError(f"level {index + 1} is not an array of rows", line=line)
+        if not isinstance(grid, list) or not grid or not all(isinstance(row, list) and row for row in grid):
+            raise ParseError(f"level {index + 1} is not an array of rows of 0 and 1", line=line)
         width = len(grid[0])
         _check_size(width, len(grid), line)
         rows = []
@@ -605,7 +613,7 @@ PARSERS: dict[str, Callable[..., list[Level]]] = {
 }
 TAKES_START = {"tmx", "herbou", "mazepaint", "rollersplat"}
 
-_MAZEPAINT_ROW = re.compile(r"^\s*[01](?:[ \t]+[01])+\s*$")
+_MAZEPAINT_ROW = re.compile(r"^\s*\d+(?:[ \t]+\d+)+\s*$")
 _ROLLERSPLAT_ROW = re.compile(r"^\s*[WG]+\s*$")
 _GRID_ROW = re.compile(r"^\s*[#.ox]+\s*$")
 

@@ -1,0 +1,274 @@
+"""Formats: every public level set parses with the right counts, round trips, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlesat.errors import ParseError
+from puzzlesat.roller import detect_format, format, format_all, parse, parse_all, parse_answers, read
+from puzzlesat.roller.model import Level
+from tests.support import TEST_DATA, shared_path
+
+DATA = TEST_DATA / "roller"
+
+
+# -- public level sets --------------------------------------------------------------------------
+@pytest.mark.parametrize("convention", ["bottom-left", "row-major"])
+def test_tabtale_official_levels_under_both_conventions(convention):
+    folder = shared_path("roller", "eranheres-amaze", "data", "all")
+    paths = sorted(folder.glob("*.xml"))
+    levels = [level for path in paths for level in read(path, start=convention)]
+    assert len(levels) == 170
+    assert levels[0].name == "001.xml" and levels[0].start_rule == convention
+    first = levels[0]
+    assert first.size == (6, 6)
+    assert first.start == ((4, 1) if convention == "bottom-left" else (1, 1))
+    assert all(level.rows[0].count(".") == 0 for level in levels)  # a wall border on every official level
+
+
+def test_tabtale_default_convention_is_bottom_left():
+    path = shared_path("roller", "eranheres-amaze", "data", "all", "001.xml")
+    assert read(path)[0] == read(path, start="bottom-left")[0]
+    assert read(path)[0] != read(path, start="row-major")[0]
+
+
+def test_tiled_flip_flags_are_masked():
+    text = ('<map width="3" height="1"><layer width="3" height="1"><data encoding="csv">'
+            "2684354561,0,3221225473</data></layer></map>")
+    level = parse(text, start="row-major")
+    assert level.rows == (".#.",)  # floor, wall, floor
+    assert level.start == (0, 0)
+
+
+def test_tmx_base64_zlib_and_tile_elements_read_like_csv():
+    import base64
+    import zlib
+
+    gids = [0, 1, 1, 0, 2, 0]
+    raw = b"".join(g.to_bytes(4, "little") for g in gids)
+    csv = parse(f'<map width="3" height="2"><layer><data encoding="csv">{",".join(map(str, gids))}</data></layer></map>')
+    b64 = parse(f'<map width="3" height="2"><layer><data encoding="base64">{base64.b64encode(raw).decode()}</data></layer></map>')
+    zl = parse('<map width="3" height="2"><layer><data encoding="base64" compression="zlib">'
+               f"{base64.b64encode(zlib.compress(raw)).decode()}</data></layer></map>")
+    tiles = parse('<map width="3" height="2"><layer><data>' + "".join(f'<tile gid="{g}"/>' for g in gids) + "</data></layer></map>")
+    assert csv == b64 == zl == tiles
+    assert csv.rows == ("#..", "#.#") and csv.start == (1, 1)
+
+
+def test_uridanan_invalid_levels_parse():
+    folder = shared_path("roller", "uridanan-Amaze", "levels")
+    levels = [read(path)[0] for path in sorted(folder.glob("*.xml"))]
+    assert [level.name for level in levels] == ["invalid001.xml", "invalid017.xml"]
+
+
+def test_starhermit_levels_json():
+    levels = read(shared_path("roller", "HypeDriven-starhermit-paint-maze", "data", "levels.json"))
+    assert len(levels) == 60
+    first = levels[0]
+    assert (first.name, first.size, first.start, first.par, first.known_answer) == ("studio-1", (7, 3), (1, 1), 1, "R")
+    fourth = levels[3]
+    assert fourth.start == (4, 1)  # stored as [x, y] = [1, 4]
+    assert len({level.name for level in levels}) == 60
+
+
+def test_herbou_levels():
+    levels = read(shared_path("roller", "herbou-RollerSplatGame_HTML", "js", "levels-data.js"))
+    assert len(levels) == 30
+    assert levels[0].start == (1, 1) and levels[0].start_rule == "row-major"
+    assert min(level.width for level in levels) == 7 and max(level.width for level in levels) == 20
+
+
+def test_herbou_sample_in_test_data():
+    levels = read(DATA / "herbou-levels-1-2.js")
+    assert [level.size for level in levels] == [(8, 8), (7, 7)]
+    assert levels[1].start == (1, 1)
+
+
+def test_joseleite19_levels():
+    folder = shared_path("roller", "joseleite19-roller-splat-generator")
+    levels = {path.parent.name + "/" + path.name: read(path)[0] for path in sorted(folder.glob("*/*.txt"))}
+    assert len(levels) == 15
+    sizes = {name.split("/")[0]: level.size for name, level in levels.items()}
+    assert sizes == {"easy": (10, 10), "medium": (20, 10), "hard": (30, 10)}
+    assert read(DATA / "joseleite19-easy-1.txt")[0].start == (7, 3)
+    assert detect_format((DATA / "joseleite19-hard-1.txt").read_text()) == "joseleite19"
+
+
+def test_mazepaint_maps():
+    folder = shared_path("roller", "YuuuuBin2k5-MazePaint", "src", "data")
+    levels = [read(path)[0] for path in sorted(folder.rglob("map_*.txt"))]
+    assert len(levels) == 8
+    assert all(level.size == (20, 15) and level.start == (1, 1) for level in levels)
+    assert all(level.start_rule == "fixed (1, 1)" for level in levels)
+
+
+def test_rollersplat_levels_take_the_first_floor_cell():
+    folder = shared_path("roller", "RLefrancoise-RollerSplat", "Assets", "Resources", "Levels")
+    levels = [read(path)[0] for path in sorted(folder.glob("*.txt"))]
+    assert len(levels) == 3
+    assert levels[0].rows == ("#####", "#...#", "#.#.#", "#.#.#", "#...#", "#####")
+    assert all(level.start == level.floor_cells[0] for level in levels)
+
+
+def test_nohtaray_reads_the_first_grid_and_ignores_the_commentary():
+    text = (DATA / "nohtaray-in.example.txt").read_text(encoding="utf-8")
+    assert detect_format(text) == "nohtaray"
+    (level,) = parse_all(text)
+    assert level.rows == ("...##", "##.#.", ".#.#.", ".....", "####.")
+    assert level.start == (3, 2)
+
+
+# -- native format --------------------------------------------------------------------------------
+def test_native_round_trip_keeps_metadata():
+    level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"], name="ring", par=4, known_answer="RDLU")
+    text = format(level)
+    assert text.startswith("# name: ring\n# par: 4\n# answer: RDLU\n")
+    again = parse(text)
+    assert again == level
+    assert (again.name, again.par, again.known_answer) == ("ring", 4, "RDLU")
+
+
+def test_native_several_levels_with_titles_and_comments():
+    text = "Level one\n# a comment\n###\n#o#\n###\n\n\n# name: two\n#o.\n"
+    levels = parse_all(text)
+    assert [level.name for level in levels] == ["Level one", "two"]
+    assert parse_all(format_all(levels)) == levels
+
+
+def test_native_short_rows_padded_with_walls():
+    level = parse("#####\n#o..#\n#.#\n#####")
+    assert level.rows == ("#####", "#...#", "#.###", "#####")
+
+
+def test_every_public_level_round_trips_through_the_native_format():
+    folder = shared_path("roller")
+    paths = sorted(folder.glob("eranheres-amaze/data/all/*.xml"))[:40] + [folder / "HypeDriven-starhermit-paint-maze" / "data" / "levels.json"]
+    for path in paths:
+        for level in read(path):
+            assert parse(format(level)) == level
+
+
+# -- errors ---------------------------------------------------------------------------------------
+ERRORS = [
+    # (text, fmt, start, expected line, expected column or None, words in the message)
+    ("####\n#..#\n####", None, None, 1, None, "no start"),
+    ("####\n#oo#\n####", None, None, 2, 3, "two starts"),
+    ("######\n#o...\n######", None, None, 2, 6, "ragged"),
+    ("####\n#o?#\n####", None, None, 2, 3, "unknown symbol '?'"),
+    ("####\n#o #\n####", None, None, 2, 3, "unknown symbol a space"),
+    ("", None, None, None, None, "empty input"),
+    ("# name: x\n# note\n", None, None, 1, None, "empty level"),
+    ("x.o", None, None, 1, 1, "no grid rows"),
+    ("#o#\n# par: many\n", None, None, 1, None, "par must be a whole number"),
+    ("#o#\n# answer: RQ\n", None, None, 1, None, "answer"),
+    (("#" * 2000 + "\n") * 600, None, None, 501, None, "absurd"),
+    ('{"levels":[{"rows":["###","#.#","###"],"start":[0,0]}]}', None, None, 1, None, "wall"),
+    ('{"levels": [\n {"rows": ["###", "#.#",\n "###"] "start": [1, 1]}]}', None, None, 3, 9, "malformed JSON"),
+    ('{"levels": [\n {"rows": ["#.#"], "start": [1]}]}', None, None, 2, None, '"start" must be'),
+    ('{"levels": [\n {"rows": ["#x#"], "start": [1, 0]}]}', None, None, 2, None, "holds 'x'"),
+    ('{"levels": []}', None, None, 1, None, "empty"),
+    ('<map width="3" height="3">\n<layer><data encoding="csv">0,0,0\n</layer></map>', None, None, 3, 3, "malformed XML"),
+    ('<map width="3" height="3">\n<layer width="3" height="3">\n<data encoding="csv">0,0,0,\n0,1,0</data></layer></map>',
+     None, None, 3, None, "holds 6 values, expected"),
+    ('<map width="100000" height="100000"><layer><data encoding="csv">0</data></layer></map>', None, None, 1, None, "absurd"),
+    ('<map width="2" height="1"><layer><data encoding="csv">0,0</data></layer></map>', None, None, 1, None, "no floor"),
+    ('<map width="2" height="2"><layer>\n<data encoding="csv">\n0,0,\n0,a</data></layer></map>', None, None, 4, None, "'a'"),
+    ('<map width="2" height="2"></map>', None, None, 1, None, "no tile layer"),
+    ('<svg width="2" height="2"></svg>', None, None, 1, None, "not a Tiled map"),
+    ("1 1 1\n1 0 2\n1 1 1", None, None, 2, 5, "unknown value '2'"),
+    ("1 1 1\n1 1 1\n1 0 1", None, None, 2, None, "fixed start"),
+    ("1 1 1\n1 0\n1 1 1", None, None, 2, None, "ragged"),
+    ("const levels = [\n[[1,1],\n[1,2]]\n];", None, None, 2, None, "0 (road) and 1 (wall)"),
+    ("const levels = [\n[[1,1],\n[1 1]]\n];", None, None, 3, 4, "malformed JSON"),
+    ("const levels = [\n[[1,1,1],\n[1,1]]\n];", None, None, 2, None, "ragged"),
+    ("#o#", "sokoban", None, None, None, "unknown roller format"),
+    ("#o#", None, "top-right", None, None, "start must be one of"),
+    ("..\n..", "joseleite19", None, 1, None, "no start: the grid has no 'x'"),
+]
+
+
+@pytest.mark.parametrize("text, fmt, start, line, column, words", ERRORS)
+def test_parse_errors_name_the_line_and_the_problem(text, fmt, start, line, column, words):
+    with pytest.raises(ParseError) as info:
+        parse_all(text, fmt=fmt, start=start, source="level.txt")
+    error = info.value
+    assert words in error.message
+    assert error.line == line
+    if column is not None:
+        assert error.column == column
+    assert str(error).startswith("level.txt")
+
+
+def test_parse_wants_exactly_one_level():
+    with pytest.raises(ParseError, match="expected one level, found 2"):
+        parse("#o#\n\n#o#")
+
+
+def test_reading_a_missing_file_is_a_parse_error(tmp_path):
+    with pytest.raises(ParseError, match="cannot read"):
+        read(tmp_path / "absent.roller")
+
+
+def test_answer_file_errors_name_the_line():
+    assert parse_answers("a.xml,0\n") == {"a.xml": ""}
+    with pytest.raises(ParseError) as info:
+        parse_answers("a.xml,0,1,2\nb.xml,0,1,7\n")
+    assert info.value.line == 2
+
+
+def test_detection():
+    assert detect_format("<?xml version='1.0'?><map/>") == "tmx"
+    assert detect_format('{"levels": []}') == "starhermit"
+    assert detect_format("const levels = [[[1]]];") == "herbou"
+    assert detect_format("0 1\n1 0") == "mazepaint"
+    assert detect_format("WWW\nWGW\nWWW") == "rollersplat"
+    assert detect_format("#x.\n...") == "joseleite19"
+    assert detect_format("#o.\n...\n\n#o.") == "native"
+    assert detect_format("#o.\n...\n\nこれは解説\no = start") == "nohtaray"
+
+
+# -- fuzz -----------------------------------------------------------------------------------------
+FUZZ_ALPHABET = "#.ox \n\t01WG,[]{}<>\"=:/aé"
+
+
+def _check_levels(levels):
+    assert levels and all(isinstance(level, Level) for level in levels)
+    for level in levels:
+        assert level.is_floor(level.start)
+        assert parse(format(level)) == level
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=FUZZ_ALPHABET, max_size=80))
+def test_random_text_gives_levels_or_a_parse_error(text):
+    try:
+        levels = parse_all(text)
+    except ParseError:
+        return
+    _check_levels(levels)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="#.o", min_size=1, max_size=9), min_size=1, max_size=7))
+def test_random_grids_give_levels_or_a_parse_error(rows):
+    try:
+        levels = parse_all("\n".join(rows))
+    except ParseError:
+        return
+    _check_levels(levels)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-2, 3) | st.text("#.o", max_size=4),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["levels", "rows", "start", "par", "solution", "w"]), inner, max_size=4),
+                    max_leaves=12))
+def test_random_json_gives_levels_or_a_parse_error(value):
+    try:
+        levels = parse_all(json.dumps({"levels": [value]} if not isinstance(value, dict) else value), fmt="starhermit")
+    except ParseError:
+        return
+    _check_levels(levels)
