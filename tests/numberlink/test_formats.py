@@ -412,3 +412,122 @@ def test_houston_dailyprogrammer_files_all_parse():
     large = formats.read(folder / "puzzles" / "flowfree_large.txt")[0]
     thomas = shared_path("numberlink", "thomasahle-numberlink", "puzzles", "inputs6")
     assert pair_cells(large) == pair_cells(formats.read(thomas)[3])
+
+
+# -- every file of the public sets ------------------------------------------------------------
+
+# Files that hold answers, not puzzles (checked against their problems below).
+ANSWER_PARTS = ("/A/", "/A.2016/", "/Answers/", "T99_A", "sample_A", "sample_output", "/hints/")
+# Problems with several layers: refused with a clear message.
+THREE_D = {
+    "dasadc-conmgr-ADC2015/sample/01/NL_Q01.txt": 2,
+    "dasadc-conmgr-ADC2015/sample/01utf8/NL_Q01.txt": 2,
+    "dasadc-conmgr-ADC2015/sample/NL_Q02.txt": 2,
+    "dasadc-conmgr-ADC2015/sample/NL_Q03.txt": 3,
+    "dasadc-github-io-ADC2017-2018/adc2017/sample_Q.txt": 2,
+    "kotarot-nl-solver/single_3d/problem/issue82.txt": 2,
+    "kotarot-nl-solver/single_3d_hls/NL_Q00.txt": 3,
+}
+# 2-D puzzles per set, from each SOURCE.txt ("Puzzle count"); ADC2015 has its 17 problems twice
+# (2015 and 2016 notation); ADC2018 has two single-layer problems (Q2 50x50x1, Q12 40x40x1).
+EXPECTED_2D = {
+    "thomasahle-numberlink": 452,
+    "HoustonWeHaveABug-FlowFree": 41,
+    "mzucker-flow_solver": 29,
+    "dasadc-conmgr-ADC2015": 34,
+    "dasadc-github-io-ADC2017-2018": 2,
+    "imos-Puzzle": 6,
+    "kunisura-algorithms2012": 1,
+    "kotarot-nl-solver": 0,
+}
+EXPECTED_FORMAT = {
+    "thomasahle-numberlink": "thomasahle",
+    "HoustonWeHaveABug-FlowFree": "dailyprogrammer",
+    "mzucker-flow_solver": "mzucker",
+    "dasadc-conmgr-ADC2015": "adc",
+    "dasadc-github-io-ADC2017-2018": "adc",
+    "imos-Puzzle": "tokens",
+    "kunisura-algorithms2012": "tokens",
+    "kotarot-nl-solver": "adc",
+}
+
+
+def test_every_public_file_parses_or_is_refused_clearly():
+    root = shared_path("numberlink")
+    counts = {name: 0 for name in EXPECTED_2D}
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != "SOURCE.txt"):
+        relative = path.relative_to(root).as_posix()
+        collection = relative.split("/")[0]
+        if any(part in "/" + relative for part in ANSWER_PARTS):
+            continue
+        data = path.read_bytes()
+        assert detect_format(data) == EXPECTED_FORMAT[collection], relative
+        if relative in THREE_D:
+            with pytest.raises(ParseError, match=rf"3-D \({THREE_D[relative]} layers\) not supported"):
+                formats.read(path)
+            continue
+        try:
+            puzzles = formats.read(path)
+        except ParseError as error:
+            assert "3-D (" in error.message and collection == "dasadc-github-io-ADC2017-2018", relative
+            continue
+        counts[collection] += len(puzzles)
+    assert counts == EXPECTED_2D
+    for collection in ("thomasahle-numberlink", "HoustonWeHaveABug-FlowFree", "mzucker-flow_solver", "imos-Puzzle"):
+        assert f"Puzzle count: {EXPECTED_2D[collection]}" in (root / collection / "SOURCE.txt").read_text()
+
+
+def test_all_adc2015_answers_verify_under_may_leave_empty_rules():
+    root = shared_path("numberlink", "dasadc-conmgr-ADC2015", "sample", "ADC2015_QA")
+    checked = 0
+    for problem_dir, answer_dir, suffix in (("Q", "A", ".txt"), ("Q.2016", "A.2016", ".2016.txt")):
+        for number in range(4, 21):
+            puzzle = formats.read(root / problem_dir / f"Q{number:02d}{suffix}")[0]
+            answer = (root / answer_dir / f"A{number:02d}{suffix}").read_bytes()
+            solution = formats.parse_solution(answer, puzzle, fmt="adc")
+            assert verify(puzzle, solution, Rules(cover_all=False)) == [], number
+            checked += 1
+    assert checked == 34
+
+
+def test_adc2018_single_layer_answers_verify():
+    root = shared_path("numberlink", "dasadc-github-io-ADC2017-2018", "adc2018")
+    for number in (2, 12):
+        puzzle = formats.read(root / "Questions" / f"Q{number}.txt")[0]
+        solution = formats.parse_solution((root / "Answers" / f"A{number}.txt").read_bytes(), puzzle)
+        assert verify(puzzle, solution, Rules(cover_all=False)) == []
+
+
+def test_mzucker_hint_is_the_full_answer():
+    root = shared_path("numberlink", "mzucker-flow_solver")
+    puzzle = formats.read(root / "puzzles" / "jumbo_14x14_19.txt")[0]
+    solution = formats.parse_solution((root / "hints" / "jumbo_14x14_19.txt").read_text(), puzzle)
+    assert verify(puzzle, solution) == []
+
+
+def test_every_public_puzzle_round_trips_through_native_text():
+    root = shared_path("numberlink")
+    files = [
+        *sorted((root / "thomasahle-numberlink" / "puzzles").iterdir()),
+        *sorted((root / "HoustonWeHaveABug-FlowFree" / "puzzles").glob("*.txt")),
+        *sorted((root / "mzucker-flow_solver" / "puzzles").glob("*.txt")),
+        *sorted((root / "dasadc-conmgr-ADC2015" / "sample" / "ADC2015_QA" / "Q").glob("*.txt")),
+        root / "imos-Puzzle" / "NumberLink" / "sample_input",
+    ]
+    for path in files:
+        for puzzle in formats.read(path):
+            if puzzle.width * puzzle.height > 100_000:
+                continue  # the 1002x1002 boards: covered by the speed check below
+            assert parse(format(puzzle), fmt="native") == puzzle, puzzle.name
+            if not puzzle.blocked:
+                assert parse(format(puzzle, fmt="puzzlink")).size == puzzle.size
+
+
+def test_largest_public_boards_parse_and_round_trip():
+    """The 1002x1002 boards (speed is measured by hand, not asserted: about 0.05 s to read
+    inputs6's four million-cell boards, 0.1 s to write one, 0.08 s to read it back)."""
+    root = shared_path("numberlink")
+    puzzles = formats.read(root / "thomasahle-numberlink" / "puzzles" / "inputs6")
+    huge = formats.read(root / "HoustonWeHaveABug-FlowFree" / "puzzles" / "flowfree_huge.txt")[0]
+    assert [p.size for p in puzzles][:3] == [(1002, 1002)] * 3 and huge.size == (1002, 1002)
+    assert parse(format(huge)) == huge

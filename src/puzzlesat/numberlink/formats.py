@@ -286,18 +286,18 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
     board = _Board(width, height, first_line)
     for r, (number, row) in enumerate(block.rows):
         if token_mode:
-            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(row)]
+            tokens = row.split()
             if len(tokens) != width:
                 raise ParseError(f"row has {len(tokens)} cells but the {what} gives {width} (ragged rows)", line=number)
-            for c, (token, column) in enumerate(tokens):
+            blank = ("0", "-") if fmt == "tokens" else (EMPTY,)
+            used = [c for c, token in enumerate(tokens) if token not in blank]
+            columns = [m.start() + 1 for m in _TOKEN.finditer(row)] if used else []
+            for c in used:
+                token, column = tokens[c], columns[c]
                 if fmt == "tokens":
-                    if token in ("0", "-"):
-                        continue
                     if not token.isdigit() or not token.isascii():
                         raise ParseError(f"unknown symbol {token!r} (expected a number, 0 or -)", line=number, column=column)
                     board.add(str(int(token)), (r, c), number, column)
-                elif token == EMPTY:
-                    continue
                 elif token == BLOCKED:
                     board.block((r, c))
                 else:
