@@ -115,6 +115,25 @@ _HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
 _COMMA_HEADER = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*$")
 
 
+_HUGE = 10**18  # stands for any number too long to be a size or coordinate
+
+
+def _number(digits: str) -> int:
+    """A decimal number; absurdly long ones become _HUGE (refused later as absurd or off the
+    board) instead of tripping Python's limit on converting long digit strings."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else _HUGE
+
+
+def _signed(digits: str) -> int:
+    return -_number(digits[1:]) if digits.startswith("-") else _number(digits)
+
+
+def _canonical(digits: str) -> str:
+    """A number label without leading zeros (``07`` and ``7`` name the same line)."""
+    return digits.lstrip("0") or "0"
+
+
 def _check_size(width: int, height: int, line: int | None) -> None:
     """Refuse absurd or empty boards before anything is allocated."""
     if width < 1 or height < 1:
@@ -227,9 +246,9 @@ def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: 
         comma = _COMMA_HEADER.match(line) if comma_header and not match else None
         if match or comma:
             if match:
-                width, height = int(match.group(1)), int(match.group(2))
+                width, height = _number(match.group(1)), _number(match.group(2))
             else:
-                height, width = int(comma.group(1)), int(comma.group(2))
+                height, width = _number(comma.group(1)), _number(comma.group(2))
             if width == 0 and height == 0:
                 break  # "0 0" ends the input
             _check_size(width, height, i + 1)
@@ -289,15 +308,17 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
             tokens = row.split()
             if len(tokens) != width:
                 raise ParseError(f"row has {len(tokens)} cells but the {what} gives {width} (ragged rows)", line=number)
-            blank = ("0", "-") if fmt == "tokens" else (EMPTY,)
-            used = [c for c, token in enumerate(tokens) if token not in blank]
+            if fmt == "tokens":  # 0 (or 00 ...) and - are blank
+                used = [c for c, token in enumerate(tokens) if token != "-" and token.strip("0")]
+            else:
+                used = [c for c, token in enumerate(tokens) if token != EMPTY]
             columns = [m.start() + 1 for m in _TOKEN.finditer(row)] if used else []
             for c in used:
                 token, column = tokens[c], columns[c]
                 if fmt == "tokens":
                     if not token.isdigit() or not token.isascii():
                         raise ParseError(f"unknown symbol {token!r} (expected a number, 0 or -)", line=number, column=column)
-                    board.add(str(int(token)), (r, c), number, column)
+                    board.add(_canonical(token), (r, c), number, column)
                 elif token == BLOCKED:
                     board.block((r, c))
                 else:
@@ -361,7 +382,7 @@ def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
         match = _DP_HEADER.match(line)
         if not match:
             raise ParseError("expected 'ncolours width height'", line=i + 1)
-        colours, width, height = (int(g) for g in match.groups())
+        colours, width, height = (_number(g) for g in match.groups())
         header_line = i + 1
         _check_size(width, height, header_line)
         if 2 * colours > width * height:
@@ -382,7 +403,7 @@ def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
             if len(points) != 2 or rest:
                 raise ParseError("expected '(x, y) (x, y)'", line=i + 1)
             for point in points:
-                x, y = int(point.group(1)), int(point.group(2))
+                x, y = _signed(point.group(1)), _signed(point.group(2))
                 board.add(str(k), (y, x), i + 1, point.start() + 1)
             i += 1
         while i < n and not lines[i].strip():
@@ -409,15 +430,15 @@ _ADC_LAYER = re.compile(r"\s*LAYER\s+(\d+)\s*$", re.IGNORECASE)
 
 def _adc_label(name: str) -> str:
     """``LINE#07`` and answer cells ``07`` both name label ``"7"``."""
-    return str(int(name)) if name.isdigit() and name.isascii() else name
+    return _canonical(name) if name.isdigit() and name.isascii() else name
 
 
 def _adc_size(line: str, number: int) -> tuple[int, int]:
     match = _ADC_SIZE.match(line)
     if not match:
         raise ParseError("expected 'SIZE WxH' (or 'SIZE XxYxZ')", line=number)
-    width, height = int(match.group(1)), int(match.group(2))
-    layers = int(match.group(3)) if match.group(3) is not None else 1
+    width, height = _number(match.group(1)), _number(match.group(2))
+    layers = _number(match.group(3)) if match.group(3) is not None else 1
     if layers > 1:
         raise ParseError(f"3-D ({layers} layers) not supported: only single-layer ADC problems", line=number)
     if layers < 1:
@@ -445,7 +466,7 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
         if match:
             if declared is not None:
                 raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
-            declared = (int(match.group(1)), number)
+            declared = (_number(match.group(1)), number)
             continue
         if _ADC_VIA.match(line):
             raise ParseError("VIA lines join layers: not allowed in a single-layer problem", line=number)
@@ -461,12 +482,12 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
         for base in (2, 5):
             x, y, z = match.group(base), match.group(base + 1), match.group(base + 2)
             column = match.start(base)  # 1-based column of the '('
-            if z is not None and int(z) != 1:
+            if z is not None and _number(z) != 1:
                 raise ParseError(
-                    f"point of LINE#{match.group(1)} is on layer {int(z)} but the board has one layer",
+                    f"point of LINE#{match.group(1)} is on layer {_number(z)} but the board has one layer",
                     line=number, column=column,
                 )
-            board.add(label, (int(y), int(x)), number, column)
+            board.add(label, (_number(y), _number(x)), number, column)
     if declared is not None and declared[0] != len(seen):
         raise ParseError(f"LINE_NUM says {declared[0]} lines but {len(seen)} are given", line=declared[1])
     return [board.build()]
@@ -483,7 +504,7 @@ def _adc_answer_rows(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]],
     for number, line in content[1:]:
         match = _ADC_LAYER.match(line)
         if match:
-            if int(match.group(1)) != 1 or rows:
+            if _number(match.group(1)) != 1 or rows:
                 raise ParseError(f"LAYER {match.group(1)}: only single-layer answers are supported", line=number)
             continue
         cells = [cell.strip() for cell in line.split(",")]
@@ -493,7 +514,8 @@ def _adc_answer_rows(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]],
         for column, cell in enumerate(cells, 1):
             if not (cell.isdigit() and cell.isascii()):
                 raise ParseError(f"unknown symbol {cell!r} in cell {column} (expected a line number)", line=number)
-            row.append(EMPTY if int(cell) == 0 else str(int(cell)))
+            label = _canonical(cell)
+            row.append(EMPTY if label == "0" else label)
         rows.append((number, row))
         if len(rows) > height:
             raise ParseError(f"more than the {height} rows SIZE gives", line=number)
@@ -530,7 +552,7 @@ def _split_url(line: str, number: int) -> _Url:
         pflags.append(parts.pop(0))
     if len(parts) < 2 or not all(p.isdigit() and p.isascii() for p in parts[:2]):
         raise ParseError(f"expected {variety}/COLS/ROWS/BODY", line=number, column=match.start(2) + 1)
-    width, height = int(parts[0]), int(parts[1])
+    width, height = _number(parts[0]), _number(parts[1])
     _check_size(width, height, number)
     body = parts[2] if len(parts) > 2 else ""
     if len(parts) > 3 and any(parts[3:]):
@@ -596,9 +618,9 @@ def _format_puzzlink(puzzle: Puzzle) -> str:
     if puzzle.blocked:
         raise ValueError("a puzz.link numlin URL cannot express blocked cells")
     labels = puzzle.labels
-    numeric = all(label.isdigit() and label.isascii() and str(int(label)) == label for label in labels)
+    numeric = all(label.isdigit() and label.isascii() and _canonical(label) == label for label in labels)
     if numeric:
-        number_of = {label: int(label) for label in labels}
+        number_of = {label: _number(label) for label in labels}
     else:  # renumber 1..K in reading order of each label's first endpoint
         order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
         number_of = {pair.label: k for k, pair in enumerate(order, 1)}
@@ -666,15 +688,21 @@ def _detect(lines: Sequence[str]) -> str:
         if nxt is not None and nxt[1].lstrip().startswith("("):
             return "dailyprogrammer"
     if _HEADER.match(stripped) or _COMMA_HEADER.match(stripped):
-        if i + 1 < len(lines) and lines[i + 1].strip():
-            row = lines[i + 1]
-            tokens = row.split()
-            if len(tokens) > 1:
-                if all(t == "-" or (t.isdigit() and t.isascii()) for t in tokens):
-                    return "tokens"
-                return "native"
-            return "thomasahle"
-        return "native"
+        rows = []
+        for row in lines[i + 1:i + 101]:
+            if not row.strip():
+                break
+            rows.append(row.split())
+        if not rows:
+            return "native"
+        numeric = all(t == "-" or (t.isdigit() and t.isascii()) for row in rows for t in row)
+        if any(len(row) > 1 for row in rows):
+            return "tokens" if numeric else "native"
+        # one token per row: a character grid, unless a 1-wide grid of numbers with blanks
+        if numeric and any(row[0] == "-" or not row[0].strip("0") or len(row[0]) > 1 for row in rows):
+            if _HEADER.match(stripped) and _number(_HEADER.match(stripped).group(1)) == 1:
+                return "tokens"
+        return "thomasahle"
     rows = []
     for line in lines[i:]:
         if not line.strip():

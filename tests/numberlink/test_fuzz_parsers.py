@@ -1,0 +1,192 @@
+"""Fuzzing every Numberlink reader: random text, random bytes and mutated real files must give
+either a clean ParseError or puzzles that survive writing and re-reading (nothing accepted may
+crash later)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlesat.errors import ParseError
+from puzzlesat.numberlink import formats
+from puzzlesat.numberlink.model import Puzzle
+from tests.support import TEST_DATA
+
+FMTS = (None, *formats.FORMATS)
+
+# Small valid inputs of every format, to mutate.
+SEEDS = [
+    "5 3\nA..B.\n#..C.\nA.CB.\n",
+    "# comment\n3 2\nab.\nab.\n\n2 1\nxx\n0 0\n",
+    "A . . B\n. # . .\nA . . B\n",
+    "R.G.Y\n..B.O\n.....\n.G.Y.\n.RBO.\n",
+    "2 4 2\n(0, 0) (3, 1)\n(1, 0) (2, 0)\n",
+    "SIZE 4X2\r\nLINE_NUM 2\r\nLINE#1 (0,0)-(3,0)\r\nLINE#2 (0,1,1) (3,1,1)\r\n",
+    "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3\n",
+    "p?arukone/e/6/2/-10h+100g-10j+100\n",
+    "3 2\n1 0 1\n0 0 0\n\n4, 3\n- - 1\n- 2 -\n- 1 -\n2 - -\n0 0\n",
+    (TEST_DATA / "numberlink" / "adc2015" / "Q08.txt").read_text(),
+    (TEST_DATA / "numberlink" / "own" / "wide.nl").read_text(),
+]
+
+ALPHABET = "AaBb01239.#-+()xX,_= \t\n\r?/pSIZELNE#"
+
+
+def check(text):
+    """Every reader either refuses cleanly or returns puzzles that write and re-read equal."""
+    for fmt in FMTS:
+        try:
+            puzzles = formats.parse_all(text, fmt=fmt, source="fuzz.txt")
+        except ParseError as error:
+            assert error.message and str(error).startswith("fuzz.txt")
+            continue
+        assert puzzles and all(isinstance(p, Puzzle) for p in puzzles)
+        for puzzle in puzzles:
+            assert formats.parse(formats.format(puzzle), fmt="native") == puzzle
+            try:
+                url = formats.format(puzzle, fmt="puzzlink")
+            except ValueError:
+                continue
+            assert formats.parse(url).size == puzzle.size
+
+
+def check_answers(text):
+    puzzle = formats.parse("A.B\nA.B")
+    for fmt in (None, "native", "adc"):
+        try:
+            solution = formats.parse_solution(text, puzzle, fmt=fmt)
+        except ParseError:
+            continue
+        assert {label for label, _ in solution.paths} == {"A", "B"}
+
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(st.text(alphabet=ALPHABET, max_size=120))
+def test_random_text_in_the_formats_alphabet(text):
+    check(text)
+    check_answers(text)
+
+
+@FAST
+@given(st.text(max_size=80))
+def test_random_unicode_text(text):
+    check(text)
+
+
+@FAST
+@given(st.binary(max_size=120))
+def test_random_bytes(data):
+    check(data)
+    check(data.decode("utf-8", errors="surrogateescape"))
+
+
+@st.composite
+def mutated_seed(draw):
+    text = draw(st.sampled_from(SEEDS))
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["delete", "insert", "replace", "duplicate-line", "drop-line"]))
+        lines = text.split("\n")
+        if kind == "duplicate-line" and lines:
+            i = draw(st.integers(0, len(lines) - 1))
+            lines.insert(i, lines[i])
+            text = "\n".join(lines)
+        elif kind == "drop-line" and lines:
+            del lines[draw(st.integers(0, len(lines) - 1))]
+            text = "\n".join(lines)
+        else:
+            i = draw(st.integers(0, len(text)))
+            ch = draw(st.sampled_from(ALPHABET + "\x00\ufeff\u3000é"))
+            if kind == "delete":
+                text = text[:i] + text[i + 1:]
+            elif kind == "insert":
+                text = text[:i] + ch + text[i:]
+            else:
+                text = text[:i] + ch + text[i + 1:]
+    return text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_seed())
+def test_mutated_valid_files(text):
+    check(text)
+    check_answers(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9" * 5000 + " 2\n",  # longer than Python's int-conversion limit
+        "2 2\n" + "1" * 5000 + " 0\n0 " + "1" * 5000 + "\n",
+        "SIZE " + "9" * 5000 + "X2\n",
+        "p?numlin/" + "9" * 5000 + "/2/1\n",
+        "1 2 2\n(0, " + "9" * 5000 + ") (1, 1)\n",
+        "SIZE 2X1\nLINE#" + "7" * 5000 + " (0,0)-(1,0)\n",
+        "3 2\n\x00\x01\x02\n",
+        "\ufeff\ufeff",
+        "0 0\n",
+        "9" * 5000 + " 1\n7\n",
+        "1 " + "9" * 5000 + "\n-\n",
+    ],
+)
+def test_nasty_inputs(text):
+    check(text)
+
+
+# -- random puzzles written in every format read back equal ----------------------------------
+
+@st.composite
+def random_puzzles(draw):
+    """A random (not necessarily solvable) board, often non-square, with labels 1..k."""
+    width = draw(st.integers(1, 9))
+    height = draw(st.integers(1, 9))
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    chosen = draw(st.permutations(cells))
+    k = draw(st.integers(0, len(cells) // 2))
+    pairs = [(str(n + 1), chosen[2 * n], chosen[2 * n + 1]) for n in range(k)]
+    rows = [["." for _ in range(width)] for _ in range(height)]
+    for label, a, b in pairs:
+        rows[a[0]][a[1]] = rows[b[0]][b[1]] = label
+    return Puzzle.from_rows(rows)
+
+
+def written_as(puzzle: Puzzle, fmt: str) -> str:
+    """The puzzle in a public format (writers only the tests need)."""
+    grid = puzzle.grid().tolist()
+    if fmt == "thomasahle":  # labels 1..9 only (one character each)
+        return f"# random\n{puzzle.width} {puzzle.height}\n" + "\n".join("".join(row) for row in grid) + "\n\n0 0\n"
+    if fmt == "tokens":
+        body = "\n".join(" ".join("0" if t == "." else t for t in row) for row in grid)
+        return f"{puzzle.width} {puzzle.height}\n{body}\n0 0\n"
+    if fmt == "dailyprogrammer":
+        lines = [f"{len(puzzle.pairs)} {puzzle.width} {puzzle.height}"]
+        for label in sorted(puzzle.labels, key=int):
+            p = puzzle.pair(label)
+            lines.append(f"({p.start[1]}, {p.start[0]}) ({p.end[1]}, {p.end[0]})")
+        return "\n".join(lines) + "\n"
+    if fmt == "adc":
+        lines = [f"SIZE {puzzle.width}X{puzzle.height}", f"LINE_NUM {len(puzzle.pairs)}"]
+        for label in sorted(puzzle.labels, key=int):
+            p = puzzle.pair(label)
+            lines.append(f"LINE#{label} ({p.end[1]},{p.end[0]})-({p.start[1]},{p.start[0]})")
+        return "\r\n".join(lines) + "\r\n"
+    raise AssertionError(fmt)
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_puzzles())
+def test_random_puzzles_round_trip_through_every_format(puzzle):
+    texts = {"native": formats.format(puzzle), "puzzlink": formats.format(puzzle, fmt="puzzlink")}
+    for fmt in ("tokens", "dailyprogrammer", "adc"):
+        texts[fmt] = written_as(puzzle, fmt)
+    if len(puzzle.pairs) <= 9:
+        texts["thomasahle"] = written_as(puzzle, "thomasahle")
+    for fmt, text in texts.items():
+        assert formats.parse(text, fmt=fmt) == puzzle, (fmt, text)
+        if puzzle.pairs:
+            assert formats.parse(text) == puzzle, (fmt, text)  # auto-detected
+        if puzzle.pairs and fmt != "native" and puzzle.width > 1:
+            assert formats.detect_format(text) == fmt, (fmt, text)
