@@ -9,10 +9,12 @@ every floor cell it passes; paint the whole floor in the fewest moves.
 
 from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_answers, read, read_answers
 from .model import BALL, DELTAS, DOWN, FLOOR, LEFT, MOVES, OPPOSITE, RIGHT, UP, WALL, Level, legal_moves, replay, slide, start_cell
+from .generate import GeneratedLevel, GenerationFailed, generate
+from .render import render
 from .verify import CODES, Violation, is_solution, verify
 
 __all__ = [
-    "BALL", "CODES", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
-    "Violation", "WALL", "detect_format", "format", "format_all", "is_solution", "legal_moves", "parse", "parse_all",
-    "parse_answers", "read", "read_answers", "replay", "slide", "start_cell", "verify",
+    "BALL", "CODES", "GeneratedLevel", "GenerationFailed", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
+    "Violation", "WALL", "detect_format", "format", "format_all", "generate", "is_solution", "legal_moves", "parse", "parse_all",
+    "parse_answers", "read", "read_answers", "render", "replay", "slide", "start_cell", "verify",
 ]

@@ -1,13 +1,287 @@
-"""Placeholder command-line adapter; replaced by the family's real one."""
+"""Command-line adapter of the Roller family (used by :mod:`puzzlesat.cli`).
+
+JSON record keys (the contract outside checks rely on): ``status`` ("solved", "unsolvable",
+"unknown"), ``moves`` (a string over U D L R, or null), ``optimal`` (true only when the minimum
+is proven), ``lower_bound`` (the best proven lower bound on the number of moves, or null);
+extras: ``moves_count``, ``name``, ``width``, ``height``, ``start`` ([row, col]), ``start_rule``
+(how a start the file did not store was chosen), ``par`` (the optimum the file states, or the
+length of the answer it ships) with ``par_match`` ("equal", "better", "worse" or null when the
+file states nothing), ``known_answer_valid`` (whether the file's own answer replays), ``reason``
+(why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``. The generic CLI
+adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
+
+Detection (``sniff``), specific on purpose because Numberlink grids also use ``.`` and ``#``:
+a Tiled ``<map`` XML; a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
+``levels = [[[`` arrays; a headerless grid of space-separated ``0``/``1`` with more than two
+``1``; a ``W``/``G`` grid; a grid over ``#`` ``.`` with exactly one ``o`` (or exactly one ``x``)
+in every block. A Numberlink label occurs exactly twice, so none of these is a Numberlink
+puzzle. The ``.roller`` ending (or ``--family roller``) always wins; anything else falls
+through to Numberlink.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+from ..results import Status
+from . import formats
+from .model import DELTAS, Level, slide
+from .verify import verify
+
+PALETTE = [34, 36, 32, 33, 35, 31, 94, 96, 92, 93, 95, 91]
+ARROWS = {"U": "^", "D": "v", "L": "<", "R": ">"}
+
+_GRID_LINE = re.compile(r"^[#.ox]+$")
+_BINARY_ROW = re.compile(r"^[01](?:[ \t]+[01])+$")
+_WG_ROW = re.compile(r"^[WG]+$")
 
 
-def sniff(text, path):
-    return False
+# -- detection and loading ----------------------------------------------------------------------
+def _grid_blocks(text: str) -> list[list[str]] | None:
+    """Blocks of grid lines (comments and titles before a grid skipped), or None when a block
+    holds a line that is neither."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        if line.startswith("# ") or (not current and line[0] not in "#.ox"):
+            continue
+        if not _GRID_LINE.match(line):
+            return None
+        current.append(line)
+    if current:
+        blocks.append(current)
+    return blocks
 
 
-def add_generate_arguments(parser):
-    pass
+def sniff(text: str, path: str) -> bool:
+    """Is this text a Roller level set? Cheap and specific (see the module docstring)."""
+    head = text[:200_000].lstrip("\ufeff \t\r\n")
+    if not head:
+        return False
+    if head.startswith("<"):
+        return "<map" in head[:4000]
+    if head.startswith("{"):
+        return '"levels"' in head and '"rows"' in head and '"start"' in head
+    if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", formats._blank_js_comments(head)):
+        return True
+    lines = [line.strip() for line in head.splitlines() if line.strip()]
+    if len(lines) >= 2 and all(_BINARY_ROW.match(line) for line in lines):
+        return sum(line.split().count("1") for line in lines) > 2
+    if len(lines) >= 2 and all(_WG_ROW.match(line) for line in lines):
+        joined = "".join(lines)
+        return joined.count("W") > 2 or joined.count("G") > 2
+    if formats.detect_format(head) == "nohtaray":
+        blocks = _grid_blocks(re.split(r"\n[ \t\r]*\n", head, maxsplit=1)[0])
+        return bool(blocks) and "".join(blocks[0]).count("o") == 1
+    blocks = _grid_blocks(head)
+    if not blocks:
+        return False
+    for block in blocks:
+        cells = "".join(block)
+        has_o, has_x = cells.count("o"), cells.count("x")
+        if not ((has_o == 1 and has_x == 0) or (has_x == 1 and has_o == 0)):
+            return False
+    return True
 
 
-def generate(args):
-    raise NotImplementedError
+def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
+    fmt = getattr(args, "fmt", None)
+    if fmt is None and source.lower().endswith(".roller"):
+        fmt = "native"
+    return formats.parse_all(text, fmt=fmt, start=getattr(args, "start", None), source=source)
+
+
+# -- records ------------------------------------------------------------------------------------
+def blank_record() -> dict[str, Any]:
+    return {"moves": None, "optimal": None, "lower_bound": None, "moves_count": None, "par": None, "par_match": None}
+
+
+def reference_length(level: Level) -> tuple[int | None, bool | None]:
+    """The move count the level's file states (its par, else the length of its shipped answer)
+    and whether that shipped answer replays validly (None when it ships none)."""
+    answer_valid = None if level.known_answer is None else not verify(level, level.known_answer)
+    if level.par is not None:
+        return level.par, answer_valid
+    if level.known_answer is not None and answer_valid:
+        return len(level.known_answer), answer_valid
+    return None, answer_valid
+
+
+def par_match(status: str, moves: str | None, reference: int | None) -> str | None:
+    """How our answer compares with the file's stated count: "equal", "better" (fewer moves),
+    "worse" (more moves, or unsolvable where the file states an answer); None when it states none."""
+    if reference is None or status not in ("solved", "unsolvable"):
+        return None
+    if status == "unsolvable" or moves is None:
+        return "worse"
+    if len(moves) == reference:
+        return "equal"
+    return "better" if len(moves) < reference else "worse"
+
+
+def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
+    from .solve import solve
+
+    result = solve(level, time_limit=getattr(args, "time_limit", None), method=getattr(args, "method", None))
+    moves = result.solution if result.status is Status.SOLVED else None
+    if moves is not None:
+        problems = verify(level, moves)
+        if problems:  # solve() checks its answers; this is a second line of defence
+            raise RuntimeError(f"the solver returned an invalid answer: {problems[0]}")
+    status = {Status.SOLVED: "solved", Status.UNSATISFIABLE: "unsolvable", Status.UNKNOWN: "unknown"}[result.status]
+    reference, answer_valid = reference_length(level)
+    lower_bound = result.lower_bound
+    if status == "solved" and result.optimal:
+        lower_bound = len(moves) if moves is not None else lower_bound
+    record: dict[str, Any] = {
+        "status": status,
+        "moves": moves,
+        "optimal": bool(result.optimal and status == "solved"),
+        "lower_bound": lower_bound,
+        "moves_count": None if moves is None else len(moves),
+        "name": level.name,
+        "width": level.width,
+        "height": level.height,
+        "start": list(level.start),
+        "start_rule": level.start_rule,
+        "par": reference,
+        "par_match": par_match(status, moves, reference),
+        "known_answer_valid": answer_valid,
+        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
+        "method": result.method,
+        "encode_seconds": round(result.timings.encode, 4),
+        "solve_seconds": round(result.timings.solve, 4),
+    }
+    return record
+
+
+def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
+    """``puzzlesat verify``: the same facts as solve (solvable or not, proven minimum, par match)."""
+    return solve_record(level, args)
+
+
+def passed(record: dict[str, Any]) -> bool:
+    """A level passes when it is proven unsolvable, or solved with a proven minimum that is not
+    longer than the par or answer its file states."""
+    if record["status"] == "unsolvable":
+        return record.get("par_match") != "worse"
+    return record["status"] == "solved" and record["optimal"] is True and record.get("par_match") != "worse"
+
+
+# -- human output -------------------------------------------------------------------------------
+def summary_line(level: Level | None, record: dict[str, Any]) -> str:
+    where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
+    name = record.get("name")
+    if name and name not in where:
+        where += f" [{name}]"
+    size = f"{level.width}x{level.height}" if level is not None else "?"
+    status = record["status"]
+    if status == "solved":
+        count = record["moves_count"]
+        text = f"solved in {count} move{'s' if count != 1 else ''}"
+        text += ", proven minimum" if record["optimal"] else f", not proven minimal (lower bound {record['lower_bound']})"
+    elif status == "unsolvable":
+        text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
+    else:
+        text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+    if record.get("par") is not None:
+        text += f"; stated {record['par']}: {record['par_match']}"
+    return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
+
+
+def picture(level: Level, moves: str | None, *, colour: bool) -> str:
+    """The level as text with the route drawn: each painted cell shows the arrow of the first
+    move that painted it (coloured by move order on a terminal), ``o`` the start, ``@`` the end."""
+    marks: dict[tuple[int, int], tuple[str, int]] = {}
+    position = level.start
+    for step, direction in enumerate(moves or ""):
+        if direction not in DELTAS:
+            break
+        position, cells = slide(level, position, direction)
+        for cell in cells:
+            marks.setdefault(cell, (ARROWS[direction], step))
+    end = position
+    lines = []
+    for r, row in enumerate(level.rows):
+        out = []
+        for c, ch in enumerate(row):
+            cell = (r, c)
+            if cell == level.start:
+                text, code = "o", 1
+            elif moves and cell == end:
+                text, code = "@", 1
+            elif cell in marks:
+                text, step = marks[cell]
+                code = PALETTE[step % len(PALETTE)]
+            elif ch == "#":
+                text, code = "#", 90
+            else:
+                text, code = ".", 0
+            out.append(f"\x1b[{code}m{text}\x1b[0m" if colour and code else text)
+        lines.append(" ".join(out))
+    return "\n".join(lines)
+
+
+def show(level: Level | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, colour: bool) -> str:
+    head = summary_line(level, record)
+    if verb == "verify" or level is None:
+        return head
+    text = head + "\n" + picture(level, record.get("moves"), colour=colour)
+    if record.get("moves") is not None:
+        text += "\nmoves: " + (record["moves"] or "(none: the start is the only floor cell)")
+    return text
+
+
+# -- generate -----------------------------------------------------------------------------------
+GENERATE_EXAMPLE = "example: puzzlesat generate roller --size 8x8 --count 5 --moves 6-12 --seed 1 --out pack.roller"
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    from .generate import add_arguments
+
+    add_arguments(parser)
+
+
+def generate(args: argparse.Namespace) -> int:
+    from .generate import run_cli
+
+    return run_cli(args)
+
+
+# -- render -------------------------------------------------------------------------------------
+def render(level: Level, args: argparse.Namespace) -> int:
+    """``puzzlesat render``: draw the level, or with ``--solution`` its proven-shortest verified
+    answer, to ``args.output`` (.svg or .png). Exit 0 when drawn as asked, 1 when no answer was
+    found (the level alone is drawn), 2 when the file could not be written."""
+    import sys
+    from pathlib import Path
+
+    from ..scene import save_for_cli
+    from .render import render as draw
+
+    title = Path(args.input).name + (f" #{args.index}" if args.index else "")
+    if level.name and level.name not in title:
+        title += f" [{level.name}]"
+    title += f"  ({level.width}x{level.height})"
+    moves = None
+    status = 0
+    if getattr(args, "solution", False):
+        from .solve import solve
+
+        result = solve(level, time_limit=args.time_limit, method=args.method)
+        if result.status is Status.SOLVED and result.solution is not None:
+            moves = result.solution
+            title += f", {len(moves)} moves" + (" (proven minimum)" if result.optimal else "")
+        else:
+            print(f"no answer drawn: {'unsolvable' if result.status is Status.UNSATISFIABLE else 'unknown'}", file=sys.stderr)
+            status = 1
+    written = save_for_cli(draw(level, moves, title=title), args.output)
+    return written or status

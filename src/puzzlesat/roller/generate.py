@@ -1,0 +1,329 @@
+"""Seeded Roller level generator: every level it emits is solvable and carries its proven minimum.
+
+Rule reminder: the ball slides until a wall and paints what it passes; a level is good when one
+walk from the start paints the whole floor. Difficulty is the proven minimum number of moves.
+
+How a level is made (one *try*):
+
+1. Carve: a W x H board of walls; the ball starts on a random inner cell; a few dozen random
+   slides carve floor from the current cell in a random direction for a random length (never
+   the outer border, which stays wall as on every published level). The number of slides
+   grows with the asked difficulty.
+2. Trim: floor that no slide reachable from the start paints is turned to wall (this changes no
+   reachable slide: a slide only stops where the next cell is already a wall), and the board is
+   kept only when it has at least ``min_floor`` floor cells.
+3. Certify: :func:`puzzlesat.roller.solve.solve` must return a *proven* minimum; unsolvable
+   levels, unproven answers (time out) and minima outside ``moves`` are rejected and another
+   try is made. Levels painted in at most 2 moves are trivial and always rejected, so is a
+   floor below ``min_floor`` (default: a third of the inner cells, at least 5).
+
+The answer is checked by :func:`puzzlesat.roller.verify.verify` (solve does it too). The same
+``seed`` gives the same level; ``tries`` says how many boards were rejected before it.
+
+>>> from puzzlesat.roller.generate import carve
+>>> import random
+>>> level = carve(7, 5, steps=8, rng=random.Random(3))
+>>> level.size, level.rows[0], level.is_floor(level.start)
+((7, 5), '#######', True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ParseError, PuzzlesatError
+from ..results import Status
+from ..timing import Deadline
+from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
+from .verify import verify
+
+DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed is tried
+MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
+
+
+class GenerationFailed(PuzzlesatError):
+    """No level met the request within the tries or the time allowed."""
+
+
+@dataclass(frozen=True)
+class GeneratedLevel:
+    """A generated level with its proven-shortest answer (``min_moves`` = ``len(solution)``)."""
+
+    level: Level
+    solution: str
+    min_moves: int
+    seed: int
+    tries: int
+    seconds: float
+
+
+def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -> tuple[int, int]:
+    if moves is None:
+        inner = max(1, (width - 2) * (height - 2))
+        lo = max(3, round(inner ** 0.5))
+        return lo, max(lo, 2 * lo)
+    if isinstance(moves, int):
+        return moves, moves
+    lo, hi = moves
+    return int(lo), int(hi)
+
+
+def carve(width: int, height: int, *, steps: int, rng: random.Random) -> Level:
+    """A walled board carved by ``steps`` random slides from a random inner start cell, trimmed
+    to the floor that slides from the start can paint."""
+    grid = [[False] * width for _ in range(height)]
+    r, c = rng.randrange(1, height - 1), rng.randrange(1, width - 1)
+    start = (r, c)
+    grid[r][c] = True
+    for _ in range(steps):
+        direction = rng.choice(MOVES)
+        dr, dc = DELTAS[direction]
+        room = {"U": r - 1, "D": height - 2 - r, "L": c - 1, "R": width - 2 - c}[direction]
+        if room <= 0:
+            continue
+        length = rng.randint(1, room)
+        for _ in range(length):
+            r, c = r + dr, c + dc
+            grid[r][c] = True
+    rows = tuple("".join(FLOOR if x else WALL for x in row) for row in grid)
+    return trim(Level(rows, start))
+
+
+def trim(level: Level) -> Level:
+    """The level with every floor cell that no slide reachable from the start paints turned to wall.
+
+    >>> trim(Level(("....", "#.#.", "...."), (0, 0))).rows   # (1, 1) is never painted
+    ('....', '###.', '....')
+    """
+    seen = {level.start}
+    frontier = [level.start]
+    painted = {level.start}
+    while frontier:
+        cell = frontier.pop()
+        for direction in MOVES:
+            stop, cells = slide(level, cell, direction)
+            painted.update(cells)
+            if cells and stop not in seen:
+                seen.add(stop)
+                frontier.append(stop)
+    rows = tuple("".join(FLOOR if (r, c) in painted else WALL for c in range(level.width)) for r in range(level.height))
+    return Level(rows, level.start, name=level.name)
+
+
+def generate(
+    width: int,
+    height: int,
+    *,
+    moves: int | tuple[int, int] | None = None,
+    seed: int = 0,
+    time_limit: float | None = None,
+    min_floor: int | None = None,
+    max_tries: int = 100_000,
+    method: str | None = None,
+    solve_time_limit: float | None = 10.0,
+    name: str = "",
+) -> GeneratedLevel:
+    """A random W x H level (outer border wall) whose proven minimum lies in ``moves``.
+
+    ``moves`` is ``(lo, hi)``, an exact count, or None (a range from the board size). Raises
+    :class:`GenerationFailed` when ``time_limit`` seconds or ``max_tries`` boards pass without
+    success; ``solve_time_limit`` bounds each certification (an unproven level is rejected).
+    """
+    from .solve import solve
+
+    if width < 3 or height < 3:
+        raise ValueError(f"a {width}x{height} board has no inner cells: use at least 3x3")
+    if width * height > MAX_AREA:
+        raise ValueError(f"a {width}x{height} board is larger than the generator's limit of {MAX_AREA} cells")
+    lo, hi = _moves_range(moves, width, height)
+    if lo > hi:
+        raise ValueError(f"moves range {lo}-{hi} is empty")
+    if hi < 3:
+        raise ValueError(f"levels painted in at most 2 moves are trivial: ask for at least 3 moves, not {lo}-{hi}")
+    lo = max(lo, 3)
+    inner = (width - 2) * (height - 2)
+    floor_needed = max(5, inner // 3) if min_floor is None else min_floor
+    if floor_needed > inner:
+        raise ValueError(f"min_floor {floor_needed} exceeds the {inner} inner cells of a {width}x{height} board")
+    rng = random.Random(seed)
+    deadline = Deadline.of(time_limit)
+    started = time.perf_counter()
+    target = (lo + hi) / 2
+    steps = max(4, int(target * 2))
+    for tries in range(1, max_tries + 1):
+        if deadline.expired():
+            break
+        level = carve(width, height, steps=steps, rng=rng)
+        if level.floor_count < floor_needed:
+            steps = min(steps + 1, 6 * inner)
+            continue
+        remaining = deadline.remaining()
+        limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
+        result = solve(level, time_limit=limit, method=method)
+        if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
+            continue  # unsolvable, or the minimum is not proven in time
+        answer = result.solution
+        found = len(answer)
+        if found < lo:
+            steps = min(steps + 1, 6 * inner)
+            continue
+        if found > hi:
+            steps = max(4, steps - 1)
+            continue
+        if verify(level, answer):  # pragma: no cover (solve verifies; a second line of defence)
+            raise RuntimeError("the solver returned an invalid answer")
+        named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
+        return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
+    raise GenerationFailed(
+        f"no {width}x{height} level with a proven minimum of {lo}-{hi} moves and at least {floor_needed} floor cells "
+        f"after {tries} tries in {time.perf_counter() - started:.1f}s (seed {seed})"
+    )
+
+
+# -- command line -------------------------------------------------------------------------------
+def level_seed(seed: int, index: int, attempt: int = 0) -> int:
+    """The seed of the ``index``-th level of a pack made with ``seed`` (stable across runs);
+    ``attempt`` > 0 gives further seeds when a level repeats an earlier one."""
+    key = f"roller/{seed}/{index}" + (f"/{attempt}" if attempt else "")
+    digest = hashlib.sha256(key.encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be WIDTHxHEIGHT, e.g. 8x8, not {text!r}") from None
+    if width < 3 or height < 3 or width * height > MAX_AREA:
+        raise argparse.ArgumentTypeError(f"size {text} must be at least 3x3 and at most {MAX_AREA} cells")
+    return width, height
+
+
+def parse_moves(text: str) -> tuple[int, int]:
+    try:
+        parts = [int(part) for part in text.split("-")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"moves must be N or LO-HI, e.g. 6-12, not {text!r}") from None
+    if len(parts) == 1:
+        parts *= 2
+    if len(parts) != 2 or parts[0] > parts[1] or parts[1] < 3:
+        raise argparse.ArgumentTypeError(f"moves must be N or LO-HI with LO <= HI and HI >= 3, not {text!r}")
+    return parts[0], parts[1]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=parse_size, default=(8, 8), metavar="WxH", help="board size with its wall border (default 8x8)")
+    parser.add_argument("--count", type=int, default=1, help="how many levels (default 1)")
+    parser.add_argument("--moves", type=parse_moves, default=None, metavar="LO-HI",
+                        help="proven minimum number of moves wanted (default: from the size)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same pack)")
+    parser.add_argument("--out", default=None, metavar="PATH",
+                        help="write the pack here (native .roller text), each level as soon as it is proven; "
+                             "rerunning with the same seed and path resumes")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per level")
+    parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
+    parser.add_argument("--method", default=None, help="solver method used to certify (default: solve()'s default)")
+
+
+def level_text(item: GeneratedLevel, *, width: int, height: int, seed: int, index: int) -> str:
+    from .formats import format
+
+    note = (f"# generated by puzzlesat: {width}x{height}, pack seed {seed}, level {index}, level seed {item.seed}, "
+            f"proven minimum {item.min_moves} moves\n")
+    return note + format(item.level)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | None = None) -> int:
+    """``puzzlesat generate roller``: a pack of certified levels, resumable through ``--out``."""
+    from ..progress import Progress
+    from .formats import parse_all
+
+    make = make or generate
+    width, height = args.size
+    if args.count < 1:
+        print("error: --count must be at least 1", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else None
+    blocks: list[str] = []
+    existing: list[Level] = []
+    if out is not None and out.exists() and out.stat().st_size > 0:
+        text = out.read_text(encoding="utf-8")
+        try:
+            existing = parse_all(text, fmt="native", source=str(out))
+        except ParseError as exc:
+            print(f"error: cannot resume from {out}: {exc}", file=sys.stderr)
+            return 2
+        if any(level.size != (width, height) for level in existing):
+            print(f"error: {out} holds levels of another size; choose another --out", file=sys.stderr)
+            return 2
+        blocks = [block.strip("\n") + "\n" for block in re.split(r"\n\s*\n", text) if block.strip()]
+        if len(blocks) != len(existing):
+            blocks = [level_text_plain(level) for level in existing]
+        print(f"resuming: {out} already holds {len(existing)} level(s)", file=sys.stderr)
+    done = len(blocks)
+    progress = Progress(max(0, args.count - done), label="generate roller")
+    started = time.perf_counter()
+    made: list[GeneratedLevel] = []
+    failed = 0
+    seen = set(existing)
+    for index in range(done, args.count):
+        item = None
+        try:
+            for attempt in range(DUPLICATE_RETRIES):
+                seed = level_seed(args.seed, index, attempt)
+                item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
+                            method=args.method, name=f"roller-{width}x{height}-s{args.seed}-{index}")
+                if item.level not in seen:
+                    break
+            else:
+                raise GenerationFailed(f"only duplicates of earlier levels after {DUPLICATE_RETRIES} seeds")
+        except GenerationFailed as exc:
+            failed += 1
+            progress.advance(note="failed")
+            print(f"level {index}: {exc}", file=sys.stderr)
+            continue
+        assert item is not None
+        seen.add(item.level)
+        made.append(item)
+        text = level_text(item, width=width, height=height, seed=args.seed, index=index)
+        blocks.append(text)
+        if out is not None:
+            _write_atomically(out, "\n".join(blocks))
+        else:
+            print(text, flush=True)
+        progress.advance(note=f"{item.min_moves} moves")
+    progress.close()
+    seconds = time.perf_counter() - started
+    line = f"{len(made)} new level(s) of {width}x{height}"
+    if made:
+        counts = sorted(item.min_moves for item in made)
+        line += f", proven minima {counts[0]}-{counts[-1]} moves, {sum(i.tries for i in made)} tries"
+    if done:
+        line += f", {done} kept from before"
+    if failed:
+        line += f", {failed} failed"
+    line += f" in {seconds:.1f}s" + (f"; wrote {out}" if out is not None else "")
+    print(line, file=sys.stderr)
+    return 0 if failed == 0 else 1
+
+
+def level_text_plain(level: Level) -> str:
+    from .formats import format
+
+    return format(level)
+

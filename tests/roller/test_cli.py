@@ -1,0 +1,249 @@
+"""The Roller CLI adapter: detection, JSON records, pass/fail, human output.
+
+The solver is replaced by the small exact BFS of ``tests/roller/oracle.py`` (monkeypatched in),
+so these tests check the adapter, not the solver; one test runs the real ``solve`` when present.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+import pytest
+
+from puzzlesat import cli
+from puzzlesat.families import detect_family
+from puzzlesat.results import SolveResult, Status
+from puzzlesat.roller import cli as roller_cli
+from tests.roller.oracle import stand_in_solve
+from tests.support import TEST_DATA, shared_path
+
+DATA = TEST_DATA / "roller"
+RING = "# name: ring\n# par: 4\n#####\n#o..#\n#.#.#\n#...#\n#####\n"
+STUCK = "#####\n#o..#\n##.##\n#...#\n#####\n"  # once down, the top row cannot be reached again
+
+
+@pytest.fixture
+def oracle(monkeypatch):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = stand_in_solve
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    return module
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def json_lines(out):
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+# -- detection ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        RING,
+        "#o.\n...",
+        "Level 1\n# note\n#####\n#o..#\n#####\n\n#o#\n",
+        "..........\n.######.#.\n#..x###.#.\n",
+        '<?xml version="1.0"?>\n<map width="2" height="1"><layer><data encoding="csv">1,1</data></layer></map>',
+        '{"levels": [{"rows": ["#.#"], "start": [1, 0]}]}',
+        "const levels = [\n  // one\n  [[1,1,1],[1,0,1],[1,1,1]]\n];",
+        "1 1 1 1\n1 0 0 1\n1 1 1 1",
+        "WWWW\nWGGW\nWWWW",
+        "...##\n.o...\n\n↓解けない\no = スタート",
+    ],
+)
+def test_roller_texts_are_recognised(text):
+    assert roller_cli.sniff(text, "")
+    assert detect_family(text).name == "roller"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A.B\n...\nA.B",
+        "o.o\n...",  # a Numberlink pair labelled o
+        "x..\n..x",
+        "3 3\n1 0 2\n0 0 0\n1 0 2",
+        "1 0 1\n0 0 0",  # label 1 twice: Numberlink tokens
+        "#.#\n...",  # no start: not claimed
+        "#o#\n\n...",  # a block without a start
+        "",
+        '{"puzzles": []}',
+        "<svg/>",
+    ],
+)
+def test_numberlink_and_other_texts_are_not_claimed(text):
+    assert not roller_cli.sniff(text, "")
+
+
+def test_no_numberlink_file_of_the_public_sets_is_claimed():
+    folder = shared_path("numberlink")
+    claimed = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.stat().st_size < 2_000_000 and path.suffix not in (".png", ".zip"):
+            if roller_cli.sniff(path.read_text(encoding="utf-8", errors="replace"), str(path)):
+                claimed.append(path.name)
+    assert claimed == []
+
+
+def test_every_public_roller_level_file_is_recognised():
+    folder = shared_path("roller")
+    missed = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "solutions" not in path.parts and path.suffix != ".tsx" and path.name != "SOURCE.txt":
+            if not roller_cli.sniff(path.read_text(encoding="utf-8"), str(path)):
+                missed.append(str(path.relative_to(folder)))
+    assert missed == []
+
+
+# -- records ------------------------------------------------------------------------------------
+def test_solve_json_record(tmp_path, capsys, oracle):
+    path = tmp_path / "ring.roller"
+    path.write_text(RING)
+    code, out, _ = run(capsys, "solve", str(path), "--json")
+    (record,) = json_lines(out)
+    assert code == 0
+    assert record["family"] == "roller" and record["source"] == str(path) and record["index"] == 0
+    assert record["status"] == "solved" and record["error"] is None
+    assert sorted(record["moves"]) == sorted("RDLU") and len(record["moves"]) == 4
+    assert record["optimal"] is True and record["lower_bound"] == 4 and record["moves_count"] == 4
+    assert record["par"] == 4 and record["par_match"] == "equal"
+    assert record["name"] == "ring" and record["start"] == [1, 1] and (record["width"], record["height"]) == (5, 5)
+    assert isinstance(record["seconds"], float)
+
+
+def test_unsolvable_level_is_an_answer_and_passes(tmp_path, capsys, oracle):
+    path = tmp_path / "stuck.roller"
+    path.write_text(STUCK)
+    code, out, err = run(capsys, "verify", str(path), "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "unsolvable" and record["moves"] is None and record["optimal"] is False
+    assert record["reason"]
+    assert code == 0 and "1 passed" in err
+
+
+def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
+    def slow(level, *, time_limit=None, method=None):
+        return SolveResult(Status.SOLVED, "RDLU", optimal=False, lower_bound=3, method="fake")
+
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = slow
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    path = tmp_path / "ring.roller"
+    path.write_text(RING.replace("par: 4", "par: 3"))
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    (record,) = json_lines(out)
+    assert record["optimal"] is False and record["lower_bound"] == 3 and record["par_match"] == "worse"
+    assert not roller_cli.passed(record) and code == 1
+
+
+def test_par_match_values():
+    assert roller_cli.par_match("solved", "RDLU", 4) == "equal"
+    assert roller_cli.par_match("solved", "RDL", 4) == "better"
+    assert roller_cli.par_match("solved", "RDLUR", 4) == "worse"
+    assert roller_cli.par_match("unsolvable", None, 4) == "worse"
+    assert roller_cli.par_match("solved", "RDLU", None) is None
+    assert roller_cli.par_match("unknown", None, 4) is None
+
+
+def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, capsys):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1)
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    path = tmp_path / "ring.roller"
+    path.write_text(RING)
+    code, out, _ = run(capsys, "solve", str(path), "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "error" and "invalid answer" in record["error"] and code == 1
+
+
+def test_verify_the_licensed_samples(capsys, oracle):
+    code, out, err = run(capsys, "verify", str(DATA), "--json")
+    records = json_lines(out)
+    assert [r["family"] for r in records] == ["roller"] * len(records)
+    assert len(records) == 2 + 1 + 1 + 1  # herbou 2, joseleite19 easy and hard, nohtaray 1
+    assert all(r["status"] == "solved" and r["optimal"] for r in records)
+    assert code == 0 and f"{len(records)} passed" in err
+
+
+def test_verify_starhermit_par_matches(capsys, oracle):
+    path = shared_path("roller", "HypeDriven-starhermit-paint-maze", "data", "levels.json")
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    records = json_lines(out)
+    assert len(records) == 60
+    assert {r["par_match"] for r in records} == {"equal"}
+    assert all(r["known_answer_valid"] for r in records)
+    assert code == 0
+
+
+TMX = ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="5" height="4">\n<layer width="5" height="4">\n'
+       '<data encoding="csv">\n0,0,0,0,0,\n0,1,1,1,0,\n0,1,0,1,0,\n0,0,0,0,0\n</data>\n</layer>\n</map>\n')
+
+
+def test_start_convention_option_for_tmx(tmp_path, capsys, oracle):
+    path = tmp_path / "level.xml"
+    path.write_text(TMX)
+    _, out, _ = run(capsys, "solve", str(path), "--json")
+    default = json_lines(out)[0]
+    _, out, _ = run(capsys, "solve", str(path), "--json", "--start", "row-major")
+    row_major = json_lines(out)[0]
+    assert default["start"] == [2, 1] and default["start_rule"] == "bottom-left"
+    assert row_major["start"] == [1, 1] and row_major["start_rule"] == "row-major"
+
+
+def test_malformed_file_gives_an_error_line_not_a_traceback(tmp_path, capsys, oracle):
+    path = tmp_path / "bad.roller"
+    path.write_text("#####\n#o?.#\n#####\n")
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "error" and f"{path}:2:3" in record["error"] and "unknown symbol" in record["error"]
+    assert code == 1
+
+
+def test_family_option_forces_roller(tmp_path, capsys, oracle):
+    path = tmp_path / "level.txt"
+    path.write_text("..\n.x")
+    _, out, _ = run(capsys, "solve", str(path), "--json", "--family", "roller")
+    assert json_lines(out)[0]["status"] == "solved"
+
+
+# -- human output -------------------------------------------------------------------------------
+def test_show_solve_draws_the_route_and_the_moves(tmp_path, capsys, oracle):
+    path = tmp_path / "ring.roller"
+    path.write_text(RING)
+    code, out, _ = run(capsys, "solve", str(path))
+    lines = out.splitlines()
+    assert "solved in 4 moves, proven minimum" in lines[0] and "stated 4: equal" in lines[0]
+    assert lines[1] == "# # # # #" and "o" in lines[2]
+    assert lines[-1].startswith("moves: ") and len(lines[-1]) == len("moves: ") + 4
+    assert "\x1b[" not in out  # no colours when not on a terminal
+
+
+def test_picture_colours_on_a_terminal():
+    from puzzlesat.roller import parse
+
+    level = parse(RING)
+    text = roller_cli.picture(level, "RDLU", colour=True)
+    assert "\x1b[" in text and ">" in text and "v" in text
+
+
+def test_show_verify_is_one_line_per_level(capsys, oracle):
+    code, out, _ = run(capsys, "verify", str(DATA / "herbou-levels-1-2.js"))
+    lines = out.splitlines()
+    assert len(lines) == 3  # two levels and the summary
+    assert "#1" in lines[1] and "proven minimum" in lines[0]
+
+
+def test_real_solver_when_present(tmp_path, capsys):
+    pytest.importorskip("puzzlesat.roller.solve")
+    path = tmp_path / "ring.roller"
+    path.write_text(RING)
+    code, out, _ = run(capsys, "solve", str(path), "--json", "--time-limit", "20")
+    (record,) = json_lines(out)
+    assert record["status"] == "solved" and record["optimal"] is True and record["moves_count"] == 4

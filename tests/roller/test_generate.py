@@ -1,0 +1,148 @@
+"""The generator: seeded, certified (proven minimum in range), non-trivial; the CLI pack resumes."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from puzzlesat import cli
+from puzzlesat.results import SolveResult, Status
+from puzzlesat.roller import read, verify
+from puzzlesat.roller.generate import GenerationFailed, carve, generate, level_seed, trim
+from puzzlesat.roller.model import Level
+from tests.roller.oracle import bfs_min_moves, stand_in_solve
+
+
+@pytest.fixture
+def oracle(monkeypatch):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = stand_in_solve
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    return module
+
+
+@pytest.mark.parametrize("size, moves", [((8, 8), (6, 12)), ((9, 6), (5, 9)), ((5, 9), (4, 8))])
+def test_levels_are_certified_and_in_range(oracle, size, moves):
+    for seed in range(4):
+        item = generate(*size, moves=moves, seed=seed)
+        level = item.level
+        assert level.size == size
+        assert moves[0] <= item.min_moves <= moves[1]
+        assert item.min_moves == len(item.solution) == level.par
+        assert level.known_answer == item.solution
+        assert verify(level, item.solution) == []
+        assert len(bfs_min_moves(level)) == item.min_moves  # the minimum, checked independently
+        assert FLOOR_BORDER_IS_WALL(level)
+        inner = (size[0] - 2) * (size[1] - 2)
+        assert level.floor_count >= max(5, inner // 3)
+        assert item.tries >= 1 and item.seed == seed
+
+
+def FLOOR_BORDER_IS_WALL(level: Level) -> bool:
+    return set(level.rows[0] + level.rows[-1] + "".join(row[0] + row[-1] for row in level.rows)) == {"#"}
+
+
+def test_same_seed_same_level_and_different_seeds_differ(oracle):
+    a = generate(8, 8, moves=(5, 10), seed=7)
+    b = generate(8, 8, moves=(5, 10), seed=7)
+    assert a.level == b.level and a.solution == b.solution
+    others = {generate(8, 8, moves=(5, 10), seed=s).level for s in range(5)}
+    assert len(others) >= 4
+
+
+def test_trivial_requests_are_refused_and_impossible_ones_fail(oracle):
+    with pytest.raises(ValueError, match="trivial"):
+        generate(8, 8, moves=(1, 2))
+    with pytest.raises(ValueError, match="at least 3x3"):
+        generate(2, 8, moves=(3, 5))
+    with pytest.raises(ValueError, match="empty"):
+        generate(8, 8, moves=(9, 5))
+    with pytest.raises(GenerationFailed, match="no 5x5 level"):
+        generate(5, 5, moves=(30, 40), max_tries=50)
+
+
+def test_unproven_answers_are_rejected(monkeypatch):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    calls = []
+
+    def unproven(level, *, time_limit=None, method=None):
+        calls.append(level)
+        result = stand_in_solve(level)
+        return SolveResult(Status.SOLVED, result.solution, optimal=False, lower_bound=1)
+
+    module.solve = unproven
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    with pytest.raises(GenerationFailed):
+        generate(8, 8, moves=(3, 30), max_tries=20)
+    assert calls  # the solver was asked, and every unproven answer was thrown away
+
+
+def test_time_limit_is_honoured(monkeypatch):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN)
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    with pytest.raises(GenerationFailed):
+        generate(8, 8, moves=(5, 9), time_limit=0.2)
+
+
+def test_carve_and_trim_keep_only_paintable_floor():
+    import random
+
+    for seed in range(20):
+        level = carve(9, 7, steps=12, rng=random.Random(seed))
+        assert trim(level) == level
+        assert level.is_floor(level.start)
+
+
+def test_level_seeds_are_stable_and_distinct():
+    assert level_seed(1, 0) == level_seed(1, 0)
+    assert len({level_seed(s, i, a) for s in range(3) for i in range(20) for a in range(3)}) == 180
+
+
+def test_cli_pack_writes_as_it_goes_and_resumes(tmp_path, capsys, oracle):
+    out = tmp_path / "pack.roller"
+    args = ["generate", "roller", "--size", "8x7", "--moves", "4-9", "--seed", "3", "--out", str(out)]
+    assert cli.main(args + ["--count", "2"]) == 0
+    first = read(out)
+    assert len(first) == 2
+    assert cli.main(args + ["--count", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "resuming" in err and "2 kept from before" in err
+    pack = read(out)
+    assert len(pack) == 4 and pack[:2] == first
+    assert [lv.name for lv in pack[:2]] == [lv.name for lv in first]
+    assert len(set(pack)) == 4
+    for level in pack:
+        assert level.size == (8, 7) and 4 <= level.par <= 9
+        assert verify(level, level.known_answer) == [] and len(bfs_min_moves(level)) == level.par
+    # the same pack from scratch: the same levels
+    again = tmp_path / "again.roller"
+    assert cli.main(["generate", "roller", "--size", "8x7", "--moves", "4-9", "--seed", "3", "--out", str(again), "--count", "4"]) == 0
+    assert read(again) == pack
+
+
+def test_cli_pack_verifies(tmp_path, capsys, oracle):
+    out = tmp_path / "pack.roller"
+    assert cli.main(["generate", "roller", "--size", "7x7", "--count", "3", "--moves", "3-8", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["verify", str(out), "--json"]) == 0
+    assert capsys.readouterr().out.count('"par_match": "equal"') == 3
+
+
+def test_cli_to_stdout_and_bad_arguments(capsys, oracle):
+    assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "3-6"]) == 0
+    captured = capsys.readouterr()
+    assert "# generated by puzzlesat" in captured.out and "1 new level(s)" in captured.err
+    with pytest.raises(SystemExit):
+        cli.main(["generate", "roller", "--size", "8by8"])
+    with pytest.raises(SystemExit):
+        cli.main(["generate", "roller", "--moves", "9-3"])
+
+
+def test_resume_refuses_a_pack_of_another_size(tmp_path, capsys, oracle):
+    out = tmp_path / "pack.roller"
+    assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "3-6", "--out", str(out)]) == 0
+    assert cli.main(["generate", "roller", "--size", "7x7", "--moves", "3-6", "--out", str(out), "--count", "2"]) == 2
+    assert "another size" in capsys.readouterr().err
