@@ -688,8 +688,10 @@ def _detect(lines: Sequence[str]) -> str:
         if nxt is not None and nxt[1].lstrip().startswith("("):
             return "dailyprogrammer"
     if _HEADER.match(stripped) or _COMMA_HEADER.match(stripped):
+        header = _HEADER.match(stripped) or _COMMA_HEADER.match(stripped)
+        height = _number(header.group(2) if _HEADER.match(stripped) else header.group(1))
         rows = []
-        for row in lines[i + 1:i + 101]:
+        for row in lines[i + 1:i + 1 + min(height, 100)]:
             if not row.strip():
                 break
             rows.append(row.split())
