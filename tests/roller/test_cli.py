@@ -247,3 +247,15 @@ def test_real_solver_when_present(tmp_path, capsys):
     code, out, _ = run(capsys, "solve", str(path), "--json", "--time-limit", "20")
     (record,) = json_lines(out)
     assert record["status"] == "solved" and record["optimal"] is True and record["moves_count"] == 4
+
+
+def test_examples_verify(capsys, oracle):
+    from tests.support import ROOT
+
+    folder = ROOT / "examples" / "roller"
+    code, out, err = run(capsys, "verify", str(folder), "--json")
+    records = json_lines(out)
+    assert len(records) == 6
+    assert {r["status"] for r in records} == {"solved", "unsolvable"}
+    assert all(r["par_match"] in ("equal", None) for r in records)
+    assert code == 0

@@ -191,7 +191,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("text, fmt, start, line, column, words", ERRORS)
+@pytest.mark.parametrize("text, fmt, start, line, column, words", ERRORS, ids=[case[-1] for case in ERRORS])
 def test_parse_errors_name_the_line_and_the_problem(text, fmt, start, line, column, words):
     with pytest.raises(ParseError) as info:
         parse_all(text, fmt=fmt, start=start, source="level.txt")
