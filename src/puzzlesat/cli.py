@@ -252,7 +252,7 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
     nl.add_argument("--no-self-touch", action="store_true", help="a path may not run beside itself")
     nl.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
     mv = p.add_argument_group("roller and swap")
-    mv.add_argument("--start", choices=["bottom-left", "row-major"], default=None, help="TabTale TMX start convention (roller)")
+    mv.add_argument("--start", choices=["bottom-left", "row-major"], default=None, help="roller start for files that store none: TabTale TMX default bottom-left (leftmost column, bottom-most floor), row-major = first floor cell in reading order")
     mv.add_argument("--method", default=None, help="solver method (roller: see docs; swap: exact|astar)")
 
 
