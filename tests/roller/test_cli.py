@@ -259,3 +259,12 @@ def test_examples_verify(capsys, oracle):
     assert {r["status"] for r in records} == {"solved", "unsolvable"}
     assert all(r["par_match"] in ("equal", None) for r in records)
     assert code == 0
+
+
+def test_real_solver_agrees_with_the_nohtaray_annotations():
+    solve = pytest.importorskip("puzzlesat.roller.solve").solve
+    from tests.roller.test_formats import nohtaray_commentary_levels
+
+    for level in nohtaray_commentary_levels():
+        result = solve(level, time_limit=20)
+        assert (result.status is Status.UNSATISFIABLE) == ("解けない" in level.name), level.name

@@ -272,3 +272,28 @@ def test_random_json_gives_levels_or_a_parse_error(value):
     except ParseError:
         return
     _check_levels(levels)
+
+
+def nohtaray_commentary_levels():
+    """The example boards in nohtaray's commentary, each titled by its annotation (read as
+    native blocks: the title line before a grid becomes the level's name)."""
+    import re
+
+    text = (DATA / "nohtaray-in.example.txt").read_text(encoding="utf-8")
+    levels = []
+    for block in re.split(r"\n\s*\n", re.split(r"\n\s*\n", text, maxsplit=1)[1]):
+        try:
+            levels.extend(parse_all(block, fmt="native"))
+        except ParseError:
+            continue  # the legend, and the board without a start
+    return levels
+
+
+def test_nohtaray_commentary_examples_match_their_annotations():
+    from tests.roller.oracle import bfs_min_moves
+
+    levels = nohtaray_commentary_levels()
+    assert len(levels) == 6
+    for level in levels:
+        unsolvable = "解けない" in level.name  # "cannot be solved"
+        assert (bfs_min_moves(level) is None) == unsolvable, level.name
