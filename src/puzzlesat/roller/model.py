@@ -145,7 +145,8 @@ class Level:
     @cached_property
     def floor(self) -> np.ndarray:
         """The board as a read-only H x W numpy bool array, True on floor cells."""
-        grid = np.array([[ch == FLOOR for ch in row] for row in self.rows], dtype=bool).reshape(self.height, self.width)
+        codes = np.frombuffer("".join(self.rows).encode("ascii"), dtype=np.uint8)
+        grid = (codes == ord(FLOOR)).reshape(self.height, self.width)
         grid.setflags(write=False)
         return grid
 
