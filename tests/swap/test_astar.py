@@ -1,0 +1,103 @@
+"""The published A* baseline: never an invalid answer, never below the true minimum, never
+claims optimality; cap, exhaustion and time limit behave as documented."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from puzzlesat.results import Status
+from puzzlesat.swap import Goal, Level, apply_move, board_from_rows, is_goal, legal_moves, parse, verify
+from puzzlesat.swap.astar import astar_solve
+
+
+def bfs_minimum(level: Level, limit: int = 200_000):
+    """Reference breadth-first search over full boards (test-only oracle)."""
+    start = level.start
+    if is_goal(level, start):
+        return 0
+    seen = {start}
+    frontier = deque([(start, 0)])
+    while frontier:
+        board, depth = frontier.popleft()
+        for move in legal_moves(board):
+            child = apply_move(board, move, check=False)
+            if child in seen:
+                continue
+            if is_goal(level, child):
+                return depth + 1
+            seen.add(child)
+            if len(seen) > limit:
+                raise RuntimeError("oracle limit")
+            frontier.append((child, depth + 1))
+    return None
+
+
+def random_level(rng: random.Random, goal: str) -> Level:
+    rows, cols = rng.randint(2, 3), rng.randint(2, 3)
+    tokens = [[rng.choice("TBQ") + str(rng.choice([1, 1, 2])) + rng.choice("RGY") for _ in range(cols)] for _ in range(rows)]
+    if rows * cols > 4 and rng.random() < 0.5:
+        tokens[rng.randrange(rows)][rng.randrange(cols)] = "###"
+    board = board_from_rows(tokens)
+    if goal == "match":
+        colours = [sq.colour for row in board for sq in row if sq is not None]
+        rng.shuffle(colours)
+        it = iter(colours)
+        return Level(board, Goal.match([[None if sq is None else next(it) for sq in row] for row in board]))
+    return Level(board, Goal(goal))
+
+
+@pytest.mark.parametrize("goal", ["match", "cluster", "touch"])
+def test_astar_is_an_upper_bound_and_always_valid(goal):
+    rng = random.Random({"match": 1, "cluster": 2, "touch": 3}[goal])
+    checked = 0
+    for _ in range(30):
+        level = random_level(rng, goal)
+        minimum = bfs_minimum(level)
+        result = astar_solve(level)
+        assert result.optimal is False and result.method == "astar"
+        if minimum is None:  # proven by exhausting the states, or unknown when the cap came first
+            assert result.status in (Status.UNSATISFIABLE, Status.UNKNOWN)
+            continue
+        assert result.status is Status.SOLVED
+        assert verify(level, result.solution) == []
+        assert len(result.solution) >= minimum
+        checked += 1
+    assert checked >= 10
+
+
+def test_all_four_published_heuristics_run_for_match():
+    level = parse("start\nT1R T2G B1Y\nQ1G T1R T1Y\nB2Y T1G T1R\ngoal\nG R Y\nY G R\nR Y G")
+    result = astar_solve(level)
+    assert set(result.stats["runs"]) == {"H_E", "H_M", "H_EM", "H_MM"}
+    assert result.stats["heuristic"] in result.stats["runs"]
+    best = min(r["moves"] for r in result.stats["runs"].values() if r["moves"] is not None)
+    assert len(result.solution) == best
+
+
+def test_unsolvable_is_proven_by_exhausting_the_states():
+    level = parse("start\nB1R B1G\ngoal\nG R")  # bishops on one row never move
+    result = astar_solve(level)
+    assert result.status is Status.UNSATISFIABLE and result.solution is None
+
+
+def test_cap_and_time_limit_give_unknown():
+    level = parse("start\nT1R T1R T1G\nT1G T1Y T1Y\nT1Y T1G T1R\ngoal\nY G R\nG Y R\nY R G")
+    assert bfs_minimum(level) >= 3
+    capped = astar_solve(level, cap=1)
+    assert capped.status is Status.UNKNOWN
+    assert all(run["status"] == "cap" for run in capped.stats["runs"].values())
+    assert astar_solve(level, time_limit=0.0).status is Status.UNKNOWN
+
+
+def test_start_already_at_goal():
+    level = parse("start\nT1R T1G\ngoal\nR G")
+    result = astar_solve(level)
+    assert result.status is Status.SOLVED and result.solution == () and result.optimal is False
+
+
+def test_unknown_heuristic_name():
+    with pytest.raises(ValueError, match="unknown heuristic"):
+        astar_solve(parse("start\nT1R T1G\ngoal\nG R"), heuristics=["H_X"])
