@@ -152,6 +152,31 @@ def test_every_public_level_round_trips_through_the_native_format():
             assert parse(format(level)) == level
 
 
+def test_tmx_and_starhermit_writers_round_trip():
+    folder = shared_path("roller")
+    official = [read(path, start=rule)[0] for path in sorted(folder.glob("eranheres-amaze/data/all/*.xml"))[:30]
+                for rule in ("bottom-left", "row-major")]
+    for level, rule in zip(official, ["bottom-left", "row-major"] * 30):
+        assert parse(format(level, fmt="tmx", start=rule), start=rule) == level
+    stars = read(folder / "HypeDriven-starhermit-paint-maze" / "data" / "levels.json")
+    again = parse_all(format_all(stars, fmt="starhermit"))
+    assert again == stars
+    assert [(a.name, a.par, a.known_answer) for a in again] == [(b.name, b.par, b.known_answer) for b in stars]
+
+
+def test_tmx_writer_refuses_a_start_it_cannot_store():
+    level = parse("#####\n#..o#\n#####")
+    with pytest.raises(ValueError, match="cannot store the start"):
+        format(level, fmt="tmx")
+    with pytest.raises(ValueError, match="cannot write"):
+        format(level, fmt="herbou")
+
+
+def test_native_writer_keeps_a_name_on_one_line():
+    level = Level.from_rows(["o."], name="two\nlines")
+    assert parse(format(level)).name == "two lines"
+
+
 # -- errors ---------------------------------------------------------------------------------------
 ERRORS = [
     # (text, fmt, start, expected line, expected column or None, words in the message)

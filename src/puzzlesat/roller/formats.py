@@ -240,11 +240,36 @@ def _default_name(source: str | None, index: int, count: int) -> str:
     return f"{base}#{index}" if base else f"#{index}"
 
 
-def format(level: Level) -> str:
-    """The level in the native text format (metadata as ``# key: value`` comments)."""
+def format(level: Level, *, fmt: str = "native", start: str | None = None) -> str:
+    """The level as text: ``native`` (metadata as ``# key: value`` comments), ``tmx`` (a Tiled
+    map as TabTale's files are written: the board only) or ``starhermit`` (a ``levels.json`` with
+    this one level).
+
+    A TMX file cannot store the start: it is written only when the level's start is the one the
+    ``start`` convention (default "bottom-left") implies, else ValueError.
+
+    >>> level = parse("#####\\n#o..#\\n#####")
+    >>> parse(format(level, fmt="tmx", start="row-major"), start="row-major") == level
+    True
+    """
+    name = normalise_format(fmt)
+    if name == "native":
+        return _format_native(level)
+    if name == "tmx":
+        return _format_tmx(level, start or DEFAULT_START["tmx"])
+    if name == "starhermit":
+        return _format_starhermit([level])
+    raise ValueError(f"cannot write the {name} format (written: native, tmx, starhermit)")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _format_native(level: Level) -> str:
     lines = []
-    if level.name:
-        lines.append(f"# name: {level.name}")
+    if level.name and _one_line(level.name):
+        lines.append(f"# name: {_one_line(level.name)}")
     if level.par is not None:
         lines.append(f"# par: {level.par}")
     if level.known_answer is not None:
@@ -253,9 +278,40 @@ def format(level: Level) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_all(levels: list[Level]) -> str:
-    """Several levels in one native text, separated by blank lines."""
-    return "\n".join(format(level) for level in levels)
+def _format_tmx(level: Level, rule: str) -> str:
+    _check_start_rule(rule)
+    implied = start_cell(list(level.rows), rule)
+    if implied != level.start:
+        raise ValueError(f"a TMX file cannot store the start {level.start}: the {rule} convention gives {implied}")
+    csv = ",\n".join(",".join("1" if ch == FLOOR else "0" for ch in row) for row in level.rows)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<map version="1.2" orientation="orthogonal" renderorder="right-down" width="{level.width}" '
+        f'height="{level.height}" tilewidth="40" tileheight="40" infinite="0">\n'
+        f' <layer id="1" name="Tile Layer 1" width="{level.width}" height="{level.height}">\n'
+        f'  <data encoding="csv">\n{csv}\n</data>\n </layer>\n</map>\n'
+    )
+
+
+def _format_starhermit(levels: list[Level]) -> str:
+    entries = []
+    for index, level in enumerate(levels):
+        entry: dict[str, Any] = {"id": level.name or f"level-{index + 1}", "w": level.width, "h": level.height,
+                                 "rows": list(level.rows), "start": [level.start[1], level.start[0]]}
+        if level.par is not None:
+            entry["par"] = level.par
+        if level.known_answer is not None:
+            entry["solution"] = level.known_answer
+        entries.append(entry)
+    return json.dumps({"version": 1, "levels": entries}, indent=1) + "\n"
+
+
+def format_all(levels: list[Level], *, fmt: str = "native") -> str:
+    """Several levels in one text: native blocks separated by blank lines, or one starhermit
+    ``levels.json``."""
+    if normalise_format(fmt) == "starhermit":
+        return _format_starhermit(list(levels))
+    return "\n".join(format(level, fmt=fmt) for level in levels)
 
 
 # -- TabTale TMX (Tiled XML) --------------------------------------------------------------------
