@@ -159,6 +159,23 @@ def test_tokens_algorithms2012_dash_blank_and_comma_header():
     assert parse(format(puzzle)) == puzzle
 
 
+def test_tokens_copris_rows_and_columns_on_two_lines():
+    text = "3\n4\n1 - - 2\n- - - -\n1 - - 2\n"
+    assert detect_format(text) == "tokens"
+    puzzle = parse(text)
+    assert puzzle.size == (4, 3)
+    assert puzzle.pair("2") == Pair("2", (0, 3), (2, 3))
+
+
+def test_numeric_native_grid_with_header_is_not_a_token_grid():
+    # '0' is a label here: a native grid marks empty cells with '.', so no blank means native
+    puzzle = Puzzle.from_rows([["0", "1", "2"], ["0", "1", "2"]])
+    assert parse(format(puzzle)) == puzzle
+    narrow = Puzzle.from_rows([["0", "1"], ["0", "1"], [".", "."]])
+    assert format(narrow).startswith(" 0 1\n")  # "0 1" in the first column would be a size line
+    assert parse(format(narrow)) == narrow
+
+
 # -- ADC -------------------------------------------------------------------------------------
 
 def test_adc_2015_problem_and_its_2016_rewrite_agree():

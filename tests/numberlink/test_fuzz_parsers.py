@@ -188,5 +188,6 @@ def test_random_puzzles_round_trip_through_every_format(puzzle):
         assert formats.parse(text, fmt=fmt) == puzzle, (fmt, text)
         if puzzle.pairs:
             assert formats.parse(text) == puzzle, (fmt, text)  # auto-detected
-        if puzzle.pairs and fmt != "native" and puzzle.width > 1:
-            assert formats.detect_format(text) == fmt, (fmt, text)
+        has_empty_cell = 2 * len(puzzle.pairs) < puzzle.width * puzzle.height
+        if puzzle.pairs and fmt != "native" and puzzle.width > 1 and has_empty_cell:
+            assert formats.detect_format(text) == fmt, (fmt, text)  # full boards are ambiguous

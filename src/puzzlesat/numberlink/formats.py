@@ -26,8 +26,8 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     is a comment when it stands *outside* a grid: before the first row or header, or after the
     last row. Inside a grid every line is a row, so after a ``W H`` header a row may start with a
     blocked cell; a headerless token grid whose first row starts with ``#`` needs the header
-    (:func:`format` writes one whenever the first row could be misread). A line of two integers
-    before a grid is a header; ``0 0`` ends the input.
+    (:func:`format` writes one then). A line of two integers starting in the first column, before
+    a grid, is a header (``0 0`` ends the input); a first row of two numbers is written indented.
 ``thomasahle``
     The same grammar with the ``W H`` header required before every grid (his files: ``#``
     comments, blank lines between puzzles, ``0 0`` at the end). Every character is a cell.
@@ -47,8 +47,9 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     numbers become labels (``"1"``, ``"2"``, ...). Nikoli's numlin lets cells stay empty and the
     arukone pflag ``e`` says the same: :func:`url_rules` gives the rules a URL asks for.
 ``tokens``
-    imos / Copris / algorithms2012 token grids: ``W H`` (or ``rows, cols`` with a comma), then
-    rows of integers, ``0`` or ``-`` blank; several datasets may follow; ``0 0`` ends.
+    imos / Copris / algorithms2012 token grids: ``W H`` (or ``rows, cols`` with a comma, or
+    Copris' rows and columns on two lines), then rows of integers, ``0`` or ``-`` blank; several
+    datasets may follow; ``0 0`` ends.
 
 Writing: :func:`format` gives native text or a puzz.link URL; :func:`format_solution` gives the
 native answer grid (every path cell holds its label).
@@ -111,8 +112,9 @@ def _is_comment(line: str) -> bool:
     return stripped == "#" or stripped.startswith("# ") or stripped.startswith("#\t")
 
 
-_HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+_HEADER = re.compile(r"(\d+)[ \t]+(\d+)\s*$")  # from the first column: an indented "1 2" is a row
 _COMMA_HEADER = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*$")
+_SINGLE_NUMBER = re.compile(r"\s*(\d+)\s*$")
 
 
 _HUGE = 10**18  # stands for any number too long to be a size or coordinate
@@ -244,17 +246,25 @@ def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: 
             continue
         match = _HEADER.match(line)
         comma = _COMMA_HEADER.match(line) if comma_header and not match else None
-        if match or comma:
+        two_lines = (
+            comma_header and not match and not comma and i + 1 < n
+            and _SINGLE_NUMBER.match(line) and _SINGLE_NUMBER.match(lines[i + 1])
+        )
+        if match or comma or two_lines:
+            header_lines = 1
             if match:
                 width, height = _number(match.group(1)), _number(match.group(2))
-            else:
+            elif comma:
                 height, width = _number(comma.group(1)), _number(comma.group(2))
+            else:  # Copris: rows and columns on two lines
+                height, width = _number(line.strip()), _number(lines[i + 1].strip())
+                header_lines = 2
             if width == 0 and height == 0:
                 break  # "0 0" ends the input
             _check_size(width, height, i + 1)
             rows = []
             for k in range(height):
-                j = i + 1 + k
+                j = i + header_lines + k
                 if j >= n or not lines[j].strip():
                     found = k
                     raise ParseError(
@@ -262,14 +272,14 @@ def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: 
                         line=j + 1 if j < n else n,
                     )
                 rows.append((j + 1, lines[j]))
-            i += 1 + height
+            i += header_lines + height
             if i < n and lines[i].strip() and not _is_comment(lines[i]) and not _HEADER.match(lines[i]):
                 raise ParseError(
-                    f"header on line {rows[0][0] - 1} says {height} rows but more follow "
+                    f"header on line {rows[0][0] - header_lines} says {height} rows but more follow "
                     "(a blank line must end a grid)",
                     line=i + 1,
                 )
-            blocks.append(_Block((width, height, rows[0][0] - 1), rows))
+            blocks.append(_Block((width, height, rows[0][0] - header_lines), rows))
             continue
         if header_required:
             raise ParseError("expected a 'W H' size line before the grid", line=i + 1)
@@ -679,6 +689,7 @@ def _detect(lines: Sequence[str]) -> str:
         raise ParseError("empty input: no puzzle found", line=1 if lines else None)
     i, line = first
     stripped = line.strip()
+    raw = line.rstrip()  # a size line starts in the first column
     if _URL.match(stripped) or re.match(r"^\s*\S*\?(numlin|arukone)/", stripped):
         return "puzzlink"
     if re.match(r"SIZE\b", stripped, re.IGNORECASE):
@@ -687,9 +698,13 @@ def _detect(lines: Sequence[str]) -> str:
         nxt = _first_content(lines[i + 1:])
         if nxt is not None and nxt[1].lstrip().startswith("("):
             return "dailyprogrammer"
-    if _HEADER.match(stripped) or _COMMA_HEADER.match(stripped):
-        header = _HEADER.match(stripped) or _COMMA_HEADER.match(stripped)
-        height = _number(header.group(2) if _HEADER.match(stripped) else header.group(1))
+    if _SINGLE_NUMBER.match(stripped) and i + 2 < len(lines) and _SINGLE_NUMBER.match(lines[i + 1]):
+        row = lines[i + 2].split()
+        if len(row) > 1 and all(t == "-" or (t.isdigit() and t.isascii()) for t in row):
+            return "tokens"  # Copris: rows, columns, then the grid
+    if _HEADER.match(raw) or _COMMA_HEADER.match(raw):
+        header = _HEADER.match(raw) or _COMMA_HEADER.match(raw)
+        height = _number(header.group(2) if _HEADER.match(raw) else header.group(1))
         rows = []
         for row in lines[i + 1:i + 1 + min(height, 100)]:
             if not row.strip():
@@ -698,11 +713,13 @@ def _detect(lines: Sequence[str]) -> str:
         if not rows:
             return "native"
         numeric = all(t == "-" or (t.isdigit() and t.isascii()) for row in rows for t in row)
+        blanks = any(t == "-" or not t.strip("0") for row in rows for t in row)
         if any(len(row) > 1 for row in rows):
-            return "tokens" if numeric else "native"
+            # numbers only: a token grid; a native grid of numbers needs '.' for its empty cells
+            return "tokens" if numeric and (blanks or _COMMA_HEADER.match(raw)) else "native"
         # one token per row: a character grid, unless a 1-wide grid of numbers with blanks
         if numeric and any(row[0] == "-" or not row[0].strip("0") or len(row[0]) > 1 for row in rows):
-            if _HEADER.match(stripped) and _number(_HEADER.match(stripped).group(1)) == 1:
+            if _HEADER.match(raw) and _number(_HEADER.match(raw).group(1)) == 1:
                 return "tokens"
         return "thomasahle"
     rows = []
@@ -814,8 +831,12 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
     else:
         rows = [" ".join(token.ljust(size) for token in row).rstrip() for row in grid]
     first = rows[0]
-    if _is_comment(first) or _HEADER.match(first) or _DP_HEADER.match(first):
-        rows.insert(0, f"{width} {height}")
+    if _is_comment(first):
+        rows.insert(0, f"{width} {height}")  # a row starting with a blocked cell
+    elif _HEADER.match(first):
+        rows[0] = " " + first  # two numbers in the first column would be a size line
+    elif _DP_HEADER.match(first) and len(rows) > 1 and rows[1].startswith("("):
+        rows.insert(0, f"{width} {height}")  # would look like dailyprogrammer
     return "\n".join(rows)
 
 
