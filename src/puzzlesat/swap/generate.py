@@ -1,0 +1,320 @@
+"""The original Swap level generator, with every emitted level certified by the exact solver.
+
+Rules reminder: a square (figure, scope, colour) swaps with a cell it reaches along its
+figure's directions within its scope, jumping squares but not walls; the goal is a colour
+matrix (*match*) or one orthogonal group per colour (*cluster*).
+
+The draw follows the original game's generator (tables in ``specs/swap.md``):
+
+1. size by difficulty, rows and columns drawn independently (easy 2-3, medium 2-4, hard 3-5,
+   expert 4-6; as the original, ``round(uniform(lo, hi))``, so the end values are half as
+   likely); ``size=(rows, cols)`` overrides it (the Android game went to 7 x 6);
+2. the number of colours by area A (A > 25: 2-6, > 20: 2-5, > 15: 2-4, > 8: 2-3, else 2), a
+   random sample of R B Y G O M;
+3. one of the 15 distributions (wall %, bishop %, queen %; towers the rest), all as shares of
+   the A cells, rounded half up; no walls when A <= 6, 0 or 1 wall (even odds) when A < 9;
+   where rounding overshoots A the larger of the bishop and queen counts gives way;
+4. each square's scope: 1 (0.55), 2 (0.30), 3 (0.15);
+5. the pieces shuffled, colours dealt in consecutive chunks of ceil(squares / colours) over the
+   shuffled squares, shuffled again into the grid; at least 2 colours must be present;
+6. the board is redrawn (same size, colours and distribution) until all non-wall cells are
+   connected (8-neighbour for *match*, 4-neighbour for *cluster*; at most
+   ``CONNECT_TRIES`` times, then everything is drawn anew);
+7. *match*: the goal is the start shuffled with walls fixed, until the colour layout differs;
+   *cluster*: the start is reshuffled (walls fixed) while it is already clustered.
+
+Unlike the original (which regenerated when its capped A* failed), each draw is then solved by
+the exact solver (:func:`puzzlesat.swap.solve.solve`): a draw proven unsolvable is rejected by
+that proof, a draw whose proof ran out of time is skipped and counted, and a level is emitted
+only with its proven minimum (and, when ``moves=(lo, hi)`` is asked, only if lo <= min <= hi).
+
+>>> level = draw_level(random.Random(7), difficulty="easy", goal="match")
+>>> 2 <= level.rows <= 3 and 2 <= level.cols <= 3 and level.goal.kind == "match"
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from ..errors import PuzzlesatError
+from ..results import Status
+from ..timing import Deadline
+from .model import Board, Goal, Level, Move, Square, board_colours, is_goal
+from .verify import verify
+
+SIZES = {"easy": (2, 3), "medium": (2, 4), "hard": (3, 5), "expert": (4, 6)}
+PALETTE = ("R", "B", "Y", "G", "O", "M")
+DISTRIBUTIONS: tuple[tuple[int, int, int], ...] = (
+    (20, 20, 10), (30, 10, 20), (10, 20, 20), (5, 30, 15), (30, 20, 10),
+    (0, 20, 30), (10, 15, 25), (5, 5, 5), (5, 0, 0), (45, 0, 55),
+    (20, 45, 35), (40, 40, 20), (60, 10, 30), (55, 0, 35), (70, 5, 20),
+)  # (wall %, bishop %, queen %), towers the rest
+SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))
+CONNECT_TRIES = 1000
+SHUFFLE_TRIES = 1000
+DEFAULT_SOLVE_LIMIT = 60.0
+
+
+class GenerationFailed(PuzzlesatError):
+    """No level could be certified within the time limit or the number of draws allowed."""
+
+    def __init__(self, message: str, stats: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.stats = stats
+
+
+@dataclass(frozen=True)
+class GeneratedLevel:
+    """A certified level: ``min_moves`` is its proven minimum, ``solution`` one shortest answer
+    (verified); ``tries`` draws were made (``stats`` says why the others were dropped)."""
+
+    level: Level
+    solution: tuple[Move, ...]
+    min_moves: int
+    seed: int
+    tries: int
+    seconds: float = field(default=0.0, compare=False)
+    stats: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+# -- the original draw --------------------------------------------------------------------------
+def _round_half_up(x: float) -> int:
+    return int(math.floor(x + 0.5))
+
+
+def _between(rng: random.Random, lo: int, hi: int) -> int:
+    """``round(uniform(lo, hi))`` as the original drew sizes and colour counts."""
+    return _round_half_up(rng.random() * (hi - lo) + lo)
+
+
+def colour_count(rng: random.Random, area: int) -> int:
+    """How many colours a board of ``area`` cells gets (the original's table)."""
+    if area > 25:
+        return _between(rng, 2, 6)
+    if area > 20:
+        return _between(rng, 2, 5)
+    if area > 15:
+        return _between(rng, 2, 4)
+    if area > 8:
+        return _between(rng, 2, 3)
+    return 2
+
+
+def piece_counts(area: int, distribution: tuple[int, int, int], rng: random.Random) -> tuple[int, int, int, int]:
+    """(walls, bishops, queens, towers) for a board of ``area`` cells.
+
+    >>> piece_counts(30, (20, 45, 35), random.Random(0))   # 6 + 14 + 11 > 30: the larger gives way
+    (6, 13, 11, 0)
+    >>> piece_counts(6, (70, 5, 20), random.Random(0))      # no walls on 6 cells or fewer
+    (0, 0, 1, 5)
+    """
+    wall_pct, bishop_pct, queen_pct = distribution
+    walls = _round_half_up(wall_pct * area / 100)
+    if area <= 6:
+        walls = 0
+    elif area < 9:
+        walls = _round_half_up(rng.random())  # 0 or 1
+    bishops = _round_half_up(bishop_pct * area / 100)
+    queens = _round_half_up(queen_pct * area / 100)
+    while walls + bishops + queens > area:
+        if bishops >= queens:
+            bishops -= 1
+        else:
+            queens -= 1
+    return walls, bishops, queens, area - walls - bishops - queens
+
+
+def draw_scope(rng: random.Random) -> int:
+    x = rng.random()
+    for scope, p in SCOPES:
+        if x < p:
+            return scope
+        x -= p
+    return SCOPES[-1][0]
+
+
+def _connected(cells: list[Optional[Square]], rows: int, cols: int, diagonal: bool) -> bool:
+    free = [i for i, sq in enumerate(cells) if sq is not None]
+    if not free:
+        return False
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    if diagonal:
+        steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+    seen = {free[0]}
+    todo = [free[0]]
+    while todo:
+        r, c = divmod(todo.pop(), cols)
+        for dr, dc in steps:
+            rr, cc = r + dr, c + dc
+            j = rr * cols + cc
+            if 0 <= rr < rows and 0 <= cc < cols and cells[j] is not None and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(free)
+
+
+def _grid(cells: Sequence[Optional[Square]], cols: int) -> Board:
+    return tuple(tuple(cells[i : i + cols]) for i in range(0, len(cells), cols))
+
+
+def _shuffle_squares(rng: random.Random, cells: list[Optional[Square]]) -> list[Optional[Square]]:
+    """The squares permuted among the non-wall cells (walls fixed)."""
+    where = [i for i, sq in enumerate(cells) if sq is not None]
+    contents = [cells[i] for i in where]
+    rng.shuffle(contents)
+    out = list(cells)
+    for i, sq in zip(where, contents):
+        out[i] = sq
+    return out
+
+
+def draw_board(
+    rng: random.Random, rows: int, cols: int, colours: Sequence[str], distribution: tuple[int, int, int], *, diagonal: bool
+) -> Optional[list[Optional[Square]]]:
+    """One board (flat, row-major) connected as asked, or None after ``CONNECT_TRIES`` draws."""
+    area = rows * cols
+    for _ in range(CONNECT_TRIES):
+        walls, bishops, queens, towers = piece_counts(area, distribution, rng)
+        pieces: list[Optional[str]] = [None] * walls + ["Q"] * queens + ["B"] * bishops + ["T"] * towers
+        scopes = [draw_scope(rng) if p is not None else 0 for p in pieces]
+        order = list(range(area))
+        rng.shuffle(order)
+        pieces = [pieces[i] for i in order]
+        scopes = [scopes[i] for i in order]
+        squares = sum(p is not None for p in pieces)
+        chunk = max(1, math.ceil(squares / len(colours)))
+        cells: list[Optional[Square]] = []
+        dealt = 0
+        for figure, scope in zip(pieces, scopes):
+            if figure is None:
+                cells.append(None)
+                continue
+            cells.append(Square(figure, scope, colours[min(dealt // chunk, len(colours) - 1)]))
+            dealt += 1
+        rng.shuffle(cells)
+        if len({sq.colour for sq in cells if sq is not None}) < 2:
+            continue
+        if _connected(cells, rows, cols, diagonal):
+            return cells
+    return None
+
+
+def draw_level(
+    rng: random.Random,
+    *,
+    difficulty: str = "expert",
+    goal: str = "match",
+    size: Optional[tuple[int, int]] = None,
+) -> Level:
+    """One uncertified level drawn as the original generator did (it may be unsolvable)."""
+    if difficulty not in SIZES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
+    if goal not in ("match", "cluster"):
+        raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
+    if size is not None and (size[0] < 1 or size[1] < 1 or size[0] * size[1] < 2 or size[0] * size[1] > 400):
+        raise ValueError(f"size {size[0]}x{size[1]} must have 2 to 400 cells")
+    while True:
+        distribution = DISTRIBUTIONS[rng.randrange(len(DISTRIBUTIONS))]
+        if size is None:
+            lo, hi = SIZES[difficulty]
+            rows, cols = _between(rng, lo, hi), _between(rng, lo, hi)
+        else:
+            rows, cols = size
+        colours = rng.sample(PALETTE, colour_count(rng, rows * cols))
+        cells = draw_board(rng, rows, cols, colours, distribution, diagonal=(goal == "match"))
+        if cells is None:
+            continue
+        start = _grid(cells, cols)
+        if goal == "match":
+            start_colours = board_colours(start)
+            for _ in range(SHUFFLE_TRIES):
+                target = _grid(_shuffle_squares(rng, cells), cols)
+                if board_colours(target) != start_colours:
+                    return Level(start, Goal.match(board_colours(target)))
+            continue
+        level = Level(start, Goal.cluster())
+        for _ in range(SHUFFLE_TRIES):
+            if not is_goal(level, level.start):
+                return level
+            level = Level(_grid(_shuffle_squares(rng, cells), cols), Goal.cluster())
+        # every arrangement tried was already clustered (tiny boards): draw again
+
+
+# -- certification ----------------------------------------------------------------------------
+def exact_solve(level: Level, *, time_limit: Optional[float] = None):  # -> SolveResult
+    """The family's exact solver (proven minimum); imported when first needed."""
+    from .solve import solve
+
+    return solve(level, time_limit=time_limit)
+
+
+def generate(
+    *,
+    difficulty: str = "expert",
+    goal: str = "match",
+    seed: int = 0,
+    moves: Optional[tuple[int, int]] = None,
+    size: Optional[tuple[int, int]] = None,
+    time_limit: Optional[float] = None,
+    solve_time_limit: Optional[float] = DEFAULT_SOLVE_LIMIT,
+    max_tries: int = 10_000,
+) -> GeneratedLevel:
+    """One level drawn by the original generator and certified with its proven minimum.
+
+    ``moves=(lo, hi)`` keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
+    may take ``solve_time_limit`` seconds (draws that run out are skipped and counted);
+    ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
+    when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
+    give the same level, as long as no draw's proof hits its time limit.
+    """
+    if moves is not None and (moves[0] < 0 or moves[0] > moves[1]):
+        raise ValueError(f"moves range {moves[0]}-{moves[1]} is empty")
+    deadline = Deadline.of(time_limit)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
+    while stats["tries"] < max_tries:
+        if deadline.expired():
+            raise GenerationFailed(f"no level certified within {time_limit}s ({_summary(stats)})", stats)
+        level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
+        stats["tries"] += 1
+        budget = solve_time_limit
+        remaining = deadline.remaining()
+        if remaining is not None:
+            budget = remaining if budget is None else min(budget, remaining)
+        solve_started = time.perf_counter()
+        result = exact_solve(level, time_limit=budget)
+        stats["solve_seconds"] += time.perf_counter() - solve_started
+        if result.status is Status.UNSATISFIABLE:
+            stats["unsolvable"] += 1
+            continue
+        if result.status is not Status.SOLVED or not result.optimal:
+            stats["unknown"] += 1
+            continue
+        solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
+        problems = verify(level, solution)
+        if problems:
+            raise RuntimeError(f"the exact solver returned an invalid answer: {problems[0]}")
+        minimum = len(solution)
+        if moves is not None and not moves[0] <= minimum <= moves[1]:
+            stats["out_of_range"] += 1
+            continue
+        stats["solve_seconds"] = round(stats["solve_seconds"], 4)
+        certified = Level(
+            level.start,
+            level.goal,
+            stated_minimum=minimum,
+            stated_solution=solution,
+            comments=(f"swap {difficulty} {goal}, seed {seed}, proven minimum {minimum}",),
+        )
+        return GeneratedLevel(certified, solution, minimum, seed, stats["tries"], time.perf_counter() - started, stats)
+    raise GenerationFailed(f"no level certified in {max_tries} draws ({_summary(stats)})", stats)
+
+
+def _summary(stats: dict[str, Any]) -> str:
+    return f"{stats['tries']} draws: {stats['unsolvable']} unsolvable, {stats['unknown']} unknown, {stats['out_of_range']} out of range"

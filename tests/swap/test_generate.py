@@ -1,0 +1,172 @@
+"""The original generator: its tables, determinism, and certification by proof.
+
+The exact solver (puzzlesat.swap.solve) is replaced here by a test-local breadth-first search
+so that these tests check the generator's own logic; the real solver is exercised by its tests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+
+import pytest
+
+from puzzlesat.results import SolveResult, Status
+from puzzlesat.swap import apply_move, colour_groups, is_goal, legal_moves, replay, verify
+from puzzlesat.swap import generate as generate_module
+from puzzlesat.swap.generate import (
+    DISTRIBUTIONS,
+    PALETTE,
+    SIZES,
+    GenerationFailed,
+    draw_level,
+    draw_scope,
+    generate,
+    piece_counts,
+)
+
+
+def bfs_solve(level, *, time_limit=None):
+    start = level.start
+    parent = {start: None}
+    frontier = deque([start])
+    while frontier:
+        board = frontier.popleft()
+        if is_goal(level, board):
+            moves = []
+            while parent[board] is not None:
+                board, move = parent[board]
+                moves.append(move)
+            return SolveResult(Status.SOLVED, tuple(moves[::-1]), optimal=True, lower_bound=len(moves), method="bfs")
+        for move in legal_moves(board):
+            child = apply_move(board, move, check=False)
+            if child not in parent:
+                parent[child] = (board, move)
+                frontier.append(child)
+        if len(parent) > 300_000:
+            return SolveResult(Status.UNKNOWN, method="bfs")
+    return SolveResult(Status.UNSATISFIABLE, method="bfs")
+
+
+@pytest.fixture
+def exact(monkeypatch):
+    monkeypatch.setattr(generate_module, "exact_solve", bfs_solve)
+
+
+def connected(level, diagonal):
+    cells = set(level.square_cells())
+    first = next(iter(cells))
+    seen, todo = {first}, [first]
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if diagonal else [])
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in steps:
+            n = (r + dr, c + dc)
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == cells
+
+
+@pytest.mark.parametrize("difficulty", list(SIZES))
+@pytest.mark.parametrize("goal", ["match", "cluster"])
+def test_draws_respect_the_tables(difficulty, goal):
+    rng = random.Random(hash((difficulty, goal)) % 1000)
+    lo, hi = SIZES[difficulty]
+    for _ in range(40):
+        level = draw_level(rng, difficulty=difficulty, goal=goal)
+        area = level.rows * level.cols
+        assert lo <= level.rows <= hi and lo <= level.cols <= hi
+        assert set(level.colours) <= set(PALETTE) and len(level.colours) >= 2
+        max_colours = 6 if area > 25 else 5 if area > 20 else 4 if area > 15 else 3 if area > 8 else 2
+        assert len(level.colours) <= max_colours
+        walls = len(level.walls)
+        if area <= 6:
+            assert walls == 0
+        elif area < 9:
+            assert walls <= 1
+        squares = [level.square(cell) for cell in level.square_cells()]
+        assert all(sq.scope in (1, 2, 3) for sq in squares)
+        assert connected(level, diagonal=(goal == "match"))
+        if goal == "match":
+            assert level.goal.colours != tuple(tuple(None if sq is None else sq.colour for sq in row) for row in level.start)
+        else:
+            assert not is_goal(level, level.start)
+
+
+def test_colour_chunks_are_equal_and_consecutive():
+    rng = random.Random(3)
+    for _ in range(60):
+        level = draw_level(rng, difficulty="expert", goal="match")
+        squares = [level.square(cell) for cell in level.square_cells()]
+        counts = sorted(Counter(sq.colour for sq in squares).values(), reverse=True)
+        chunk = max(counts)
+        assert all(c == chunk for c in counts[:-1])  # every colour a full chunk but the last
+        assert counts[-1] <= chunk
+
+
+def test_piece_counts_follow_the_distribution_table():
+    rng = random.Random(0)
+    assert len(DISTRIBUTIONS) == 15
+    for distribution in DISTRIBUTIONS:
+        for area in (4, 6, 8, 9, 16, 25, 36, 42):
+            walls, bishops, queens, towers = piece_counts(area, distribution, rng)
+            assert walls + bishops + queens + towers == area and min(walls, bishops, queens, towers) >= 0
+            if area >= 9:
+                assert walls == int(distribution[0] * area / 100 + 0.5)
+    assert piece_counts(20, (5, 0, 0), rng) == (1, 0, 0, 19)
+    assert piece_counts(36, (45, 0, 55), rng) == (16, 0, 20, 0)
+
+
+def test_scope_frequencies():
+    rng = random.Random(11)
+    counts = Counter(draw_scope(rng) for _ in range(4000))
+    for scope, p in ((1, 0.55), (2, 0.30), (3, 0.15)):
+        assert abs(counts[scope] / 4000 - p) < 0.03
+
+
+def test_size_override_seven_by_six():
+    level = draw_level(random.Random(2), size=(7, 6))
+    assert (level.rows, level.cols) == (7, 6)
+
+
+def test_draw_is_deterministic():
+    assert draw_level(random.Random(5)) == draw_level(random.Random(5))
+    assert draw_level(random.Random(5)) != draw_level(random.Random(6))
+
+
+def test_generate_certifies_with_the_proven_minimum(exact):
+    made = generate(difficulty="easy", goal="match", seed=3)
+    assert verify(made.level, made.solution) == []
+    assert made.min_moves == len(made.solution) == made.level.stated_minimum >= 1
+    assert bfs_solve(made.level).solution is not None and len(bfs_solve(made.level).solution) == made.min_moves
+    assert made == generate(difficulty="easy", goal="match", seed=3)  # same seed, same level
+    assert made.level != generate(difficulty="easy", goal="match", seed=4).level
+
+
+def test_generate_cluster_and_moves_range(exact):
+    made = generate(difficulty="easy", goal="cluster", seed=1, moves=(2, 3))
+    assert 2 <= made.min_moves <= 3
+    final = replay(made.level.start, made.solution)[-1]
+    assert all(len(groups) == 1 for groups in colour_groups(final).values())
+
+
+def test_unsolvable_draws_are_rejected_by_proof_and_unknown_ones_skipped(monkeypatch):
+    outcomes = iter([SolveResult(Status.UNSATISFIABLE), SolveResult(Status.UNKNOWN),
+                     SolveResult(Status.SOLVED, ("0,0>0,1",), optimal=False)])
+
+    def fake(level, *, time_limit=None):
+        return next(outcomes, None) or bfs_solve(level)
+
+    monkeypatch.setattr(generate_module, "exact_solve", fake)
+    made = generate(difficulty="easy", goal="match", seed=0)
+    assert made.stats["unsolvable"] == 1 and made.stats["unknown"] == 2 and made.tries == 4
+
+
+def test_generate_gives_up_clearly(exact):
+    with pytest.raises(GenerationFailed, match="out of range"):
+        generate(difficulty="easy", goal="match", seed=0, moves=(40, 50), max_tries=5)
+    with pytest.raises(ValueError, match="empty"):
+        generate(moves=(5, 2))
+    with pytest.raises(ValueError, match="difficulty"):
+        generate(difficulty="insane")
