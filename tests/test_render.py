@@ -168,3 +168,65 @@ def _roller_answer(level) -> str:
                     seen[nxt] = seen[state] + direction
                     queue.append(nxt)
     raise AssertionError("test level has no answer")
+
+
+# -- swap ---------------------------------------------------------------------------------------
+SWAP_START = ["T1R B2G ### Q1Y", "T2B T1R B1G Q2R", "B1Y T1G T1B ###", "Q1G T2Y T1R B1B"]
+SWAP_GOAL = ["R R # Y", "G G B Y", "Y G B #", "G R R B"]
+
+
+def _swap_answer(level) -> list:
+    """A shortest answer by breadth-first search over boards (independent of the solvers)."""
+    from collections import deque
+
+    from puzzlesat.swap.model import apply_swap, is_goal
+    from puzzlesat.swap.moves import legal_moves
+
+    seen = {level.start: []}
+    queue = deque([level.start])
+    while queue:
+        board = queue.popleft()
+        if is_goal(level, board):
+            return seen[board]
+        for move in legal_moves(board):
+            nxt = apply_swap(board, move.source, move.target)
+            if nxt not in seen:
+                seen[nxt] = seen[board] + [move]
+                queue.append(nxt)
+    raise AssertionError("test level has no answer")
+
+
+def test_swap_picture_has_start_goal_one_frame_and_arrow_per_move() -> None:
+    from puzzlesat.swap.model import Level
+    from puzzlesat.swap.render import render as render_swap
+    from puzzlesat.swap.verify import verify
+
+    level = Level.from_rows(SWAP_START, goal=SWAP_GOAL)
+    answer = _swap_answer(level)
+    assert len(answer) == 3 and verify(level, answer) == []
+    root = parse_svg(render_swap(level, answer, title="known").to_svg())
+    boards = {b.get("id"): b for b in with_class(root, "board")}
+    assert set(boards) == {"start", "goal", "frame-1", "frame-2", "frame-3", "final"}
+    squares = sum(tok != "###" for row in SWAP_START for tok in row.split())
+    assert len(with_class(boards["start"], "square")) == squares == 14
+    assert len(with_class(boards["start"], "wall")) == 2
+    assert len(with_class(boards["goal"], "goal-cell")) == squares
+    # mismatch badges: exactly the squares whose colour differs from the goal
+    differ = sum(tok[2] != want for srow, grow in zip(SWAP_START, SWAP_GOAL) for tok, want in zip(srow.split(), grow.split()) if tok != "###")
+    assert len(with_class(boards["start"], "mismatch")) == differ
+    moves = with_class(root, "move")
+    assert [m.get("id") for m in moves] == ["move-1", "move-2", "move-3"]
+    assert all("illegal" not in m.get("class") for m in moves)
+    assert all(len(with_class(boards[f"frame-{k}"], "swapped")) == 2 for k in (1, 2, 3))
+    assert with_class(root, "moves-summary")[0].text == "3 moves: goal reached"
+
+
+def test_swap_illegal_move_is_drawn_as_such() -> None:
+    from puzzlesat.swap.model import Level
+    from puzzlesat.swap.render import render as render_swap
+
+    level = Level.from_rows(SWAP_START, goal="cluster")
+    root = parse_svg(render_swap(level, ["0,0>3,3"]).to_svg())  # a tower of scope 1 cannot reach a far corner
+    (move,) = with_class(root, "move")
+    assert "illegal" in move.get("class").split()
+    assert "goal-rule" in {c for e in root.iter() for c in (e.get("class") or "").split()}
