@@ -135,6 +135,12 @@ def test_mzucker_letters_are_colours_anything_else_is_empty():
     assert odd.labels == ("A",) and not odd.blocked
 
 
+def test_mzucker_leading_blanks_are_cells():
+    puzzle = parse(" A \nA B\n  B", fmt="mzucker")
+    assert puzzle.pair("A") == Pair("A", (0, 1), (1, 0))
+    assert puzzle.pair("B") == Pair("B", (1, 2), (2, 2))
+
+
 def test_mzucker_refuses_non_square():
     with pytest.raises(ParseError, match="square"):
         parse("A.A\nB.B", fmt="mzucker")
@@ -320,6 +326,14 @@ def test_cp932_bytes_with_japanese_comment(tmp_path):
     path = tmp_path / "japanese.txt"
     path.write_bytes("# 問題 1\n3 2\nA.B\nA.B\n".encode("cp932"))
     assert formats.read(path)[0].size == (3, 2)
+
+
+def test_unicode_spaces_and_labels_are_text_not_binary():
+    puzzle = parse("# 全角\u3000コメント\n猫..猫\n犬..犬")
+    assert set(puzzle.labels) == {"猫", "犬"} and puzzle.size == (4, 2)
+    with pytest.raises(ParseError, match="binary") as caught:
+        parse("A.A\nB\x07B.")
+    assert (caught.value.line, caught.value.column) == (2, 2)
 
 
 def test_utf8_bom_and_crlf():

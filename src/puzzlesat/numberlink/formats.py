@@ -60,6 +60,7 @@ from __future__ import annotations
 import builtins
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -92,17 +93,21 @@ def _as_text(data: str | bytes) -> str:
     return data
 
 
+_NOT_TEXT = ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private-use and unassigned characters
+
+
 def _lines(text: str) -> list[str]:
-    """The lines of ``text`` without line ends or BOM, after refusing binary data."""
+    """The lines of ``text`` without line ends or BOM, after refusing binary data (control
+    characters other than tabs; any Unicode letter, mark, symbol or space is fine)."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
         if not line.isprintable():
             for column, ch in enumerate(line, 1):
-                if not ch.isprintable() and ch not in "\t\x0b\x0c":
+                if ch not in "\t\x0b\x0c" and unicodedata.category(ch) in _NOT_TEXT:
                     raise ParseError(
-                        f"binary data, not text (character {ch!r} is not printable)", line=number, column=column
+                        f"binary data, not text (character {ch!r})", line=number, column=column
                     )
     return lines
 
@@ -309,7 +314,12 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
         what = f"header on line {header[2]}"
     else:
         line0, row0 = block.rows[0]
-        width = len(row0.split()) if token_mode else len(row0.strip())
+        if token_mode:
+            width = len(row0.split())
+        elif fmt == "mzucker":
+            width = len(block.rows)  # square
+        else:
+            width = len(row0.rstrip() if fmt == "thomasahle" else row0.strip())
         height = len(block.rows)
         what = f"first row (line {line0})"
     board = _Board(width, height, first_line)
@@ -334,9 +344,9 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
                 else:
                     board.add(token, (r, c), number, column)
             continue
-        if fmt == "thomasahle":
-            cells, offset = row.rstrip("\r\n"), 0
-            if cells != cells.rstrip() and len(cells.rstrip()) == width:
+        if fmt in ("thomasahle", "mzucker"):  # every character is a cell (but trailing blanks)
+            cells, offset = row, 0
+            if len(cells) != width and len(cells.rstrip()) == width:
                 cells = cells.rstrip()
         else:
             stripped = row.strip()
@@ -365,9 +375,10 @@ def _parse_grids(lines: Sequence[str], fmt: str) -> list[Puzzle]:
     )
     if fmt == "mzucker":
         for block in blocks:
-            if block.header is None and len(block.rows) != len(block.rows[0][1].strip()):
+            first = block.rows[0][1]
+            if block.header is None and len(block.rows) not in (len(first), len(first.rstrip())):
                 raise ParseError(
-                    f"mzucker grids are square: {len(block.rows[0][1].strip())} columns but {len(block.rows)} rows",
+                    f"mzucker grids are square: {len(block.rows[0][1].rstrip())} columns but {len(block.rows)} rows",
                     line=block.rows[0][0],
                 )
     return [_grid_puzzle(block, fmt) for block in blocks]
