@@ -44,8 +44,9 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     ``LAYER 1``) are read by :func:`parse_solution`.
 ``puzzlink``
     A puzz.link / pzv.jp URL ``p?numlin/COLS/ROWS/BODY`` or ``p?arukone/[e/]COLS/ROWS/BODY``;
-    numbers become labels (``"1"``, ``"2"``, ...). Nikoli's numlin lets cells stay empty and the
-    arukone pflag ``e`` says the same: :func:`url_rules` gives the rules a URL asks for.
+    numbers become labels (``"1"``, ``"2"``, ...); one URL per line. Nikoli's numlin lets cells
+    stay empty and the arukone pflag ``e`` says the same: :func:`url_rules` gives the rules a URL
+    asks for (the Puzzle itself holds no rules). A ``?`` clue (``.``) is refused.
 ``tokens``
     imos / Copris / algorithms2012 token grids: ``W H`` (or ``rows, cols`` with a comma, or
     Copris' rows and columns on two lines), then rows of integers, ``0`` or ``-`` blank; several
@@ -854,9 +855,16 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
 def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family
     """The puzzle as text: ``native`` token rows, or a ``puzzlink`` URL.
 
+    Native text always reads back as an equal puzzle. A puzz.link URL holds numbers 0..4095 and
+    no blocked cells: labels that are all such numbers are kept; otherwise (letters, say) the
+    labels are renumbered 1..K in reading order of their first endpoint, since only the pairs
+    matter to the puzzle. Blocked cells or more than 4095 labels raise ValueError.
+
     >>> print(format(Puzzle.from_rows(["A.#", "A.."])))
     A . #
     A . .
+    >>> format(Puzzle.from_rows(["B.A", "A.B"]), fmt="puzzlink")
+    'https://puzz.link/p?numlin/3/2/1g22g1'
     """
     if fmt == "native":
         return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
@@ -873,8 +881,6 @@ def format_solution(puzzle: Puzzle, solution: Solution) -> str:
     A A A
     """
     return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
-
-
 
 
 def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None) -> Solution:
