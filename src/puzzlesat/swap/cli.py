@@ -1,13 +1,353 @@
-"""Placeholder command-line adapter; replaced by the family's real one."""
+"""Command-line adapter of the Swap family (used by :mod:`puzzlesat.cli`).
+
+JSON record keys (the contract outside checks rely on): ``status`` ("solved", "unsolvable",
+"unknown"; the generic CLI uses "error" for input it cannot read), ``moves`` (a list of
+``"r1,c1>r2,c2"`` strings, mover first, or null), ``optimal`` (true only when the minimum is
+proven), ``lower_bound`` (a proven lower bound on the minimum, or null); the generic CLI adds
+``family``, ``source``, ``index``, ``seconds`` and ``error``. Further keys: ``moves_count``,
+``method``, ``rows``, ``cols``, ``goal`` (kind), ``stated_minimum`` (the file's ``minimum``
+line), ``stated_minimum_match`` ("equal", "better" = we need fewer moves, "worse" = we need more
+or the level is unsolvable; null when nothing is stated or nothing is known), and
+``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line.
+
+``--method exact`` (default) asks the exact solver for a proven minimum; ``--method astar`` runs
+the published A* baseline (answers are upper bounds, never ``optimal``); any other name is
+passed to the exact solver (e.g. its search or CP-SAT back-end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from typing import Any, Optional
+
+from ..errors import ParseError
+from ..results import SolveResult, Status
+from . import formats
+from .model import Level, Move, parse_moves
+from .moves import replay
+from .verify import verify
+
+STATUS_TEXT = {Status.SOLVED: "solved", Status.UNSATISFIABLE: "unsolvable", Status.UNKNOWN: "unknown"}
+ANSI = {"R": "31", "G": "32", "Y": "33", "B": "34", "M": "35", "C": "36", "O": "38;5;208", "W": "97", "P": "38;5;213", "K": "90"}
+EXTRA_ANSI = ["91", "92", "93", "94", "95", "96"]
+
+_START_LINE = re.compile(r"(?im)^[ \t]*start[ \t]*$")
+_GOAL_LINE = re.compile(r"(?im)^[ \t]*goal\b")
+_SQUARE = re.compile(r"(?<!\S)[TBQ][0-9][A-Z](?!\S)")
 
 
-def sniff(text, path):
-    return False
+def sniff(text: str, path: str) -> bool:
+    """Swap text has a line ``start``, a line ``goal ...`` and square tokens such as ``T1R``."""
+    head = text[:20_000]
+    return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
 
 
-def add_generate_arguments(parser):
-    pass
+def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
+    fmt = getattr(args, "fmt", None)
+    if fmt not in (None, "native", "swap"):
+        raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
+    return formats.parse_all(text, source=source)
 
 
-def generate(args):
-    raise NotImplementedError
+def blank_record() -> dict[str, Any]:
+    return {"moves": None, "optimal": None, "lower_bound": None, "moves_count": None, "stated_minimum": None, "stated_minimum_match": None}
+
+
+def run_solver(level: Level, args: argparse.Namespace) -> SolveResult:
+    """The solver ``--method`` names: the exact default, ``astar``, or an exact back-end by name."""
+    method = getattr(args, "method", None)
+    time_limit = getattr(args, "time_limit", None)
+    if method == "astar":
+        from .astar import astar_solve
+
+        return astar_solve(level, time_limit=time_limit)
+    from .solve import solve
+
+    if method in (None, "exact"):
+        return solve(level, time_limit=time_limit)
+    return solve(level, method=method, time_limit=time_limit)
+
+
+def stated_match(status: str, count: Optional[int], optimal: bool, stated: Optional[int]) -> Optional[str]:
+    """How the file's stated minimum compares with what we found.
+
+    >>> stated_match("solved", 5, True, 7), stated_match("solved", 5, True, 4), stated_match("unsolvable", None, False, 3)
+    ('better', 'worse', 'worse')
+    """
+    if stated is None or status not in ("solved", "unsolvable"):
+        return None
+    if status == "unsolvable" or count is None:
+        return "worse"
+    if count == stated:
+        return "equal"
+    if count < stated:
+        return "better"
+    return "worse" if optimal else None  # a longer heuristic answer says nothing about the claim
+
+
+def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
+    result = run_solver(level, args)
+    moves: Optional[list[str]] = None
+    if result.status is Status.SOLVED:
+        answer = parse_moves(result.solution)
+        problems = verify(level, answer)
+        if problems:  # the solvers check their answers; this is a second line of defence
+            raise RuntimeError(f"the solver returned an invalid answer: {problems[0]}")
+        moves = [str(m) for m in answer]
+    status = STATUS_TEXT[result.status]
+    optimal = bool(result.optimal and status == "solved")
+    lower_bound = result.lower_bound
+    if optimal and moves is not None:
+        lower_bound = len(moves)
+    stated_valid: Optional[bool] = None
+    stated_problem: Optional[str] = None
+    if level.stated_solution is not None:
+        problems = verify(level, level.stated_solution)
+        stated_valid = not problems
+        stated_problem = str(problems[0]) if problems else None
+    count = None if moves is None else len(moves)
+    return {
+        "status": status,
+        "moves": moves,
+        "optimal": optimal,
+        "lower_bound": lower_bound,
+        "moves_count": count,
+        "method": result.method or (getattr(args, "method", None) or "exact"),
+        "rows": level.rows,
+        "cols": level.cols,
+        "goal": level.goal.kind,
+        "stated_minimum": level.stated_minimum,
+        "stated_minimum_match": stated_match(status, count, optimal, level.stated_minimum),
+        "stated_solution_valid": stated_valid,
+        "stated_solution_problem": stated_problem,
+        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
+        "encode_seconds": round(result.timings.encode, 4),
+        "solve_seconds": round(result.timings.solve, 4),
+    }
+
+
+def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
+    """``puzzlesat verify``: the same facts as solve (solvable, proven minimum, stated claims)."""
+    return solve_record(level, args)
+
+
+def passed(record: dict[str, Any]) -> bool:
+    """A level passes when it is solved with a proven minimum (with ``--method astar``: solved)
+    that is not longer than the minimum its file states, and any solution it ships is valid.
+    An unsolvable level fails: a Swap level is meant to have an answer."""
+    if record["status"] != "solved" or record.get("stated_solution_valid") is False:
+        return False
+    if record.get("method") == "astar":
+        return True
+    return record["optimal"] is True and record.get("stated_minimum_match") != "worse"
+
+
+# -- human output -------------------------------------------------------------------------------
+def summary_line(level: Optional[Level], record: dict[str, Any]) -> str:
+    where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
+    size = f"{level.rows}x{level.cols} {level.goal.kind}" if level is not None else "?"
+    status = record["status"]
+    if status == "solved":
+        count = record["moves_count"]
+        text = f"solved in {count} move{'s' if count != 1 else ''}"
+        if record["optimal"]:
+            text += ", proven minimum"
+        elif record.get("method") == "astar":
+            text += " (A* baseline: an upper bound)"
+        else:
+            text += f", not proven minimal (lower bound {record['lower_bound']})"
+    elif status == "unsolvable":
+        text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
+    else:
+        text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+    if record.get("stated_minimum") is not None:
+        text += f"; stated minimum {record['stated_minimum']}: {record.get('stated_minimum_match') or 'not compared'}"
+    if record.get("stated_solution_valid") is False:
+        text += f"; stated solution invalid ({record.get('stated_solution_problem')})"
+    return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
+
+
+def _paint(token: str, colour_letter: Optional[str], colour: bool) -> str:
+    if not colour:
+        return token
+    if colour_letter is None:
+        return f"\x1b[90m{token}\x1b[0m"
+    code = ANSI.get(colour_letter) or EXTRA_ANSI[ord(colour_letter) % len(EXTRA_ANSI)]
+    return f"\x1b[{code}m{token}\x1b[0m"
+
+
+def board_lines(board, *, colour: bool) -> list[str]:
+    """A board as text rows of tokens (``T1R``, ``###``), coloured on a terminal."""
+    return [" ".join(_paint("###" if sq is None else str(sq), None if sq is None else sq.colour, colour) for sq in row) for row in board]
+
+
+def goal_lines(level: Level, *, colour: bool) -> list[str]:
+    if level.goal.colours is None:
+        return [f"({level.goal.kind})"]
+    return [" ".join(_paint(f"  {c}" if c else "  #", c, colour) for c in row) for row in level.goal.colours]
+
+
+def picture(level: Level, moves: Optional[list[str]], *, colour: bool) -> str:
+    """Start, goal and (with moves) the board reached, side by side, then the moves."""
+    columns = [("start", board_lines(level.start, colour=colour), 4 * level.cols - 1)]
+    if level.goal.kind == "match":
+        columns.append(("goal", goal_lines(level, colour=colour), 4 * level.cols - 1))
+    if moves is not None:
+        reached = replay(level.start, [Move.parse(m) for m in moves])[-1]
+        columns.append(("reached", board_lines(reached, colour=colour), 4 * level.cols - 1))
+    lines = ["   ".join(title.ljust(width) for title, _, width in columns)]
+    for r in range(level.rows):
+        parts = []
+        for _, rows, width in columns:
+            text = rows[r] if r < len(rows) else ""
+            visible = len(re.sub(r"\x1b\[[0-9;]*m", "", text))
+            parts.append(text + " " * max(0, width - visible))
+        lines.append("   ".join(parts).rstrip())
+    if level.goal.kind != "match":
+        lines.append(f"goal: {level.goal.kind}")
+    if moves is not None:
+        lines.append("moves: " + (" ".join(moves) if moves else "(none: the start meets the goal)"))
+    return "\n".join(lines)
+
+
+def show(level: Optional[Level], record: dict[str, Any], args: argparse.Namespace, verb: str, *, colour: bool) -> str:
+    head = summary_line(level, record)
+    if verb == "verify" or level is None:
+        return head
+    return head + "\n" + picture(level, record.get("moves"), colour=colour)
+
+
+# -- generate -----------------------------------------------------------------------------------
+GENERATE_EXAMPLE = "example: puzzlesat generate swap --difficulty expert --goal match --moves 3-8 --count 20 --seed 1 --out pack.swap"
+
+
+def _range(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N or LO-HI")
+    lo = int(match.group(1))
+    hi = int(match.group(2)) if match.group(2) else lo
+    if lo > hi:
+        raise argparse.ArgumentTypeError(f"range {text!r} is empty")
+    return lo, hi
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 7x6)")
+    return int(match.group(1)), int(match.group(2))
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    from .generate import DEFAULT_SOLVE_LIMIT, SIZES
+
+    parser.add_argument("--difficulty", choices=list(SIZES), default="expert", help="board size range (easy 2-3 ... expert 4-6; default expert)")
+    parser.add_argument("--goal", choices=["match", "cluster"], default="match", help="goal kind (default match)")
+    parser.add_argument("--moves", type=_range, default=None, metavar="LO-HI", help="keep levels whose proven minimum lies in this range")
+    parser.add_argument("--size", type=_size, default=None, metavar="RxC", help="fixed size instead of the difficulty's (e.g. 7x6)")
+    parser.add_argument("--count", type=int, default=1, help="levels in the pack (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
+    parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
+    parser.add_argument("--max-tries", type=int, default=10_000, help="draws allowed per level before giving up")
+
+
+def level_seed(pack_seed: int, index: int) -> int:
+    """The seed of level ``index`` in a pack: ``pack_seed * 1000003 + index``."""
+    return pack_seed * 1_000_003 + index
+
+
+def _signature(args: argparse.Namespace) -> str:
+    moves = "-" if args.moves is None else f"{args.moves[0]}-{args.moves[1]}"
+    size = "-" if args.size is None else f"{args.size[0]}x{args.size[1]}"
+    return f"puzzlesat generate swap --difficulty {args.difficulty} --goal {args.goal} --moves {moves} --size {size} --seed {args.seed}"
+
+
+def generate(args: argparse.Namespace) -> int:
+    """``puzzlesat generate swap``: certified levels, written one by one as each is proven."""
+    from ..progress import Progress
+    from .generate import GenerationFailed
+    from .generate import generate as make
+
+    if args.count < 1:
+        print("error: --count must be at least 1", file=sys.stderr)
+        return 2
+    signature = _signature(args)
+    existing: list[Level] = []
+    if args.out and os.path.exists(args.out) and os.path.getsize(args.out) > 0:
+        try:
+            existing = formats.read(args.out)
+        except ParseError as exc:
+            print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
+            return 2
+        for i, level in enumerate(existing):
+            if not any(comment.startswith(signature) and comment.endswith(f"level {i}") for comment in level.comments):
+                print(f"error: {args.out} holds levels made with other settings (level {i}); choose another --out", file=sys.stderr)
+                return 2
+    start_index = len(existing)
+    progress = Progress(args.count, label="generate swap")
+    progress.done = min(start_index, args.count)
+    totals = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0}
+    minima: dict[int, int] = {}
+    started = time.perf_counter()
+    made = 0
+    status = 0
+    for index in range(start_index, args.count):
+        seed = level_seed(args.seed, index)
+        try:
+            result = make(
+                difficulty=args.difficulty,
+                goal=args.goal,
+                seed=seed,
+                moves=args.moves,
+                size=args.size,
+                solve_time_limit=args.time_limit,
+                max_tries=args.max_tries,
+            )
+        except GenerationFailed as exc:
+            progress.close()
+            print(f"error: level {index}: {exc}", file=sys.stderr)
+            for key in totals:
+                totals[key] += exc.stats.get(key, 0)
+            status = 1
+            break
+        for key in totals:
+            totals[key] += result.stats.get(key, 0)
+        minima[result.min_moves] = minima.get(result.min_moves, 0) + 1
+        level = result.level
+        level = Level(level.start, level.goal, stated_minimum=level.stated_minimum, stated_solution=level.stated_solution,
+                      comments=level.comments + (f"{signature} level {index}",))
+        text = formats.format(level)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as handle:
+                if index > 0:
+                    handle.write(formats.SEPARATOR + "\n")
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+        else:
+            if index > 0:
+                print(formats.SEPARATOR)
+            print(text, end="", flush=True)
+        made += 1
+        progress.advance(note=f"#{index}: {result.min_moves} moves")
+    progress.close()
+    spread = ", ".join(f"{n}x{m}" for m, n in sorted(minima.items())) or "-"
+    where = f" in {args.out}" if args.out else ""
+    print(
+        f"{made} new level(s), {start_index + made} of {args.count}{where}; proven minima (count x moves): {spread}; "
+        f"{totals['tries']} draws: {totals['unsolvable']} proven unsolvable, {totals['unknown']} unknown (time limit), "
+        f"{totals['out_of_range']} outside the moves range; {time.perf_counter() - started:.1f}s",
+        file=sys.stderr,
+    )
+    return status
+
+
+# -- render (owned by the rendering work) -------------------------------------------------------
+def render(level: Level, args: argparse.Namespace) -> int:
+    raise NotImplementedError("swap rendering is not wired to the CLI yet")

@@ -1,0 +1,150 @@
+"""The Swap CLI adapter: detection, the JSON contract, verify's verdicts, generate with resume."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+
+import pytest
+
+from puzzlesat.cli import main
+from puzzlesat.families import detect_family
+from puzzlesat.swap import cli as swap_cli
+from puzzlesat.swap import generate as generate_module
+from puzzlesat.swap import parse, parse_all
+from tests.swap.test_generate import bfs_solve
+
+LEVEL = """# demo
+start
+T1R B1G ### Q2Y
+T3B T1R B1G T1R
+goal
+R G # R
+B R G Y
+"""
+CONTRACT = {"family", "source", "index", "status", "moves", "optimal", "lower_bound", "seconds", "error"}
+
+
+@pytest.fixture
+def exact(monkeypatch):
+    """A stand-in for the exact solver module (test-only): breadth-first search."""
+    fake = types.ModuleType("puzzlesat.swap.solve")
+
+    def solve(level, *, method=None, time_limit=None):
+        if method not in (None, "bfs"):
+            raise ValueError(f"unknown method {method!r}")
+        return bfs_solve(level)
+
+    fake.solve = solve
+    monkeypatch.setitem(sys.modules, "puzzlesat.swap.solve", fake)
+    monkeypatch.setattr(generate_module, "exact_solve", bfs_solve)
+
+
+def run_json(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def test_sniff_is_specific():
+    assert swap_cli.sniff(LEVEL, "x.txt")
+    assert not swap_cli.sniff("5 5\nA...B\n.....\n", "x.txt")
+    assert not swap_cli.sniff("start\nsome text\ngoal: reach it\n", "x.txt")
+    assert detect_family(LEVEL, "level.txt").name == "swap"
+    assert detect_family("anything", "level.swap").name == "swap"
+
+
+def test_solve_json_contract(tmp_path, capsys, exact):
+    path = tmp_path / "a.txt"
+    path.write_text(LEVEL)
+    code, (record,) = run_json(capsys, "solve", str(path), "--json")
+    assert code == 0 and CONTRACT <= set(record)
+    assert record["family"] == "swap" and record["status"] == "solved"
+    assert record["moves"] == ["0,3>1,3"] and record["optimal"] is True and record["lower_bound"] == 1
+
+
+def test_astar_method_is_never_optimal(tmp_path, capsys):
+    path = tmp_path / "a.swap"
+    path.write_text(LEVEL)
+    code, (record,) = run_json(capsys, "solve", str(path), "--json", "--method", "astar")
+    assert code == 0 and record["method"] == "astar" and record["optimal"] is False
+    assert record["moves"] == ["0,3>1,3"]
+
+
+def test_unsolvable_and_unknown_method(tmp_path, capsys, exact):
+    path = tmp_path / "b.swap"
+    path.write_text("start\nB1R B1G\ngoal\nG R\n---\nstart\nT1R T1G\ngoal\nG R\n")
+    code, records = run_json(capsys, "solve", str(path), "--json")
+    assert code == 1 and [r["status"] for r in records] == ["unsolvable", "solved"]
+    assert records[0]["moves"] is None
+    code, (record,) = run_json(capsys, "solve", str(path), "--json", "--index", "1", "--method", "nonsense")
+    assert record["status"] == "error" and "unknown method" in record["error"]
+
+
+def test_verify_compares_stated_claims(tmp_path, capsys, exact):
+    good = tmp_path / "good.swap"
+    good.write_text(LEVEL + "minimum 1\nsolution 1,3>0,3\n")
+    upper = tmp_path / "upper.swap"
+    upper.write_text(LEVEL + "minimum 4\n")  # an A*-style upper bound: passes, reported "better"
+    wrong = tmp_path / "wrong.swap"
+    wrong.write_text(LEVEL + "minimum 0\n")  # claims fewer moves than possible
+    bad_answer = tmp_path / "bad.swap"
+    bad_answer.write_text(LEVEL + "solution 0,0>1,1\n")
+    code, records = run_json(capsys, "verify", str(tmp_path), "--json")
+    by_name = {r["source"].rsplit("/", 1)[1]: r for r in records}
+    assert code == 1
+    assert by_name["good.swap"]["stated_minimum_match"] == "equal" and by_name["good.swap"]["stated_solution_valid"] is True
+    assert by_name["upper.swap"]["stated_minimum_match"] == "better"
+    assert by_name["wrong.swap"]["stated_minimum_match"] == "worse"
+    assert by_name["bad.swap"]["stated_solution_valid"] is False
+    assert "wrong-direction" in by_name["bad.swap"]["stated_solution_problem"]
+    verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
+    assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": True, "wrong.swap": False}
+
+
+def test_parse_error_becomes_an_error_record(tmp_path, capsys):
+    path = tmp_path / "broken.swap"
+    path.write_text("start\nT1R X1G\ngoal cluster\n")
+    code, (record,) = run_json(capsys, "verify", str(path), "--json")
+    assert code == 1 and record["status"] == "error" and "broken.swap:2:5: unknown figure 'X'" in record["error"]
+
+
+def test_show_draws_start_goal_reached_and_moves(exact):
+    level = parse(LEVEL)
+    record = swap_cli.solve_record(level, argparse.Namespace(method=None, time_limit=None))
+    record.update(source="x.swap", index=0, seconds=0.1)
+    text = swap_cli.show(level, record, argparse.Namespace(), "solve", colour=False)
+    assert "start" in text and "goal" in text and "reached" in text and "moves: 0,3>1,3" in text
+    assert "T1R B1G ### T1R" in text  # the reached board
+    coloured = swap_cli.show(level, record, argparse.Namespace(), "solve", colour=True)
+    assert "\x1b[31mT1R\x1b[0m" in coloured
+
+
+def test_generate_writes_and_resumes(tmp_path, capsys, exact):
+    out = tmp_path / "pack.swap"
+    args = ["generate", "swap", "--difficulty", "easy", "--goal", "match", "--seed", "4", "--out", str(out)]
+    assert main(args + ["--count", "2"]) == 0
+    first = parse_all(out.read_text())
+    assert len(first) == 2 and all(level.stated_minimum is not None for level in first)
+    assert main(args + ["--count", "3"]) == 0
+    again = parse_all(out.read_text())
+    assert again[:2] == first and len(again) == 3
+    fresh = tmp_path / "fresh.swap"
+    assert main(args[:-1] + [str(fresh), "--count", "3"]) == 0
+    assert parse_all(fresh.read_text()) == again  # resuming gives the same pack as one run
+    assert main(["generate", "swap", "--difficulty", "medium", "--seed", "4", "--out", str(out), "--count", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "other settings" in err
+    for level in again:
+        bfs = bfs_solve(level)
+        assert len(bfs.solution) == level.stated_minimum
+
+
+def test_generate_moves_range_argument(capsys, exact):
+    assert main(["generate", "swap", "--difficulty", "easy", "--moves", "2-3", "--seed", "1"]) == 0
+    (level,) = parse_all(capsys.readouterr().out)
+    assert 2 <= level.stated_minimum <= 3
+    with pytest.raises(SystemExit):
+        main(["generate", "swap", "--moves", "5-2"])
