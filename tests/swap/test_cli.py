@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import types
@@ -12,9 +13,10 @@ import pytest
 from puzzlesat.cli import main
 from puzzlesat.families import detect_family
 from puzzlesat.swap import cli as swap_cli
-from puzzlesat.swap import generate as generate_module
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve
+
+generate_module = importlib.import_module("puzzlesat.swap.generate")
 
 LEVEL = """# demo
 start

@@ -13,7 +13,9 @@ legal when either square reaches the other.
 []
 """
 
+from .astar import astar_solve
 from .formats import format, format_all, parse, parse_all, read
+from .generate import GeneratedLevel, GenerationFailed, generate
 from .model import (
     Board,
     Goal,
@@ -31,10 +33,23 @@ from .model import (
     parse_moves,
 )
 from .moves import apply_move, is_legal, legal_moves, reachable, reaches, replay, swap_pairs
+from .render import render
 from .verify import CODES, Violation, is_solution, verify
+
+try:  # the exact solvers land in their own module; until then the package works without them
+    from .solve import solve
+except ModuleNotFoundError as exc:  # pragma: no cover (only before puzzlesat.swap.solve exists)
+    if exc.name != "puzzlesat.swap.solve":
+        raise
 
 __all__ = [
     "Board",
+    "GeneratedLevel",
+    "GenerationFailed",
+    "astar_solve",
+    "generate",
+    "render",
+    "solve",
     "CODES",
     "Goal",
     "Level",
