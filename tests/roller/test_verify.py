@@ -99,3 +99,14 @@ def test_tabtale_answers_do_not_fit_the_other_convention():
     wrong = sum(bool(verify(read(path, start="row-major")[0], table[path.name]))
                 for path in sorted((folder / "data" / "all").glob("*.xml")))
     assert wrong > 100
+
+
+def test_answers_attached_to_levels_feed_the_par_comparison():
+    from puzzlesat.roller import with_answers
+    from puzzlesat.roller.cli import reference_length
+
+    folder = shared_path("roller", "eranheres-amaze")
+    table = read_answers(folder / "solutions" / "solution.txt")
+    levels = with_answers([read(path)[0] for path in sorted((folder / "data" / "all").glob("00*.xml"))], table)
+    assert [level.known_answer for level in levels] == [table[level.name] for level in levels]
+    assert all(reference_length(level) == (len(level.known_answer), True) for level in levels)

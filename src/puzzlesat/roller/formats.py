@@ -452,6 +452,26 @@ def read_answers(path: str | Path) -> dict[str, str]:
     return parse_answers(_read_text(path))
 
 
+def with_answers(levels: list[Level], answers: dict[str, str]) -> list[Level]:
+    """The levels with ``known_answer`` set from an answer table (file name -> moves, as
+    :func:`read_answers` gives), matched by level name; levels without an entry are unchanged.
+    Whether an answer is valid for the level's start is left to ``verify``.
+
+    >>> level = parse("#####\\n#o..#\\n#####", source="001.xml")
+    >>> with_answers([level], {"001.xml": "R"})[0].known_answer
+    'R'
+    """
+    out = []
+    for level in levels:
+        moves = answers.get(level.name)
+        if moves is None:
+            out.append(level)
+            continue
+        out.append(Level(level.rows, level.start, name=level.name, par=level.par, known_answer=moves,
+                         start_rule=level.start_rule))
+    return out
+
+
 # -- starhermit JSON ----------------------------------------------------------------------------
 def _json_error(exc: json.JSONDecodeError) -> ParseError:
     return ParseError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
