@@ -1,0 +1,363 @@
+"""Backtracking baseline for Numberlink: grow paths from their endpoints, most constrained first.
+
+Rules as everywhere in the family: connect the two cells of every label by an orthogonal path;
+paths never share a cell or enter blocked cells; under cover-all rules every free cell lies on a
+path; under no-self-touch rules no path runs beside itself. This module is the reference search
+the SAT solver is measured against; it imports nothing from the SAT layer.
+
+The search is a generator of answers (:func:`solutions`), so the same code solves (take the
+first) and counts (keep going). Each pair has two *heads*, one growing from each endpoint. At
+every node the head with the fewest legal moves is extended (a forced move costs no branching);
+each answer is reached exactly once because the chosen head's next cell is fixed by the answer.
+Cheap checks prune dead ends: a free cell that can no longer be threaded by a path (cover-all),
+a pair whose two heads no longer touch a common free region, and (cover-all) a free region that
+no pair can enter and leave. Answers are sets of simple paths, so stray cycles cannot occur.
+
+>>> from puzzlesat.numberlink.model import Puzzle, Rules
+>>> p = Puzzle.from_rows(["A.B", "...", ".AB"])
+>>> r = solve(p)
+>>> r.status.value, r.solution.path("B")
+('solved', ((0, 2), (1, 2), (2, 2)))
+>>> count(p).count, count(p, rules=Rules(cover_all=False), limit=10).count
+(2, 5)
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..results import CountResult, SolveResult, Status, Timings
+from ..timing import Deadline
+from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .verify import verify
+
+METHOD = "backtracking"
+
+FREE = -1
+WALL = -2
+
+STEP = 0        # the head moves into a free cell
+JOIN = 1        # the head meets the other head of its pair: the path is complete
+STEP_JOIN = 2   # no-self-touch: the head moves into a free cell beside the other head and they join
+
+CHECK_CLOCK_EVERY = 256  # nodes between deadline checks
+
+
+class SearchTimeout(TimeoutError):
+    """The time limit ran out before the search finished."""
+
+
+class _Search:
+    """Mutable search state over flat cell indices ``row * width + col``."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, deadline: Deadline) -> None:
+        self.puzzle = puzzle
+        self.rules = rules
+        self.deadline = deadline
+        w, h = puzzle.width, puzzle.height
+        self.width = w
+        self.neighbours: list[tuple[int, ...]] = []
+        for r in range(h):
+            for c in range(w):
+                near = []
+                if r > 0:
+                    near.append((r - 1) * w + c)
+                if r + 1 < h:
+                    near.append((r + 1) * w + c)
+                if c > 0:
+                    near.append(r * w + c - 1)
+                if c + 1 < w:
+                    near.append(r * w + c + 1)
+                self.neighbours.append(tuple(near))
+        self.owner = [FREE] * (w * h)
+        for (r, c) in puzzle.blocked:
+            self.owner[r * w + c] = WALL
+        self.pairs = puzzle.pairs
+        self.heads: list[list[int]] = []
+        self.paths: list[tuple[list[int], list[int]]] = []
+        for k, pair in enumerate(puzzle.pairs):
+            a = pair.start[0] * w + pair.start[1]
+            b = pair.end[0] * w + pair.end[1]
+            self.owner[a] = self.owner[b] = k
+            self.heads.append([a, b])
+            self.paths.append(([a], [b]))
+        self.done = [False] * len(self.pairs)
+        self.open_pairs = len(self.pairs)
+        self.free_count = self.owner.count(FREE)
+        self.nodes = 0
+        self._component = [0] * (w * h)
+
+    # -- moves ----------------------------------------------------------------------------
+    def moves_of(self, k: int, side: int) -> list[tuple[int, int, int, int]]:
+        """Legal moves of head ``side`` of pair ``k``, most promising first."""
+        owner, neighbours = self.owner, self.neighbours
+        here = self.heads[k][side]
+        other = self.heads[k][1 - side]
+        no_touch = self.rules.no_self_touch
+        if no_touch and other in neighbours[here]:
+            return [(k, side, other, JOIN)]  # adjacent heads must join, or the path touches itself
+        steps: list[tuple[int, tuple[int, int, int, int]]] = []
+        joins = []
+        for n in neighbours[here]:
+            if n == other:
+                joins.append((k, side, n, JOIN))
+                continue
+            if owner[n] != FREE:
+                continue
+            kind = STEP
+            exits = 0
+            if no_touch:
+                bad = False
+                for m in neighbours[n]:
+                    if m == here:
+                        continue
+                    if owner[m] == k:
+                        if m == other:
+                            kind = STEP_JOIN
+                        else:
+                            bad = True
+                            break
+                if bad:
+                    continue
+            for m in neighbours[n]:
+                if owner[m] == FREE:
+                    exits += 1
+            steps.append((exits, (k, side, n, kind)))
+        steps.sort(key=lambda item: item[0])
+        return joins + [move for _, move in steps]
+
+    def choose(self) -> list[tuple[int, int, int, int]] | None:
+        """Moves of the most constrained head; None when every pair is joined."""
+        best: list[tuple[int, int, int, int]] | None = None
+        for k in range(len(self.pairs)):
+            if self.done[k]:
+                continue
+            for side in (0, 1):
+                moves = self.moves_of(k, side)
+                if best is None or len(moves) < len(best):
+                    best = moves
+                    if len(best) <= 1:
+                        return best
+        return best
+
+    def apply(self, move: tuple[int, int, int, int]) -> None:
+        k, side, cell, kind = move
+        if kind != JOIN:
+            self.owner[cell] = k
+            self.paths[k][side].append(cell)
+            self.heads[k][side] = cell
+            self.free_count -= 1
+        if kind != STEP:
+            self.done[k] = True
+            self.open_pairs -= 1
+
+    def undo(self, move: tuple[int, int, int, int]) -> None:
+        k, side, cell, kind = move
+        if kind != STEP:
+            self.done[k] = False
+            self.open_pairs += 1
+        if kind != JOIN:
+            self.owner[cell] = FREE
+            path = self.paths[k][side]
+            path.pop()
+            self.heads[k][side] = path[-1]
+            self.free_count += 1
+
+    # -- pruning --------------------------------------------------------------------------
+    def _threadable(self, cell: int) -> bool:
+        """Cover-all: can a path still pass through this free cell?"""
+        free = 0
+        head_pairs: list[int] = []
+        for m in self.neighbours[cell]:
+            o = self.owner[m]
+            if o == FREE:
+                free += 1
+            elif o >= 0 and not self.done[o] and m in self.heads[o]:
+                head_pairs.append(o)
+        if free + len(head_pairs) < 2:
+            return False
+        if free == 0:  # both path neighbours must be the two heads of one pair
+            return len(set(head_pairs)) < len(head_pairs)
+        return True
+
+    def feasible_after(self, move: tuple[int, int, int, int], came_from: int) -> bool:
+        """Cheap local checks around the move, then the region check."""
+        if self.rules.cover_all:
+            k, side, cell, kind = move
+            touched = [came_from, cell]
+            if kind != STEP:
+                touched.append(self.heads[k][1 - side])
+            owner = self.owner
+            for t in touched:
+                for m in self.neighbours[t]:
+                    if owner[m] == FREE and not self._threadable(m):
+                        return False
+        return self.regions_ok()
+
+    def regions_ok(self) -> bool:
+        """Every open pair's heads touch a common free region (or each other); under cover-all
+        every free region can be entered and left by some open pair."""
+        owner, neighbours, comp = self.owner, self.neighbours, self._component
+        n_cells = len(owner)
+        for i in range(n_cells):
+            comp[i] = -1
+        regions = 0
+        for start in range(n_cells):
+            if owner[start] != FREE or comp[start] != -1:
+                continue
+            comp[start] = regions
+            stack = [start]
+            while stack:
+                x = stack.pop()
+                for m in neighbours[x]:
+                    if owner[m] == FREE and comp[m] == -1:
+                        comp[m] = regions
+                        stack.append(m)
+            regions += 1
+        claimed = [False] * regions
+        for k in range(len(self.pairs)):
+            if self.done[k]:
+                continue
+            a, b = self.heads[k]
+            near_a = {comp[m] for m in neighbours[a] if owner[m] == FREE}
+            common = [r for r in {comp[m] for m in neighbours[b] if owner[m] == FREE} if r in near_a]
+            if not common and b not in neighbours[a]:
+                return False
+            for r in common:
+                claimed[r] = True
+        if self.rules.cover_all and not all(claimed):
+            return False
+        return True
+
+    def complete(self) -> bool:
+        return self.open_pairs == 0 and (not self.rules.cover_all or self.free_count == 0)
+
+    # -- answers --------------------------------------------------------------------------
+    def solution(self) -> Solution:
+        w = self.width
+        paths = []
+        for pair, (from_start, from_end) in zip(self.pairs, self.paths):
+            cells = from_start + from_end[::-1]
+            paths.append((pair.label, tuple((i // w, i % w) for i in cells)))
+        return Solution(tuple(paths))
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes % CHECK_CLOCK_EVERY == 0 and self.deadline.expired():
+            raise SearchTimeout(f"time limit reached after {self.nodes} nodes")
+
+    def run(self) -> Iterator[Solution]:
+        """Every answer once (depth first, explicit stack: no recursion limit on big boards)."""
+        if self.deadline.expired():
+            raise SearchTimeout("time limit reached before the search started")
+        if not self.regions_ok():
+            return
+        if self.open_pairs == 0:
+            if self.complete():
+                yield self._checked(self.solution())
+            return
+        first = self.choose()
+        # a frame: [moves, next index, move applied (or None)]
+        stack: list[list] = [[first, 0, None]]
+        while stack:
+            frame = stack[-1]
+            if frame[2] is not None:
+                self.undo(frame[2])
+                frame[2] = None
+            moves = frame[0]
+            if frame[1] >= len(moves):
+                stack.pop()
+                continue
+            move = moves[frame[1]]
+            frame[1] += 1
+            came_from = self.heads[move[0]][move[1]]
+            self.apply(move)
+            frame[2] = move
+            self.tick()
+            if not self.feasible_after(move, came_from):
+                continue
+            if self.open_pairs == 0:
+                if self.complete():
+                    yield self._checked(self.solution())
+                continue
+            nxt = self.choose()
+            if nxt:
+                stack.append([nxt, 0, None])
+
+    def _checked(self, solution: Solution) -> Solution:
+        violations = verify(self.puzzle, solution, self.rules)
+        if violations:  # a bug in the search, never a property of the puzzle
+            raise AssertionError(f"backtracking produced an invalid answer: {violations[0]}")
+        return solution
+
+
+def solutions(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> Iterator[Solution]:
+    """Every answer of ``puzzle`` under ``rules``, each once and each checked by ``verify``.
+
+    Raises :class:`SearchTimeout` (a ``TimeoutError``) when the time limit runs out first;
+    the answers yielded before that stay valid.
+
+    >>> from puzzlesat.numberlink.model import Puzzle, Rules
+    >>> [s.path("A") for s in solutions(Puzzle.from_rows(["A.", ".A"]), rules=Rules(cover_all=False))]
+    [((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 1))]
+    >>> [s.path("A") for s in solutions(Puzzle.from_rows(["A..", "..A"]))]
+    [((0, 0), (1, 0), (1, 1), (0, 1), (0, 2), (1, 2))]
+    """
+    return _Search(puzzle, rules, Deadline.of(time_limit)).run()
+
+
+def _search_stats(search: _Search) -> dict[str, int]:
+    return {"nodes": search.nodes}
+
+
+def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> SolveResult[Solution]:
+    """The first answer found, a proof that none exists, or "unknown" when time runs out.
+
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> solve(Puzzle.from_rows(["A.B", "B.A"])).status.value
+    'unsatisfiable'
+    """
+    deadline = Deadline.of(time_limit)
+    search = _Search(puzzle, rules, deadline)
+    started = deadline.elapsed()
+    try:
+        answer = next(search.run(), None)
+        status = Status.SOLVED if answer is not None else Status.UNSATISFIABLE
+    except SearchTimeout:
+        answer, status = None, Status.UNKNOWN
+    seconds = deadline.elapsed() - started
+    return SolveResult(status, answer, timings=Timings(0.0, seconds), method=METHOD, stats=_search_stats(search))
+
+
+def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_limit: float | Deadline | None = None) -> CountResult[Solution]:
+    """Count answers up to ``limit`` (``complete=False`` when the time limit ran out first).
+
+    >>> from puzzlesat.numberlink.model import Puzzle, Rules
+    >>> r = count(Puzzle.from_rows(["A.", ".A"]), rules=Rules(cover_all=False), limit=5)
+    >>> r.count, r.complete, r.unique
+    (2, True, False)
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    deadline = Deadline.of(time_limit)
+    search = _Search(puzzle, rules, deadline)
+    started = deadline.elapsed()
+    found: list[Solution] = []
+    complete = True
+    try:
+        for answer in search.run():
+            found.append(answer)
+            if len(found) >= limit:
+                break
+    except SearchTimeout:
+        complete = False
+    seconds = deadline.elapsed() - started
+    return CountResult(len(found), complete, limit, tuple(found), timings=Timings(0.0, seconds), stats=_search_stats(search))
+
+
+def is_unique(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> bool | None:
+    """True when exactly one answer exists, False when none or several, None when undecided."""
+    result = count(puzzle, rules=rules, limit=2, time_limit=time_limit)
+    if not result.complete:
+        return None
+    return result.count == 1
