@@ -165,7 +165,10 @@ def summary_line(level: Optional[Level], record: dict[str, Any]) -> str:
     else:
         text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("stated_minimum") is not None:
-        text += f"; stated minimum {record['stated_minimum']}: {record.get('stated_minimum_match') or 'not compared'}"
+        verdict = record.get("stated_minimum_match")
+        if verdict is None:
+            verdict = "ours is longer but not proven minimal" if record.get("moves_count") is not None else "not compared"
+        text += f"; stated minimum {record['stated_minimum']}: {verdict}"
     if record.get("stated_solution_valid") is False:
         text += f"; stated solution invalid ({record.get('stated_solution_problem')})"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
