@@ -51,14 +51,19 @@ def check(text):
             assert formats.parse(url).size == puzzle.size
 
 
+ANSWER_PUZZLES = (formats.parse("A.B\nA.B"), formats.parse("SIZE 3X2\nLINE#1 (0,0)-(0,1)\nLINE#2 (2,0)-(2,1)"))
+ANSWER_SEEDS = ["A.B\nA.B\n", "A A B\nA . B", "SIZE 3X2\r\n01,00,02\r\n01,00,02\r\n", "SIZE 3X2X1\nLAYER 1\n1,1,2\n1,0,2\n"]
+
+
 def check_answers(text):
-    puzzle = formats.parse("A.B\nA.B")
-    for fmt in (None, "native", "adc"):
-        try:
-            solution = formats.parse_solution(text, puzzle, fmt=fmt)
-        except ParseError:
-            continue
-        assert {label for label, _ in solution.paths} == {"A", "B"}
+    """parse_solution refuses cleanly or gives a path for every label of the puzzle."""
+    for puzzle in ANSWER_PUZZLES:
+        for fmt in (None, "native", "adc"):
+            try:
+                solution = formats.parse_solution(text, puzzle, fmt=fmt)
+            except ParseError:
+                continue
+            assert {label for label, _ in solution.paths} == set(puzzle.labels)
 
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,8 +90,8 @@ def test_random_bytes(data):
 
 
 @st.composite
-def mutated_seed(draw):
-    text = draw(st.sampled_from(SEEDS))
+def mutated_seed(draw, seeds=SEEDS):
+    text = draw(st.sampled_from(seeds))
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["delete", "insert", "replace", "duplicate-line", "drop-line"]))
         lines = text.split("\n")
@@ -113,6 +118,12 @@ def mutated_seed(draw):
 @given(mutated_seed())
 def test_mutated_valid_files(text):
     check(text)
+    check_answers(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_seed(ANSWER_SEEDS))
+def test_mutated_answers(text):
     check_answers(text)
 
 
