@@ -1,0 +1,462 @@
+"""Admissible lower bounds on the number of swaps a Swap level still needs, and cheap proofs
+that a level cannot be solved at all.
+
+Rules the bounds rest on: a swap exchanges the contents of two cells, so it changes the colour of
+at most two cells; squares only ever move along *candidate pairs* (cells some square could swap),
+so a square never leaves its component of the swap graph.
+
+* Match goal: ``mismatch_bound`` (half the mismatched cells, rounded up) and the stronger
+  ``cycle_bound``: the mismatched cells form a colour-transfer multigraph (an arc current colour ->
+  goal colour per cell); sorting with *arbitrary* swaps needs exactly ``mismatches - cycles``
+  swaps where ``cycles`` is the largest number of cycles the arcs decompose into. Real swaps are a
+  subset of arbitrary ones, and never cross swap-graph components, so the sum of this number per
+  component is admissible (and consistent: one swap changes it by at most one).
+* Cluster goal: half the number of colours not yet in one group, rounded up (a swap changes the
+  cells of only two colours), and, per colour, groups - 1 shrinks by at most 4 per swap.
+* Touch goal: a swap can change the loneliness of at most 10 cells (the two cells and their
+  orthogonal neighbours).
+
+>>> from .compiled import Task
+>>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
+>>> mismatch_bound(task, task.start), cycle_bound(task, task.start)
+(2, 2)
+>>> max_cycle_packing({("R", "G"): 2, ("G", "R"): 1, ("G", "B"): 1, ("B", "R"): 1})
+2
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Hashable, Mapping, Sequence
+
+from .compiled import CLUSTER, MATCH, TOUCH, Task
+
+EXACT_PACKING_MAX_COLOURS = 8  # beyond this, an admissible relaxation of the cycle count is used
+
+
+# ------------------------------------------------------------------ swap-graph components
+def swap_components(task: Task) -> tuple[int, ...]:
+    """Component id of each cell in the graph of swaps that can ever happen.
+
+    Start from every candidate pair; a component's squares never leave it, so only the classes
+    that start inside a component can make swaps there: drop the pairs no such class can make
+    and repeat until nothing changes.
+
+    >>> from .compiled import Task
+    >>> swap_components(Task.from_rows(["T1R B1G T1R"]))
+    (0, 0, 0)
+    >>> swap_components(Task.from_rows(["B1R B1G B1R"]))
+    (0, 1, 2)
+    """
+    n = len(task.cells)
+    component = [0] * n
+    while True:
+        present: dict[int, int] = {}
+        for i, k in enumerate(task.start):
+            present[component[i]] = present.get(component[i], 0) | (1 << k)
+        parent = list(range(n))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for p, (i, j) in enumerate(task.pairs):
+            if component[i] == component[j] and (task.forward[p] | task.backward[p]) & present[component[i]]:
+                parent[find(i)] = find(j)
+        roots: dict[int, int] = {}
+        new = [roots.setdefault(find(i), len(roots)) for i in range(n)]
+        if len(set(new)) == len(set(component)):
+            return tuple(new)
+        component = new
+
+
+def unreachable_reason(task: Task) -> str | None:
+    """A short proof that no sequence of swaps reaches the goal, or ``None`` when none is found.
+
+    Match: some swap-graph component holds other colours (with counts) than the goal asks there.
+    Touch: a colour with a single square can never touch its own colour.
+
+    >>> from .compiled import Task
+    >>> unreachable_reason(Task.from_rows(["B1R B1G"], goal=["G R"]))
+    'cells (0, 0) cannot exchange squares with the rest of the board and need 1 other colour(s)'
+    """
+    if task.goal == MATCH:
+        assert task.goal_colours is not None
+        component = swap_components(task)
+        for comp in sorted(set(component)):
+            cells = [i for i in range(len(task.cells)) if component[i] == comp]
+            have = Counter(task.class_colour[task.start[i]] for i in cells)
+            want = Counter(task.goal_colours[i] for i in cells)
+            if have != want:
+                wrong = sum((want - have).values())
+                shown = ", ".join(str(task.cells[i]) for i in cells[:4]) + (" ..." if len(cells) > 4 else "")
+                return (
+                    f"cells {shown} cannot exchange squares with the rest of the board"
+                    f" and need {wrong} other colour(s)"
+                )
+        return None
+    if task.goal == TOUCH:
+        counts = Counter(task.class_colour[k] for k in task.start)
+        single = sorted(task.colours[x] for x, n in counts.items() if n == 1)
+        if single:
+            return f"colour {single[0]} has a single square, which can never touch its own colour"
+    return None
+
+
+# ------------------------------------------------------------------ match bounds
+def mismatches(task: Task, state: Sequence[int]) -> int:
+    """Cells whose colour differs from the goal colour."""
+    assert task.goal_colours is not None
+    return sum(task.class_colour[k] != g for k, g in zip(state, task.goal_colours))
+
+
+def mismatch_bound(task: Task, state: Sequence[int]) -> int:
+    """Half the mismatched cells, rounded up (a swap fixes at most two cells)."""
+    return (mismatches(task, state) + 1) // 2
+
+
+def max_cycle_packing(arcs: Mapping[tuple[Hashable, Hashable], int]) -> int:
+    """The largest number of cycles a balanced multigraph (arc -> multiplicity) splits into.
+
+    Exact for up to ``EXACT_PACKING_MAX_COLOURS`` vertices: 2-cycles are taken greedily (some
+    maximum decomposition contains them all: two cycles through a->b and b->a can be re-cut into
+    the 2-cycle and one closed walk), then a memoised search branches over the simple cycles
+    through the smallest vertex left. Beyond that it returns an upper bound on the number of
+    cycles (2-cycles plus a third of the rest), which keeps ``cycle_bound`` admissible.
+
+    >>> max_cycle_packing({(0, 1): 1, (1, 2): 1, (2, 0): 1, (0, 2): 1, (2, 1): 1, (1, 0): 1})
+    3
+    """
+    counts = {arc: n for arc, n in arcs.items() if n > 0 and arc[0] != arc[1]}
+    vertices = sorted({v for arc in counts for v in arc}, key=repr)
+    number = {v: x for x, v in enumerate(vertices)}
+    matrix = {(number[a], number[b]): n for (a, b), n in counts.items()}
+    two_cycles = 0
+    for (a, b), n in list(matrix.items()):
+        if a < b and (b, a) in matrix:
+            t = min(n, matrix[(b, a)])
+            two_cycles += t
+            matrix[(a, b)] -= t
+            matrix[(b, a)] -= t
+    rest = tuple(sorted((arc, n) for arc, n in matrix.items() if n > 0))
+    if len(vertices) > EXACT_PACKING_MAX_COLOURS:
+        return two_cycles + sum(n for _, n in rest) // 3
+    return two_cycles + _packing(rest)
+
+
+@lru_cache(maxsize=200_000)
+def _packing(arcs: tuple[tuple[tuple[int, int], int], ...]) -> int:
+    if not arcs:
+        return 0
+    counts = dict(arcs)
+    out: dict[int, list[int]] = {}
+    for a, b in counts:
+        out.setdefault(a, []).append(b)
+    first = min(out)
+    best = 0
+    # every arc set left is balanced, so the smallest vertex lies on some cycle of any decomposition
+    path = [first]
+    on_path = {first}
+
+    def extend(v: int) -> None:
+        nonlocal best
+        for w in out.get(v, ()):
+            if w == first:
+                cycle = list(zip(path, path[1:] + [first]))
+                remaining = dict(counts)
+                for arc in cycle:
+                    remaining[arc] -= 1
+                value = 1 + _packing(tuple(sorted((arc, n) for arc, n in remaining.items() if n > 0)))
+                best = max(best, value)
+            elif w not in on_path:
+                path.append(w)
+                on_path.add(w)
+                extend(w)
+                path.pop()
+                on_path.discard(w)
+
+    extend(first)
+    return best
+
+
+def cycle_bound(task: Task, state: Sequence[int], components: Sequence[int] | None = None) -> int:
+    """Sum over swap-graph components of mismatches minus the maximum colour-cycle packing.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+    >>> cycle_bound(task, task.start)
+    2
+    """
+    assert task.goal_colours is not None
+    if components is None:
+        components = swap_components(task)
+    arcs: dict[int, Counter] = {}
+    for i, k in enumerate(state):
+        a, g = task.class_colour[k], task.goal_colours[i]
+        if a != g:
+            arcs.setdefault(components[i], Counter())[(a, g)] += 1
+    return sum(sum(c.values()) - max_cycle_packing(c) for c in arcs.values())
+
+
+class MatchHeuristic:
+    """``cycle_bound`` kept incrementally for search: a state's colour-transfer counts are packed
+    in one integer (a bit field per component and arc) and the bound is cached per packed key.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+    >>> h = MatchHeuristic(task); key = h.key(task.start)
+    >>> h.value(key), h.value(h.after_swap(key, task.start, 0, 1))
+    (2, 1)
+    """
+
+    def __init__(self, task: Task) -> None:
+        assert task.goal_colours is not None
+        self.task = task
+        self.components = swap_components(task)
+        self.ncomp = max(self.components, default=-1) + 1
+        self.ncol = max([*task.goal_colours, *task.class_colour], default=-1) + 1
+        self.bits = (len(task.cells) + 1).bit_length()
+        self.mask = (1 << self.bits) - 1
+        self.cache: dict[int, int] = {}
+        # unit[i][a] = the bit field one arc a -> goal(i) adds for cell i (0 when a == goal(i))
+        self.unit = [
+            [
+                0 if a == g else 1 << (self.bits * ((self.components[i] * self.ncol + a) * self.ncol + g))
+                for a in range(self.ncol)
+            ]
+            for i, g in enumerate(task.goal_colours)
+        ]
+        self.class_colour = task.class_colour
+
+    def key(self, state: Sequence[int]) -> int:
+        return sum(self.unit[i][self.class_colour[k]] for i, k in enumerate(state))
+
+    def after_swap(self, key: int, state: Sequence[int], i: int, j: int) -> int:
+        ci, cj = self.class_colour[state[i]], self.class_colour[state[j]]
+        ui, uj = self.unit[i], self.unit[j]
+        return key - ui[ci] - uj[cj] + ui[cj] + uj[ci]
+
+    def value(self, key: int) -> int:
+        h = self.cache.get(key)
+        if h is None:
+            h = 0
+            per_component: dict[int, dict[tuple[int, int], int]] = {}
+            field_index, rest = 0, key
+            while rest:
+                n = rest & self.mask
+                if n:
+                    comp, arc = divmod(field_index, self.ncol * self.ncol)
+                    per_component.setdefault(comp, {})[divmod(arc, self.ncol)] = n
+                rest >>= self.bits
+                field_index += 1
+            for arcs in per_component.values():
+                h += sum(arcs.values()) - max_cycle_packing(arcs)
+            self.cache[key] = h
+        return h
+
+
+# ------------------------------------------------------------------ distances and assignment
+UNREACHABLE_DISTANCE = 1 << 20
+
+
+def swap_graph(task: Task) -> list[list[int]]:
+    """Neighbours of each cell in the graph of swaps that can ever happen (see
+    :func:`swap_components`): a square moves one edge of this graph per swap it takes part in.
+
+    >>> from .compiled import Task
+    >>> swap_graph(Task.from_rows(["T1R B1G T1R"]))
+    [[1], [0, 2], [1]]
+    """
+    component = swap_components(task)
+    present: dict[int, int] = {}
+    for i, k in enumerate(task.start):
+        present[component[i]] = present.get(component[i], 0) | (1 << k)
+    adjacent: list[list[int]] = [[] for _ in task.cells]
+    for p, (i, j) in enumerate(task.pairs):
+        if component[i] == component[j] and (task.forward[p] | task.backward[p]) & present[component[i]]:
+            adjacent[i].append(j)
+            adjacent[j].append(i)
+    return adjacent
+
+
+def swap_distances(task: Task) -> list[list[int]]:
+    """Fewest swap-graph edges between every two cells (``UNREACHABLE_DISTANCE`` across components)."""
+    adjacent = swap_graph(task)
+    n = len(task.cells)
+    table = []
+    for source in range(n):
+        row = [UNREACHABLE_DISTANCE] * n
+        row[source] = 0
+        frontier = [source]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in adjacent[a]:
+                    if row[b] == UNREACHABLE_DISTANCE:
+                        row[b] = row[a] + 1
+                        nxt.append(b)
+            frontier = nxt
+        table.append(row)
+    return table
+
+
+def min_cost_assignment(cost: Sequence[Sequence[int]]) -> int:
+    """The least total cost of a perfect matching of rows to columns (square matrix), by the
+    Hungarian method with potentials, O(n^3).
+
+    >>> min_cost_assignment([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    5
+    """
+    n = len(cost)
+    if n == 0:
+        return 0
+    inf = float("inf")
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    owner = [0] * (n + 1)  # owner[column] = row matched to it (1-based; 0 = none)
+    way = [0] * (n + 1)
+    for row in range(1, n + 1):
+        owner[0] = row
+        column0 = 0
+        slack = [inf] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[column0] = True
+            row0 = owner[column0]
+            delta = inf
+            column1 = 0
+            cost_row = cost[row0 - 1]
+            for column in range(1, n + 1):
+                if not used[column]:
+                    reduced = cost_row[column - 1] - u[row0] - v[column]
+                    if reduced < slack[column]:
+                        slack[column] = reduced
+                        way[column] = column0
+                    if slack[column] < delta:
+                        delta = slack[column]
+                        column1 = column
+            for column in range(n + 1):
+                if used[column]:
+                    u[owner[column]] += delta
+                    v[column] -= delta
+                else:
+                    slack[column] -= delta
+            column0 = column1
+            if owner[column0] == 0:
+                break
+        while column0:
+            column1 = way[column0]
+            owner[column0] = owner[column1]
+            column0 = column1
+    return int(sum(cost[owner[column] - 1][column - 1] for column in range(1, n + 1)))
+
+
+try:  # the same optimum, faster, when SciPy is installed
+    import numpy as _np
+    from scipy.optimize import linear_sum_assignment as _linear_sum_assignment
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    _linear_sum_assignment = None
+
+
+class AssignmentBound:
+    """Match goal: every square of colour X must end on a goal cell of colour X, and a swap moves
+    two squares one swap-graph edge each. So half the least total distance of an assignment of
+    squares to goal cells of their colour (per colour, a min-cost perfect matching), rounded up,
+    is admissible and consistent. Costs are cached per (colour, set of cells) bit mask.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1G T1G"], goal=["G G G R"])
+    >>> AssignmentBound(task).bound(task.start)
+    3
+    """
+
+    def __init__(self, task: Task) -> None:
+        assert task.goal_colours is not None
+        self.task = task
+        self.distance = swap_distances(task)
+        ncol = max([*task.goal_colours, *task.class_colour], default=-1) + 1
+        self.targets = [[i for i, g in enumerate(task.goal_colours) if g == x] for x in range(ncol)]
+        self.ncol = ncol
+        self.cache: dict[tuple[int, int], int] = {}
+        self._matrix = _np.array(self.distance, dtype=_np.int64) if _linear_sum_assignment else None
+
+    def masks(self, state: Sequence[int]) -> list[int]:
+        """For each colour, the bit mask of cells holding it."""
+        masks = [0] * self.ncol
+        for i, k in enumerate(state):
+            masks[self.task.class_colour[k]] |= 1 << i
+        return masks
+
+    def cost(self, colour: int, mask: int) -> int:
+        key = (colour, mask)
+        value = self.cache.get(key)
+        if value is None:
+            sources = [i for i in range(len(self.task.cells)) if mask >> i & 1]
+            targets = self.targets[colour]
+            if len(sources) != len(targets):
+                value = UNREACHABLE_DISTANCE
+            elif self._matrix is not None:
+                block = self._matrix[_np.ix_(sources, targets)]
+                rows, cols = _linear_sum_assignment(block)
+                value = int(block[rows, cols].sum())
+            else:
+                value = min_cost_assignment([[self.distance[i][j] for j in targets] for i in sources])
+            self.cache[key] = value
+        return value
+
+    def total(self, masks: Sequence[int]) -> int:
+        return sum(self.cost(x, mask) for x, mask in enumerate(masks))
+
+    def bound(self, state: Sequence[int]) -> int:
+        return (self.total(self.masks(state)) + 1) // 2
+
+
+def match_bound(task: Task, state: Sequence[int]) -> int:
+    """The best match-goal bound: the larger of ``cycle_bound`` and the assignment bound."""
+    return max(cycle_bound(task, state), AssignmentBound(task).bound(state))
+
+
+# ------------------------------------------------------------------ cluster and touch bounds
+def cluster_bound(task: Task, state: Sequence[int]) -> int:
+    """Colours split in several groups, halved and rounded up; or, per colour, (groups - 1) / 4.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1R T1G"])
+    >>> cluster_bound(task, task.start)
+    1
+    """
+    groups = task.group_counts(task.colours_of(state))
+    split = [g - 1 for g in groups if g > 1]
+    return max((len(split) + 1) // 2, max(((s + 3) // 4 for s in split), default=0))
+
+
+def lonely_cells(task: Task, state: Sequence[int]) -> int:
+    """Cells with no orthogonal neighbour of their own colour."""
+    colours = task.colours_of(state)
+    return sum(
+        not any(colours[n] == colours[i] for n in task.neighbours[i]) for i in range(len(task.cells))
+    )
+
+
+def touch_bound(task: Task, state: Sequence[int]) -> int:
+    """Lonely cells / 10, rounded up: a swap changes the colour of two cells, and only those cells
+    and their orthogonal neighbours can stop being lonely."""
+    return (lonely_cells(task, state) + 9) // 10
+
+
+def lower_bound(task: Task, state: Sequence[int] | None = None) -> int:
+    """The best admissible lower bound for the level's goal (``state`` defaults to the start).
+
+    >>> from .compiled import Task
+    >>> lower_bound(Task.from_rows(["T1R T1G T1R T1G"]))
+    1
+    """
+    state = task.start if state is None else state
+    if task.goal == MATCH:
+        return match_bound(task, state)
+    if task.goal == CLUSTER:
+        return cluster_bound(task, state)
+    return touch_bound(task, state)
