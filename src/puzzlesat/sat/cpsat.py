@@ -33,12 +33,18 @@ def run_cpsat(
     time_limit: "float | Deadline | None" = None,
     workers: int = DEFAULT_WORKERS,
     seed: int = 0,
+    parameters: "dict[str, object] | None" = None,
 ) -> CpSatOutcome:
-    """Solve ``model``; ``status`` is "unknown" when the limit ran out with nothing decided."""
+    """Solve ``model``; ``status`` is "unknown" when the limit ran out with nothing decided.
+
+    ``parameters`` sets further CP-SAT parameters by name (e.g. ``{"linearization_level": 2}``).
+    """
     deadline = Deadline.of(time_limit)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    for name, value in (parameters or {}).items():
+        setattr(solver.parameters, name, value)
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)

@@ -1,0 +1,89 @@
+"""Proven-minimum Roller solving: one entry point over every method, every answer verified.
+
+Rule in a sentence: paint every floor cell with the fewest slides, or prove that no walk from the
+start can. :func:`solve` first builds the stop graph and runs the exact polynomial feasibility
+check (an unsolvable level is an answer, with the reason in ``stats["reason"]``), then runs the
+chosen method and replays its answer with :func:`puzzlesat.roller.verify.verify` before returning.
+
+Methods: ``"flow"`` (default; CP-SAT traversal counts, Euler balance and flow connectivity, no
+time index), ``"time-indexed"`` (SAT, ball position per step, horizon grown from an admissible
+bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
+its search completes).
+
+>>> from puzzlesat.roller.model import Level
+>>> level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
+>>> result = solve(level, time_limit=10)
+>>> result.status.value, len(result.solution), result.optimal, result.method
+('solved', 4, True, 'flow')
+>>> blocked = Level.from_rows(["#.#", "o..", "###"])
+>>> r = solve(blocked)
+>>> r.status.value, r.stats["reason"]
+('unsatisfiable', '1 floor cell(s) can never be painted from the start (1, 0): (0,1)')
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from ..results import SolveResult, Status, Timings
+from ..timing import Deadline, Stopwatch
+from .model import Level
+from .stopgraph import StopGraph
+from .verify import verify
+
+DEFAULT_METHOD = "flow"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
+
+# method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
+# an unverified SolveResult.
+METHODS: dict[str, tuple[str, str]] = {
+    "flow": ("flow", "solve_flow"),
+    "time-indexed": ("timeindexed", "solve_time_indexed"),
+    "dfs": ("dfs", "solve_dfs"),
+}
+
+
+class SolverBug(AssertionError):
+    """A method returned an answer that the independent checker rejects."""
+
+
+def _method(name: str) -> Callable[..., SolveResult[str]]:
+    if name not in METHODS:
+        raise ValueError(f"unknown roller method {name!r}; choose one of {', '.join(METHODS)}")
+    module, function = METHODS[name]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+
+
+def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
+    """The fewest moves that paint every floor cell of ``level``.
+
+    Returns a :class:`~puzzlesat.results.SolveResult` whose ``solution`` is a move string over
+    ``UDLR``: SOLVED (``optimal`` True when minimality is proven; when time runs out after an
+    answer was found, ``optimal`` is False and ``lower_bound`` is the best proven bound),
+    UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
+    with no answer; ``lower_bound`` still set). Every answer has passed ``verify``.
+    """
+    name = method or DEFAULT_METHOD
+    run = _method(name)
+    deadline = Deadline.of(time_limit)
+    watch = Stopwatch()
+    with watch("encode"):
+        graph = StopGraph.of(level)
+        verdict = graph.feasibility()
+    feasibility_seconds = watch.seconds["encode"]
+    if not verdict.solvable:
+        return SolveResult(Status.UNSATISFIABLE, None, Timings(feasibility_seconds, 0.0), False, None, name,
+                           {"reason": verdict.reason, "cells": verdict.cells})
+    result = run(graph, time_limit=deadline)
+    stats = dict(result.stats)
+    stats["feasibility_seconds"] = feasibility_seconds
+    if result.solution is not None:
+        violations = verify(level, result.solution)
+        if violations:
+            raise SolverBug(f"roller method {name!r} returned {result.solution!r}, which fails verify: "
+                            + "; ".join(str(v) for v in violations))
+    if result.status is Status.UNSATISFIABLE:
+        # The feasibility check is exact, so a method claiming "no answer" here is wrong.
+        raise SolverBug(f"roller method {name!r} found no answer for a level the feasibility check solves")
+    return SolveResult(result.status, result.solution, Timings(feasibility_seconds, 0.0) + result.timings,
+                       result.optimal, result.lower_bound, name, stats)
