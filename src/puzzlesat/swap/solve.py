@@ -1,0 +1,121 @@
+"""Proven-minimum Swap solving: the fewest swaps that reach the goal, with a proof.
+
+Rules in a sentence: a square swaps with a cell it reaches (its figure's directions, distance
+1..scope, walls block), a swap is legal when either square reaches the other, and the answer is
+a shortest sequence of such swaps after which the goal (match / cluster / touch) holds.
+
+Methods: ``"search"`` (partial-expansion A* over the full state with admissible bounds,
+:mod:`.search`), ``"cpsat"`` (bounded-horizon CP-SAT model grown from the lower bound,
+:mod:`.cpsat`), ``"astar"`` (the published baseline, :mod:`.astar`, never proven optimal).
+``method=None`` or ``"exact"`` picks the faster exact method as measured (``benchmarks/swap.py``).
+Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
+
+>>> from .model import Level
+>>> level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+>>> result = solve(level)
+>>> result.status.value, [str(m) for m in result.solution], result.optimal, result.lower_bound
+('solved', ['0,0>0,1', '1,0>1,1'], True, 2)
+>>> solve(Level.from_rows(["B1R B1G"], goal=["G R"])).status.value
+'unsatisfiable'
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..results import SolveResult, Status, Timings
+from ..timing import Deadline, Stopwatch
+from . import bounds
+from .compiled import Task
+from .model import Level, Move
+from .verify import verify
+
+METHODS = ("search", "cpsat", "astar")
+
+
+def default_method(task: Task) -> str:
+    """The exact method measured fastest for this kind of level (see ``encodings/swap.md``)."""
+    return "search"
+
+
+def to_moves(task: Task, swaps: Sequence[tuple[int, int]]) -> tuple[Move, ...]:
+    """Cell-index swaps as :class:`Move` s, each written from a square that reaches the other
+    cell (the earlier cell when both do)."""
+    state = list(task.start)
+    moves = []
+    for a, b in swaps:
+        i, j = min(a, b), max(a, b)
+        if j in task.reach[state[i]][i]:
+            mover, target = i, j
+        else:
+            mover, target = j, i
+        moves.append(Move(task.cells[mover], task.cells[target]))
+        state[i], state[j] = state[j], state[i]
+    return tuple(moves)
+
+
+def solve(
+    level: Level,
+    *,
+    method: str | None = None,
+    time_limit: "float | Deadline | None" = None,
+) -> SolveResult:
+    """The fewest moves for ``level``, proven minimal unless the time limit ran out.
+
+    Returns SOLVED (``solution`` a tuple of :class:`Move`, ``optimal`` True for the exact
+    methods), UNSATISFIABLE (proven: ``stats["reason"]`` says why) or UNKNOWN (time limit;
+    ``lower_bound`` is the best proven bound on the minimum).
+    """
+    deadline = Deadline.of(time_limit)
+    if method == "exact":
+        method = None
+    if method == "astar":
+        from .astar import astar_solve
+
+        return astar_solve(level, time_limit=deadline)
+    if method is not None and method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (expected exact, {', '.join(METHODS)})")
+    watch = Stopwatch()
+    with watch("encode"):
+        task = Task.from_level(level)
+        reason = bounds.unreachable_reason(task)
+        lower = 0 if reason else bounds.lower_bound(task)
+    chosen = method or default_method(task)
+    encode = watch.seconds["encode"]
+    if reason is not None:
+        return SolveResult(Status.UNSATISFIABLE, None, Timings(encode, 0.0), optimal=False,
+                           lower_bound=None, method=chosen, stats={"reason": reason})
+    if task.is_goal(task.start):
+        return SolveResult(Status.SOLVED, (), Timings(encode, 0.0), optimal=True, lower_bound=0,
+                           method=chosen, stats={})
+
+    if chosen == "search":
+        from .search import search
+
+        with watch("solve"):
+            outcome = search(task, time_limit=deadline)
+        status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
+        stats = dict(outcome.stats)
+        timings = Timings(encode, watch.seconds["solve"])
+    else:
+        from .cpsat import solve_min
+
+        outcome = solve_min(task, time_limit=deadline, lower_bound=lower)
+        status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
+        stats = dict(outcome.stats)
+        timings = Timings(encode + outcome.encode_s, outcome.solve_s)
+
+    if status == "solved":
+        assert swaps is not None
+        moves = to_moves(task, swaps)
+        problems = verify(level, moves)
+        if problems:  # a bug in a solver: never hand out an unchecked answer
+            raise RuntimeError(f"the {chosen} solver produced an invalid answer: {problems[0]}")
+        return SolveResult(Status.SOLVED, moves, timings, optimal=True, lower_bound=len(moves),
+                           method=chosen, stats=stats)
+    if status == "unsatisfiable":
+        stats["reason"] = "every reachable arrangement was searched and none meets the goal"
+        return SolveResult(Status.UNSATISFIABLE, None, timings, optimal=False, lower_bound=None,
+                           method=chosen, stats=stats)
+    return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=lower,
+                       method=chosen, stats=stats)
