@@ -14,7 +14,7 @@ Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
 >>> level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
 >>> result = solve(level)
 >>> result.status.value, [str(m) for m in result.solution], result.optimal, result.lower_bound
-('solved', ['0,0>0,1', '1,0>1,1'], True, 2)
+('solved', ['0,0>1,0', '0,1>1,1'], True, 2)
 >>> solve(Level.from_rows(["B1R B1G"], goal=["G R"])).status.value
 'unsatisfiable'
 """
