@@ -174,7 +174,7 @@ def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None
     with watch("encode"):
         graph = level if isinstance(level, StopGraph) else StopGraph.of(level)
         if not graph.key_cells:
-            return SolveResult(Status.SOLVED, "", Timings(watch.seconds["encode"], 0.0), True, 0, "flow")
+            return SolveResult(Status.SOLVED, "", Timings(), True, 0, "flow")
         model = FlowModel(graph)
     with watch("solve"):
         outcome = run_cpsat(model.model, time_limit=deadline, workers=workers, parameters=CPSAT_PARAMETERS)
