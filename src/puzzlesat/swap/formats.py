@@ -196,13 +196,13 @@ def parse_all(text: str, *, source: Optional[str] = None) -> list[Level]:
                 raise fail(f"the level starting at line {draft.start_line} has no 'goal' section", number)
             if _is_comment(tokens) and tokens[0][1] != WALL_TOKEN:
                 continue
+            if (len(draft.start) + 1) * len(tokens) > MAX_CELLS:
+                raise fail(f"the board is absurdly large (more than {MAX_CELLS} cells)", number)
             row_squares = [_square(token, number, column, source) for column, token in tokens]
             if draft.start and len(row_squares) != len(draft.start[0]):
                 width = len(draft.start[0])
                 column = tokens[width][0] if len(row_squares) > width else None
                 raise fail(f"start row has {len(row_squares)} cells, the first row has {width} (ragged grid)", number, column)
-            if (len(draft.start) + 1) * len(row_squares) > MAX_CELLS:
-                raise fail(f"the board is absurdly large (more than {MAX_CELLS} cells)", number)
             draft.start.append(row_squares)
             draft.start_row_lines.append(number)
             continue

@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
+import numpy as np
+
 from ..errors import InvalidPuzzle
 from ..grid import Cell
 
@@ -308,6 +310,14 @@ class Level:
     def square(self, cell: Cell) -> Optional[Square]:
         """The square at ``cell`` in the start board (None for a wall)."""
         return self.start[cell[0]][cell[1]]
+
+    def grid(self) -> np.ndarray:
+        """The start board as a rows x cols numpy array of tokens (``T1R``, ``###``).
+
+        >>> Level.from_rows(["T1R ###"], goal="touch").grid().tolist()
+        [['T1R', '###']]
+        """
+        return np.array(board_rows(self.start), dtype=object).reshape(self.rows, self.cols)
 
     def with_start(self, board: Board) -> "Level":
         """The same goal from another start board (walls must stay where they are)."""
