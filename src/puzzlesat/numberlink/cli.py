@@ -105,15 +105,192 @@ def picture(rows: list[list[str]], *, colour: bool) -> str:
 
 
 # -- generate (owned by the generators' work) ---------------------------------------------------
-GENERATE_EXAMPLE = "example: puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt"
+GENERATE_EXAMPLE = """examples:
+  puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt
+  puzzlesat generate numberlink --size 12x10 --count 20 --method unionfind --allow-multiple --out uf.txt
+The output is native text (one 'W H' grid per puzzle, '#' comment lines, blank lines between
+puzzles) that 'puzzlesat verify' reads; puzzle i of a run uses seed S * 1000003 + i, and a
+rerun with the same settings and --out continues the file instead of starting again."""
+
+
+def _board_size(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("*", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"size {text!r} is not WIDTHxHEIGHT (e.g. 10x10)")
+    width, height = int(parts[0]), int(parts[1])
+    if not (2 <= width <= 200 and 2 <= height <= 200):
+        raise argparse.ArgumentTypeError(f"size {text!r}: each side must be 2..200")
+    return width, height
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", default="10x10", help="WIDTHxHEIGHT")
+    from .generate import BAND, METHODS
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--size", type=_board_size, default=(10, 10), metavar="WxH", help="board size (default 10x10)")
+    parser.add_argument("--count", type=int, default=1, help="puzzles to write (default 1)")
+    parser.add_argument("--method", choices=METHODS, default="quality", help="quality (puzzle-maker pipeline, default) or unionfind")
+    parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
+    parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified; a rerun continues it (default: standard output)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
+    parser.add_argument("--certify-limit", type=float, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
+    parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
+    parser.add_argument("--band", type=float, default=BAND, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
+    parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height))")
+    parser.add_argument("--max-tries", type=int, default=100_000, metavar="N", help="certificates allowed per puzzle before giving up")
+    parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
+    parser.add_argument("--no-self-touch", action="store_true", help="certify under no-self-touch rules")
+    parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
+
+
+def _generate_signature(args: argparse.Namespace) -> str:
+    width, height = args.size
+    parts = [f"# puzzlesat generate numberlink --size {width}x{height} --method {args.method} --seed {args.seed}"]
+    if args.allow_multiple:
+        parts.append("--allow-multiple")
+    if args.method == "quality" and (args.band != 0.15 or args.target is not None):
+        parts.append(f"--band {args.band:g}" + (f" --target {args.target:g}" if args.target is not None else ""))
+    parts.append(f"(rules: {rules_from(args)})")
+    return " ".join(parts)
+
+
+def _generate_options(args: argparse.Namespace) -> dict[str, Any]:
+    return dict(
+        method=args.method, unique=not args.allow_multiple, rules=rules_from(args), time_limit=args.time_limit,
+        certify_time_limit=args.certify_limit, band=args.band, target=args.target, max_tries=args.max_tries, solver=args.solver,
+    )
+
+
+def _puzzle_block(index: int, made: Any) -> str:
+    from .generate import puzzle_text
+
+    unique = {True: "unique", False: "NOT unique", None: "uniqueness unknown"}[made.unique]
+    lengths = " ".join(str(n) for n in made.link_lengths())
+    head = f"# puzzle {index}: seed {made.seed}, {unique}, {made.tries} tries, {made.seconds:.3f} s, link lengths {lengths}"
+    return f"{head}\n{puzzle_text(made.puzzle)}\n\n"
+
+
+def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[int, str | None]:
+    """How many puzzles a previous run with the same settings left in ``path`` (or an error):
+    the first line must be this run's signature, the puzzle comments numbered 0..n-1 with the
+    seeds this run gives them, and the file must parse as n puzzles."""
+    import os
+    import re
+
+    from ..errors import ParseError
+    from .generate import puzzle_seed
+
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return 0, None
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    if text.split("\n", 1)[0] != signature:
+        return 0, f"{path} was not written by a run with these settings (first line differs); choose another --out"
+    marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d+): seed (-?\d+),", text, flags=re.MULTILINE)]
+    indices = [index for index, _ in marks]
+    if indices != list(range(len(indices))):
+        return 0, f"{path}: puzzle comments are not numbered 0..{len(indices) - 1}"
+    for index, seed in marks:
+        if seed != puzzle_seed(run_seed, index):
+            return 0, f"{path}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(run_seed, index)}"
+    if not indices:
+        return 0, None
+    if not text.endswith("\n\n"):
+        return 0, f"{path} ends in the middle of a puzzle; remove the incomplete last block to resume"
+    try:
+        found = formats.parse_all(text, fmt="native", source=path)
+    except ParseError as exc:
+        return 0, f"cannot resume {path}: {exc}"
+    if len(found) != len(indices):
+        return 0, f"{path} holds {len(found)} puzzles but {len(indices)} puzzle comments"
+    return len(found), None
+
+
+def _histogram(lengths: dict[int, int]) -> str:
+    if not lengths:
+        return "  (none)"
+    top = max(lengths.values())
+    rows = []
+    for length in sorted(lengths):
+        bar = "#" * max(1, round(40 * lengths[length] / top))
+        rows.append(f"  {length:4d} cells {lengths[length]:6d} {bar}")
+    return "\n".join(rows)
 
 
 def generate(args: argparse.Namespace) -> int:
-    raise NotImplementedError("numberlink generation is not written yet")
+    """``puzzlesat generate numberlink``: certified puzzles, each written as soon as it is made."""
+    import sys
+    import time
+
+    from ..progress import Progress
+    from .generate import GenerationFailed, puzzle_seed
+    from .generate import generate as make
+
+    if args.count < 1:
+        print("error: --count must be at least 1", file=sys.stderr)
+        return 2
+    width, height = args.size
+    if args.method == "quality" and width * height < 9:
+        print("error: the quality method needs at least 9 cells", file=sys.stderr)
+        return 2
+    if args.allow_multiple and args.method == "quality":
+        print("error: --allow-multiple applies to --method unionfind (quality puzzles are always unique)", file=sys.stderr)
+        return 2
+    signature = _generate_signature(args)
+    start = 0
+    if args.out:
+        start, problem = _existing_puzzles(args.out, signature, args.seed)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+    out = open(args.out, "a", encoding="utf-8") if args.out else sys.stdout
+    progress = Progress(args.count, label=f"generate numberlink {width}x{height}")
+    progress.done = min(start, args.count)
+    lengths: dict[int, int] = {}
+    tries = made_count = 0
+    labels = {True: 0, False: 0, None: 0}
+    started = time.perf_counter()
+    status = 0
+    try:
+        if start == 0:
+            out.write(signature + "\n")
+            out.flush()
+        for index in range(start, args.count):
+            try:
+                made = make(width, height, seed=puzzle_seed(args.seed, index), **_generate_options(args))
+            except GenerationFailed as exc:
+                progress.close()
+                print(f"error: puzzle {index}: {exc}", file=sys.stderr)
+                tries += exc.tries
+                status = 1
+                break
+            out.write(_puzzle_block(index, made))
+            out.flush()
+            made_count += 1
+            tries += made.tries
+            labels[made.unique] += 1
+            for n in made.link_lengths():
+                lengths[n] = lengths.get(n, 0) + 1
+            progress.advance(note=f"{made.tries} tries")
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"interrupted: {start + made_count} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        return 130
+    finally:
+        if args.out:
+            out.close()
+    progress.close()
+    seconds = time.perf_counter() - started
+    where = f" to {args.out}" if args.out else ""
+    resumed = f" ({start} already there)" if start else ""
+    rate = f", {60 * made_count / seconds:.1f} per minute" if seconds > 0 and made_count else ""
+    summary = [f"{made_count} puzzle(s) written{where}{resumed}: {args.method} {width}x{height}, {tries} tries, {seconds:.2f} s{rate}"]
+    if args.allow_multiple:
+        summary.append(f"unique: {labels[True]}, not unique: {labels[False]}, unknown: {labels[None]}")
+    summary.append("link lengths (cells per link):")
+    summary.append(_histogram(lengths))
+    print("\n".join(summary), file=sys.stderr if not args.out else sys.stdout)
+    return status
 
 
 # -- render (owned by the rendering work) -------------------------------------------------------

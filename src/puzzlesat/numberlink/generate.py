@@ -1,2 +1,552 @@
-"""Placeholder: being written (see the issue tracker). Replaced by the real module."""
-def generate(*a, **k): raise NotImplementedError
+"""Generate Numberlink puzzles whose uniqueness is certified by SAT from their text alone.
+
+A generator draws a full answer first (a partition of the board into paths), takes its
+endpoints as the puzzle, and keeps it when a fresh SAT count (limit 2) of the puzzle *as
+re-read from its native text* finds exactly one answer. Two published methods:
+
+``unionfind`` (the union-find partition of the "Number Link game" write-up): repeatedly pick a
+random pair of adjacent squares that lie on no path, join them, and extend the path from its end
+to a random neighbour that lies on no path and whose only neighbour on the current path is that
+end, until it cannot grow; when no pair of free adjacent squares remains, the isolated leftovers
+become blocked squares. Its puzzles are often not unique: without ``unique=True`` each is
+labelled by the certificate (``Generated.unique``); with it, draws repeat until one is unique.
+
+``quality`` (the puzzle-maker pipeline of puzzlemadness.co.uk, "How we make Numberlink
+puzzles"): a blank grid; one random link with up to 6 turns; then repeatedly a link from a
+dead-end cell (a free cell with at most one free neighbour; any free cell when none is left) by
+a shortest path with the fewest turns to a random free cell reachable from it, with small
+isolated free areas (3 cells or fewer) absorbed by extending a neighbouring link's end into them;
+until the grid is covered. Links whose ends are adjacent are merged while the link count is above
+the target; a candidate with a 2-cell link or a "loop" (a link whose two ends are adjacent) is
+rejected, as is one whose link count lies outside the band (:func:`link_band`, by default
+:func:`target_links` +-15 %); links are renumbered 1..K in reading order; only a SAT-certified
+unique puzzle is returned.
+
+Both are seeded and deterministic: the same arguments give the same puzzle (unless a time
+limit cut a certificate short). Puzzle ``i`` of a run with seed ``s`` uses :func:`puzzle_seed`.
+
+>>> g = generate(6, 5, method="quality", seed=3)
+>>> g.unique, g.puzzle.size, g.method
+(True, (6, 5), 'quality')
+>>> from puzzlesat.numberlink.verify import verify
+>>> verify(g.puzzle, g.solution)
+[]
+>>> generate(6, 5, method="quality", seed=3).puzzle == g.puzzle
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..errors import PuzzlesatError
+from ..grid import Cell
+from ..timing import Deadline
+from .model import DEFAULT_RULES, Pair, Puzzle, Rules, Solution
+from .verify import verify
+
+METHODS = ("quality", "unionfind")
+MAX_TURNS = 6          # the first link of the quality pipeline turns at most this often
+SMALL_AREA = 3         # free areas of at most this many cells are absorbed into a neighbouring link
+BAND = 0.15            # link counts within +-15 % of the target are accepted
+DEFAULT_MAX_TRIES = 100_000
+
+
+class GenerationFailed(PuzzlesatError):
+    """No certified puzzle within the allowed tries or time."""
+
+    def __init__(self, message: str, *, tries: int = 0) -> None:
+        super().__init__(message)
+        self.tries = tries
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated puzzle with the answer it was built from.
+
+    ``unique``: True when a fresh SAT count of the puzzle re-read from its text found exactly one
+    answer, False when it found two, None when the count ran out of time (only possible without
+    ``unique=True``). ``tries``: answers drawn (and certificates run) to get this one.
+    """
+
+    puzzle: Puzzle
+    solution: Solution
+    unique: bool | None
+    tries: int
+    seconds: float
+    seed: int
+    method: str
+
+    def link_lengths(self) -> list[int]:
+        """Cells per link, in label order."""
+        return [len(cells) for _, cells in self.solution.paths]
+
+
+def puzzle_seed(run_seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` in a run with seed ``run_seed``: ``run_seed * 1000003 + index``
+    (the convention of every family's generator, so a rerun continues where the last one stopped).
+
+    >>> puzzle_seed(0, 5), puzzle_seed(2, 0)
+    (5, 2000006)
+    """
+    return run_seed * 1_000_003 + index
+
+
+def target_links(width: int, height: int) -> float:
+    """The link count aimed at for a board: ``sqrt(width * height)``, the side of a square board,
+    about the counts of published Flow Free / Arukone boards (5 at 5x5, 10 at 10x10).
+
+    >>> target_links(10, 10), round(target_links(12, 10), 2)
+    (10.0, 10.95)
+    """
+    return math.sqrt(width * height)
+
+
+def link_band(width: int, height: int, *, band: float = BAND, target: float | None = None) -> tuple[int, int]:
+    """The accepted link counts ``(low, high)``: the target +- ``band`` (a fraction), rounded
+    outwards, never below 1.
+
+    >>> link_band(10, 10), link_band(8, 8), link_band(12, 10)
+    ((8, 12), (6, 10), (9, 13))
+    """
+    t = target_links(width, height) if target is None else target
+    return max(1, math.floor(t * (1 - band))), max(1, math.ceil(t * (1 + band)))
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+def _neighbours(cell: Cell, width: int, height: int) -> Iterator[Cell]:
+    r, c = cell
+    if r > 0:
+        yield (r - 1, c)
+    if r + 1 < height:
+        yield (r + 1, c)
+    if c > 0:
+        yield (r, c - 1)
+    if c + 1 < width:
+        yield (r, c + 1)
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _puzzle_from_links(width: int, height: int, links: Sequence[Sequence[Cell]], blocked: frozenset[Cell]) -> tuple[Puzzle, Solution]:
+    """Labels 1..K in reading order of each link's first endpoint; each path runs from the
+    endpoint that comes first in reading order."""
+    oriented = [tuple(link) if link[0] <= link[-1] else tuple(reversed(link)) for link in links]
+    oriented.sort(key=lambda link: link[0])
+    pairs = tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(oriented))
+    paths = tuple((str(i + 1), link) for i, link in enumerate(oriented))
+    return Puzzle(width, height, pairs, blocked), Solution(paths)
+
+
+# -- union-find -------------------------------------------------------------------------------
+class _DisjointSets:
+    def __init__(self, cells: Sequence[Cell]) -> None:
+        self.parent = {cell: cell for cell in cells}
+        self.size = {cell: 1 for cell in cells}
+
+    def find(self, cell: Cell) -> Cell:
+        root = cell
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[cell] != root:
+            self.parent[cell], cell = root, self.parent[cell]
+        return root
+
+    def union(self, a: Cell, b: Cell) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        if self.size[ra] < self.size[rb]:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.size[ra] += self.size[rb]
+
+    def on_a_path(self, cell: Cell) -> bool:
+        return self.size[self.find(cell)] > 1
+
+
+def unionfind_links(width: int, height: int, rng: random.Random) -> tuple[list[list[Cell]], frozenset[Cell]]:
+    """One union-find partition: the paths and the leftover squares (which become blocked).
+
+    >>> links, blocked = unionfind_links(5, 4, random.Random(1))
+    >>> sum(map(len, links)) + len(blocked)
+    20
+    """
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    sets = _DisjointSets(cells)
+    links: list[list[Cell]] = []
+    while True:
+        starts = [(a, b) for a in cells if not sets.on_a_path(a)
+                  for b in _neighbours(a, width, height) if a < b and not sets.on_a_path(b)]
+        if not starts:
+            break
+        a, b = rng.choice(starts)
+        if rng.random() < 0.5:
+            a, b = b, a
+        sets.union(a, b)
+        path = [a, b]
+        end = b
+        while True:
+            options = []
+            for n in _neighbours(end, width, height):
+                if sets.on_a_path(n):
+                    continue
+                root = sets.find(end)
+                if all(m == end or sets.find(m) != root for m in _neighbours(n, width, height)):
+                    options.append(n)
+            if not options:
+                break
+            n = rng.choice(options)
+            sets.union(end, n)
+            path.append(n)
+            end = n
+        links.append(path)
+    blocked = frozenset(cell for cell in cells if not sets.on_a_path(cell))
+    return links, blocked
+
+
+# -- quality pipeline -------------------------------------------------------------------------
+class _Board:
+    """Free cells and the links drawn so far, for the quality pipeline."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.free = {(r, c) for r in range(height) for c in range(width)}
+        self.links: list[list[Cell]] = []
+
+    def near(self, cell: Cell) -> Iterator[Cell]:
+        return _neighbours(cell, self.width, self.height)
+
+    def free_degree(self, cell: Cell) -> int:
+        return sum(1 for n in self.near(cell) if n in self.free)
+
+    def add(self, link: list[Cell]) -> None:
+        self.links.append(link)
+        self.free.difference_update(link)
+
+    def areas(self) -> list[list[Cell]]:
+        """Connected free areas (sorted cells, in reading order of their first cell)."""
+        seen: set[Cell] = set()
+        out = []
+        for start in sorted(self.free):
+            if start in seen:
+                continue
+            seen.add(start)
+            area, stack = [], [start]
+            while stack:
+                x = stack.pop()
+                area.append(x)
+                for n in self.near(x):
+                    if n in self.free and n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            out.append(sorted(area))
+        return out
+
+
+def _random_turning_link(board: _Board, rng: random.Random, max_turns: int = MAX_TURNS) -> list[Cell]:
+    """A random straight-run walk with at most ``max_turns`` turns that never runs beside itself."""
+    start = (rng.randrange(board.height), rng.randrange(board.width))
+    path = [start]
+    on_path = {start}
+    directions = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    heading = rng.choice(directions)
+    turns = 0
+
+    def can_enter(cell: Cell, previous: Cell) -> bool:
+        if cell not in board.free or cell in on_path:
+            return False
+        return all(n == previous or n not in on_path for n in board.near(cell))
+
+    while True:
+        run = rng.randint(1, max(1, max(board.width, board.height) - 1))
+        moved = 0
+        while moved < run:
+            nxt = (path[-1][0] + heading[0], path[-1][1] + heading[1])
+            if not can_enter(nxt, path[-1]):
+                break
+            path.append(nxt)
+            on_path.add(nxt)
+            moved += 1
+        if turns == max_turns:
+            break
+        sideways = [d for d in directions if d[0] * heading[0] + d[1] * heading[1] == 0]
+        rng.shuffle(sideways)
+        for d in sideways:
+            nxt = (path[-1][0] + d[0], path[-1][1] + d[1])
+            if can_enter(nxt, path[-1]):
+                heading = d
+                turns += 1
+                break
+        else:
+            break
+    return path
+
+
+def _shortest_link(board: _Board, start: Cell, rng: random.Random) -> list[Cell] | None:
+    """A link from ``start`` to a random free cell reachable from it (at least 3 cells when the
+    area allows), along a shortest path with the fewest turns."""
+    distance = {start: 0}
+    frontier = [start]
+    order = [start]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for n in board.near(x):
+                if n in board.free and n not in distance:
+                    distance[n] = distance[x] + 1
+                    nxt.append(n)
+                    order.append(n)
+        frontier = nxt
+    targets = [cell for cell in order if distance[cell] >= 2] or [cell for cell in order if distance[cell] >= 1]
+    if not targets:
+        return None
+    goal = rng.choice(targets)
+    # Dijkstra over (cell, heading) with cost (length, turns): a shortest path, fewest turns.
+    best: dict[tuple[Cell, tuple[int, int]], tuple[int, int]] = {}
+    came: dict[tuple[Cell, tuple[int, int]], tuple[Cell, tuple[int, int]] | None] = {}
+    queue: list[tuple[int, int, float, Cell, tuple[int, int]]] = []
+    for n in board.near(start):
+        if n in board.free:
+            state = (n, (n[0] - start[0], n[1] - start[1]))
+            best[state] = (1, 0)
+            came[state] = None
+            heapq.heappush(queue, (1, 0, rng.random(), n, state[1]))
+    while queue:
+        length, turns, _, cell, heading = heapq.heappop(queue)
+        if best.get((cell, heading)) != (length, turns):
+            continue
+        if cell == goal:
+            path = [cell]
+            state: tuple[Cell, tuple[int, int]] | None = (cell, heading)
+            while state is not None:
+                state = came[state]
+                if state is not None:
+                    path.append(state[0])
+            path.append(start)
+            path.reverse()
+            return path
+        for n in board.near(cell):
+            if n not in board.free or n == start:
+                continue
+            d = (n[0] - cell[0], n[1] - cell[1])
+            if distance.get(n, -1) != length + 1:
+                continue  # stay on shortest paths from the start
+            cost = (length + 1, turns + (d != heading))
+            if cost < best.get((n, d), (1 << 30, 0)):
+                best[(n, d)] = cost
+                came[(n, d)] = (cell, heading)
+                heapq.heappush(queue, (cost[0], cost[1], rng.random(), n, d))
+    return None  # pragma: no cover (the goal is reachable by construction)
+
+
+def _area_orders(area: Sequence[Cell]) -> list[tuple[Cell, ...]]:
+    """Every order of the area's cells that is a path (areas have at most SMALL_AREA cells)."""
+    return [order for order in itertools.permutations(area)
+            if all(_adjacent(a, b) for a, b in zip(order, order[1:]))]
+
+
+def _absorb(board: _Board, area: list[Cell], rng: random.Random) -> bool:
+    """Extend a neighbouring link's end through a small free area (or, for a 3-cell path area
+    no link end can reach, make it a link of its own). False when neither is possible."""
+    options = []
+    for order in _area_orders(area):
+        for index, link in enumerate(board.links):
+            if _adjacent(link[-1], order[0]):
+                options.append((index, False, order))
+            if _adjacent(link[0], order[0]):
+                options.append((index, True, order))
+    if options:
+        index, at_start, order = rng.choice(options)
+        link = board.links[index]
+        if at_start:
+            link[:0] = list(reversed(order))
+        else:
+            link.extend(order)
+        board.free.difference_update(order)
+        return True
+    if len(area) == SMALL_AREA:
+        orders = _area_orders(area)
+        if orders:
+            board.add(list(rng.choice(orders)))
+            return True
+    return False
+
+
+def _merge_adjacent_ends(links: list[list[Cell]], rng: random.Random, down_to: int) -> list[list[Cell]]:
+    """Join links whose ends are adjacent (never a link with itself) while more than ``down_to``
+    links remain; candidates are taken in random order."""
+    links = [list(link) for link in links]
+    while len(links) > down_to:
+        candidates = []
+        for i, a in enumerate(links):
+            for j, b in enumerate(links):
+                if i < j:
+                    for a_end in (0, -1):
+                        for b_end in (0, -1):
+                            if _adjacent(a[a_end], b[b_end]):
+                                candidates.append((i, a_end, j, b_end))
+        if not candidates:
+            break
+        i, a_end, j, b_end = rng.choice(candidates)
+        a = links[i] if a_end == -1 else links[i][::-1]      # a now ends at the joining end
+        b = links[j] if b_end == 0 else links[j][::-1]       # b now starts at the joining end
+        merged = a + b
+        links = [link for k, link in enumerate(links) if k not in (i, j)] + [merged]
+    return links
+
+
+def quality_links(width: int, height: int, rng: random.Random, *, target: float | None = None) -> list[list[Cell]] | None:
+    """One candidate partition of the quality pipeline, or None when it fails (a leftover area
+    no link can absorb). The 2-cell, loop and band checks are left to the caller.
+
+    >>> links = quality_links(6, 6, random.Random(0))
+    >>> links is None or sum(map(len, links)) == 36
+    True
+    """
+    board = _Board(width, height)
+    first = _random_turning_link(board, rng)
+    if len(first) < 2:
+        return None
+    board.add(first)
+    while True:
+        for area in board.areas():
+            if len(area) <= SMALL_AREA and not _absorb(board, area, rng):
+                return None
+        if not board.free:
+            break
+        dead_ends = [cell for cell in sorted(board.free) if board.free_degree(cell) <= 1]
+        start = rng.choice(dead_ends) if dead_ends else rng.choice(sorted(board.free))
+        link = _shortest_link(board, start, rng)
+        if link is None:  # pragma: no cover (an isolated cell is a small area, absorbed above)
+            return None
+        board.add(link)
+    goal = target_links(width, height) if target is None else target
+    return _merge_adjacent_ends(board.links, rng, down_to=round(goal))
+
+
+def _quality_problem(links: Sequence[Sequence[Cell]], band: tuple[int, int]) -> str | None:
+    """Why a candidate is rejected, or None when it passes."""
+    if any(len(link) == 2 for link in links):
+        return "2-cell link"
+    if any(len(link) > 2 and _adjacent(link[0], link[-1]) for link in links):
+        return "loop"
+    if not band[0] <= len(links) <= band[1]:
+        return "link count outside the band"
+    return None
+
+
+# -- certification ----------------------------------------------------------------------------
+def puzzle_text(puzzle: Puzzle) -> str:
+    """Native text that always starts with the ``W H`` size line, so that no row (for instance
+    one starting with a blocked cell) can be read as a comment.
+
+    >>> print(puzzle_text(Puzzle.from_rows(["A.A", "#.."])))
+    3 2
+    A . A
+    # . .
+    """
+    from .formats import format as format_text
+
+    text = format_text(puzzle, fmt="native")
+    if text.split("\n", 1)[0] != f"{puzzle.width} {puzzle.height}":
+        text = f"{puzzle.width} {puzzle.height}\n{text}"
+    return text
+
+
+def certify(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None, solver: str | None = None) -> tuple[bool | None, Puzzle]:
+    """Write the puzzle as native text, read it back, and count its answers by SAT (limit 2).
+
+    Returns (unique, the puzzle as re-read): True / False, or None when the count ran out of
+    time. Raises AssertionError if the text does not read back as the same puzzle.
+
+    >>> certify(Puzzle.from_rows(["A..", "..A"]))[0]
+    True
+    """
+    from .formats import parse
+    from .solve import count
+
+    reread = parse(puzzle_text(puzzle), fmt="native")
+    if reread.grid().tolist() != puzzle.grid().tolist():
+        raise AssertionError("a generated puzzle did not survive a round trip through its text")
+    options = {"solver": solver} if solver else {}
+    result = count(reread, rules=rules, limit=2, time_limit=time_limit, **options)
+    return result.unique, reread
+
+
+def generate(
+    width: int,
+    height: int,
+    *,
+    method: str = "quality",
+    seed: int = 0,
+    unique: bool = True,
+    rules: Rules = DEFAULT_RULES,
+    time_limit: float | None = None,
+    certify_time_limit: float | None = 10.0,
+    band: float = BAND,
+    target: float | None = None,
+    max_tries: int = DEFAULT_MAX_TRIES,
+    solver: str | None = None,
+) -> Generated:
+    """One puzzle of ``width`` x ``height`` by ``method`` ("quality" or "unionfind").
+
+    ``unique=True`` (the default) returns only a puzzle that SAT certifies unique under ``rules``
+    from its text; the quality method always requires it. ``time_limit`` bounds the whole call
+    (GenerationFailed when it runs out); ``certify_time_limit`` bounds each SAT count (a count
+    that runs out counts as a failed try, or labels the puzzle ``unique=None`` when uniqueness is
+    not required). ``band``/``target`` set the quality method's accepted link counts
+    (:func:`link_band`). Raises GenerationFailed after ``max_tries`` draws.
+
+    >>> g = generate(5, 5, method="unionfind", seed=1, unique=False)
+    >>> g.method, g.tries, g.unique in (True, False)
+    ('unionfind', 1, True)
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if width < 2 or height < 2:
+        raise ValueError(f"board {width}x{height} is too small to generate (at least 2x2)")
+    if method == "quality" and width * height < 9:
+        raise ValueError("the quality method needs at least 9 cells (links of 3 cells or more)")
+    deadline = Deadline.of(time_limit)
+    rng = random.Random(seed)
+    low_high = link_band(width, height, band=band, target=target)
+    started = time.perf_counter()
+    tries = 0
+    draws = 0
+    while True:
+        if deadline.expired():
+            raise GenerationFailed(f"no certified {width}x{height} puzzle within {time_limit} s ({tries} tries)", tries=tries)
+        draws += 1
+        if draws > max_tries * 100:
+            raise GenerationFailed(f"no acceptable {width}x{height} candidate in {draws - 1} draws", tries=tries)
+        if method == "unionfind":
+            links, blocked = unionfind_links(width, height, rng)
+            if not links:
+                continue
+        else:
+            candidate = quality_links(width, height, rng, target=target)
+            if candidate is None or _quality_problem(candidate, low_high) is not None:
+                continue
+            links, blocked = candidate, frozenset()
+        puzzle, solution = _puzzle_from_links(width, height, links, blocked)
+        if verify(puzzle, solution, rules):
+            continue  # e.g. a drawn path that runs beside itself under no-self-touch rules
+        tries += 1
+        limit = certify_time_limit
+        remaining = deadline.remaining()
+        if remaining is not None:
+            limit = remaining if limit is None else min(limit, remaining)
+        is_unique, reread = certify(puzzle, rules=rules, time_limit=limit, solver=solver)
+        if is_unique or not (unique or method == "quality"):
+            return Generated(reread, solution, is_unique, tries, time.perf_counter() - started, seed, method)
+        if tries >= max_tries:
+            raise GenerationFailed(f"no certified unique {width}x{height} puzzle in {tries} tries", tries=tries)

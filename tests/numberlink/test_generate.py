@@ -1,0 +1,176 @@
+"""The two Numberlink generators: determinism, certificates re-checked from text, quality rules,
+and the ``puzzlesat generate numberlink`` command (writes as it goes, resumes, is readable by
+``puzzlesat verify``). The full 0..99 seed sweep lives in ``python -m benchmarks.generators``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+import pytest
+
+from puzzlesat.cli import main
+from puzzlesat.numberlink import backtracking
+from puzzlesat.numberlink.formats import parse, parse_all
+from puzzlesat.numberlink.model import Puzzle, Rules
+from puzzlesat.numberlink.solve import count
+from puzzlesat.numberlink.verify import verify
+
+gen = importlib.import_module("puzzlesat.numberlink.generate")  # the package re-exports the function
+
+
+def fresh_uniqueness(text: str, rules: Rules = Rules()) -> bool | None:
+    """A SAT count (limit 2) of a puzzle read from nothing but its text."""
+    return count(parse(text, fmt="native"), rules=rules, limit=2).unique
+
+
+@pytest.mark.parametrize("width,height,seeds", [(8, 8, range(12)), (12, 10, range(4))])
+def test_quality_puzzles_are_unique_from_their_text_and_follow_the_pipeline_rules(width, height, seeds) -> None:
+    low, high = gen.link_band(width, height)
+    lengths = []
+    for seed in seeds:
+        made = gen.generate(width, height, method="quality", seed=seed)
+        assert made.unique is True and made.method == "quality" and made.seed == seed and made.tries >= 1
+        assert made.puzzle.size == (width, height) and not made.puzzle.blocked
+        assert verify(made.puzzle, made.solution) == []
+        assert fresh_uniqueness(gen.puzzle_text(made.puzzle)) is True
+        links = made.link_lengths()
+        assert min(links) >= 3, "no 2-cell links"
+        assert low <= len(links) <= high, "link count inside the band"
+        for _, cells in made.solution.paths:
+            assert abs(cells[0][0] - cells[-1][0]) + abs(cells[0][1] - cells[-1][1]) != 1, "no loop (ends side by side)"
+        assert sorted(made.puzzle.labels, key=int) == [str(i) for i in range(1, len(links) + 1)]
+        lengths.extend(links)
+    # a mix of short and long links
+    assert min(lengths) <= 4 and max(lengths) >= 2 * width
+
+
+@pytest.mark.parametrize("width,height", [(8, 8), (12, 10)])
+def test_unionfind_labels_uniqueness_correctly_and_retries_until_unique(width, height) -> None:
+    labels = set()
+    for seed in range(15):
+        made = gen.generate(width, height, method="unionfind", seed=seed, unique=False)
+        assert made.tries == 1
+        assert verify(made.puzzle, made.solution) == []
+        assert fresh_uniqueness(gen.puzzle_text(made.puzzle)) is made.unique
+        labels.add(made.unique)
+        # the leftovers are isolated: no two blocked squares are neighbours (they would have formed a path)
+        for (r, c) in made.puzzle.blocked:
+            assert (r + 1, c) not in made.puzzle.blocked and (r, c + 1) not in made.puzzle.blocked
+        # paths never run beside themselves (the only neighbour on the path is the current end)
+        assert verify(made.puzzle, made.solution, Rules(no_self_touch=True)) == []
+    assert labels == {True, False}, "the sample shows both labels"
+    for seed in range(6):
+        made = gen.generate(width, height, method="unionfind", seed=seed, unique=True)
+        assert made.unique is True and fresh_uniqueness(gen.puzzle_text(made.puzzle)) is True
+
+
+def test_same_seed_same_puzzle_and_seeds_differ() -> None:
+    for method in gen.METHODS:
+        a = gen.generate(7, 6, method=method, seed=11)
+        b = gen.generate(7, 6, method=method, seed=11)
+        c = gen.generate(7, 6, method=method, seed=12)
+        assert a.puzzle == b.puzzle and a.solution == b.solution and a.tries == b.tries
+        assert a.puzzle != c.puzzle
+    assert gen.puzzle_seed(4, 3) == 4 * 1_000_003 + 3
+
+
+def test_unionfind_follows_the_published_partition() -> None:
+    rng = random.Random(5)
+    for _ in range(50):
+        links, blocked = gen.unionfind_links(9, 7, rng)
+        cells = [cell for link in links for cell in link]
+        assert len(cells) == len(set(cells)) and len(cells) + len(blocked) == 63
+        assert all(len(link) >= 2 for link in links)
+        free_neighbours = [(r, c) for (r, c) in blocked for n in ((r + 1, c), (r, c + 1)) if n in blocked]
+        assert not free_neighbours
+
+
+def test_quality_band_and_target_are_configurable() -> None:
+    assert gen.link_band(10, 10) == (8, 12)
+    assert gen.link_band(10, 10, band=0.0, target=11) == (11, 11)
+    made = gen.generate(9, 9, method="quality", seed=2, target=11, band=0.1)
+    assert 9 <= len(made.link_lengths()) <= 13
+
+
+def test_generation_under_other_rules_is_certified_under_them() -> None:
+    rules = Rules(no_self_touch=True)
+    made = gen.generate(7, 7, method="quality", seed=1, rules=rules)
+    assert verify(made.puzzle, made.solution, rules) == []
+    assert count(parse(gen.puzzle_text(made.puzzle)), rules=rules).unique is True
+    assert backtracking.count(made.puzzle, rules=rules).unique is True
+
+
+def test_bad_requests_and_limits() -> None:
+    with pytest.raises(ValueError):
+        gen.generate(5, 5, method="magic")
+    with pytest.raises(ValueError):
+        gen.generate(1, 5, method="unionfind")
+    with pytest.raises(ValueError):
+        gen.generate(2, 3, method="quality")
+    with pytest.raises(gen.GenerationFailed):
+        gen.generate(12, 12, method="quality", seed=0, time_limit=0.0)
+    with pytest.raises(gen.GenerationFailed):
+        gen.generate(12, 12, method="quality", seed=0, max_tries=1, band=0.0, target=40)
+
+
+def test_puzzle_text_survives_rows_that_start_with_a_blocked_cell() -> None:
+    puzzle = Puzzle.from_rows([["1", ".", "1"], [".", ".", "."], ["#", "2", "2"]])
+    assert parse(gen.puzzle_text(puzzle), fmt="native") == puzzle
+    assert parse_all(gen.puzzle_text(puzzle) + "\n\n" + gen.puzzle_text(puzzle))[1] == puzzle
+
+
+# -- the command ------------------------------------------------------------------------------
+def test_cli_writes_each_puzzle_resumes_and_verify_reads_the_file(tmp_path, capsys) -> None:
+    out = tmp_path / "pack.txt"
+    assert main(["generate", "numberlink", "--size", "7x6", "--count", "2", "--seed", "4", "--out", str(out)]) == 0
+    first = out.read_text()
+    assert first.count("# puzzle ") == 2
+    summary = capsys.readouterr().out
+    assert "2 puzzle(s) written" in summary and "link lengths" in summary and "tries" in summary
+
+    # a rerun with a larger count continues the file: the first two puzzles stay as they were
+    assert main(["generate", "numberlink", "--size", "7x6", "--count", "4", "--seed", "4", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith(first) and text.count("# puzzle ") == 4
+    assert "2 already there" in capsys.readouterr().out
+    puzzles = parse_all(text)
+    assert len(puzzles) == 4
+    # the same puzzles as a fresh run with the same seed
+    fresh = tmp_path / "fresh.txt"
+    assert main(["generate", "numberlink", "--size", "7x6", "--count", "4", "--seed", "4", "--out", str(fresh)]) == 0
+    assert fresh.read_text().split("\n# puzzle ")[1:] and [p.grid().tolist() for p in parse_all(fresh.read_text())] == [p.grid().tolist() for p in puzzles]
+    capsys.readouterr()
+
+    # the output is readable by 'puzzlesat verify', and every puzzle passes (solved and unique)
+    assert main(["verify", str(out), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [r["index"] for r in records] == [0, 1, 2, 3] and all(r["unique"] is True for r in records)
+
+    # a different run refuses to append to this file
+    assert main(["generate", "numberlink", "--size", "7x6", "--count", "5", "--seed", "5", "--out", str(out)]) == 2
+    assert "not written by a run with these settings" in capsys.readouterr().err
+
+
+def test_cli_unionfind_allow_multiple_labels_each_puzzle(tmp_path, capsys) -> None:
+    out = tmp_path / "uf.txt"
+    code = main(["generate", "numberlink", "--size", "10x10", "--count", "6", "--method", "unionfind", "--allow-multiple", "--seed", "0", "--out", str(out)])
+    assert code == 0
+    text = out.read_text()
+    comments = [line for line in text.splitlines() if line.startswith("# puzzle ")]
+    for comment, puzzle in zip(comments, parse_all(text)):
+        claimed = "NOT unique" not in comment
+        assert count(puzzle, limit=2).unique is claimed
+    assert "unique:" in capsys.readouterr().out
+
+
+def test_cli_refuses_bad_arguments(tmp_path, capsys) -> None:
+    assert main(["generate", "numberlink", "--count", "0"]) == 2
+    assert main(["generate", "numberlink", "--allow-multiple"]) == 2
+    with pytest.raises(SystemExit):
+        main(["generate", "numberlink", "--size", "ten"])
+    half = tmp_path / "half.txt"
+    half.write_text("# puzzlesat generate numberlink --size 10x10 --method quality --seed 0 (rules: cover-all)\n# puzzle 0: seed 0, unique\n10 10\n1 . .")
+    assert main(["generate", "numberlink", "--count", "2", "--out", str(half)]) == 2
+    assert "error" in capsys.readouterr().err
