@@ -401,6 +401,44 @@ def test_absurd_header_is_refused_before_reading_rows():
 def test_unknown_format_name():
     with pytest.raises(ValueError, match="unknown format"):
         parse_all("A.A", fmt="bogus")
+    with pytest.raises(ValueError, match="unknown format"):
+        format(WIDE, fmt="bogus")
+
+
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_every_format_writes_what_it_reads(fmt):
+    letters = Puzzle.from_rows(["A..B.", "...C.", "A.CB."])  # 5x3, no blocked cell
+    square = Puzzle.from_rows(["A..B", "...C", "A.CB", "...."])
+    puzzle = square if fmt == "mzucker" else letters
+    text = format(puzzle, fmt=fmt)
+    again = parse(text, fmt=fmt)
+    assert detect_format(text) == fmt
+    assert again.size == puzzle.size
+    assert pair_cells(again) == pair_cells(puzzle)
+    if fmt in ("native", "thomasahle", "mzucker"):
+        assert again == puzzle  # labels kept
+    numbered = parse(format(again, fmt="native"))
+    assert format(numbered, fmt=fmt) == text  # stable once renumbered
+
+
+@pytest.mark.parametrize(
+    "fmt, puzzle, words",
+    [
+        ("thomasahle", Puzzle.from_rows([["10", ".", "10"]]), "one-character"),
+        ("mzucker", Puzzle.from_rows(["A.A"]), "square"),
+        ("mzucker", Puzzle.from_rows(["1.", ".1"]), "one-letter"),
+        ("dailyprogrammer", WIDE, "blocked"),
+        ("adc", WIDE, "blocked"),
+        ("tokens", WIDE, "blocked"),
+    ],
+)
+def test_writers_refuse_what_their_format_cannot_hold(fmt, puzzle, words):
+    with pytest.raises(ValueError, match=words):
+        format(puzzle, fmt=fmt)
+
+
+def test_thomasahle_writer_keeps_blocked_cells():
+    assert parse(format(WIDE, fmt="thomasahle")) == WIDE
 
 
 def test_parse_refuses_several_puzzles():

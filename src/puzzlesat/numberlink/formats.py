@@ -52,8 +52,8 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     Copris' rows and columns on two lines), then rows of integers, ``0`` or ``-`` blank; several
     datasets may follow; ``0 0`` ends.
 
-Writing: :func:`format` gives native text or a puzz.link URL; :func:`format_solution` gives the
-native answer grid (every path cell holds its label).
+Writing: :func:`format` gives native text, a puzz.link URL or any of the other formats;
+:func:`format_solution` gives the native answer grid (every path cell holds its label).
 """
 
 from __future__ import annotations
@@ -853,12 +853,16 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
 
 
 def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family
-    """The puzzle as text: ``native`` token rows, or a ``puzzlink`` URL.
+    """The puzzle as text in any of ``FORMATS``: ``native`` token rows, a ``puzzlink`` URL, or
+    the other public formats (to hand puzzles to the tools that read them).
 
     Native text always reads back as an equal puzzle. A puzz.link URL holds numbers 0..4095 and
     no blocked cells: labels that are all such numbers are kept; otherwise (letters, say) the
     labels are renumbered 1..K in reading order of their first endpoint, since only the pairs
-    matter to the puzzle. Blocked cells or more than 4095 labels raise ValueError.
+    matter to the puzzle. Blocked cells or more than 4095 labels raise ValueError. The same
+    renumbering applies to ``adc`` and ``tokens`` (positive numbers); ``dailyprogrammer``
+    numbers colours in reading order; ``thomasahle`` needs one-character labels, ``mzucker``
+    one-letter labels on a square board; only ``native`` and ``thomasahle`` hold blocked cells.
 
     >>> print(format(Puzzle.from_rows(["A.#", "A.."])))
     A . #
@@ -870,7 +874,86 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
         return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
     if fmt == "puzzlink":
         return _format_puzzlink(puzzle)
-    raise ValueError(f"cannot write format {fmt!r}; writable: native, puzzlink")
+    if fmt in _WRITERS:
+        return _WRITERS[fmt](puzzle)
+    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+# Writers for the other public formats, so puzzles can be handed to the tools that read them.
+
+def _no_blocked(puzzle: Puzzle, fmt: str) -> None:
+    if puzzle.blocked:
+        raise ValueError(f"the {fmt} format cannot express blocked cells")
+
+
+def _numbered(puzzle: Puzzle, *, first: int = 1) -> dict[str, int]:
+    """Each label's number: the labels themselves when they are all numbers >= first, else
+    1..K in reading order of the first endpoint."""
+    labels = puzzle.labels
+    if all(label.isdigit() and label.isascii() and _canonical(label) == label for label in labels):
+        numbers = {label: _number(label) for label in labels}
+        if all(value >= first for value in numbers.values()):
+            return numbers
+    order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
+    return {pair.label: k for k, pair in enumerate(order, 1)}
+
+
+def _format_thomasahle(puzzle: Puzzle) -> str:
+    bad = [label for label in puzzle.labels if len(label) != 1]
+    if bad:
+        raise ValueError(f"the thomasahle format needs one-character labels, not {bad[0]!r}")
+    rows = ["".join(row) for row in puzzle.grid().tolist()]
+    return f"{puzzle.width} {puzzle.height}\n" + "\n".join(rows) + "\n"
+
+
+def _format_mzucker(puzzle: Puzzle) -> str:
+    _no_blocked(puzzle, "mzucker")
+    if puzzle.width != puzzle.height:
+        raise ValueError(f"the mzucker format holds square boards only, not {puzzle.width}x{puzzle.height}")
+    bad = [label for label in puzzle.labels if len(label) != 1 or not label.isalpha()]
+    if bad:
+        raise ValueError(f"the mzucker format needs one-letter labels, not {bad[0]!r}")
+    return "\n".join("".join(row) for row in puzzle.grid().tolist()) + "\n"
+
+
+def _format_dailyprogrammer(puzzle: Puzzle) -> str:
+    """Colours in reading order of their first endpoint (the reader numbers them 1..n)."""
+    _no_blocked(puzzle, "dailyprogrammer")
+    lines = [f"{len(puzzle.pairs)} {puzzle.width} {puzzle.height}"]
+    for pair in sorted(puzzle.pairs, key=lambda pair: pair.start):
+        (r0, c0), (r1, c1) = pair.start, pair.end
+        lines.append(f"({c0}, {r0}) ({c1}, {r1})")
+    return "\n".join(lines) + "\n"
+
+
+def _format_adc(puzzle: Puzzle) -> str:
+    _no_blocked(puzzle, "ADC")
+    number_of = _numbered(puzzle)
+    lines = [f"SIZE {puzzle.width}X{puzzle.height}", f"LINE_NUM {len(puzzle.pairs)}"]
+    for pair in sorted(puzzle.pairs, key=lambda pair: number_of[pair.label]):
+        (r0, c0), (r1, c1) = pair.start, pair.end
+        lines.append(f"LINE#{number_of[pair.label]} ({c0},{r0})-({c1},{r1})")
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _format_tokens(puzzle: Puzzle) -> str:
+    _no_blocked(puzzle, "tokens")
+    number_of = _numbered(puzzle, first=1)  # 0 is the blank
+    grid = [["0"] * puzzle.width for _ in range(puzzle.height)]
+    for cell, label in puzzle.endpoints().items():
+        grid[cell[0]][cell[1]] = str(number_of[label])
+    size = max(len(token) for row in grid for token in row)
+    body = "\n".join(" ".join(token.rjust(size) for token in row) for row in grid)
+    return f"{puzzle.width} {puzzle.height}\n{body}\n0 0\n"
+
+
+_WRITERS: dict[str, Callable[[Puzzle], str]] = {
+    "thomasahle": _format_thomasahle,
+    "mzucker": _format_mzucker,
+    "dailyprogrammer": _format_dailyprogrammer,
+    "adc": _format_adc,
+    "tokens": _format_tokens,
+}
 
 
 def format_solution(puzzle: Puzzle, solution: Solution) -> str:
