@@ -1,0 +1,167 @@
+"""Roller solvers: every method agrees on proven minima; public sets; limits; model sizes."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+
+import pytest
+
+from puzzlesat.results import SolveResult, Status
+from puzzlesat.roller.flow import FlowModel, euler_trail
+from puzzlesat.roller.formats import read, read_answers, with_answers
+from puzzlesat.roller.model import Level
+from puzzlesat.roller.solve import METHODS, SolverBug, solve
+from puzzlesat.roller.stopgraph import StopGraph
+from puzzlesat.roller.timeindexed import TimeIndexedModel
+from puzzlesat.roller.verify import verify
+from tests.roller.random_levels import brute_force_minimum, random_level
+from tests.support import shared_path
+
+SMALL = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
+
+
+def test_every_method_solves_a_small_level():
+    for method in METHODS:
+        result = solve(SMALL, method=method, time_limit=10)
+        assert result.status is Status.SOLVED and result.optimal and result.method == method
+        assert len(result.solution) == 4 == result.lower_bound
+        assert verify(SMALL, result.solution) == []
+
+
+def test_methods_agree_with_brute_force_on_random_levels():
+    rng = random.Random(2024)
+    checked = solvable = 0
+    while checked < 100:
+        level = random_level(rng, max_side=8)
+        if level.floor_count > 26:
+            continue
+        checked += 1
+        truth = brute_force_minimum(level)
+        for method in METHODS:
+            result = solve(level, method=method, time_limit=20)
+            if truth is None:
+                assert result.status is Status.UNSATISFIABLE and result.stats["reason"]
+            else:
+                assert result.status is Status.SOLVED and result.optimal, (method, str(level))
+                assert len(result.solution) == truth == result.lower_bound, (method, str(level))
+        solvable += truth is not None
+    assert solvable > 25
+
+
+def test_methods_agree_on_larger_random_levels():
+    # 8x8 boards with more floor than brute force handles: DFS, time-indexed and the default
+    # solver must agree on the minimum with each other.
+    rng = random.Random(99)
+    agreed = 0
+    while agreed < 8:
+        level = random_level(rng, max_side=8, wall_probability=0.25)
+        if level.floor_count < 30 or not StopGraph.of(level).feasibility().solvable:
+            continue
+        lengths = {}
+        for method in METHODS:
+            result = solve(level, method=method, time_limit=30)
+            assert result.optimal, (method, str(level), result.stats)
+            lengths[method] = len(result.solution)
+        assert len(set(lengths.values())) == 1, (lengths, str(level))
+        agreed += 1
+
+
+def test_trivial_levels():
+    lone = Level.from_rows(["#o#"])
+    for method in METHODS:
+        result = solve(lone, method=method)
+        assert result.solution == "" and result.optimal and result.lower_bound == 0
+
+
+def test_unsolvable_levels_say_why():
+    two_pockets = Level.from_rows(["o..##", "##.##", ".#.#.", ".....", ".###."])
+    for method in METHODS:
+        result = solve(two_pockets, method=method)
+        assert result.status is Status.UNSATISFIABLE and result.solution is None
+        assert "no walk" in result.stats["reason"] and result.stats["cells"]
+
+
+def test_unknown_method_is_refused():
+    with pytest.raises(ValueError, match="unknown roller method"):
+        solve(SMALL, method="magic")
+
+
+def test_a_wrong_answer_from_a_method_is_a_bug_not_an_answer(monkeypatch):
+    def liar(graph, *, time_limit=None):
+        return SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1, method="liar")
+
+    solve_module = importlib.import_module("puzzlesat.roller.solve")
+    monkeypatch.setitem(solve_module.METHODS, "liar", ("flow", "solve_flow"))
+    monkeypatch.setattr("puzzlesat.roller.flow.solve_flow", liar)
+    with pytest.raises(SolverBug, match="fails verify"):
+        solve(SMALL, method="liar")
+
+
+def test_euler_trail_refuses_counts_not_connected_to_the_start():
+    graph = StopGraph.of(SMALL)
+    far = [m for m in graph.moves if m.tail != graph.start][0]
+    with pytest.raises(ValueError):
+        euler_trail(graph, {far.index: 1})
+
+
+def test_model_sizes_match_their_formulas():
+    rng = random.Random(8)
+    for _ in range(25):
+        graph = StopGraph.of(random_level(rng))
+        flow = FlowModel(graph)
+        proto = flow.model.proto
+        assert FlowModel.size(graph) == {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+        timed = TimeIndexedModel(graph)
+        for _ in range(4):
+            timed.grow()
+        assert TimeIndexedModel.size(graph, 4) == {"variables": timed.pool.top, "clauses": timed.clauses}
+        timed.sat.close()
+
+
+def test_starhermit_minimum_equals_par_on_every_level():
+    levels = read(shared_path("roller", "HypeDriven-starhermit-paint-maze", "data", "levels.json"))
+    assert len(levels) == 60
+    for level in levels:
+        result = solve(level, time_limit=30)
+        assert result.optimal and len(result.solution) == level.par, level.name
+
+
+@pytest.mark.parametrize("start, answers", [("bottom-left", "solution.txt"), ("row-major", "best_solution.txt")])
+def test_tabtale_first_levels_proven_and_never_longer_than_submitted(start, answers):
+    # The first 30 official levels (the fast ones; all 170 run in benchmarks/roller.py).
+    folder = shared_path("roller", "eranheres-amaze", "data", "all")
+    known = read_answers(shared_path("roller", "eranheres-amaze", "solutions", answers))
+    paths = sorted(folder.glob("*.xml"))[:30]
+    levels = with_answers([level for p in paths for level in read(p, start=start)], known)
+    for level in levels:
+        result = solve(level, time_limit=30)
+        assert result.status is Status.SOLVED and result.optimal, level.name
+        if level.known_answer and not verify(level, level.known_answer):
+            assert len(result.solution) <= len(level.known_answer), level.name
+
+
+def test_uridanan_invalid_levels_are_unsolvable():
+    folder = shared_path("roller", "uridanan-Amaze", "levels")
+    for name in ("invalid001.xml", "invalid017.xml"):
+        for start in ("bottom-left", "row-major"):
+            (level,) = read(folder / name, start=start)
+            result = solve(level)
+            assert result.status is Status.UNSATISFIABLE and "never be painted" in result.stats["reason"]
+
+
+def test_time_limit_is_honoured():
+    # A 9x9 open-ish board that no method finishes in 0.3 s ... or finishes: either way promptly.
+    rng = random.Random(4)
+    rows = ["".join("#" if rng.random() < 0.22 else "." for _ in range(14)) for _ in range(14)]
+    floor = [(r, c) for r in range(14) for c in range(14) if rows[r][c] == "."]
+    level = Level(tuple(rows), floor[0])
+    for method in METHODS:
+        t0 = time.perf_counter()
+        result = solve(level, method=method, time_limit=0.3)
+        assert time.perf_counter() - t0 < 2.5, method
+        if result.status is Status.SOLVED and not result.optimal:
+            assert result.lower_bound <= len(result.solution)
+        if result.status is Status.UNKNOWN:
+            assert result.solution is None and result.lower_bound is not None
