@@ -61,6 +61,14 @@ def test_native_writer_adds_header_when_first_row_starts_blocked():
     assert parse(text) == puzzle
 
 
+def test_native_last_row_starting_blocked_is_a_row_not_a_comment():
+    text = "A . . B .\nA . . B .\n# . . # .\n# trailing comment"
+    puzzle = parse(text)
+    assert puzzle.size == (5, 3) and puzzle.blocked == frozenset({(2, 0), (2, 3)})
+    assert format(puzzle).startswith("5 3\n")
+    assert parse(format(puzzle)) == puzzle
+
+
 def test_native_several_puzzles_separated_by_blank_lines():
     puzzles = parse_all("A.A\n\nB..\n..B\n", fmt="native", source="two.txt")
     assert [p.size for p in puzzles] == [(3, 1), (3, 2)]

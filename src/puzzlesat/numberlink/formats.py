@@ -24,9 +24,9 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     twice. An optional ``W H`` line before the rows states the size (then exactly H rows follow).
     Blank lines separate puzzles. A line starting with ``#`` followed by a space (or a lone ``#``)
     is a comment when it stands *outside* a grid: before the first row or header, or after the
-    last row. Inside a grid every line is a row, so after a ``W H`` header a row may start with a
-    blocked cell; a headerless token grid whose first row starts with ``#`` needs the header
-    (:func:`format` writes one then). A line of two integers starting in the first column, before
+    last row (there only when it has not as many tokens as the rows). Inside a grid every line
+    is a row, so after a ``W H`` header a row may start with a blocked cell; a headerless token
+    grid whose first row starts with ``#`` needs the header (:func:`format` writes one then). A line of two integers starting in the first column, before
     a grid, is a header (``0 0`` ends the input); a first row of two numbers is written indented.
 ``thomasahle``
     The same grammar with the ``W H`` header required before every grid (his files: ``#``
@@ -293,10 +293,15 @@ def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: 
         while i < n and lines[i].strip():
             rows.append((i + 1, lines[i]))
             i += 1
-        while rows and _is_comment(rows[-1][1]) and len(rows) > 1:
-            rows.pop()  # trailing comment lines
+        while len(rows) > 1 and _is_comment(rows[-1][1]) and not _fits(rows[-1][1], rows[0][1]):
+            rows.pop()  # trailing comment lines (a '# . A' row as wide as the first row stays a row)
         blocks.append(_Block(None, rows))
     return blocks
+
+
+def _fits(line: str, first_row: str) -> bool:
+    """Could ``line`` be a row of the grid that ``first_row`` starts (as many tokens)?"""
+    return len(line.split()) == len(first_row.split()) > 1
 
 
 _NOT_EMPTY = re.compile(r"[^.]")
@@ -843,8 +848,8 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
     else:
         rows = [" ".join(token.ljust(size) for token in row).rstrip() for row in grid]
     first = rows[0]
-    if _is_comment(first):
-        rows.insert(0, f"{width} {height}")  # a row starting with a blocked cell
+    if _is_comment(first) or _is_comment(rows[-1]):
+        rows.insert(0, f"{width} {height}")  # a first or last row starting with a blocked cell
     elif _HEADER.match(first):
         rows[0] = " " + first  # two numbers in the first column would be a size line
     elif _DP_HEADER.match(first) and len(rows) > 1 and rows[1].startswith("("):
