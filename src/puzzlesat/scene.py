@@ -221,6 +221,16 @@ PALETTE: tuple[str, ...] = (
 )
 
 
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of the width of ``text`` at font size ``size`` (no font metrics:
+    used to make room for captions).
+
+    >>> text_width("abcd", 10)
+    24.0
+    """
+    return len(text) * size * 0.6
+
+
 def text_colour_on(fill: str) -> str:
     """Black or white, whichever reads better on the ``#rrggbb`` colour ``fill``.
 

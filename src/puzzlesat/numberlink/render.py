@@ -19,7 +19,7 @@ different colours (greedy colouring of the touching graph), so neighbours never 
 from __future__ import annotations
 
 from ..grid import Cell
-from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on
+from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on, text_width
 from .model import Puzzle, Solution
 
 BLOCKED_FILL = "#3b3b3b"
@@ -80,6 +80,8 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     margin = cell * 0.5
     caption = cell * 1.2 if title else 0.0
     width = puzzle.width * cell + 2 * margin
+    if title:
+        width = max(width, margin + text_width(title, min(cell * 0.6, 18)) + margin)
     height = puzzle.height * cell + 2 * margin + caption
     scene = Scene(width, height, title=title or puzzle.name or f"Numberlink {puzzle.width}x{puzzle.height}")
     left, top = margin, margin + caption

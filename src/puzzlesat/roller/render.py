@@ -20,7 +20,7 @@ circle (``class="start"``), its last stop a ring (``class="finish"``).
 from __future__ import annotations
 
 from ..grid import Cell
-from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text
+from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, text_width
 from .model import DELTAS, Level, slide
 
 WALL_FILL = "#2f3e4e"
@@ -97,7 +97,10 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
     cell = cell_size or cell_size_for(level)
     margin = cell * 0.4
     caption = cell * 1.0 if title else 0.0
-    scene = Scene(level.width * cell + 2 * margin, level.height * cell + 2 * margin + caption,
+    width = level.width * cell + 2 * margin
+    if title:
+        width = max(width, margin + text_width(title, min(cell * 0.5, 18)) + margin)
+    scene = Scene(width, level.height * cell + 2 * margin + caption,
                   title=title or level.name or f"Roller {level.width}x{level.height}")
     left, top = margin, margin + caption
     if title:

@@ -353,4 +353,31 @@ def generate(args: argparse.Namespace) -> int:
 
 # -- render (owned by the rendering work) -------------------------------------------------------
 def render(level: Level, args: argparse.Namespace) -> int:
-    raise NotImplementedError("swap rendering is not wired to the CLI yet")
+    """``puzzlesat render``: draw the level (start and goal), or with ``--solution`` also its
+    verified answer as one frame per move, to ``args.output`` (.svg or .png). Exit 0 when drawn
+    as asked, 1 when no answer was found (the level alone is drawn), 2 when not written."""
+    from pathlib import Path
+
+    from ..scene import save_for_cli
+    from .render import render as draw
+
+    title = Path(args.input).name + (f" #{args.index}" if args.index else "")
+    if level.name and level.name not in title:
+        title += f" [{level.name}]"
+    title += f"  ({level.rows}x{level.cols}, goal {level.goal.kind})"
+    moves = None
+    status = 0
+    if getattr(args, "solution", False):
+        result = run_solver(level, args)
+        if result.status is Status.SOLVED and result.solution is not None:
+            moves = [str(m) for m in parse_moves(result.solution)]
+            problems = verify(level, moves)
+            if problems:  # the solvers verify their answers; never draw one that fails
+                print(f"error: the solver's answer fails verify: {problems[0]}", file=sys.stderr)
+                return 2
+            title += f", {len(moves)} move{'s' if len(moves) != 1 else ''}" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
+        else:
+            print(f"no answer drawn: {STATUS_TEXT[result.status]}", file=sys.stderr)
+            status = 1
+    written = save_for_cli(draw(level, moves, title=title), args.output)
+    return written or status

@@ -24,7 +24,7 @@ import math
 from typing import Iterable, Optional
 
 from ..grid import Cell
-from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on
+from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
 from .model import Board, Level, Move, MoveLike, Square, apply_swap, board_colours, is_goal, parse_moves
 from .moves import is_legal, mover_of
 
@@ -182,6 +182,8 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
     shapes.append(Text(left, bottom + label * 1.1, legend, size=label * 0.8, anchor="start", fill="#555555", cls="legend"))
     bottom += label * 2.0
     width = max(right, left + len(legend) * label * 0.8 * 0.55) + margin
+    if title:
+        width = max(width, left + text_width(title, min(cell * 0.45, 20)) + margin)
 
     if move_list is not None:
         frame_w, frame_h = level.cols * small, level.rows * small
