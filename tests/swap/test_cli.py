@@ -150,3 +150,12 @@ def test_generate_moves_range_argument(capsys, exact):
     assert 2 <= level.stated_minimum <= 3
     with pytest.raises(SystemExit):
         main(["generate", "swap", "--moves", "5-2"])
+
+
+def test_solve_with_the_real_exact_solver(tmp_path, capsys):
+    pytest.importorskip("puzzlesat.swap.solve")
+    path = tmp_path / "real.swap"
+    path.write_text(LEVEL)
+    code, (record,) = run_json(capsys, "solve", str(path), "--json", "--time-limit", "20")
+    assert code == 0 and record["status"] == "solved" and record["optimal"] is True
+    assert record["moves_count"] == 1 and record["lower_bound"] == 1

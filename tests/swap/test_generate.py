@@ -172,3 +172,11 @@ def test_generate_gives_up_clearly(exact):
         generate(moves=(5, 2))
     with pytest.raises(ValueError, match="difficulty"):
         generate(difficulty="insane")
+
+
+def test_generate_with_the_real_exact_solver_matches_breadth_first_search():
+    pytest.importorskip("puzzlesat.swap.solve")
+    for seed, goal in ((1, "match"), (2, "cluster")):
+        made = generate(difficulty="easy", goal=goal, seed=seed, solve_time_limit=20)
+        assert verify(made.level, made.solution) == []
+        assert len(bfs_solve(made.level).solution) == made.min_moves
