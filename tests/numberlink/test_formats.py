@@ -69,6 +69,20 @@ def test_native_last_row_starting_blocked_is_a_row_not_a_comment():
     assert parse(format(puzzle)) == puzzle
 
 
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [["10"], ["."], ["10"]],  # one column of a two-character label
+        [["SIZE", ".", "SIZE"]],  # a label that names another format
+        [["1", "2", "3"], ["(1", ".", "(1"], ["1", "2", "3"]],  # dailyprogrammer look-alike
+        [["p?numlin/1/1/", ".", "p?numlin/1/1/"]],
+    ],
+)
+def test_native_writer_protects_misleading_first_rows(rows):
+    puzzle = Puzzle.from_rows(rows)
+    assert parse(format(puzzle)) == puzzle
+
+
 def test_native_several_puzzles_separated_by_blank_lines():
     puzzles = parse_all("A.A\n\nB..\n..B\n", fmt="native", source="two.txt")
     assert [p.size for p in puzzles] == [(3, 1), (3, 2)]

@@ -313,8 +313,9 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
     header = block.header
     first_line = header[2] if header else block.rows[0][0]
     token_mode = fmt == "tokens" or (
-        fmt == "native" and any(len(row.split()) > 1 for _, row in block.rows)
-    )
+        fmt == "native"
+        and (any(len(row.split()) > 1 for _, row in block.rows) or (header is not None and header[0] == 1))
+    )  # a 1-wide grid with a size line holds one token per row (a label may be "10")
     if header:
         width, height = header[0], header[1]
         what = f"header on line {header[2]}"
@@ -735,9 +736,11 @@ def _detect(lines: Sequence[str]) -> str:
             # numbers only: a token grid; a native grid of numbers needs '.' for its empty cells
             return "tokens" if numeric and (blanks or _COMMA_HEADER.match(raw)) else "native"
         # one token per row: a character grid, unless a 1-wide grid of numbers with blanks
-        if numeric and any(row[0] == "-" or not row[0].strip("0") or len(row[0]) > 1 for row in rows):
-            if _HEADER.match(raw) and _number(_HEADER.match(raw).group(1)) == 1:
-                return "tokens"
+        one_wide = bool(_HEADER.match(raw)) and _number(_HEADER.match(raw).group(1)) == 1
+        if one_wide and numeric and any(row[0] == "-" or not row[0].strip("0") or len(row[0]) > 1 for row in rows):
+            return "tokens"
+        if one_wide and any(len(row[0]) > 1 for row in rows):
+            return "native"  # one cell per row, some labels longer than a character
         return "thomasahle"
     rows = []
     for line in lines[i:]:
@@ -848,12 +851,14 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
     else:
         rows = [" ".join(token.ljust(size) for token in row).rstrip() for row in grid]
     first = rows[0]
-    if _is_comment(first) or _is_comment(rows[-1]):
-        rows.insert(0, f"{width} {height}")  # a first or last row starting with a blocked cell
-    elif _HEADER.match(first):
+    if _HEADER.match(first):
         rows[0] = " " + first  # two numbers in the first column would be a size line
-    elif _DP_HEADER.match(first) and len(rows) > 1 and rows[1].startswith("("):
-        rows.insert(0, f"{width} {height}")  # would look like dailyprogrammer
+    elif (
+        _is_comment(first) or _is_comment(rows[-1])  # a first or last row starting with a blocked cell
+        or (width == 1 and size > 1)  # "10" alone on a line would be two cells of a character grid
+        or _detect(rows) != "native"  # a first row that looks like another format
+    ):
+        rows.insert(0, f"{width} {height}")
     return "\n".join(rows)
 
 
