@@ -25,7 +25,7 @@ def fresh_uniqueness(text: str, rules: Rules = Rules()) -> bool | None:
     return count(parse(text, fmt="native"), rules=rules, limit=2).unique
 
 
-@pytest.mark.parametrize("width,height,seeds", [(8, 8, range(12)), (12, 10, range(4))])
+@pytest.mark.parametrize("width,height,seeds", [(8, 8, range(20)), (12, 10, range(10))])
 def test_quality_puzzles_are_unique_from_their_text_and_follow_the_pipeline_rules(width, height, seeds) -> None:
     low, high = gen.link_band(width, height)
     lengths = []

@@ -20,7 +20,11 @@ until the grid is covered. Links whose ends are adjacent are merged while the li
 the target; a candidate with a 2-cell link or a "loop" (a link whose two ends are adjacent) is
 rejected, as is one whose link count lies outside the band (:func:`link_band`, by default
 :func:`target_links` +-15 %); links are renumbered 1..K in reading order; only a SAT-certified
-unique puzzle is returned.
+unique puzzle is returned. One addition to the published steps: merges and absorptions that
+would make a link run beside itself are avoided, and a candidate whose drawn answer still does
+is rejected before the certificate, because such a puzzle is almost never unique (in a sample of
+400 10x10 candidates, 4 of 380 with such a link were unique, against 15 of 20 without); this
+raised the certified rate about six-fold (measured in ``benchmarks/generators.py``).
 
 Both are seeded and deterministic: the same arguments give the same puzzle (unless a time
 limit cut a certificate short). Puzzle ``i`` of a run with seed ``s`` uses :func:`puzzle_seed`.
@@ -134,6 +138,17 @@ def _neighbours(cell: Cell, width: int, height: int) -> Iterator[Cell]:
 
 def _adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _runs_beside_itself(link: Sequence[Cell]) -> bool:
+    """True when two cells of the link that are not consecutive on it are orthogonal neighbours."""
+    position = {cell: i for i, cell in enumerate(link)}
+    for i, (r, c) in enumerate(link):
+        for n in ((r + 1, c), (r, c + 1)):
+            j = position.get(n)
+            if j is not None and abs(i - j) != 1:
+                return True
+    return False
 
 
 def _puzzle_from_links(width: int, height: int, links: Sequence[Sequence[Cell]], blocked: frozenset[Cell]) -> tuple[Puzzle, Solution]:
@@ -354,6 +369,15 @@ def _area_orders(area: Sequence[Cell]) -> list[tuple[Cell, ...]]:
             if all(_adjacent(a, b) for a, b in zip(order, order[1:]))]
 
 
+def _plain(link: Sequence[Cell]) -> bool:
+    """Neither a loop (ends side by side) nor running beside itself."""
+    return not (len(link) > 2 and _adjacent(link[0], link[-1])) and not _runs_beside_itself(link)
+
+
+def _extended(link: list[Cell], at_start: bool, order: Sequence[Cell]) -> list[Cell]:
+    return list(reversed(order)) + link if at_start else link + list(order)
+
+
 def _absorb(board: _Board, area: list[Cell], rng: random.Random) -> bool:
     """Extend a neighbouring link's end through a small free area (or, for a 3-cell path area
     no link end can reach, make it a link of its own). False when neither is possible."""
@@ -365,7 +389,8 @@ def _absorb(board: _Board, area: list[Cell], rng: random.Random) -> bool:
             if _adjacent(link[0], order[0]):
                 options.append((index, True, order))
     if options:
-        index, at_start, order = rng.choice(options)
+        clean = [option for option in options if _plain(_extended(board.links[option[0]], option[1], option[2]))]
+        index, at_start, order = rng.choice(clean or options)
         link = board.links[index]
         if at_start:
             link[:0] = list(reversed(order))
@@ -393,7 +418,9 @@ def _merge_adjacent_ends(links: list[list[Cell]], rng: random.Random, down_to: i
                     for a_end in (0, -1):
                         for b_end in (0, -1):
                             if _adjacent(a[a_end], b[b_end]):
-                                candidates.append((i, a_end, j, b_end))
+                                joined = (a if a_end == -1 else a[::-1]) + (b if b_end == 0 else b[::-1])
+                                if _plain(joined):
+                                    candidates.append((i, a_end, j, b_end))
         if not candidates:
             break
         i, a_end, j, b_end = rng.choice(candidates)
@@ -441,6 +468,8 @@ def _quality_problem(links: Sequence[Sequence[Cell]], band: tuple[int, int]) -> 
         return "loop"
     if not band[0] <= len(links) <= band[1]:
         return "link count outside the band"
+    if any(_runs_beside_itself(link) for link in links):
+        return "a link runs beside itself"
     return None
 
 
