@@ -180,3 +180,19 @@ def test_generate_with_the_real_exact_solver_matches_breadth_first_search():
         made = generate(difficulty="easy", goal=goal, seed=seed, solve_time_limit=20)
         assert verify(made.level, made.solution) == []
         assert len(bfs_solve(made.level).solution) == made.min_moves
+
+
+def test_range_prefilters_are_proofs_and_do_not_change_the_level(exact, monkeypatch):
+    filtered = generate(difficulty="easy", goal="match", seed=5, moves=(3, 4))
+    monkeypatch.setattr(generate_module, "PREFILTER_CAP", 0)  # no quick A* answers
+    plain = generate(difficulty="easy", goal="match", seed=5, moves=(3, 4))
+    assert filtered == plain and filtered.tries == plain.tries
+    assert filtered.stats["out_of_range"] == plain.stats["out_of_range"] >= 1
+
+
+def test_timeout_with_lower_bound_above_the_range_counts_as_out_of_range(monkeypatch):
+    answers = iter([SolveResult(Status.UNKNOWN, lower_bound=9), SolveResult(Status.UNKNOWN, lower_bound=1)])
+    monkeypatch.setattr(generate_module, "exact_solve", lambda level, *, time_limit=None: next(answers, None) or bfs_solve(level))
+    monkeypatch.setattr(generate_module, "PREFILTER_CAP", 0)
+    made = generate(difficulty="easy", goal="match", seed=0, moves=(0, 8))
+    assert made.stats["out_of_range"] == 1 and made.stats["unknown"] == 1

@@ -27,6 +27,9 @@ Unlike the original (which regenerated when its capped A* failed), each draw is 
 the exact solver (:func:`puzzlesat.swap.solve.solve`): a draw proven unsolvable is rejected by
 that proof, a draw whose proof ran out of time is skipped and counted, and a level is emitted
 only with its proven minimum (and, when ``moves=(lo, hi)`` is asked, only if lo <= min <= hi).
+With a range, two proofs save exact solves: a quick capped A* answer shorter than lo shows the
+minimum is below the range, and a proof that ran out of time with a lower bound above hi shows
+it is above; such draws count as out of range. Neither changes which level a seed gives.
 
 >>> level = draw_level(random.Random(7), difficulty="easy", goal="match")
 >>> 2 <= level.rows <= 3 and 2 <= level.cols <= 3 and level.goal.kind == "match"
@@ -44,6 +47,7 @@ from typing import Any, Optional, Sequence
 from ..errors import PuzzlesatError
 from ..results import Status
 from ..timing import Deadline
+from .astar import astar_solve
 from .model import Board, Goal, Level, Move, Square, board_colours, is_goal
 from .verify import verify
 
@@ -58,6 +62,7 @@ SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))
 CONNECT_TRIES = 1000
 SHUFFLE_TRIES = 1000
 DEFAULT_SOLVE_LIMIT = 60.0
+PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 
 
 class GenerationFailed(PuzzlesatError):
@@ -288,13 +293,23 @@ def generate(
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
         solve_started = time.perf_counter()
+        if moves is not None:
+            # a quick capped A* answer shorter than the range proves the minimum is below it
+            quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=budget)
+            if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
+                stats["out_of_range"] += 1
+                stats["solve_seconds"] += time.perf_counter() - solve_started
+                continue
         result = exact_solve(level, time_limit=budget)
         stats["solve_seconds"] += time.perf_counter() - solve_started
         if result.status is Status.UNSATISFIABLE:
             stats["unsolvable"] += 1
             continue
         if result.status is not Status.SOLVED or not result.optimal:
-            stats["unknown"] += 1
+            if moves is not None and result.lower_bound is not None and result.lower_bound > moves[1]:
+                stats["out_of_range"] += 1  # proven: the minimum is above the range
+            else:
+                stats["unknown"] += 1
             continue
         solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
         problems = verify(level, solution)
