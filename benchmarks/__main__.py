@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 from benchmarks import ROW_KEYS
 from benchmarks.report import write_report
 
-MODULES = ("numberlink", "numberlink_vs_search", "roller", "swap")
+MODULES = ("numberlink", "numberlink_vs_search", "generators", "roller", "swap")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "latest"
 DEFAULT_LIMIT = 10.0
 QUICK_LIMIT = 2.0

@@ -294,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
     p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
     p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
-    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, numberlink_vs_search, roller, swap)")
+    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, numberlink_vs_search, generators, roller, swap)")
     p.set_defaults(run=command_bench)
     return parser
 
