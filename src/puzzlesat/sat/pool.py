@@ -35,6 +35,18 @@ class VarPool:
         """A new anonymous variable."""
         return self.idpool._next()
 
+    def reserve(self, count: int) -> int:
+        """Reserve ``count`` consecutive anonymous variables; returns the first (for array-built
+        encodings that number their variables by position instead of by key).
+
+        >>> pool = VarPool(); pool.var("x"); pool.reserve(3), pool.fresh()
+        1
+        (2, 5)
+        """
+        first = self.idpool.top + 1
+        self.idpool.top += max(0, count)
+        return first
+
     def get(self, *key: Hashable) -> int | None:
         """The variable named ``key`` if it exists, else None (never creates one)."""
         return self.idpool.obj2id.get(key)

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
+from itertools import repeat
 from typing import Iterable, Sequence
 
+import pysolvers
 from pysat.solvers import Solver
 
 from ..timing import Deadline
@@ -28,6 +31,14 @@ from ..timing import Deadline
 DEFAULT_SOLVER = "cadical195"
 # Solvers whose native code honours Solver.interrupt(); others run in conflict-budgeted steps.
 INTERRUPTIBLE = frozenset({"glucose3", "glucose4", "glucose42", "minisat22", "minisatgh", "maplechrono", "maplecm", "maplesat", "mergesat3", "lingeling", "gluecard3", "gluecard4", "minicard"})
+
+# pysat's C entry points for adding one clause, by solver name: (handle attribute, function)
+_RAW_ADD = {
+    "cadical195": ("cadical", "cadical195_add_cl"),
+    "glucose4": ("glucose", "glucose41_add_cl"),
+    "glucose42": ("glucose", "glucose421_add_cl"),
+    "minisat22": ("minisat", "minisat22_add_cl"),
+}
 
 _FIRST_BUDGET = 2_000
 _MAX_STEP_SECONDS = 0.5  # aim for steps this long, so a deadline is missed by well under a second
@@ -51,6 +62,17 @@ class SatSolver:
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
         self._solver.append_formula([list(c) for c in clauses])
+
+    def add_clause_lists(self, clauses: list[list[int]]) -> None:
+        """Add clauses that are already lists of Python ints (no copy; for large formulas)."""
+        raw = _RAW_ADD.get(self.name)
+        handle = getattr(self._solver.solver, raw[0], None) if raw else None
+        if handle is not None:  # skip pysat's two Python wrapper layers (they only record status)
+            deque(map(getattr(pysolvers, raw[1]), repeat(handle), clauses), maxlen=0)
+            return
+        add = self._solver.add_clause
+        for clause in clauses:
+            add(clause)
 
     def solve(self, assumptions: Sequence[int] = (), *, time_limit: "float | Deadline | None" = None) -> bool | None:
         deadline = Deadline.of(time_limit)
@@ -95,6 +117,13 @@ class SatSolver:
 
     def _conflicts(self) -> int:
         return int(self._solver.accum_stats().get("conflicts", 0))
+
+    def set_phases(self, literals: Sequence[int]) -> None:
+        """Prefer these polarities when deciding (a hint; solvers without phases ignore it)."""
+        try:
+            self._solver.set_phases(list(literals))
+        except (NotImplementedError, AttributeError):
+            pass
 
     def model(self) -> list[int]:
         return self._solver.get_model() or []

@@ -1,0 +1,458 @@
+"""The Numberlink SAT encoding as an object: variables, clauses, decoding and cycle cuts.
+
+Edges between orthogonally adjacent free cells are the answer variables; degree clauses make
+every endpoint end one path and every other cell carry a path through it (or, when cells may
+stay empty, carry one or stay empty); log-encoded label bits per cell make every edge join
+cells of equal label. Stray cycles are cut lazily by :mod:`puzzlesat.numberlink.solve`
+(see ``encodings/numberlink.md`` for the clauses exactly as built and their sizes).
+
+Clauses are built as numpy blocks (one fixed width per block) and fed to the solver in
+chunks, so even a 1002 x 1002 board never turns into tens of millions of Python lists at once.
+
+>>> from puzzlesat.numberlink.model import Puzzle
+>>> enc = encode(Puzzle.from_rows(["A.A", "B.B"]))
+>>> enc.num_edges, enc.label_bits, enc.num_vars, enc.num_clauses
+(7, 1, 9, 26)
+>>> from puzzlesat.sat import SatSolver
+>>> with SatSolver(enc.clauses()) as s:
+...     s.solve()
+...     paths, cycles = enc.components(s.model())
+True
+>>> paths["B"], cycles
+([(1, 0), (1, 1), (1, 2)], [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from ..grid import Cell
+from ..sat import VarPool
+from ..timing import Deadline
+from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+
+FEED_CHUNK = 250_000  # clauses converted to Python lists and handed to the solver at a time
+
+
+class EncodingTimeout(Exception):
+    """The deadline passed while the formula was being built or fed to the solver."""
+
+
+@dataclass
+class Encoding:
+    """A built formula for one puzzle under one rule set.
+
+    Variable numbering (all consecutive, from 1): the ``num_edges`` edge variables first
+    (horizontal edges row-major, then vertical edges row-major), then ``label_bits`` label bits
+    for every free cell (free cells row-major). ``pool`` owns them (and any variable added
+    later); ``blocks`` are the clauses, each an (m, width) int array of literals.
+    """
+
+    puzzle: Puzzle
+    rules: Rules
+    pool: VarPool
+    edge_cells: np.ndarray          # (E, 2) flat cell indices r*W + c of each edge's two cells
+    free_index: np.ndarray          # (H, W) index of each free cell among free cells, -1 if blocked
+    incident: np.ndarray            # (H*W, 4) edge variables around each cell (up, down, left, right), 0 if none
+    label_bits: int
+    label_codes: dict[str, int]
+    blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
+
+    # -- sizes -------------------------------------------------------------------------------
+    @property
+    def num_edges(self) -> int:
+        return len(self.edge_cells)
+
+    @property
+    def num_vars(self) -> int:
+        return self.pool.top
+
+    @property
+    def num_clauses(self) -> int:
+        return sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
+
+    def clause_counts(self) -> dict[str, int]:
+        """Number of clauses per named family (as in ``encodings/numberlink.md``)."""
+        out: dict[str, int] = {}
+        for name, block in self.blocks:
+            out[name] = out.get(name, 0) + len(block)
+        if self.contradiction:
+            out["contradiction"] = 1
+        return out
+
+    @property
+    def answer_vars(self) -> range:
+        """The edge variables: an answer is exactly the set of its true edges."""
+        return range(1, self.num_edges + 1)
+
+    def edge_var(self, a: Cell, b: Cell) -> int:
+        """The variable of the edge between adjacent free cells ``a`` and ``b``."""
+        return self.edge_vars_of(Solution((("", (a, b)),)))[0]
+
+    # -- clauses -----------------------------------------------------------------------------
+    def clauses(self) -> Iterator[list[int]]:
+        """Every clause as a list of literals (small boards; large ones use :meth:`feed`)."""
+        if self.contradiction:
+            yield []
+        for _, block in self.blocks:
+            yield from block.tolist()
+
+    def feed(self, solver, deadline: Deadline | None = None) -> None:
+        """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
+        raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed."""
+        if self.contradiction:
+            solver.add_clause([])
+        for _, block in self.blocks:
+            for start in range(0, len(block), FEED_CHUNK):
+                if deadline is not None and deadline.expired():
+                    raise EncodingTimeout()
+                solver.add_clause_lists(block[start:start + FEED_CHUNK].tolist())
+
+    # -- decoding ----------------------------------------------------------------------------
+    def true_edges(self, model: Sequence[int]) -> np.ndarray:
+        """Indices (0-based) of the edges set true in a solver model (a list of literals)."""
+        values = np.asarray(model[: self.num_edges], dtype=np.int64)
+        if len(values) < self.num_edges:  # variables the solver never saw are false
+            values = np.concatenate([values, -np.arange(len(values) + 1, self.num_edges + 1)])
+        return np.flatnonzero(values > 0)
+
+    def components(self, model: Sequence[int]) -> tuple[dict[str, list[Cell]], list[list[int]]]:
+        """Split the true edges of ``model`` into one path per label (cells from the pair's
+        start) and stray cycles (each a list of edge indices). A label whose start does not
+        reach its end by the true edges gets the cells walked so far (verify then rejects it)."""
+        return self._components(self.true_edges(model))
+
+    def edge_vars_of(self, solution: Solution) -> list[int]:
+        """The edge variables used by the paths of ``solution`` (its answer literals)."""
+        width = self.puzzle.width
+        steps = [(a[0] * width + a[1], b[0] * width + b[1]) for _, cells in solution.paths for a, b in zip(cells, cells[1:])]
+        if not steps:
+            return []
+        a, b = np.array(steps, dtype=np.int64).T
+        candidates = self.incident[a]  # (n, 4)
+        across = self.edge_cells[np.maximum(candidates - 1, 0)].sum(axis=2) - a[:, None]
+        match = (candidates > 0) & (across == b[:, None])
+        if not match.any(axis=1).all():
+            bad = int(np.flatnonzero(~match.any(axis=1))[0])
+            raise ValueError(f"no edge between cells {divmod(int(a[bad]), width)} and {divmod(int(b[bad]), width)}")
+        return candidates[match].tolist()
+
+    def decode(self, model: Sequence[int]) -> Solution:
+        """The answer in ``model``, dropping any stray cycles (check them with :meth:`components`)."""
+        paths, _ = self.components(model)
+        return Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+
+    def _components(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
+        width = self.puzzle.width
+        size = self.puzzle.width * self.puzzle.height
+        on = np.zeros(self.num_edges + 1, dtype=bool)  # index 0 stands for "no edge"
+        on[edges + 1] = True
+        around = np.where(on[self.incident], self.incident, 0)  # true edge ids around each cell
+        around = np.take_along_axis(around, np.argsort(around == 0, axis=1, kind="stable"), axis=1)[:, :2]
+        ends = np.vstack([np.zeros((1, 2), dtype=np.int64), self.edge_cells])
+        other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
+        other[around == 0] = -1
+        nbr = other.tolist()
+        via = (around - 1).tolist()
+        seen = np.zeros(size, dtype=bool)
+        paths: dict[str, list[Cell]] = {}
+        for pair in self.puzzle.pairs:
+            start = pair.start[0] * width + pair.start[1]
+            cells = [start]
+            prev, cur = -1, start
+            while len(cells) <= size:
+                a, b = nbr[cur]
+                nxt = a if a != prev else b
+                if nxt < 0 or nxt == start:
+                    break
+                cells.append(nxt)
+                prev, cur = cur, nxt
+            seen[cells] = True
+            paths[pair.label] = [divmod(c, width) for c in cells]
+        cycles: list[list[int]] = []
+        used = np.flatnonzero((around[:, 0] > 0) & ~seen).tolist()
+        for start in used:
+            if seen[start]:
+                continue
+            cycle_edges: list[int] = []
+            prev, cur = -1, start
+            while True:
+                seen[cur] = True
+                step = 0 if nbr[cur][0] != prev else 1
+                nxt = nbr[cur][step]
+                if nxt < 0:
+                    break
+                cycle_edges.append(via[cur][step])
+                if seen[nxt]:
+                    break
+                prev, cur = cur, nxt
+            cycles.append(cycle_edges)
+        return paths, cycles
+
+    # -- cycle cuts --------------------------------------------------------------------------
+    def cycle_cuts(self, cycles: list[list[int]], *, max_edges_per_cycle: int = 16) -> list[list[int]]:
+        """Clauses that cut stray cycles and are satisfied by every valid answer.
+
+        For a cycle through the cell set S (no endpoint in S): every valid answer that uses a
+        cell of S leaves S by some edge of its boundary B(S) (the path through that cell ends at
+        endpoints outside S). Cover-all: every cell is used, so the clause is OR(B(S)).
+        May-leave-empty: for (up to ``max_edges_per_cycle``) edges e of the cycle, -e OR B(S).
+        """
+        if not cycles:
+            return []
+        cuts: list[list[int]] = []
+        for cycle in cycles:
+            cells = np.unique(self.edge_cells[cycle].ravel())
+            touching = np.unique(self.incident[cells].ravel())
+            touching = touching[touching > 0]
+            inside = np.isin(self.edge_cells[touching - 1], cells)
+            boundary = touching[inside.sum(axis=1) == 1].tolist()
+            if self.rules.cover_all:
+                cuts.append(boundary)
+            else:
+                step = max(1, len(cycle) // max_edges_per_cycle)
+                cuts.extend([-(e + 1)] + boundary for e in cycle[::step])
+        return cuts
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _flat(self, cell: Cell) -> int:
+        return cell[0] * self.puzzle.width + cell[1]
+
+
+LABEL_ENCODINGS = ("log", "onehot")
+
+
+def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, labels: str = "log", deadline: Deadline | None = None) -> Encoding:
+    """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
+    ``deadline`` passes between steps). ``labels``: "log" (ceil(log2 K) bits per cell) or
+    "onehot" (one variable per label per cell)."""
+    if labels not in LABEL_ENCODINGS:
+        raise ValueError(f"labels must be one of {LABEL_ENCODINGS}")
+    onehot = labels == "onehot"
+
+    def check() -> None:
+        if deadline is not None and deadline.expired():
+            raise EncodingTimeout()
+
+    height, width = puzzle.height, puzzle.width
+    free = np.ones((height, width), dtype=bool)
+    for cell in puzzle.blocked:
+        free[cell] = False
+    flat = np.arange(height * width, dtype=np.int64).reshape(height, width)
+
+    # edges: horizontal row-major, then vertical row-major; ids 1..E
+    hmask = free[:, :-1] & free[:, 1:]
+    vmask = free[:-1, :] & free[1:, :]
+    h_count, v_count = int(hmask.sum()), int(vmask.sum())
+    hid = np.zeros((height, max(width - 1, 0)), dtype=np.int64)
+    vid = np.zeros((max(height - 1, 0), width), dtype=np.int64)
+    hid[hmask] = np.arange(1, h_count + 1)
+    vid[vmask] = np.arange(h_count + 1, h_count + v_count + 1)
+    edge_cells = np.concatenate([
+        np.stack([flat[:, :-1][hmask], flat[:, 1:][hmask]], axis=1),
+        np.stack([flat[:-1, :][vmask], flat[1:, :][vmask]], axis=1),
+    ]).reshape(-1, 2)
+    num_edges = h_count + v_count
+
+    pool = VarPool()
+    pool.reserve(num_edges)
+
+    free_count = int(free.sum())
+    free_index = np.full((height, width), -1, dtype=np.int64)
+    free_index[free] = np.arange(free_count)
+
+    # label codes: cover-all 0..K-1; may-leave-empty with no-self-touch keeps 0 for "no label"
+    reserve_empty = (not rules.cover_all) and rules.no_self_touch and not onehot
+    codes = {label: i + (1 if reserve_empty else 0) for i, label in enumerate(puzzle.labels)}
+    top_code = max(codes.values(), default=0)
+    label_bits = len(codes) if onehot else int(top_code).bit_length()
+    inner_count = free_count - 2 * len(codes)
+    bit_base = pool.reserve(inner_count * label_bits)
+
+    # -- degree --------------------------------------------------------------------------------
+    pad_h = np.zeros((height, width + 1), dtype=np.int64)
+    pad_h[:, 1:width] = hid
+    pad_v = np.zeros((height + 1, width), dtype=np.int64)
+    pad_v[1:height, :] = vid
+    incident = np.stack([pad_v[:-1, :], pad_v[1:, :], pad_h[:, :-1], pad_h[:, 1:]], axis=-1)  # up, down, left, right
+    enc = Encoding(puzzle, rules, pool, edge_cells, free_index, incident.reshape(-1, 4), label_bits, codes)
+    blocks = enc.blocks
+    is_end = np.zeros((height, width), dtype=bool)
+    for cell in puzzle.endpoints():
+        is_end[cell] = True
+    degree_cap = (incident > 0).sum(axis=-1)
+    order = np.argsort(incident == 0, axis=-1, kind="stable")
+    compact = np.take_along_axis(incident, order, axis=-1)  # present edges first
+
+    for kind, mask in (("end", is_end & free), ("inner", ~is_end & free)):
+        for n in range(5):
+            rows = compact[mask & (degree_cap == n)][:, :n]
+            if len(rows) == 0:
+                continue
+            if kind == "end":
+                if n == 0:
+                    enc.contradiction = "an endpoint has no free neighbour"
+                    continue
+                blocks.append(("endpoint-at-least-one", rows))
+                pairs = list(combinations(range(n), 2))
+                if pairs:
+                    blocks.append(("endpoint-at-most-one", np.concatenate([-rows[:, list(p)] for p in pairs])))
+                continue
+            triples = list(combinations(range(n), 3))
+            if triples:
+                blocks.append(("cell-at-most-two", np.concatenate([-rows[:, list(t)] for t in triples])))
+            if rules.cover_all:
+                if n < 2:
+                    enc.contradiction = "a free cell has fewer than two free neighbours (cover-all)"
+                    continue
+                blocks.append(("cell-at-least-two", np.concatenate([np.delete(rows, i, axis=1) for i in range(n)])))
+            elif n >= 1:
+                blocks.append(("cell-not-one", np.concatenate(
+                    [np.concatenate([-rows[:, [i]], np.delete(rows, i, axis=1)], axis=1) for i in range(n)])))
+    check()
+
+    # -- labels ----------------------------------------------------------------------------------
+    if onehot:
+        _onehot_labels(enc, puzzle, rules, bit_base, flat, free)
+        check()
+    else:
+        _log_labels(enc, puzzle, rules, bit_base, flat, free, check)
+    _squares(enc, rules, hid, vid, height, width)
+    check()
+    enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
+    return enc
+
+
+def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check) -> None:
+    height, width = puzzle.height, puzzle.width
+    blocks, codes, pool, edge_cells = enc.blocks, enc.label_codes, enc.pool, enc.edge_cells
+    num_edges, label_bits = enc.num_edges, enc.label_bits
+    # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
+    # is a constant, substituted into the clauses of its edges.
+    b = label_bits
+    code_of = np.full(height * width, -1, dtype=np.int64)
+    for label, code in codes.items():
+        pair = puzzle.pair(label)
+        for cell in (pair.start, pair.end):
+            code_of[cell[0] * width + cell[1]] = code
+    inner = free.ravel() & (code_of < 0)
+    cell_bits = np.zeros((height * width, b), dtype=np.int64)
+    cell_bits[inner] = bit_base + np.arange(int(inner.sum()), dtype=np.int64)[:, None] * b + np.arange(b)
+    edge_ids = np.arange(1, num_edges + 1, dtype=np.int64)
+    u_code, v_code = code_of[edge_cells[:, 0]], code_of[edge_cells[:, 1]]
+
+    def bits_equal_to(code: np.ndarray) -> np.ndarray:
+        """(n, b) signs: +1 where bit i of each code is 1, else -1."""
+        return np.where((code[:, None] >> np.arange(b)) & 1, 1, -1).astype(np.int64)
+
+    # inner - inner edges: e -> (u_i <-> v_i)
+    ii = (u_code < 0) & (v_code < 0)
+    e_ii = edge_ids[ii][:, None]
+    ub, vb = cell_bits[edge_cells[ii, 0]], cell_bits[edge_cells[ii, 1]]
+    eq = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
+    eq[:, :, 0, 0] = -e_ii
+    eq[:, :, 0, 1] = -ub
+    eq[:, :, 0, 2] = vb
+    eq[:, :, 1, 0] = -e_ii
+    eq[:, :, 1, 1] = ub
+    eq[:, :, 1, 2] = -vb
+    blocks.append(("edge-equal-labels", eq.reshape(-1, 3)))
+    # endpoint - inner edges: e -> the inner cell has the endpoint's code (b binary clauses)
+    ei = (u_code >= 0) != (v_code >= 0)
+    e_ei = edge_ids[ei][:, None]
+    ei_code = np.maximum(u_code[ei], v_code[ei])
+    ei_bits = cell_bits[np.where(u_code[ei] >= 0, edge_cells[ei, 1], edge_cells[ei, 0])] * bits_equal_to(ei_code)
+    blocks.append(("edge-endpoint-label", np.stack([np.repeat(-e_ei[:, 0], b), ei_bits.reshape(-1)], axis=1)))
+    # endpoint - endpoint edges of different labels are never used
+    ee_diff = (u_code >= 0) & (v_code >= 0) & (u_code != v_code)
+    blocks.append(("edge-endpoints-differ", -edge_ids[ee_diff][:, None]))
+    check()
+    if rules.no_self_touch:
+        label_code_list = sorted(codes.values())
+        if rules.cover_all and len(label_code_list) > 2 * b + 1:
+            # fewer clauses with b "bit i differs" variables per inner-inner edge:
+            # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
+            diff_base = pool.reserve(len(e_ii) * b)
+            d = diff_base + np.arange(len(e_ii) * b, dtype=np.int64).reshape(len(e_ii), b)
+            blocks.append(("no-edge-some-bit-differs", np.concatenate([e_ii, d], axis=1)))
+            both = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
+            both[:, :, 0, 0] = -d
+            both[:, :, 0, 1] = ub
+            both[:, :, 0, 2] = vb
+            both[:, :, 1, 0] = -d
+            both[:, :, 1, 1] = -ub
+            both[:, :, 1, 2] = -vb
+            blocks.append(("bit-differs", both.reshape(-1, 3)))
+        else:
+            # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
+            parts = []
+            for code in label_code_list:
+                sign = -bits_equal_to(np.array([code]))
+                parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
+            blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
+        # endpoint - inner: no edge => the inner cell does not have the endpoint's code
+        blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
+        # two adjacent endpoints of one label are joined directly
+        ee_same = (u_code >= 0) & (u_code == v_code)
+        blocks.append(("adjacent-endpoints-joined", edge_ids[ee_same][:, None]))
+        check()
+
+
+
+def _squares(enc: Encoding, rules: Rules, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:
+    blocks = enc.blocks
+    if height >= 2 and width >= 2:
+        top, bottom = hid[:-1, :], hid[1:, :]
+        left, right = vid[:, :-1], vid[:, 1:]
+        square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
+        four = np.stack([top[square], bottom[square], left[square], right[square]], axis=1)
+        if len(four):
+            if rules.no_self_touch:
+                blocks.append(("square-at-most-two", np.concatenate([-four[:, list(t)] for t in combinations(range(4), 3)])))
+            else:
+                blocks.append(("square-not-four", -four))
+
+
+def _onehot_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, base: int, flat: np.ndarray, free: np.ndarray) -> None:
+    """One variable x[c, k] per inner cell c and label k: every inner cell has some label; an
+    edge makes labels equal; (no-self-touch) no edge makes them differ."""
+    width, k = puzzle.width, enc.label_bits
+    blocks, edge_cells, codes = enc.blocks, enc.edge_cells, enc.label_codes
+    code_of = np.full(puzzle.height * width, -1, dtype=np.int64)
+    for label, code in codes.items():
+        pair = puzzle.pair(label)
+        for cell in (pair.start, pair.end):
+            code_of[cell[0] * width + cell[1]] = code
+    inner = free.ravel() & (code_of < 0)
+    x = np.zeros((puzzle.height * width, k), dtype=np.int64)
+    x[inner] = base + np.arange(int(inner.sum()), dtype=np.int64)[:, None] * k + np.arange(k)
+    edge_ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
+    u_code, v_code = code_of[edge_cells[:, 0]], code_of[edge_cells[:, 1]]
+    if k and rules.cover_all:
+        blocks.append(("cell-some-label", x[inner]))
+    ii = (u_code < 0) & (v_code < 0)
+    e_ii = edge_ids[ii][:, None, None]
+    ux, vx = x[edge_cells[ii, 0]][:, :, None], x[edge_cells[ii, 1]][:, :, None]
+    e_b = np.broadcast_to(e_ii, ux.shape)
+    blocks.append(("edge-equal-labels", np.concatenate([
+        np.concatenate([-e_b, -ux, vx], axis=2).reshape(-1, 3),
+        np.concatenate([-e_b, ux, -vx], axis=2).reshape(-1, 3)])))
+    ei = (u_code >= 0) != (v_code >= 0)
+    e_ei = edge_ids[ei]
+    ei_code = np.maximum(u_code[ei], v_code[ei])
+    ei_x = x[np.where(u_code[ei] >= 0, edge_cells[ei, 1], edge_cells[ei, 0])]  # (n, k)
+    sign = np.where(np.arange(k)[None, :] == ei_code[:, None], 1, -1)
+    blocks.append(("edge-endpoint-label", np.stack([np.repeat(-e_ei, k), (ei_x * sign).reshape(-1)], axis=1)))
+    ee_diff = (u_code >= 0) & (v_code >= 0) & (u_code != v_code)
+    blocks.append(("edge-endpoints-differ", -edge_ids[ee_diff][:, None]))
+    if rules.no_self_touch:
+        blocks.append(("no-edge-different-labels", np.concatenate([e_b, -ux, -vx], axis=2).reshape(-1, 3)))
+        own = ei_x[np.arange(len(e_ei)), ei_code] if len(e_ei) else np.zeros(0, dtype=np.int64)
+        blocks.append(("no-edge-not-endpoint-label", np.stack([e_ei, -own], axis=1)))
+        ee_same = (u_code >= 0) & (u_code == v_code)
+        blocks.append(("adjacent-endpoints-joined", edge_ids[ee_same][:, None]))
