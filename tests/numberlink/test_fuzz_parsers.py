@@ -216,3 +216,32 @@ def test_random_puzzles_round_trip_through_every_format(puzzle):
         has_empty_cell = 2 * len(puzzle.pairs) < puzzle.width * puzzle.height
         if puzzle.pairs and fmt != "native" and puzzle.width > 1 and has_empty_cell:
             assert formats.detect_format(text) == fmt, (fmt, text)  # full boards are ambiguous
+
+
+LABEL = st.text(alphabet="AZaz019#(),.-?/_SIZE\u732b", min_size=1, max_size=3).filter(lambda t: t not in (".", "#"))
+
+
+@st.composite
+def native_puzzles(draw):
+    """Boards with any labels (punctuation, several characters, look-alikes of other formats'
+    keywords) and blocked cells: native text must always read back equal."""
+    width = draw(st.integers(1, 6))
+    height = draw(st.integers(1, 6))
+    cells = draw(st.permutations([(r, c) for r in range(height) for c in range(width)]))
+    labels = draw(st.lists(LABEL, unique=True, max_size=len(cells) // 2))
+    rows = [["." for _ in range(width)] for _ in range(height)]
+    for n, label in enumerate(labels):
+        for r, c in cells[2 * n:2 * n + 2]:
+            rows[r][c] = label
+    free = cells[2 * len(labels):]
+    for r, c in free[:draw(st.integers(0, len(free)))]:
+        rows[r][c] = "#"
+    return Puzzle.from_rows(rows)
+
+
+@settings(max_examples=120, deadline=None)
+@given(native_puzzles())
+def test_native_text_always_reads_back_equal(puzzle):
+    text = formats.format(puzzle)
+    assert formats.parse(text) == puzzle, text
+    assert formats.parse(text, fmt="native") == puzzle, text
