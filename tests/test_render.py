@@ -171,8 +171,8 @@ def _roller_answer(level) -> str:
 
 
 # -- swap ---------------------------------------------------------------------------------------
-SWAP_START = ["T1R B2G ### Q1Y", "T2B T1R B1G Q2R", "B1Y T1G T1B ###", "Q1G T2Y T1R B1B"]
-SWAP_GOAL = ["R R # Y", "G G B Y", "Y G B #", "G R R B"]
+SWAP_START = ["T1R B1G T1Y", "Q1G ### B1R", "T1Y T1G Q1B"]
+SWAP_GOAL = ["R Y G", "G # G", "Y B R"]
 
 
 def _swap_answer(level) -> list:
@@ -208,8 +208,8 @@ def test_swap_picture_has_start_goal_one_frame_and_arrow_per_move() -> None:
     boards = {b.get("id"): b for b in with_class(root, "board")}
     assert set(boards) == {"start", "goal", "frame-1", "frame-2", "frame-3", "final"}
     squares = sum(tok != "###" for row in SWAP_START for tok in row.split())
-    assert len(with_class(boards["start"], "square")) == squares == 14
-    assert len(with_class(boards["start"], "wall")) == 2
+    assert len(with_class(boards["start"], "square")) == squares == 8
+    assert len(with_class(boards["start"], "wall")) == 1
     assert len(with_class(boards["goal"], "goal-cell")) == squares
     # mismatch badges: exactly the squares whose colour differs from the goal
     differ = sum(tok[2] != want for srow, grow in zip(SWAP_START, SWAP_GOAL) for tok, want in zip(srow.split(), grow.split()) if tok != "###")
@@ -226,7 +226,64 @@ def test_swap_illegal_move_is_drawn_as_such() -> None:
     from puzzlesat.swap.render import render as render_swap
 
     level = Level.from_rows(SWAP_START, goal="cluster")
-    root = parse_svg(render_swap(level, ["0,0>3,3"]).to_svg())  # a tower of scope 1 cannot reach a far corner
+    root = parse_svg(render_swap(level, ["0,0>2,2"]).to_svg())  # a tower of scope 1 cannot reach a far corner
     (move,) = with_class(root, "move")
     assert "illegal" in move.get("class").split()
     assert "goal-rule" in {c for e in root.iter() for c in (e.get("class") or "").split()}
+
+
+# -- puzzlesat render ---------------------------------------------------------------------------
+CLI_SAMPLES = {
+    "numberlink": ("puzzle.txt", "5 5\n1 . . . .\n2 . . 3 .\n. . . . .\n. 1 . . 2\n. . . . 3\n", "path", 3),
+    "roller": ("level.roller", "\n".join(ROLLER_LEVEL) + "\n", "move", None),
+    "swap": ("level.swap", "start\n" + "\n".join(SWAP_START) + "\ngoal\n" + "\n".join(SWAP_GOAL) + "\n", "move", 3),
+}
+
+
+@pytest.mark.parametrize("family", sorted(CLI_SAMPLES))
+def test_puzzlesat_render_with_solution_draws_the_verified_answer(family, tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    name, text, cls, expected = CLI_SAMPLES[family]
+    source = tmp_path / name
+    source.write_text(text)
+    out = tmp_path / "answer.svg"
+    assert main(["render", str(source), "--solution", "--time-limit", "30", "-o", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    root = ET.parse(out).getroot()
+    drawn = len(with_class(root, cls))
+    if expected is None:  # roller: one arrow per move of the proven-minimum answer
+        expected = len(_roller_answer(Level_from(ROLLER_LEVEL)))
+    assert drawn == expected
+    # without --solution: the puzzle alone
+    plain = tmp_path / "puzzle.svg"
+    assert main(["render", str(source), "-o", str(plain)]) == 0
+    assert with_class(ET.parse(plain).getroot(), cls) == []
+
+
+def Level_from(rows):
+    from puzzlesat.roller.model import Level
+
+    return Level.from_rows(rows)
+
+
+def test_puzzlesat_render_errors_are_one_line(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    source = tmp_path / "level.roller"
+    source.write_text("\n".join(ROLLER_LEVEL) + "\n")
+    assert main(["render", str(source), "-o", str(tmp_path / "x.gif")]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert main(["render", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.svg")]) == 2
+
+
+def test_puzzlesat_render_png(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    from puzzlesat.cli import main
+
+    source = tmp_path / "level.roller"
+    source.write_text("\n".join(ROLLER_LEVEL) + "\n")
+    out = tmp_path / "answer.png"
+    assert main(["render", str(source), "--solution", "-o", str(out)]) == 0
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG") and int.from_bytes(data[16:20], "big") >= 800  # small boards are drawn crisp
