@@ -228,6 +228,17 @@ def test_adc_answers_verify_under_may_leave_empty_rules(answer):
     assert again == solution
 
 
+def test_adc_answer_writer_round_trips():
+    puzzle = formats.read(DATA / "adc2015" / "Q08.txt")[0]
+    original = (DATA / "adc2015" / "A08.txt").read_text()
+    solution = formats.parse_solution(original, puzzle)
+    text = format_solution(puzzle, solution, fmt="adc")
+    assert text.splitlines() == original.splitlines()  # the contest's own layout
+    lettered = parse("A.B\nA.B")
+    answer = formats.parse_solution("A.B\nA.B", lettered)
+    assert format_solution(lettered, answer, fmt="adc") == "SIZE 3X2\n01,00,02\n01,00,02"
+
+
 def test_adc_answer_is_not_a_problem():
     with pytest.raises(ParseError, match="answer") as caught:
         formats.read(DATA / "adc2015" / "A08.txt")

@@ -966,14 +966,31 @@ _WRITERS: dict[str, Callable[[Puzzle], str]] = {
 }
 
 
-def format_solution(puzzle: Puzzle, solution: Solution) -> str:
-    """The native answer grid: every path cell holds its label, ``.`` empty, ``#`` blocked.
+def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "native") -> str:
+    """The answer grid: ``native`` (every path cell holds its label, ``.`` empty, ``#`` blocked)
+    or ``adc`` (``SIZE WxH`` then rows of two-digit line numbers, ``00`` unused; labels
+    numbered as :func:`format` numbers them for ADC problems).
 
     >>> p = Puzzle.from_rows(["A.A"])
     >>> print(format_solution(p, Solution.from_rows(p, ["AAA"])))
     A A A
+    >>> print(format_solution(p, Solution.from_rows(p, ["AAA"]), fmt="adc"))
+    SIZE 3X1
+    01,01,01
     """
-    return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
+    if fmt == "native":
+        return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
+    if fmt == "adc":
+        _no_blocked(puzzle, "ADC")
+        number_of = _numbered(puzzle)
+        width = max(2, len(str(max(number_of.values(), default=0))))
+        grid = [["0" * width] * puzzle.width for _ in range(puzzle.height)]
+        for label, cells in solution.paths:
+            for r, c in cells:
+                grid[r][c] = str(number_of[label]).zfill(width)
+        rows = [f"SIZE {puzzle.width}X{puzzle.height}"] + [",".join(row) for row in grid]
+        return "\n".join(rows)
+    raise ValueError(f"cannot write answers in format {fmt!r}; writable: native, adc")
 
 
 def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None) -> Solution:
