@@ -81,11 +81,26 @@ class _Search:
             self.owner[a] = self.owner[b] = k
             self.heads.append([a, b])
             self.paths.append(([a], [b]))
+        # the 8 cells around each cell, clockwise from north (-1 off the board), for the local
+        # test of whether taking a cell can split its free region
+        self.ring: list[tuple[int, ...]] = []
+        for r in range(h):
+            for c in range(w):
+                around = []
+                for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)):
+                    rr, cc = r + dr, c + dc
+                    around.append(rr * w + cc if 0 <= rr < h and 0 <= cc < w else -1)
+                self.ring.append(tuple(around))
         self.done = [False] * len(self.pairs)
         self.open_pairs = len(self.pairs)
         self.free_count = self.owner.count(FREE)
         self.nodes = 0
-        self._component = [0] * (w * h)
+        # free regions: a label per free cell, cells per label, labels with cells; relabelled
+        # only when a move may split a region (the old labelling is kept for the undo)
+        self.region: list[int] = []
+        self.region_size: list[int] = []
+        self.live_regions = 0
+        self._relabel()
 
     # -- moves ----------------------------------------------------------------------------
     def moves_of(self, k: int, side: int) -> list[tuple[int, int, int, int]]:
@@ -127,41 +142,105 @@ class _Search:
         return joins + [move for _, move in steps]
 
     def choose(self) -> list[tuple[int, int, int, int]] | None:
-        """Moves of the most constrained head; None when every pair is joined."""
-        best: list[tuple[int, int, int, int]] | None = None
+        """Moves of the most constrained head (fewest free neighbours, counting a possible join);
+        None when every pair is joined."""
+        owner, neighbours, heads = self.owner, self.neighbours, self.heads
+        best_k = best_side = -1
+        best_count = 5
         for k in range(len(self.pairs)):
             if self.done[k]:
                 continue
+            pair_heads = heads[k]
             for side in (0, 1):
-                moves = self.moves_of(k, side)
-                if best is None or len(moves) < len(best):
-                    best = moves
-                    if len(best) <= 1:
-                        return best
-        return best
+                here, other = pair_heads[side], pair_heads[1 - side]
+                n = 0
+                for m in neighbours[here]:
+                    if owner[m] == FREE or m == other:
+                        n += 1
+                if n < best_count:
+                    best_k, best_side, best_count = k, side, n
+                    if n <= 1:
+                        return self.moves_of(k, side)
+        if best_k < 0:
+            return None
+        return self.moves_of(best_k, best_side)
 
-    def apply(self, move: tuple[int, int, int, int]) -> None:
+    def apply(self, move: tuple[int, int, int, int]) -> tuple | None:
+        """Make the move; returns what :meth:`undo` needs to restore the region labels."""
         k, side, cell, kind = move
+        token = None
         if kind != JOIN:
             self.owner[cell] = k
             self.paths[k][side].append(cell)
             self.heads[k][side] = cell
             self.free_count -= 1
+            if self._may_split(cell):
+                token = (self.region, self.region_size, self.live_regions)
+                self._relabel()
+            else:
+                label = self.region[cell]
+                self.region_size[label] -= 1
+                if self.region_size[label] == 0:
+                    self.live_regions -= 1
         if kind != STEP:
             self.done[k] = True
             self.open_pairs -= 1
+        return token
 
-    def undo(self, move: tuple[int, int, int, int]) -> None:
+    def undo(self, move: tuple[int, int, int, int], token: tuple | None) -> None:
         k, side, cell, kind = move
         if kind != STEP:
             self.done[k] = False
             self.open_pairs += 1
         if kind != JOIN:
+            if token is not None:
+                self.region, self.region_size, self.live_regions = token
+            else:
+                label = self.region[cell]
+                if self.region_size[label] == 0:
+                    self.live_regions += 1
+                self.region_size[label] += 1
             self.owner[cell] = FREE
             path = self.paths[k][side]
             path.pop()
             self.heads[k][side] = path[-1]
             self.free_count += 1
+
+    def _may_split(self, cell: int) -> bool:
+        """Can taking ``cell`` disconnect its free neighbours? (False when they stay joined
+        through the free cells around it.)"""
+        owner = self.owner
+        ring = self.ring[cell]
+        free = [i >= 0 and owner[i] == FREE for i in ring]
+        orthogonal = free[0] + free[2] + free[4] + free[6]
+        if orthogonal <= 1:
+            return False
+        joined = 0
+        for i in (0, 2, 4, 6):
+            if free[i] and free[i + 1] and free[(i + 2) % 8]:
+                joined += 1
+        return orthogonal - joined > 1 and joined < 4
+
+    def _relabel(self) -> None:
+        owner, neighbours = self.owner, self.neighbours
+        region = [-1] * len(owner)
+        sizes: list[int] = []
+        for start in range(len(owner)):
+            if owner[start] != FREE or region[start] != -1:
+                continue
+            label = len(sizes)
+            region[start] = label
+            stack = [start]
+            size = 0
+            while stack:
+                x = stack.pop()
+                size += 1
+                for m in neighbours[x]:
+                    if owner[m] == FREE and region[m] == -1:
+                        region[m] = label
+                        stack.append(m)
+            sizes.append(size)
+        self.region, self.region_size, self.live_regions = region, sizes, len(sizes)
 
     # -- pruning --------------------------------------------------------------------------
     def _threadable(self, cell: int) -> bool:
@@ -197,35 +276,18 @@ class _Search:
     def regions_ok(self) -> bool:
         """Every open pair's heads touch a common free region (or each other); under cover-all
         every free region can be entered and left by some open pair."""
-        owner, neighbours, comp = self.owner, self.neighbours, self._component
-        n_cells = len(owner)
-        for i in range(n_cells):
-            comp[i] = -1
-        regions = 0
-        for start in range(n_cells):
-            if owner[start] != FREE or comp[start] != -1:
-                continue
-            comp[start] = regions
-            stack = [start]
-            while stack:
-                x = stack.pop()
-                for m in neighbours[x]:
-                    if owner[m] == FREE and comp[m] == -1:
-                        comp[m] = regions
-                        stack.append(m)
-            regions += 1
-        claimed = [False] * regions
+        owner, neighbours, region = self.owner, self.neighbours, self.region
+        claimed: set[int] = set()
         for k in range(len(self.pairs)):
             if self.done[k]:
                 continue
             a, b = self.heads[k]
-            near_a = {comp[m] for m in neighbours[a] if owner[m] == FREE}
-            common = [r for r in {comp[m] for m in neighbours[b] if owner[m] == FREE} if r in near_a]
+            near_a = {region[m] for m in neighbours[a] if owner[m] == FREE}
+            common = {region[m] for m in neighbours[b] if owner[m] == FREE and region[m] in near_a}
             if not common and b not in neighbours[a]:
                 return False
-            for r in common:
-                claimed[r] = True
-        if self.rules.cover_all and not all(claimed):
+            claimed |= common
+        if self.rules.cover_all and len(claimed) < self.live_regions:
             return False
         return True
 
@@ -257,12 +319,12 @@ class _Search:
                 yield self._checked(self.solution())
             return
         first = self.choose()
-        # a frame: [moves, next index, move applied (or None)]
-        stack: list[list] = [[first, 0, None]]
+        # a frame: [moves, next index, move applied (or None), its undo token]
+        stack: list[list] = [[first, 0, None, None]]
         while stack:
             frame = stack[-1]
             if frame[2] is not None:
-                self.undo(frame[2])
+                self.undo(frame[2], frame[3])
                 frame[2] = None
             moves = frame[0]
             if frame[1] >= len(moves):
@@ -271,7 +333,7 @@ class _Search:
             move = moves[frame[1]]
             frame[1] += 1
             came_from = self.heads[move[0]][move[1]]
-            self.apply(move)
+            frame[3] = self.apply(move)
             frame[2] = move
             self.tick()
             if not self.feasible_after(move, came_from):
@@ -282,7 +344,7 @@ class _Search:
                 continue
             nxt = self.choose()
             if nxt:
-                stack.append([nxt, 0, None])
+                stack.append([nxt, 0, None, None])
 
     def _checked(self, solution: Solution) -> Solution:
         violations = verify(self.puzzle, solution, self.rules)
