@@ -3,8 +3,10 @@
     python -m benchmarks.report benchmarks/results/latest/rows.jsonl [--out FOLDER]
 
 A row counts as *answered* when it is ``solved`` with ``verified`` true (the family's own
-checker accepted the answer) or when it is a proof that no answer exists (``unsatisfiable`` /
-``unsolvable``). A ``solved`` row whose answer was not verified is counted apart and flagged,
+checker accepted the answer; for a ``min-moves`` task the minimum must also be proven,
+``optimal`` true) or when it is a proof that no answer exists (``unsatisfiable`` /
+``unsolvable``). A verified answer whose minimality is not proven is counted as "not proven
+minimal" (an upper bound), not as answered. A ``solved`` row whose answer was not verified is counted apart and flagged,
 never as solved. PAR2 = the row's seconds when answered, else twice the time limit; lower is
 better. Plots (PNG, when matplotlib is installed): a cactus plot per family (instances answered
 against the time limit needed) and time against board size (cells) per family.
@@ -47,10 +49,25 @@ def load_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
+def needs_proof(row: dict[str, Any]) -> bool:
+    """Whether the row's task asks for a proven minimum (the move-minimising families)."""
+    return row.get("task") == "min-moves"
+
+
 def answered(row: dict[str, Any]) -> bool:
-    """Solved with a verified answer, or proven to have none."""
+    """Solved with a verified answer (and, for a min-moves task, a proven minimum), or proven to
+    have none."""
     status = row.get("status")
-    return (status == "solved" and bool(row.get("verified"))) or status in PROOF_OF_NONE
+    if status in PROOF_OF_NONE:
+        return True
+    if status != "solved" or not row.get("verified"):
+        return False
+    return row.get("optimal") is True if needs_proof(row) else True
+
+
+def unproven(row: dict[str, Any]) -> bool:
+    """A verified answer to a min-moves task whose minimality was not proven (an upper bound)."""
+    return row.get("status") == "solved" and bool(row.get("verified")) and needs_proof(row) and row.get("optimal") is not True
 
 
 def seconds_of(row: dict[str, Any]) -> float:
@@ -121,11 +138,12 @@ def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]
     for row in rows:
         groups[(str(row.get("set")), str(row.get("task")), str(row.get("method")))].append(row)
     lines = [
-        "| set | task | method | instances | solved ✓ | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| set | task | method | instances | solved ✓ | not proven minimal | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (set_name, task, method), group in sorted(groups.items(), key=lambda kv: [natural_key(part) for part in kv[0]]):
-        solved = sum(r.get("status") == "solved" and bool(r.get("verified")) for r in group)
+        solved = sum(r.get("status") == "solved" and answered(r) for r in group)
+        upper = sum(unproven(r) for r in group)
         none = sum(r.get("status") in PROOF_OF_NONE for r in group)
         unknown = sum(r.get("status") == "unknown" for r in group)
         errors = sum(r.get("status") == "error" for r in group)
@@ -133,7 +151,7 @@ def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]
         times = [seconds_of(r) for r in group if answered(r)]
         mean_par2 = statistics.fmean(par2(r, default_limit) for r in group)
         lines.append(
-            f"| {set_name} | {task} | {method} | {len(group)} | {solved} | {none} | {unknown} | {errors} | "
+            f"| {set_name} | {task} | {method} | {len(group)} | {solved} | {upper} | {none} | {unknown} | {errors} | "
             f"{'**' + str(unverified) + '**' if unverified else 0} | {_fmt(statistics.median(times) if times else math.nan)} | "
             f"{_fmt(percentile(times, 0.9))} | {_fmt(max(times) if times else math.nan)} | {_fmt(mean_par2)} |"
         )
@@ -253,8 +271,10 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines.append(f"- **module failed** `benchmarks.{name}`: {why}")
     if notes.get("interrupted"):
         lines.append("- **the run was interrupted**: the tables hold the rows that finished")
-    lines += ["", "A row counts as answered when its answer passed the family's own `verify`, or when it is a proof that no "
-              "answer exists. PAR2 = seconds when answered, else twice the time limit.", ""]
+    lines += ["", "A row counts as answered (solved ✓) when its answer passed the family's own `verify` and, for a "
+              "min-moves task, its minimum is proven; or when it is a proof that no answer exists. A verified answer "
+              "without a proof of minimality is listed as *not proven minimal* (an upper bound). "
+              "PAR2 = seconds when answered, else twice the time limit.", ""]
     can_plot = plots and _have_matplotlib()
     if plots and not can_plot:
         lines += ["_Plots skipped: matplotlib is not installed (`pip install 'puzzlesat[plot]'`)._", ""]

@@ -11,7 +11,7 @@ import pytest
 
 import benchmarks.__main__ as runner
 from benchmarks import ROW_KEYS
-from benchmarks.report import answered, load_rows, par2, write_report
+from benchmarks.report import answered, load_rows, par2, unproven, write_report
 from puzzlesat.cli import main as puzzlesat_main
 
 
@@ -69,6 +69,11 @@ def test_par2_and_answered() -> None:
     assert not answered(row("sat", "a", "solved", 0.3, verified=False))
     assert par2(row("sat", "a", "unknown", 9.0), 4.0) == 8.0
     assert par2(row("sat", "a", "solved", 0.25), 4.0) == 0.25
+    # a min-moves answer counts only with a proven minimum; otherwise it is an upper bound
+    shortest = {**row("flow", "a", "solved", 0.5), "task": "min-moves", "optimal": True}
+    bound = {**row("astar", "a", "solved", 0.5), "task": "min-moves", "optimal": False}
+    assert answered(shortest) and not answered(bound) and unproven(bound) and not unproven(shortest)
+    assert par2(bound, 4.0) == 8.0
 
 
 def test_report_with_plots(tmp_path) -> None:
