@@ -180,7 +180,8 @@ def passed(record: dict[str, Any]) -> bool:
 def summary_line(level: Level | None, record: dict[str, Any]) -> str:
     where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
     name = record.get("name")
-    if name and name not in where:
+    base = record["source"].replace("\\", "/").rsplit("/", 1)[-1]
+    if name and name not in (base, f"{base}#{record.get('index')}"):
         where += f" [{name}]"
     size = f"{level.width}x{level.height}" if level is not None else "?"
     status = record["status"]
