@@ -196,3 +196,8 @@ def test_timeout_with_lower_bound_above_the_range_counts_as_out_of_range(monkeyp
     monkeypatch.setattr(generate_module, "PREFILTER_CAP", 0)
     made = generate(difficulty="easy", goal="match", seed=0, moves=(0, 8))
     assert made.stats["out_of_range"] == 1 and made.stats["unknown"] == 1
+
+
+def test_impossible_draw_is_refused_not_looped():
+    with pytest.raises(ValueError, match="could be drawn"):
+        draw_level(random.Random(0), goal="cluster", size=(1, 2))  # two squares are always clustered

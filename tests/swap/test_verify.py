@@ -30,6 +30,7 @@ def test_valid_solution_in_both_notations():
         (MATCH, ["0,3>1,3", "zz"], "bad-notation", 2, "not written"),
         (MATCH, ["0,0>0,0"], "bad-notation", 1, "same cell"),
         (MATCH, [3], "bad-notation", 1, "not written"),
+        (MATCH, [Move(("a", 1), (0, 0))], "bad-notation", 1, "not written"),
         (MATCH, ["0,0>2,0"], "off-board", 1, "2,0 is off the 2x4 board"),
         (MATCH, ["0,1>0,2"], "wall", 1, "0,2 is a wall"),
         (MATCH, ["0,1>0,3"], "wall", 1, "blocked by the wall at 0,2"),  # Q2Y at 0,3 would reach 0,1 but for the wall

@@ -60,7 +60,8 @@ DISTRIBUTIONS: tuple[tuple[int, int, int], ...] = (
 )  # (wall %, bishop %, queen %), towers the rest
 SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))
 CONNECT_TRIES = 1000
-SHUFFLE_TRIES = 1000
+SHUFFLE_TRIES = 50  # reshuffles of one board (a random arrangement almost never needs more than a few)
+DRAW_TRIES = 100
 DEFAULT_SOLVE_LIMIT = 60.0
 PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 
@@ -223,7 +224,7 @@ def draw_level(
         raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
     if size is not None and (size[0] < 1 or size[1] < 1 or size[0] * size[1] < 2 or size[0] * size[1] > 400):
         raise ValueError(f"size {size[0]}x{size[1]} must have 2 to 400 cells")
-    while True:
+    for _ in range(DRAW_TRIES):
         distribution = DISTRIBUTIONS[rng.randrange(len(DISTRIBUTIONS))]
         if size is None:
             lo, hi = SIZES[difficulty]
@@ -248,6 +249,7 @@ def draw_level(
                 return level
             level = Level(_grid(_shuffle_squares(rng, cells), cols), Goal.cluster())
         # every arrangement tried was already clustered (tiny boards): draw again
+    raise ValueError(f"no {goal} level of this size could be drawn in {DRAW_TRIES} attempts (every draw was already solved)")
 
 
 # -- certification ----------------------------------------------------------------------------

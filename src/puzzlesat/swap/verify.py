@@ -62,7 +62,10 @@ class Violation:
 
 def _read_move(move: Union[Move, str]) -> Optional[tuple[Cell, Cell]]:
     if isinstance(move, Move):
-        return (tuple(move.source), tuple(move.target))  # type: ignore[return-value]
+        cells = (tuple(move.source), tuple(move.target))
+        if all(len(cell) == 2 and all(type(x) is int for x in cell) for cell in cells):
+            return cells  # type: ignore[return-value]
+        return None
     if not isinstance(move, str):
         return None
     match = NOTATION.match(move)
