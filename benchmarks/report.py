@@ -182,6 +182,30 @@ def _have_matplotlib() -> bool:
     return True
 
 
+def median_line(points: list[tuple[float, float]], *, bins: int = 8) -> tuple[list[float], list[float]]:
+    """Median seconds per board size; with many distinct sizes, per logarithmic size bin
+    (plotted at the bin's geometric mean size), so the line shows the trend, not the noise.
+
+    >>> median_line([(25, 1.0), (25, 3.0), (100, 5.0)])
+    ([25, 100], [2.0, 5.0])
+    """
+    sizes = sorted({cells for cells, _ in points})
+    if len(sizes) <= bins:
+        groups = {size: [s for c, s in points if c == size] for size in sizes}
+        return sizes, [statistics.median(groups[size]) for size in sizes]
+    low, high = math.log(sizes[0]), math.log(sizes[-1])
+    width = (high - low) / bins or 1.0
+    binned: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for cells, seconds in points:
+        binned[min(bins - 1, int((math.log(cells) - low) / width))].append((cells, seconds))
+    xs, ys = [], []
+    for key in sorted(binned):
+        group = binned[key]
+        xs.append(math.exp(statistics.fmean(math.log(c) for c, _ in group)))
+        ys.append(statistics.median(s for _, s in group))
+    return xs, ys
+
+
 def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limit: float) -> list[Path]:
     """Cactus plot and time-against-size plot of one family as PNG files; returns their paths."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -228,18 +252,15 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
             missed = [(r["cells"], limit_of(r, default_limit)) for r in group if not answered(r) and r.get("cells")]
             if done:
                 ax.scatter(*zip(*done), s=10, color=colour, alpha=0.6, label=label)
-                # median per size as a line
-                per_size: dict[float, list[float]] = defaultdict(list)
-                for cells, seconds in done:
-                    per_size[cells].append(seconds)
-                xs = sorted(per_size)
-                ax.plot(xs, [statistics.median(per_size[x]) for x in xs], color=colour, linewidth=1)
+            if done or missed:  # the median counts a row not answered at the time limit
+                xs, ys = median_line(done + missed)
+                ax.plot(xs, ys, color=colour, linewidth=1.2)
             if missed:
                 ax.scatter(*zip(*missed), s=22, color=colour, marker="x", label=f"{label}: not answered")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("board size (cells)")
-        ax.set_ylabel("seconds (x = not answered within the limit)")
+        ax.set_ylabel("seconds (x = not answered; lines: median)")
         ax.set_title(f"{family}: time against size")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
