@@ -128,7 +128,12 @@ def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None
         print(f"{where}: error: {record['error']}", flush=True)
         return
     assert family is not None
-    print(family.cli.show(item, record, args, verb, colour=sys.stdout.isatty()), flush=True)
+    print(family.cli.show(item, record, args, verb, colour=use_colour()), flush=True)
+
+
+def use_colour() -> bool:
+    """ANSI colours on a terminal, never when piped or when NO_COLOR is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 # -- commands -------------------------------------------------------------------------------
