@@ -75,7 +75,10 @@ class Puzzle:
             raise InvalidPuzzle(f"board size {self.width}x{self.height} must be at least 1x1")
         if self.width * self.height > MAX_CELLS:
             raise InvalidPuzzle(f"board size {self.width}x{self.height} is absurd (more than {MAX_CELLS} cells)")
-        object.__setattr__(self, "pairs", tuple(self.pairs))
+        # Canonical form, so equal boards compare equal whatever order they were built in:
+        # each pair's ends in reading order, pairs sorted by their first end.
+        canonical = [Pair(p.label, *sorted((tuple(p.start), tuple(p.end)))) for p in self.pairs]
+        object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
         object.__setattr__(self, "blocked", frozenset(self.blocked))
         seen_labels: set[str] = set()
         used: dict[Cell, str] = {}
@@ -180,7 +183,15 @@ class Solution:
     paths: tuple[tuple[str, tuple[Cell, ...]], ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "paths", tuple((label, tuple(map(tuple, cells))) for label, cells in self.paths))
+        # Canonical form: each path read from its end that comes first in reading order, paths
+        # sorted by that end; so two solutions compare equal exactly when they draw the same paths.
+        paths = []
+        for label, cells in self.paths:
+            cells = tuple(map(tuple, cells))
+            if cells and cells[-1] < cells[0]:
+                cells = cells[::-1]
+            paths.append((label, cells))
+        object.__setattr__(self, "paths", tuple(sorted(paths, key=lambda lp: (lp[1][:1], lp[0]))))
 
     @classmethod
     def from_mapping(cls, paths: Mapping[str, Iterable[Cell]]) -> "Solution":
@@ -234,8 +245,11 @@ class Solution:
         return self.grid(puzzle).tolist()
 
 
-def _trace(pair: Pair, cells: set[Cell], max_steps: int = 200_000) -> tuple[Cell, ...] | None:
-    """A simple path from pair.start to pair.end through exactly ``cells`` (DFS, bounded)."""
+def _trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[Cell, ...] | None:
+    """A simple path from pair.start to pair.end through exactly ``cells`` (DFS, bounded by
+    ``max_steps``, default 200,000 plus 20 per cell, so long paths of huge boards still trace)."""
+    if max_steps is None:
+        max_steps = 200_000 + 20 * len(cells)
     if pair.start not in cells or pair.end not in cells:
         return None
     target = len(cells)
