@@ -40,7 +40,7 @@ from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
 from .stopgraph import StopGraph
 
-_CHECK_EVERY = 2_000  # nodes between deadline checks
+_CHECK_EVERY = 100  # nodes between deadline checks
 
 
 class _OutOfTime(Exception):

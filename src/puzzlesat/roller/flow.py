@@ -121,6 +121,23 @@ class FlowModel:
                             + moves_outside_start_component + 1),
         }
 
+    def use_known_answer(self, moves: str) -> None:
+        """Hint the counts of a valid answer and bound the objective by its length."""
+        by_direction = {(m.tail, m.direction): m for m in self.graph.moves}
+        counts: dict[int, int] = defaultdict(int)
+        cell = self.graph.start
+        for d in moves:
+            move = by_direction[(cell, d)]
+            counts[move.index] += 1
+            cell = move.head
+        for m in self.graph.moves:
+            k = counts.get(m.index, 0)
+            self.model.add_hint(self.count[m.index], k)
+            self.model.add_hint(self.used[m.index], k > 0)
+        for v, var in self.end.items():
+            self.model.add_hint(var, v == cell)
+        self.model.add(sum(self.count) <= len(moves))
+
     def decode(self, solver: cp_model.CpSolver) -> str:
         """The move string: an Euler trail from the start using each move ``count`` times."""
         counts = {m.index: int(solver.value(self.count[m.index])) for m in self.graph.moves}
@@ -163,12 +180,13 @@ def euler_trail(graph: StopGraph, counts: dict[int, int]) -> str:
 
 
 def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None" = None,
-               workers: int = 1) -> SolveResult[str]:
+               workers: int = 1, known: str | None = None) -> SolveResult[str]:
     """Minimum answer by the flow model (not yet replayed: :func:`puzzlesat.roller.solve.solve`
     verifies every answer). The level should be feasible (see :meth:`StopGraph.feasibility`); an
     infeasible one comes back UNSATISFIABLE. When time runs out after an answer was found, the
     result is SOLVED with ``optimal`` False and the proven ``lower_bound``; with no answer it is
-    UNKNOWN with the bound."""
+    UNKNOWN with the bound. ``known``, a valid answer found elsewhere, becomes a solution hint and
+    an upper bound on the objective (and the answer returned if nothing better is found)."""
     deadline = Deadline.of(time_limit)
     watch = Stopwatch()
     with watch("encode"):
@@ -176,6 +194,8 @@ def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None
         if not graph.key_cells:
             return SolveResult(Status.SOLVED, "", Timings(), True, 0, "flow")
         model = FlowModel(graph)
+        if known is not None:
+            model.use_known_answer(known)
     with watch("solve"):
         outcome = run_cpsat(model.model, time_limit=deadline, workers=workers, parameters=CPSAT_PARAMETERS)
     size = FlowModel.size(graph)
@@ -189,6 +209,8 @@ def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None
     if outcome.status == "unsatisfiable":
         return SolveResult(Status.UNSATISFIABLE, None, timings, False, None, "flow", stats)
     if outcome.status == "unknown":
+        if known is not None:
+            return SolveResult(Status.SOLVED, known, timings, False, min(lower, len(known)), "flow", stats)
         return SolveResult(Status.UNKNOWN, None, timings, False, lower, "flow", stats)
     moves = model.decode(outcome.solver)
     if outcome.proven_optimal:

@@ -5,7 +5,8 @@ start can. :func:`solve` first builds the stop graph and runs the exact polynomi
 check (an unsolvable level is an answer, with the reason in ``stats["reason"]``), then runs the
 chosen method and replays its answer with :func:`puzzlesat.roller.verify.verify` before returning.
 
-Methods: ``"flow"`` (default; CP-SAT traversal counts, Euler balance and flow connectivity, no
+Methods: ``"auto"`` (default: the DFS baseline for at most 0.05 s, which settles small levels,
+then the flow model seeded with the best answer DFS found), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
 time index), ``"time-indexed"`` (SAT, ball position per step, horizon grown from an admissible
 bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
 its search completes).
@@ -14,7 +15,7 @@ its search completes).
 >>> level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
 >>> result = solve(level, time_limit=10)
 >>> result.status.value, len(result.solution), result.optimal, result.method
-('solved', 4, True, 'flow')
+('solved', 4, True, 'auto')
 >>> blocked = Level.from_rows(["#.#", "o..", "###"])
 >>> r = solve(blocked)
 >>> r.status.value, r.stats["reason"]
@@ -32,11 +33,13 @@ from .model import Level
 from .stopgraph import StopGraph
 from .verify import verify
 
-DEFAULT_METHOD = "flow"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
+DEFAULT_METHOD = "auto"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
+AUTO_DFS_SECONDS = 0.05  # the DFS budget of "auto" before the flow model takes over
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
 METHODS: dict[str, tuple[str, str]] = {
+    "auto": ("solve", "solve_auto"),
     "flow": ("flow", "solve_flow"),
     "time-indexed": ("timeindexed", "solve_time_indexed"),
     "dfs": ("dfs", "solve_dfs"),
@@ -87,3 +90,23 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
         raise SolverBug(f"roller method {name!r} found no answer for a level the feasibility check solves")
     return SolveResult(result.status, result.solution, Timings(feasibility_seconds, 0.0) + result.timings,
                        result.optimal, result.lower_bound, name, stats)
+
+
+def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
+    """The default: depth-first branch and bound for at most ``AUTO_DFS_SECONDS`` (it proves
+    small levels in milliseconds), then the flow model with DFS's best answer as hint and upper
+    bound. ``stats["proved_by"]`` says which method finished."""
+    from .dfs import solve_dfs
+    from .flow import solve_flow
+
+    deadline = Deadline.of(time_limit)
+    remaining = deadline.remaining()
+    budget = AUTO_DFS_SECONDS if remaining is None else min(AUTO_DFS_SECONDS, remaining)
+    quick = solve_dfs(graph, time_limit=budget)
+    if quick.optimal or deadline.expired():
+        return SolveResult(quick.status, quick.solution, quick.timings, quick.optimal, quick.lower_bound, "auto",
+                           {**quick.stats, "proved_by": "dfs" if quick.optimal else None})
+    exact = solve_flow(graph, time_limit=deadline, known=quick.solution)
+    return SolveResult(exact.status, exact.solution, quick.timings + exact.timings, exact.optimal, exact.lower_bound,
+                       "auto", {**exact.stats, "proved_by": "flow" if exact.optimal else None,
+                                "dfs_best": quick.stats.get("best_found"), "dfs_nodes": quick.stats.get("nodes")})
