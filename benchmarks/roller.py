@@ -1,7 +1,8 @@
 """Roller benchmark: every method side by side on the public level sets, proven minima checked.
 
     python -m benchmarks.roller [--methods flow time-indexed dfs] [--time-limit S] [--dfs-limit S]
-                                [--sets tabtale-bottom-left ...] [--json PATH] [--quick]
+                                [--method-limit time-indexed=10] [--sets tabtale-bottom-left ...]
+                                [--json PATH] [--quick]
 
 Sets: the 170 official TabTale levels under each start convention (``tabtale-bottom-left``,
 ``tabtale-row-major``; the submitted answers in ``solutions/`` are the ``known`` upper bound when
@@ -134,17 +135,21 @@ def _check(row: dict[str, Any], level: Level, set_name: str) -> str:
 
 
 def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
-        sets: Sequence[str] | None = None, dfs_limit: float | None = None) -> Iterator[dict[str, Any]]:
-    """Rows (see module doc), one per (level, method), yielded as soon as each is measured."""
+        sets: Sequence[str] | None = None, dfs_limit: float | None = None,
+        method_limits: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:
+    """Rows (see module doc), one per (level, method), yielded as soon as each is measured.
+    ``method_limits`` overrides the per-level limit of named methods."""
     methods = list(methods or METHODS)
-    dfs_limit = min(time_limit, 5.0) if dfs_limit is None else dfs_limit
+    limits = {m: time_limit for m in methods}
+    limits["dfs"] = min(time_limit, 5.0) if dfs_limit is None else dfs_limit
+    limits.update(method_limits or {})
     for set_name in sets or SETS:
         levels = load_set(set_name)
         if quick:
             levels = levels[:QUICK_LEVELS]
         for level in levels:
             for method in methods:
-                yield measure(level, set_name, method, dfs_limit if method == "dfs" else time_limit)
+                yield measure(level, set_name, method, limits[method])
 
 
 def summary(rows: list[dict[str, Any]]) -> str:
@@ -177,15 +182,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per level for the exact methods")
     parser.add_argument("--dfs-limit", type=float, default=5.0, help="seconds per level for the DFS baseline")
+    parser.add_argument("--method-limit", action="append", default=[], metavar="METHOD=S",
+                        help="per-level limit for one method (e.g. time-indexed=10); repeatable")
     parser.add_argument("--json", type=Path, help="write all rows to this JSON file (rewritten after every row)")
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LEVELS} levels of each set")
     args = parser.parse_args(argv)
+    method_limits = {}
+    for item in args.method_limit:
+        name, _, seconds = item.partition("=")
+        if name not in METHODS or not seconds:
+            parser.error(f"--method-limit wants METHOD=SECONDS with METHOD one of {', '.join(METHODS)}")
+        method_limits[name] = float(seconds)
     rows: list[dict[str, Any]] = []
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
           f"limit {args.time_limit} s, DFS {args.dfs_limit} s", flush=True)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, methods=args.methods, sets=args.sets,
-                       dfs_limit=args.dfs_limit):
+                       dfs_limit=args.dfs_limit, method_limits=method_limits):
             rows.append(row)
             if row["check"] not in ("ok", "not-proven"):
                 print(f"  CHECK {row['check']}: {row['set']} {row['instance']} {row['method']} "

@@ -165,3 +165,15 @@ def test_time_limit_is_honoured():
             assert result.lower_bound <= len(result.solution)
         if result.status is Status.UNKNOWN:
             assert result.solution is None and result.lower_bound is not None
+
+
+def test_benchmark_rows_have_the_shared_keys():
+    from benchmarks import ROW_KEYS
+    from benchmarks.roller import run
+
+    shared_path("roller", "uridanan-Amaze", "levels")
+    rows = list(run(time_limit=2, quick=True, sets=["uridanan-invalid"], methods=["auto", "dfs"]))
+    assert len(rows) == 8
+    for row in rows:
+        assert set(ROW_KEYS) <= set(row) and {"moves", "optimal", "lower_bound", "known"} <= set(row)
+        assert row["status"] == "unsatisfiable" and row["check"] == "ok"
