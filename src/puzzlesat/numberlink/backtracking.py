@@ -91,6 +91,7 @@ class _Search:
                     rr, cc = r + dr, c + dc
                     around.append(rr * w + cc if 0 <= rr < h and 0 <= cc < w else -1)
                 self.ring.append(tuple(around))
+        self.black = [(i // w + i % w) % 2 == 0 for i in range(w * h)]  # chessboard colour
         self.done = [False] * len(self.pairs)
         self.open_pairs = len(self.pairs)
         self.free_count = self.owner.count(FREE)
@@ -99,6 +100,7 @@ class _Search:
         # only when a move may split a region (the old labelling is kept for the undo)
         self.region: list[int] = []
         self.region_size: list[int] = []
+        self.region_black: list[int] = []
         self.live_regions = 0
         self._relabel()
 
@@ -175,11 +177,12 @@ class _Search:
             self.heads[k][side] = cell
             self.free_count -= 1
             if self._may_split(cell):
-                token = (self.region, self.region_size, self.live_regions)
+                token = (self.region, self.region_size, self.region_black, self.live_regions)
                 self._relabel()
             else:
                 label = self.region[cell]
                 self.region_size[label] -= 1
+                self.region_black[label] -= self.black[cell]
                 if self.region_size[label] == 0:
                     self.live_regions -= 1
         if kind != STEP:
@@ -194,12 +197,13 @@ class _Search:
             self.open_pairs += 1
         if kind != JOIN:
             if token is not None:
-                self.region, self.region_size, self.live_regions = token
+                self.region, self.region_size, self.region_black, self.live_regions = token
             else:
                 label = self.region[cell]
                 if self.region_size[label] == 0:
                     self.live_regions += 1
                 self.region_size[label] += 1
+                self.region_black[label] += self.black[cell]
             self.owner[cell] = FREE
             path = self.paths[k][side]
             path.pop()
@@ -225,22 +229,26 @@ class _Search:
         owner, neighbours = self.owner, self.neighbours
         region = [-1] * len(owner)
         sizes: list[int] = []
+        blacks: list[int] = []
+        black = self.black
         for start in range(len(owner)):
             if owner[start] != FREE or region[start] != -1:
                 continue
             label = len(sizes)
             region[start] = label
             stack = [start]
-            size = 0
+            size = blacks_here = 0
             while stack:
                 x = stack.pop()
                 size += 1
+                blacks_here += black[x]
                 for m in neighbours[x]:
                     if owner[m] == FREE and region[m] == -1:
                         region[m] = label
                         stack.append(m)
             sizes.append(size)
-        self.region, self.region_size, self.live_regions = region, sizes, len(sizes)
+            blacks.append(blacks_here)
+        self.region, self.region_size, self.region_black, self.live_regions = region, sizes, blacks, len(sizes)
 
     # -- pruning --------------------------------------------------------------------------
     def _threadable(self, cell: int) -> bool:
@@ -274,10 +282,15 @@ class _Search:
         return self.regions_ok()
 
     def regions_ok(self) -> bool:
-        """Every open pair's heads touch a common free region (or each other); under cover-all
-        every free region can be entered and left by some open pair."""
-        owner, neighbours, region = self.owner, self.neighbours, self.region
-        claimed: set[int] = set()
+        """Every open pair's heads touch a common free region (or each other). Under cover-all,
+        also: every free region can be entered and left by some open pair, and its chessboard
+        colours balance. A pair's stretch through a region alternates colours, so it holds one
+        cell more of the colour opposite its heads when both heads share a colour, and as many
+        of each colour otherwise; a region with ``d`` more black than white cells needs at least
+        ``d`` open pairs with both heads white that can use it (and likewise for white)."""
+        owner, neighbours, region, black = self.owner, self.neighbours, self.region, self.black
+        cover_all = self.rules.cover_all
+        claimed: dict[int, list[int]] = {}
         for k in range(len(self.pairs)):
             if self.done[k]:
                 continue
@@ -286,9 +299,25 @@ class _Search:
             common = {region[m] for m in neighbours[b] if owner[m] == FREE and region[m] in near_a}
             if not common and b not in neighbours[a]:
                 return False
-            claimed |= common
-        if self.rules.cover_all and len(claimed) < self.live_regions:
+            if cover_all:
+                surplus = 0 if black[a] != black[b] else (-1 if black[a] else 1)  # black minus white it adds
+                for r in common:
+                    counts = claimed.get(r)
+                    if counts is None:
+                        counts = claimed[r] = [0, 0]
+                    if surplus > 0:
+                        counts[0] += 1
+                    elif surplus < 0:
+                        counts[1] += 1
+        if not cover_all:
+            return True
+        if len(claimed) < self.live_regions:
             return False
+        sizes, blacks = self.region_size, self.region_black
+        for r, (more_black, more_white) in claimed.items():
+            d = 2 * blacks[r] - sizes[r]
+            if d > more_black or -d > more_white:
+                return False
         return True
 
     def complete(self) -> bool:
