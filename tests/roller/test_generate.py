@@ -87,13 +87,19 @@ def test_time_limit_is_honoured(monkeypatch):
         generate(8, 8, moves=(5, 9), time_limit=0.2)
 
 
-def test_carve_and_trim_keep_only_paintable_floor():
+def test_carved_boards_are_painted_by_their_carving_walk():
     import random
 
-    for seed in range(20):
+    for seed in range(40):
         level = carve(9, 7, steps=12, rng=random.Random(seed))
-        assert trim(level) == level
-        assert level.is_floor(level.start)
+        assert level.known_answer and verify(level, level.known_answer) == []
+        assert trim(level) == level  # nothing unpaintable
+        assert FLOOR_BORDER_IS_WALL(level)
+
+
+def test_trim_walls_off_floor_no_reachable_slide_paints():
+    level = Level(("#######", "#...#.#", "#.#####", "#######"), (1, 1))
+    assert trim(level).rows == ("#######", "#...###", "#.#####", "#######")
 
 
 def test_level_seeds_are_stable_and_distinct():

@@ -5,13 +5,13 @@ walk from the start paints the whole floor. Difficulty is the proven minimum num
 
 How a level is made (one *try*):
 
-1. Carve: a W x H board of walls; the ball starts on a random inner cell; a few dozen random
-   slides carve floor from the current cell in a random direction for a random length (never
-   the outer border, which stays wall as on every published level). The number of slides
-   grows with the asked difficulty.
-2. Trim: floor that no slide reachable from the start paints is turned to wall (this changes no
-   reachable slide: a slide only stops where the next cell is already a wall), and the board is
-   kept only when it has at least ``min_floor`` floor cells.
+1. Carve: a W x H board of walls; the ball starts on a random inner cell and a walk of random
+   slides carves floor, each slide reserving the cell after its end as wall so that the ball
+   really stops there (see :func:`carve`); the outer border stays wall, as on every published
+   level. The walk is an answer on the finished board, so every carved board is solvable; the
+   number of slides adapts to the asked difficulty.
+2. Keep the board only when it has at least ``min_floor`` floor cells (:func:`trim`, which
+   walls off floor no reachable slide paints, is the general tool for boards made otherwise).
 3. Certify: :func:`puzzlesat.roller.solve.solve` must return a *proven* minimum; unsolvable
    levels, unproven answers (time out) and minima outside ``moves`` are rejected and another
    try is made. Levels painted in at most 2 moves are trivial and always rejected, so is a
@@ -78,24 +78,51 @@ def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -
 
 
 def carve(width: int, height: int, *, steps: int, rng: random.Random) -> Level:
-    """A walled board carved by ``steps`` random slides from a random inner start cell, trimmed
-    to the floor that slides from the start can paint."""
-    grid = [[False] * width for _ in range(height)]
+    """A walled board carved by a walk of ``steps`` slides from a random inner start cell.
+
+    Each slide carves floor from the ball's cell in a random direction for a random length and
+    *reserves* the cell after its end as wall (never carved later), so the ball really stops
+    there: the walk (returned as the level's ``known_answer``) replays on the finished board and
+    paints all of it, an upper bound on the minimum that the solver then improves and proves. A slide may cross earlier floor but never
+    ends where the next cell is floor. The outer border stays wall.
+    """
+    floor: set[tuple[int, int]] = set()
+    reserved: set[tuple[int, int]] = set()
     r, c = rng.randrange(1, height - 1), rng.randrange(1, width - 1)
     start = (r, c)
-    grid[r][c] = True
-    for _ in range(steps):
+    floor.add(start)
+
+    def inner(cell: tuple[int, int]) -> bool:
+        return 0 < cell[0] < height - 1 and 0 < cell[1] < width - 1
+
+    walk: list[str] = []
+    for _ in range(steps * 8):
+        if len(walk) >= steps:
+            break
         direction = rng.choice(MOVES)
         dr, dc = DELTAS[direction]
-        room = {"U": r - 1, "D": height - 2 - r, "L": c - 1, "R": width - 2 - c}[direction]
-        if room <= 0:
+        lengths = []
+        length = 1
+        while True:
+            cell = (r + length * dr, c + length * dc)
+            if not inner(cell) or cell in reserved:
+                break
+            after = (cell[0] + dr, cell[1] + dc)
+            if not inner(after) or after in reserved or after not in floor:
+                lengths.append(length)
+            length += 1
+        if not lengths:
             continue
-        length = rng.randint(1, room)
-        for _ in range(length):
-            r, c = r + dr, c + dc
-            grid[r][c] = True
-    rows = tuple("".join(FLOOR if x else WALL for x in row) for row in grid)
-    return trim(Level(rows, start))
+        length = rng.choice(lengths)
+        for step in range(1, length + 1):
+            floor.add((r + step * dr, c + step * dc))
+        r, c = r + length * dr, c + length * dc
+        after = (r + dr, c + dc)
+        if inner(after):
+            reserved.add(after)
+        walk.append(direction)
+    rows = tuple("".join(FLOOR if (i, j) in floor else WALL for j in range(width)) for i in range(height))
+    return Level(rows, start, known_answer="".join(walk))
 
 
 def trim(level: Level) -> Level:
@@ -163,21 +190,22 @@ def generate(
         if deadline.expired():
             break
         level = carve(width, height, steps=steps, rng=rng)
-        if level.floor_count < floor_needed:
-            steps = min(steps + 1, 6 * inner)
-            continue
+        walk = level.known_answer or ""
+        if level.floor_count < floor_needed or len(walk) < lo:
+            steps = min(steps + 1 + max(0, lo - len(walk)) // 2, 6 * inner)
+            continue  # too small, or the carving walk already paints it in fewer moves than asked
         remaining = deadline.remaining()
         limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
         result = solve(level, time_limit=limit, method=method)
         if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
-            continue  # unsolvable, or the minimum is not proven in time
+            continue  # the minimum is not proven in time
         answer = result.solution
         found = len(answer)
         if found < lo:
-            steps = min(steps + 1, 6 * inner)
+            steps = min(steps + 1 + (lo - found) // 2, 6 * inner)
             continue
         if found > hi:
-            steps = max(4, steps - 1)
+            steps = max(4, steps - 1 - (found - hi) // 2)
             continue
         if verify(level, answer):  # pragma: no cover (solve verifies; a second line of defence)
             raise RuntimeError("the solver returned an invalid answer")
