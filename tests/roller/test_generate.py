@@ -152,3 +152,17 @@ def test_resume_refuses_a_pack_of_another_size(tmp_path, capsys, oracle):
     assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "3-6", "--out", str(out)]) == 0
     assert cli.main(["generate", "roller", "--size", "7x7", "--moves", "3-6", "--out", str(out), "--count", "2"]) == 2
     assert "another size" in capsys.readouterr().err
+
+
+def test_real_solver_pack_re_solves_from_its_saved_text(tmp_path, capsys):
+    """As Tatham's benchmark does: every generated level, read back from the pack's text alone,
+    re-solves to the proven minimum the pack states."""
+    solve = pytest.importorskip("puzzlesat.roller.solve").solve
+    out = tmp_path / "pack.roller"
+    assert cli.main(["generate", "roller", "--size", "11x9", "--count", "3", "--moves", "10-18", "--seed", "5",
+                     "--out", str(out), "--time-limit", "60"]) == 0
+    pack = read(out)
+    assert len(pack) == 3
+    for level in pack:
+        result = solve(level, time_limit=30)
+        assert result.optimal and len(result.solution) == level.par and 10 <= level.par <= 18

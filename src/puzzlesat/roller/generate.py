@@ -345,7 +345,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
         line += f", {done} kept from before"
     if failed:
         line += f", {failed} failed"
-    line += f" in {seconds:.1f}s" + (f"; wrote {out}" if out is not None else "")
+    line += f" in {seconds:.1f}s" + (f"; wrote {out}" if out is not None and made else "")
     print(line, file=sys.stderr)
     return 0 if failed == 0 else 1
 
