@@ -261,3 +261,18 @@ def test_examples_verify(capsys):
     assert {r["status"] for r in records} == {"solved", "unsolvable"}
     assert all(r["par_match"] in ("equal", None) for r in records)
     assert code == 0
+
+
+def test_render_draws_the_level_and_its_answer(tmp_path, capsys, oracle):
+    ring = tmp_path / "ring.roller"
+    ring.write_text(RING)
+    stuck = tmp_path / "stuck.roller"
+    stuck.write_text(STUCK)
+    code, out, _ = run(capsys, "render", str(ring), "--solution", "-o", str(tmp_path / "ring.svg"))
+    assert code == 0 and "wrote" in out
+    svg = (tmp_path / "ring.svg").read_text()
+    assert svg.count('class="move"') == 4 and "4 moves (proven minimum)" in svg
+    code, _, err = run(capsys, "render", str(stuck), "--solution", "-o", str(tmp_path / "stuck.svg"))
+    assert code == 1 and "unsolvable" in err and (tmp_path / "stuck.svg").exists()
+    code, _, _ = run(capsys, "render", str(ring), "-o", str(tmp_path / "plain.svg"))
+    assert code == 0 and 'class="move"' not in (tmp_path / "plain.svg").read_text()

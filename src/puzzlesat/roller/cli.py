@@ -282,7 +282,9 @@ def render(level: Level, args: argparse.Namespace) -> int:
             moves = result.solution
             title += f", {len(moves)} moves" + (" (proven minimum)" if result.optimal else "")
         else:
-            print(f"no answer drawn: {'unsolvable' if result.status is Status.UNSATISFIABLE else 'unknown'}", file=sys.stderr)
+            why = "unsolvable" if result.status is Status.UNSATISFIABLE else "unknown (time limit)"
+            reason = (result.stats or {}).get("reason")
+            print(f"no answer drawn: {why}" + (f": {reason}" if reason else ""), file=sys.stderr)
             status = 1
     written = save_for_cli(draw(level, moves, title=title), args.output)
     return written or status
