@@ -276,3 +276,17 @@ def test_render_draws_the_level_and_its_answer(tmp_path, capsys, oracle):
     assert code == 1 and "unsolvable" in err and (tmp_path / "stuck.svg").exists()
     code, _, _ = run(capsys, "render", str(ring), "-o", str(tmp_path / "plain.svg"))
     assert code == 0 and 'class="move"' not in (tmp_path / "plain.svg").read_text()
+
+
+def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake")
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    path = tmp_path / "ring.roller"
+    path.write_text(RING)
+    code, out, _ = run(capsys, "verify", str(path), "--json", "--time-limit", "0.01")
+    (record,) = json_lines(out)
+    assert (record["status"], record["moves"], record["optimal"], record["lower_bound"]) == ("unknown", None, False, 3)
+    assert record["par_match"] is None and not roller_cli.passed(record) and code == 1
+    code, out, _ = run(capsys, "verify", str(path))
+    assert "unknown (time limit), lower bound 3" in out
