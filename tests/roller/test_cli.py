@@ -290,3 +290,20 @@ def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
     assert record["par_match"] is None and not roller_cli.passed(record) and code == 1
     code, out, _ = run(capsys, "verify", str(path))
     assert "unknown (time limit), lower bound 3" in out
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="#.oxWG01 \n[]{}<>\"=/levelsmap", max_size=60))
+def test_sniff_never_fails_and_what_it_claims_parses_or_is_refused_clearly(text):
+    from puzzlesat.errors import ParseError
+    from puzzlesat.roller import parse_all
+
+    if roller_cli.sniff(text, ""):
+        try:
+            parse_all(text)
+        except ParseError:
+            pass
