@@ -11,6 +11,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzlesat import cli
 from puzzlesat.families import detect_family
@@ -290,10 +292,6 @@ def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
     assert record["par_match"] is None and not roller_cli.passed(record) and code == 1
     code, out, _ = run(capsys, "verify", str(path))
     assert "unknown (time limit), lower bound 3" in out
-
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)
