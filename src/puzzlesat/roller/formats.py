@@ -695,7 +695,11 @@ _GRID_ROW = re.compile(r"^\s*[#.ox]+\s*$")
 
 
 def detect_format(text: str) -> str:
-    """The format a text is written in (see the module docstring for the rules).
+    """The format a text is written in, by its look: ``<`` first: tmx; ``{`` first (or ``[``
+    with ``"rows"``): starhermit; ``levels = [`` or ``[`` first: herbou; a first block of
+    space-separated integers: mazepaint; of ``W``/``G``: rollersplat; a grid with ``x`` and no
+    ``o``: joseleite19; a grid followed, after a blank line, by lines holding non-ASCII text or
+    ``=`` (commentary): nohtaray; anything else: native. ``fmt=`` overrides the guess.
 
     >>> detect_format("#####\\n#o..#\\n#####"), detect_format("1 1 1\\n1 0 1\\n1 1 1")
     ('native', 'mazepaint')
