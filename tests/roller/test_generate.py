@@ -166,3 +166,16 @@ def test_real_solver_pack_re_solves_from_its_saved_text(tmp_path, capsys):
     for level in pack:
         result = solve(level, time_limit=30)
         assert result.optimal and len(result.solution) == level.par and 10 <= level.par <= 18
+
+
+def test_cli_json_lines(tmp_path, capsys, oracle):
+    import json
+
+    out = tmp_path / "pack.roller"
+    assert cli.main(["generate", "roller", "--size", "7x6", "--count", "2", "--moves", "3-8", "--out", str(out), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["index"] for r in records] == [0, 1]
+    pack = read(out)
+    for record, level in zip(records, pack):
+        assert record["family"] == "roller" and record["optimal"] is True
+        assert record["rows"] == level.to_rows() and record["min_moves"] == level.par == len(record["moves"])

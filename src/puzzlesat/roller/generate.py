@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import random
 import re
@@ -260,6 +261,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per level")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
     parser.add_argument("--method", default=None, help="solver method used to certify (default: solve()'s default)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per new level (the pack still goes to --out)")
+
+
+def level_record(item: GeneratedLevel, *, index: int, out: Path | None) -> dict[str, object]:
+    """The JSON object ``generate roller --json`` prints for a new level."""
+    level = item.level
+    return {
+        "family": "roller", "source": None if out is None else str(out), "index": index, "name": level.name,
+        "width": level.width, "height": level.height, "rows": level.to_rows(), "start": list(level.start),
+        "moves": item.solution, "min_moves": item.min_moves, "optimal": True, "seed": item.seed,
+        "tries": item.tries, "seconds": round(item.seconds, 4),
+    }
 
 
 def level_text(item: GeneratedLevel, *, width: int, height: int, seed: int, index: int) -> str:
@@ -332,7 +345,9 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
         blocks.append(text)
         if out is not None:
             _write_atomically(out, "\n".join(blocks))
-        else:
+        if getattr(args, "json", False):
+            print(json.dumps(level_record(item, index=index, out=out)), flush=True)
+        elif out is None:
             print(text, flush=True)
         progress.advance(note=f"{item.min_moves} moves")
     progress.close()
