@@ -5,8 +5,8 @@ start can. :func:`solve` first builds the stop graph and runs the exact polynomi
 check (an unsolvable level is an answer, with the reason in ``stats["reason"]``), then runs the
 chosen method and replays its answer with :func:`puzzlesat.roller.verify.verify` before returning.
 
-Methods: ``"auto"`` (default: the DFS baseline for at most 0.05 s, which settles small levels,
-then the flow model seeded with the best answer DFS found), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
+Methods: ``"auto"`` (default: the DFS baseline for at most 0.02 s, which settles small levels,
+then the flow model), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
 time index), ``"time-indexed"`` (SAT, ball position per step, horizon grown from an admissible
 bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
 its search completes).
@@ -34,7 +34,7 @@ from .stopgraph import StopGraph
 from .verify import verify
 
 DEFAULT_METHOD = "auto"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
-AUTO_DFS_SECONDS = 0.05  # the DFS budget of "auto" before the flow model takes over
+AUTO_DFS_SECONDS = 0.02  # the DFS budget of "auto" before the flow model takes over
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
@@ -94,8 +94,9 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
 
 def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
     """The default: depth-first branch and bound for at most ``AUTO_DFS_SECONDS`` (it proves
-    small levels in milliseconds), then the flow model with DFS's best answer as hint and upper
-    bound. ``stats["proved_by"]`` says which method finished."""
+    small levels in milliseconds), then the flow model. DFS's best answer is returned (not proven
+    minimal) only if the flow model finds none in time; it is not given to CP-SAT as a hint,
+    which measured slower (encodings/roller.md). ``stats["proved_by"]`` says which finished."""
     from .dfs import solve_dfs
     from .flow import solve_flow
 
@@ -106,7 +107,10 @@ def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None
     if quick.optimal or deadline.expired():
         return SolveResult(quick.status, quick.solution, quick.timings, quick.optimal, quick.lower_bound, "auto",
                            {**quick.stats, "proved_by": "dfs" if quick.optimal else None})
-    exact = solve_flow(graph, time_limit=deadline, known=quick.solution)
+    exact = solve_flow(graph, time_limit=deadline)
+    if exact.solution is None and quick.solution is not None:
+        exact = SolveResult(Status.SOLVED, quick.solution, exact.timings, False,
+                            min(exact.lower_bound or 0, len(quick.solution)), "flow", exact.stats)
     return SolveResult(exact.status, exact.solution, quick.timings + exact.timings, exact.optimal, exact.lower_bound,
                        "auto", {**exact.stats, "proved_by": "flow" if exact.optimal else None,
                                 "dfs_best": quick.stats.get("best_found"), "dfs_nodes": quick.stats.get("nodes")})
