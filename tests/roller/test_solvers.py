@@ -177,3 +177,26 @@ def test_benchmark_rows_have_the_shared_keys():
     for row in rows:
         assert set(ROW_KEYS) <= set(row) and {"moves", "optimal", "lower_bound", "known"} <= set(row)
         assert row["status"] == "unsatisfiable" and row["check"] == "ok"
+
+
+def test_dfs_rule_variants_all_find_the_minimum():
+    from puzzlesat.roller.dfs import solve_dfs
+
+    rng = random.Random(77)
+    checked = 0
+    while checked < 40:
+        level = random_level(rng, max_side=6)
+        graph = StopGraph.of(level)
+        if level.floor_count > 22 or not graph.feasibility().solvable:
+            continue
+        checked += 1
+        truth = brute_force_minimum(level)
+        for components in (False, True):
+            for early_discard in (False, True):
+                result = solve_dfs(graph, time_limit=20, components=components, early_discard=early_discard)
+                assert result.optimal and len(result.solution) == truth, (components, early_discard, str(level))
+                assert not verify(level, result.solution)
+        if truth == 0:
+            continue
+        capped = solve_dfs(graph, max_moves=truth - 1)  # a cap below the minimum: no answer, not a proof
+        assert capped.solution is None and not capped.optimal and capped.status is Status.UNKNOWN
