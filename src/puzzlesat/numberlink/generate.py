@@ -59,7 +59,7 @@ METHODS = ("quality", "unionfind")
 MAX_TURNS = 6          # the first link of the quality pipeline turns at most this often
 SMALL_AREA = 3         # free areas of at most this many cells are absorbed into a neighbouring link
 BAND = 0.15            # link counts within +-15 % of the target are accepted
-DEFAULT_MAX_TRIES = 100_000
+DEFAULT_MAX_TRIES = 10_000
 
 
 class GenerationFailed(PuzzlesatError):
