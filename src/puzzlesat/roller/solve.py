@@ -98,7 +98,6 @@ def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None
     minimal) only if the flow model finds none in time; it is not given to CP-SAT as a hint,
     which measured slower (encodings/roller.md). ``stats["proved_by"]`` says which finished."""
     from .dfs import solve_dfs
-    from .flow import solve_flow
 
     deadline = Deadline.of(time_limit)
     remaining = deadline.remaining()
@@ -107,6 +106,8 @@ def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None
     if quick.optimal or deadline.expired():
         return SolveResult(quick.status, quick.solution, quick.timings, quick.optimal, quick.lower_bound, "auto",
                            {**quick.stats, "proved_by": "dfs" if quick.optimal else None})
+    from .flow import solve_flow  # imports OR-Tools (about a second, once) only when needed
+
     exact = solve_flow(graph, time_limit=deadline)
     if exact.solution is None and quick.solution is not None:
         exact = SolveResult(Status.SOLVED, quick.solution, exact.timings, False,
