@@ -17,20 +17,27 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
+import os
+import queue
+import subprocess
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from benchmarks import ROW_KEYS
 from benchmarks.report import write_report
 
 MODULES = ("numberlink", "numberlink_vs_search", "generators", "roller", "swap")
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "latest"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "latest"
 DEFAULT_LIMIT = 10.0
 QUICK_LIMIT = 2.0
+QUICK_BUDGET = 420.0  # wall seconds per module in --quick (a module past it is stopped, its rows kept)
 
 
 def load_module(name: str) -> tuple[Any | None, str | None]:
@@ -74,6 +81,105 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+class ModuleMissing(Exception):
+    """The benchmark module is not there or cannot be imported."""
+
+
+class ModuleFailed(Exception):
+    """The benchmark module raised (or its process died) part way."""
+
+
+class BudgetSpent(Exception):
+    """The module ran past its wall-clock budget and was stopped."""
+
+
+def rows_in_process(name: str, *, time_limit: float, quick: bool, budget: float | None) -> Iterator[dict[str, Any]]:
+    """The module's rows, run in this process (the budget is checked between rows only)."""
+    module, why = load_module(name)
+    if module is None:
+        raise ModuleMissing(why)
+    started = time.monotonic()
+    try:
+        for row in module.run(time_limit=time_limit, quick=quick):
+            yield row
+            if budget is not None and time.monotonic() - started > budget:
+                raise BudgetSpent(f"stopped after its budget of {budget:g} s")
+    except (BudgetSpent, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        raise ModuleFailed(traceback.format_exception_only(type(exc), exc)[-1].strip()) from exc
+
+
+def rows_in_child(name: str, *, time_limit: float, quick: bool, budget: float | None) -> Iterator[dict[str, Any]]:
+    """The module's rows, run in a child process that is stopped when the budget is spent, so a
+    module stuck inside one instance cannot hold up the others (rows come over a pipe as JSON)."""
+    if importlib.util.find_spec(f"benchmarks.{name}") is None:
+        raise ModuleMissing("not written yet (no module)")
+    command = [sys.executable, "-m", "benchmarks", "--child", name, "--time-limit", repr(time_limit)] + (["--quick"] if quick else [])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = None if budget is None else time.monotonic() + budget
+    try:
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                line = lines.get(timeout=wait)
+            except queue.Empty:
+                raise BudgetSpent(f"stopped after its budget of {budget:g} s") from None
+            if line is None:
+                break
+            try:
+                message = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "row" in message:
+                yield message["row"]
+            elif "missing" in message:
+                raise ModuleMissing(message["missing"])
+            elif "failed" in message:
+                raise ModuleFailed(message["failed"])
+        status = child.wait()
+        if status != 0:
+            raise ModuleFailed(f"its process exited with status {status}")
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def child_main(name: str, time_limit: float, quick: bool) -> int:
+    """``--child``: run one module and write its rows to stdout as JSON lines (everything the
+    module prints goes to stderr instead)."""
+    channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    sys.stdout = sys.stderr
+
+    def send(message: dict[str, Any]) -> None:
+        channel.write(json.dumps(message) + "\n")
+        channel.flush()
+
+    module, why = load_module(name)
+    if module is None:
+        send({"missing": why})
+        return 3
+    try:
+        for row in module.run(time_limit=time_limit, quick=quick):
+            send({"row": _jsonable(dict(row))})
+    except Exception as exc:
+        send({"failed": traceback.format_exception_only(type(exc), exc)[-1].strip()})
+        return 1
+    return 0
+
+
 def run_all(
     modules: Iterable[str],
     *,
@@ -81,26 +187,26 @@ def run_all(
     quick: bool,
     out: Path,
     echo=print,
+    isolate: bool = False,
+    budget: float | None = None,
 ) -> dict[str, Any]:
-    """Run ``modules`` in turn, appending rows to ``out/rows.jsonl``; returns the run's notes
-    (missing modules, failures, interruption), which the report prints."""
+    """Run ``modules`` in turn (each in its own process when ``isolate``, stopped after
+    ``budget`` seconds), appending rows to ``out/rows.jsonl`` as they come; returns the run's
+    notes (missing modules, failures, budgets spent, interruption), which the report prints."""
     out.mkdir(parents=True, exist_ok=True)
     rows_path = out / "rows.jsonl"
-    notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "interrupted": False,
+    notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
+                             "interrupted": False, "module_budget": budget,
                              "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": []}
+    source = rows_in_child if isolate else rows_in_process
     with rows_path.open("w", encoding="utf-8") as sink:
         for name in modules:
-            module, why = load_module(name)
-            if module is None:
-                notes["missing"][name] = why
-                echo(f"[bench] benchmarks.{name}: MISSING ({why})")
-                continue
-            notes["modules"].append(name)
-            echo(f"[bench] benchmarks.{name}: running (time limit {time_limit:g} s per method{', quick' if quick else ''})")
+            echo(f"[bench] benchmarks.{name}: starting (time limit {time_limit:g} s per method{', quick' if quick else ''}"
+                 f"{f', budget {budget:g} s' if budget else ''})")
             started = time.perf_counter()
             count = 0
             try:
-                for row in module.run(time_limit=time_limit, quick=quick):
+                for row in source(name, time_limit=time_limit, quick=quick, budget=budget):
                     row = normalise(dict(row), name, time_limit)
                     sink.write(json.dumps(_jsonable(row)) + "\n")
                     sink.flush()
@@ -111,11 +217,21 @@ def run_all(
                 notes["interrupted"] = True
                 echo(f"[bench] interrupted in benchmarks.{name} after {count} rows; writing the report of what finished")
                 break
-            except Exception as exc:
-                detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-                notes["failed"][name] = f"{detail} (after {count} rows)"
-                echo(f"[bench] benchmarks.{name}: FAILED after {count} rows: {detail}")
+            except ModuleMissing as exc:
+                notes["missing"][name] = str(exc)
+                echo(f"[bench] benchmarks.{name}: MISSING ({exc})")
                 continue
+            except BudgetSpent as exc:
+                notes["stopped"][name] = f"{exc} (after {count} rows)"
+                notes["modules"].append(name)
+                echo(f"[bench] benchmarks.{name}: {exc}, {count} rows kept")
+                continue
+            except ModuleFailed as exc:
+                notes["failed"][name] = f"{exc} (after {count} rows)"
+                notes["modules"].append(name)
+                echo(f"[bench] benchmarks.{name}: FAILED after {count} rows: {exc}")
+                continue
+            notes["modules"].append(name)
             echo(f"[bench] benchmarks.{name}: {count} rows in {time.perf_counter() - started:.1f} s")
     (out / "run.json").write_text(json.dumps(notes, indent=2) + "\n", encoding="utf-8")
     return notes
@@ -138,23 +254,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds per instance and method (default {DEFAULT_LIMIT:g}, {QUICK_LIMIT:g} with --quick)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for rows.jsonl, report.md and plots (default %(default)s)")
     parser.add_argument("--only", nargs="+", choices=MODULES, metavar="MODULE", help=f"run only these modules ({', '.join(MODULES)})")
+    parser.add_argument("--module-budget", type=float, default=None, metavar="S",
+                        help=f"wall seconds per module before it is stopped, its rows kept (default: none; {QUICK_BUDGET:g} with --quick)")
+    parser.add_argument("--in-process", action="store_true", help="run modules in this process (no budget enforcement; for debugging)")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     time_limit = args.time_limit if args.time_limit is not None else (QUICK_LIMIT if args.quick else DEFAULT_LIMIT)
     modules = args.only or MODULES
     out = Path(args.out) if args.out else DEFAULT_OUT
-    notes = run_all(modules, time_limit=time_limit, quick=args.quick, out=out)
+    budget = getattr(args, "module_budget", None)
+    if budget is None and args.quick:
+        budget = QUICK_BUDGET
+    notes = run_all(modules, time_limit=time_limit, quick=args.quick, out=out, isolate=not getattr(args, "in_process", False), budget=budget)
     report = write_report(out / "rows.jsonl", out, notes=notes)
     print(f"[bench] report: {report}")
     if notes["missing"]:
         print(f"[bench] missing modules: {', '.join(f'{k} ({v})' for k, v in notes['missing'].items())}")
+    for name, why in notes.get("stopped", {}).items():
+        print(f"[bench] stopped at its budget: {name} ({why})")
     if notes["interrupted"]:
         return 130
     return 1 if notes["failed"] else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--child"]:
+        child = argparse.ArgumentParser(prog="python -m benchmarks --child")
+        child.add_argument("--child", required=True)
+        child.add_argument("--time-limit", type=float, required=True)
+        child.add_argument("--quick", action="store_true")
+        options = child.parse_args(argv)
+        return child_main(options.child, options.time_limit, options.quick)
     return run_from_args(build_parser().parse_args(argv))
 
 

@@ -290,6 +290,8 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines.append(f"- **missing module** `benchmarks.{name}`: {why}")
     for name, why in (notes.get("failed") or {}).items():
         lines.append(f"- **module failed** `benchmarks.{name}`: {why}")
+    for name, why in (notes.get("stopped") or {}).items():
+        lines.append(f"- **module stopped** `benchmarks.{name}`: {why}; the tables hold the rows it finished")
     if notes.get("interrupted"):
         lines.append("- **the run was interrupted**: the tables hold the rows that finished")
     lines += ["", "A row counts as answered (solved ✓) when its answer passed the family's own `verify` and, for a "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import types
 
 import pytest
@@ -90,8 +91,34 @@ def test_report_with_plots(tmp_path) -> None:
 
 
 def test_puzzlesat_bench_command_runs_the_runner(fake_module, tmp_path, capsys) -> None:
-    status = puzzlesat_main(["bench", "--quick", "--time-limit", "1.5", "--only", "fake", "--out", str(tmp_path)])
+    status = puzzlesat_main(["bench", "--quick", "--in-process", "--time-limit", "1.5", "--only", "fake", "--out", str(tmp_path)])
     assert status == 1  # the stand-in module failed mid-run
     assert (tmp_path / "report.md").exists() and len(load_rows(tmp_path / "rows.jsonl")) == 3
     assert puzzlesat_main(["bench", "--only", "nonsense", "--out", str(tmp_path)]) == 2
     assert "unknown benchmark module" in capsys.readouterr().err
+
+
+def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypatch) -> None:
+    """A stand-in module that gives two rows and then hangs: the runner keeps both rows, stops
+    the child process at the budget and says so in the notes and the report."""
+    package = tmp_path / "pkg"
+    (package / "benchmarks").mkdir(parents=True)
+    for name in ("__init__.py", "__main__.py", "report.py"):
+        (package / "benchmarks" / name).write_text((runner.ROOT / "benchmarks" / name).read_text())
+    (package / "benchmarks" / "hangs.py").write_text(
+        "import time\n"
+        "def run(*, time_limit, quick=False):\n"
+        "    yield {'family': 'roller', 'set': 's', 'instance': 'a', 'method': 'm', 'task': 'min-moves', 'status': 'solved', 'verified': True, 'optimal': True, 'seconds': 0.1}\n"
+        "    yield {'family': 'roller', 'set': 's', 'instance': 'b', 'method': 'm', 'task': 'min-moves', 'status': 'unknown', 'verified': False, 'seconds': 1.0}\n"
+        "    time.sleep(600)\n"
+    )
+    monkeypatch.setattr(runner, "ROOT", package)
+    monkeypatch.syspath_prepend(str(package))
+    monkeypatch.setattr(runner.importlib.util, "find_spec", lambda name: object())
+    started = time.monotonic()
+    notes = runner.run_all(["hangs"], time_limit=1.0, quick=True, out=tmp_path / "out", echo=lambda *a: None, isolate=True, budget=5.0)
+    assert time.monotonic() - started < 60
+    assert "budget of 5 s" in notes["stopped"]["hangs"] and "after 2 rows" in notes["stopped"]["hangs"]
+    assert [r["instance"] for r in load_rows(tmp_path / "out" / "rows.jsonl")] == ["a", "b"]
+    text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
+    assert "**module stopped** `benchmarks.hangs`" in text
