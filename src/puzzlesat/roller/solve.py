@@ -5,11 +5,12 @@ start can. :func:`solve` first builds the stop graph and runs the exact polynomi
 check (an unsolvable level is an answer, with the reason in ``stats["reason"]``), then runs the
 chosen method and replays its answer with :func:`puzzlesat.roller.verify.verify` before returning.
 
-Methods: ``"auto"`` (default: the DFS baseline for at most 0.02 s, which settles small levels,
-then the flow model), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
+Methods: ``"auto"`` (default: A* for at most 0.03 s, which settles small levels, then the flow
+model), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
 time index), ``"time-indexed"`` (SAT, ball position per step, horizon grown from an admissible
 bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
-its search completes).
+its search completes), ``"astar"`` (A* over (stop, unpainted key cells) with the run-cover
+bound).
 
 >>> from puzzlesat.roller.model import Level
 >>> level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
@@ -34,7 +35,7 @@ from .stopgraph import StopGraph
 from .verify import verify
 
 DEFAULT_METHOD = "auto"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
-AUTO_DFS_SECONDS = 0.02  # the DFS budget of "auto" before the flow model takes over
+AUTO_SEARCH_SECONDS = 0.03  # the A* budget of "auto" before the flow model takes over
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
@@ -43,6 +44,7 @@ METHODS: dict[str, tuple[str, str]] = {
     "flow": ("flow", "solve_flow"),
     "time-indexed": ("timeindexed", "solve_time_indexed"),
     "dfs": ("dfs", "solve_dfs"),
+    "astar": ("astar", "solve_astar"),
 }
 
 
@@ -93,25 +95,24 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
 
 
 def solve_auto(graph: StopGraph, *, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
-    """The default: depth-first branch and bound for at most ``AUTO_DFS_SECONDS`` (it proves
-    small levels in milliseconds), then the flow model. DFS's best answer is returned (not proven
-    minimal) only if the flow model finds none in time; it is not given to CP-SAT as a hint,
-    which measured slower (encodings/roller.md). ``stats["proved_by"]`` says which finished."""
-    from .dfs import solve_dfs
+    """The default: A* for at most ``AUTO_SEARCH_SECONDS`` (it proves small levels in
+    milliseconds), then the flow model (which proves the big ones). ``stats["proved_by"]`` says
+    which one finished; the bound of an unfinished A* run is kept if it is the better one."""
+    from .astar import solve_astar
 
     deadline = Deadline.of(time_limit)
     remaining = deadline.remaining()
-    budget = AUTO_DFS_SECONDS if remaining is None else min(AUTO_DFS_SECONDS, remaining)
-    quick = solve_dfs(graph, time_limit=budget)
+    budget = AUTO_SEARCH_SECONDS if remaining is None else min(AUTO_SEARCH_SECONDS, remaining)
+    quick = solve_astar(graph, time_limit=budget)
     if quick.optimal or deadline.expired():
         return SolveResult(quick.status, quick.solution, quick.timings, quick.optimal, quick.lower_bound, "auto",
-                           {**quick.stats, "proved_by": "dfs" if quick.optimal else None})
+                           {**quick.stats, "proved_by": "astar" if quick.optimal else None})
     from .flow import solve_flow  # imports OR-Tools (about a second, once) only when needed
 
     exact = solve_flow(graph, time_limit=deadline)
-    if exact.solution is None and quick.solution is not None:
-        exact = SolveResult(Status.SOLVED, quick.solution, exact.timings, False,
-                            min(exact.lower_bound or 0, len(quick.solution)), "flow", exact.stats)
-    return SolveResult(exact.status, exact.solution, quick.timings + exact.timings, exact.optimal, exact.lower_bound,
-                       "auto", {**exact.stats, "proved_by": "flow" if exact.optimal else None,
-                                "dfs_best": quick.stats.get("best_found"), "dfs_nodes": quick.stats.get("nodes")})
+    lower = max(exact.lower_bound or 0, quick.lower_bound or 0)
+    if exact.solution is not None:
+        lower = min(lower, len(exact.solution))
+    return SolveResult(exact.status, exact.solution, quick.timings + exact.timings, exact.optimal, lower, "auto",
+                       {**exact.stats, "proved_by": "flow" if exact.optimal else None,
+                        "astar_expanded": quick.stats.get("expanded")})
