@@ -144,25 +144,43 @@ class _Search:
         return joins + [move for _, move in steps]
 
     def choose(self) -> list[tuple[int, int, int, int]] | None:
-        """Moves of the most constrained head (fewest free neighbours, counting a possible join);
-        None when every pair is joined."""
-        owner, neighbours, heads = self.owner, self.neighbours, self.heads
+        """Moves of the most constrained head; None when every pair is joined.
+
+        Under cover-all rules a free cell next to a head that has only two ways left to be
+        threaded (free neighbours or open heads) forces that head into it; two such cells
+        around one head are a dead end. Otherwise the head with the fewest free neighbours
+        (counting a possible join) is extended."""
+        owner, neighbours, heads, done = self.owner, self.neighbours, self.heads, self.done
+        cover_all = self.rules.cover_all
         best_k = best_side = -1
         best_count = 5
         for k in range(len(self.pairs)):
-            if self.done[k]:
+            if done[k]:
                 continue
             pair_heads = heads[k]
             for side in (0, 1):
                 here, other = pair_heads[side], pair_heads[1 - side]
                 n = 0
+                forced = -1
                 for m in neighbours[here]:
-                    if owner[m] == FREE or m == other:
+                    if owner[m] == FREE:
                         n += 1
+                        if cover_all:
+                            ways = 0
+                            for q in neighbours[m]:
+                                o = owner[q]
+                                if o == FREE or (o >= 0 and not done[o] and (q == heads[o][0] or q == heads[o][1])):
+                                    ways += 1
+                            if ways <= 2:
+                                if forced >= 0:
+                                    return []  # two cells that only this head can thread
+                                forced = m
+                    elif m == other:
+                        n += 1
+                if forced >= 0:
+                    return [move for move in self.moves_of(k, side) if move[2] == forced]
                 if n < best_count:
                     best_k, best_side, best_count = k, side, n
-                    if n <= 1:
-                        return self.moves_of(k, side)
         if best_k < 0:
             return None
         return self.moves_of(best_k, best_side)
