@@ -3,10 +3,11 @@
     python -m benchmarks.report benchmarks/results/latest/rows.jsonl [--out FOLDER]
 
 A row counts as *answered* when it is ``solved`` with ``verified`` true (the family's own
-checker accepted the answer; for a ``min-moves`` task the minimum must also be proven,
-``optimal`` true) or when it is a proof that no answer exists (``unsatisfiable`` /
-``unsolvable``). A verified answer whose minimality is not proven is counted as "not proven
-minimal" (an upper bound), not as answered. A ``solved`` row whose answer was not verified is counted apart and flagged,
+checker accepted the answer) and carries the proof its task asks for (``min-moves``: the
+minimum is proven, ``optimal`` true; ``solve+unique``: uniqueness decided, ``unique`` not null),
+or when it is a proof that no answer exists (``unsatisfiable`` / ``unsolvable``). A verified
+answer without that proof is counted apart ("answer, proof missing": an upper bound, or
+uniqueness undecided), not as answered. A ``solved`` row whose answer was not verified is counted apart and flagged,
 never as solved. PAR2 = the row's seconds when answered, else twice the time limit; lower is
 better. Plots (PNG, when matplotlib is installed): a cactus plot per family (instances answered
 against the time limit needed) and time against board size (cells) per family.
@@ -49,25 +50,29 @@ def load_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def needs_proof(row: dict[str, Any]) -> bool:
-    """Whether the row's task asks for a proven minimum (the move-minimising families)."""
-    return row.get("task") == "min-moves"
+def proven(row: dict[str, Any]) -> bool:
+    """Whether a solved row also carries the proof its task asks for: a proven minimum for a
+    ``min-moves`` task (``optimal`` true), a decided uniqueness for ``solve+unique`` (``unique``
+    true or false, not null)."""
+    if row.get("task") == "min-moves":
+        return row.get("optimal") is True
+    if row.get("task") == "solve+unique" and "unique" in row:
+        return row["unique"] is not None
+    return True
 
 
 def answered(row: dict[str, Any]) -> bool:
-    """Solved with a verified answer (and, for a min-moves task, a proven minimum), or proven to
-    have none."""
+    """Solved with a verified answer and the proof its task asks for, or proven to have none."""
     status = row.get("status")
     if status in PROOF_OF_NONE:
         return True
-    if status != "solved" or not row.get("verified"):
-        return False
-    return row.get("optimal") is True if needs_proof(row) else True
+    return status == "solved" and bool(row.get("verified")) and proven(row)
 
 
 def unproven(row: dict[str, Any]) -> bool:
-    """A verified answer to a min-moves task whose minimality was not proven (an upper bound)."""
-    return row.get("status") == "solved" and bool(row.get("verified")) and needs_proof(row) and row.get("optimal") is not True
+    """A verified answer without the proof its task asks for (a min-moves answer not proven
+    minimal, i.e. an upper bound; or an answer whose uniqueness was not decided)."""
+    return row.get("status") == "solved" and bool(row.get("verified")) and not proven(row)
 
 
 def seconds_of(row: dict[str, Any]) -> float:
@@ -138,7 +143,7 @@ def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]
     for row in rows:
         groups[(str(row.get("set")), str(row.get("task")), str(row.get("method")))].append(row)
     lines = [
-        "| set | task | method | instances | solved ✓ | not proven minimal | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
+        "| set | task | method | instances | solved ✓ | answer, proof missing | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (set_name, task, method), group in sorted(groups.items(), key=lambda kv: [natural_key(part) for part in kv[0]]):
@@ -294,10 +299,10 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines.append(f"- **module stopped** `benchmarks.{name}`: {why}; the tables hold the rows it finished")
     if notes.get("interrupted"):
         lines.append("- **the run was interrupted**: the tables hold the rows that finished")
-    lines += ["", "A row counts as answered (solved ✓) when its answer passed the family's own `verify` and, for a "
-              "min-moves task, its minimum is proven; or when it is a proof that no answer exists. A verified answer "
-              "without a proof of minimality is listed as *not proven minimal* (an upper bound). "
-              "PAR2 = seconds when answered, else twice the time limit.", ""]
+    lines += ["", "A row counts as answered (solved ✓) when its answer passed the family's own `verify` and carries the "
+              "proof its task asks for (min-moves: minimum proven; solve+unique: uniqueness decided), or when it is a "
+              "proof that no answer exists. A verified answer without that proof is listed as *answer, proof missing* "
+              "(an upper bound, or uniqueness undecided). PAR2 = seconds when answered, else twice the time limit.", ""]
     can_plot = plots and _have_matplotlib()
     if plots and not can_plot:
         lines += ["_Plots skipped: matplotlib is not installed (`pip install 'puzzlesat[plot]'`)._", ""]

@@ -75,6 +75,9 @@ def test_par2_and_answered() -> None:
     bound = {**row("astar", "a", "solved", 0.5), "task": "min-moves", "optimal": False}
     assert answered(shortest) and not answered(bound) and unproven(bound) and not unproven(shortest)
     assert par2(bound, 4.0) == 8.0
+    undecided = {**row("sat", "a", "solved", 2.0), "task": "solve+unique", "unique": None}
+    decided = {**row("sat", "a", "solved", 0.2), "task": "solve+unique", "unique": False}
+    assert not answered(undecided) and unproven(undecided) and answered(decided)
 
 
 def test_report_with_plots(tmp_path) -> None:
