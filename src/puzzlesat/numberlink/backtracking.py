@@ -11,13 +11,18 @@ every node the head with the fewest legal moves is extended (a forced move costs
 each answer is reached exactly once because the chosen head's next cell is fixed by the answer.
 Cheap checks prune dead ends: a free cell that can no longer be threaded by a path (cover-all),
 a pair whose two heads no longer touch a common free region, and (cover-all) a free region that
-no pair can enter and leave. Answers are sets of simple paths, so stray cycles cannot occur.
+no pair can enter and leave or whose chessboard colours no set of pairs can balance. Under
+cover-all a free cell with only two ways left forces the head beside it. Free regions are
+relabelled only when a move may split one. Answers are sets of simple paths, so stray cycles
+cannot occur.
 
 >>> from puzzlesat.numberlink.model import Puzzle, Rules
 >>> p = Puzzle.from_rows(["A.B", "...", ".AB"])
 >>> r = solve(p)
->>> r.status.value, r.solution.path("B")
-('solved', ((0, 2), (1, 2), (2, 2)))
+>>> r.status.value, r.method, verify(p, r.solution)
+('solved', 'backtracking', [])
+>>> sorted(len(s.path("B")) for s in solutions(p))
+[3, 5]
 >>> count(p).count, count(p, rules=Rules(cover_all=False), limit=10).count
 (2, 5)
 """
