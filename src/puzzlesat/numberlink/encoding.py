@@ -227,7 +227,13 @@ class Encoding:
 LABEL_ENCODINGS = ("log", "onehot")
 
 
-def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, labels: str = "log", deadline: Deadline | None = None) -> Encoding:
+def encode(
+    puzzle: Puzzle,
+    rules: Rules = DEFAULT_RULES,
+    *,
+    labels: str = "log",
+    deadline: Deadline | None = None,
+) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
     ``deadline`` passes between steps). ``labels``: "log" (ceil(log2 K) bits per cell) or
     "onehot" (one variable per label per cell)."""
@@ -322,7 +328,7 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, labels: str = "log",
         check()
     else:
         _log_labels(enc, puzzle, rules, bit_base, flat, free, check)
-    _squares(enc, rules, hid, vid, height, width)
+    _squares(enc, rules.no_self_touch, hid, vid, height, width)
     check()
     enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
     return enc
@@ -404,7 +410,7 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
 
 
 
-def _squares(enc: Encoding, rules: Rules, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:
+def _squares(enc: Encoding, at_most_two: bool, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:
     blocks = enc.blocks
     if height >= 2 and width >= 2:
         top, bottom = hid[:-1, :], hid[1:, :]
@@ -412,7 +418,7 @@ def _squares(enc: Encoding, rules: Rules, hid: np.ndarray, vid: np.ndarray, heig
         square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
         four = np.stack([top[square], bottom[square], left[square], right[square]], axis=1)
         if len(four):
-            if rules.no_self_touch:
+            if at_most_two:
                 blocks.append(("square-at-most-two", np.concatenate([-four[:, list(t)] for t in combinations(range(4), 3)])))
             else:
                 blocks.append(("square-not-four", -four))

@@ -7,6 +7,15 @@ blocked cell; by default every free cell is covered and a path may run beside it
 that no valid answer violates, in the same incremental solver, so no answer returned or
 counted ever contains a cycle. Every answer passes :func:`~.verify.verify` before it leaves.
 
+Two reductions keep the loose rule sets fast (proofs in ``encodings/numberlink.md``):
+
+* may-leave-empty: a path that runs beside itself can be cut short there, so every answer
+  shrinks to one that does not; solving and deciding uniqueness use the no-self-touch formula
+  and a search for a detour next to the answer found (counting beyond 2 uses the full formula);
+* cover-all with touching allowed: an answer is looked for without touching first (usually
+  at once), a path that runs along itself in the same direction gives a second answer by a
+  local swap, and only then is the full formula searched, next to the first answer.
+
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
 >>> result = solve(puzzle)
@@ -57,10 +66,14 @@ def _label_encoding(rules: Rules) -> str:
 
 
 class _Search:
-    """One encoding in one incremental solver, yielding verified cycle-free answers."""
+    """One formula in one incremental solver, yielding verified cycle-free answers.
 
-    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> None:
+    ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
+    ``rules``."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
         self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
+        self.formula_rules = formula_rules or rules
         self.encode_seconds = 0.0
         self.solve_seconds = 0.0
         self.cuts = 0
@@ -69,7 +82,7 @@ class _Search:
         self.encoding: Encoding | None = None
         start = time.perf_counter()
         try:
-            self.encoding = _encode(puzzle, rules, labels=_label_encoding(rules), deadline=deadline)
+            self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline)
             self.solver = SatSolver(name=solver)
             self.encoding.feed(self.solver, deadline)
         except EncodingTimeout:
@@ -81,7 +94,7 @@ class _Search:
     def ready(self) -> bool:
         return self.solver is not None
 
-    def next_answer(self, *, drop_cycles: bool) -> tuple[Status, Solution | None, list[int]]:
+    def next_answer(self, *, drop_cycles: bool = False) -> tuple[Status, Solution | None, list[int]]:
         """The next answer: (SOLVED, solution, its true edge variables), (UNSATISFIABLE, None,
         []) when there is none, or (UNKNOWN, None, []) when the deadline passed.
 
@@ -96,8 +109,7 @@ class _Search:
                     return Status.UNKNOWN, None, []
                 if not outcome:
                     return Status.UNSATISFIABLE, None, []
-                model = self.solver.model()
-                edges = self.encoding.true_edges(model)
+                edges = self.encoding.true_edges(self.solver.model())
                 paths, cycles = self.encoding._components(edges)
                 if cycles:
                     self.cycles += len(cycles)
@@ -109,22 +121,25 @@ class _Search:
                     on_cycles = {e for cycle in cycles for e in cycle}
                     edges = edges[[e not in on_cycles for e in edges.tolist()]]
                 solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-                violations = verify(self.puzzle, solution, self.rules)
-                if violations:
-                    raise UnverifiedAnswer(
-                        f"internal error: the SAT answer breaks the rules ({violations[0]}); please report this puzzle")
+                _check(self.puzzle, solution, self.rules)
                 return Status.SOLVED, solution, (edges + 1).tolist()
         finally:
             self.solve_seconds += time.perf_counter() - start
 
-    def block(self, edge_vars: Sequence[int]) -> None:
-        """Forbid the answer made of exactly these true edges (only answer variables).
+    def block(self, solution: Solution) -> None:
+        """Forbid exactly this answer, by its edge variables only.
 
-        Two different cycle-free answers differ in some edge true in the first: under cover-all
+        Two different cycle-free answers differ in an edge true in the first: under cover-all
         every answer has the same number of edges (half the degree sum), and under
-        may-leave-empty an answer with extra edges would contain a stray cycle."""
-        assert self.solver is not None
-        self.solver.add_clause([-v for v in edge_vars])
+        may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
+        assert self.solver is not None and self.encoding is not None
+        self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
+
+    def prefer(self, solution: Solution) -> None:
+        """Search next to ``solution`` first (solver phases set to its edges)."""
+        assert self.solver is not None and self.encoding is not None
+        used = set(self.encoding.edge_vars_of(solution))
+        self.solver.set_phases([v if v in used else -v for v in self.encoding.answer_vars])
 
     def timings(self) -> Timings:
         return Timings(encode=self.encode_seconds, solve=self.solve_seconds)
@@ -135,6 +150,7 @@ class _Search:
             out.update(variables=self.encoding.num_vars, clauses=self.encoding.num_clauses, edges=self.encoding.num_edges)
         if self.solver is not None:
             out["solver_calls"] = self.solver.calls
+        out["formula"] = str(self.formula_rules)
         return out
 
     def close(self) -> None:
@@ -143,63 +159,108 @@ class _Search:
             self.solver = None
 
 
-def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
-    """Under rules that let a path run beside itself, first look for an answer that does not:
-    the no-self-touch formula has a strong redundant clause (no three edges of a 2x2 block)
-    and is usually solved at once, and its answers are answers under ``rules`` too.
-    Returns the result (given half the remaining time, at most 10 s plus 20 s per million
-    cells when there is no limit), or None when the rules forbid touching anyway."""
-    if rules.no_self_touch:
-        return None
-    remaining = deadline.remaining()
-    budget = 10.0 + 2e-5 * puzzle.width * puzzle.height
-    if remaining is not None:
-        budget = min(budget, remaining / 2)
-    strict = Rules(cover_all=rules.cover_all, no_self_touch=True)
-    result = _solve_once(puzzle, strict, solver, Deadline(budget))
-    if result.solved and verify(puzzle, result.solution, rules):
-        raise UnverifiedAnswer("internal error: a no-self-touch answer breaks the looser rules")
-    return result
+def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
+    violations = verify(puzzle, solution, rules)
+    if violations:
+        raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
 
 
-def _local_variants(puzzle: Puzzle, solution: Solution, rules: Rules) -> Iterator[Solution]:
-    """Other answers next to ``solution``, each verified: a path that runs along itself in
-    the same direction (steps a->b and later c->d with a, c and b, d adjacent) can take
-    a->c, the middle reversed, then b->d; with cells allowed to stay empty a U-turn can be
-    cut short or a step can detour through two empty cells."""
+def _shrinks_to_no_touch(rules: Rules) -> bool:
+    """May-leave-empty with touching allowed: every answer shrinks to a no-self-touch one."""
+    return not rules.cover_all and not rules.no_self_touch
+
+
+def _strict(rules: Rules) -> Rules:
+    return Rules(cover_all=rules.cover_all, no_self_touch=True)
+
+
+def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
+    """(May-leave-empty) the answer with one step a->b of a path replaced by a detour through
+    empty cells from a neighbour of a to a neighbour of b, if any exists. Together with the
+    no-self-touch answers this finds every answer (encodings/numberlink.md)."""
     used = {cell for _, cells in solution.paths for cell in cells}
+
+    def empty(cell: Cell) -> bool:
+        return puzzle.is_free(cell) and cell not in used
+
+    def around(cell: Cell) -> list[Cell]:
+        r, c = cell
+        return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if empty(n)]
+
+    region: dict[Cell, int] = {}  # connected regions of empty cells
+    for cell in puzzle.free_cells():
+        if cell in used or cell in region:
+            continue
+        region[cell] = len(region)
+        name, stack = region[cell], [cell]
+        while stack:
+            for n in around(stack.pop()):
+                if n not in region:
+                    region[n] = name
+                    stack.append(n)
+    paths = solution.as_dict()
+    for label, cells in solution.paths:
+        for i in range(len(cells) - 1):
+            a, b = cells[i], cells[i + 1]
+            targets = {region[n] for n in around(b)}
+            starts = [n for n in around(a) if region[n] in targets]
+            if not starts:
+                continue
+            goal = set(around(b))
+            parent: dict[Cell, Cell | None] = {starts[0]: None}
+            queue = [starts[0]]
+            for cell in queue:  # breadth-first through the empty region
+                if cell in goal:
+                    detour = [cell]
+                    while parent[detour[-1]] is not None:
+                        detour.append(parent[detour[-1]])
+                        assert detour[-1] is not None
+                    path = cells[: i + 1] + tuple(reversed(detour)) + cells[i + 1 :]
+                    return Solution.from_mapping({**paths, label: path})
+                for n in around(cell):
+                    if n not in parent:
+                        parent[n] = cell
+                        queue.append(n)
+    return None
+
+
+def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution | None:
+    """A second answer by a local swap, if one exists: a path that takes steps a->b and later
+    c->d with a, c and b, d adjacent can take a->c, its middle reversed, then b->d."""
     paths = solution.as_dict()
     for label, cells in solution.paths:
         position = {cell: i for i, cell in enumerate(cells)}
         n = len(cells)
-        candidates: list[tuple[Cell, ...]] = []
         for i in range(n - 1):
             (ar, ac), (br, bc) = cells[i], cells[i + 1]
             dr, dc = br - ar, bc - ac
             for sr, sc in ((dc, dr), (-dc, -dr)):
                 j = position.get((ar + sr, ac + sc))
                 if j is not None and i + 1 < j < n - 1 and cells[j + 1] == (br + sr, bc + sc):
-                    candidates.append(cells[: i + 1] + cells[i + 1 : j + 1][::-1] + cells[j + 1 :])
-                if not rules.cover_all:
-                    q, q2 = (ar + sr, ac + sc), (br + sr, bc + sc)
-                    if puzzle.is_free(q) and puzzle.is_free(q2) and q not in used and q2 not in used:
-                        candidates.append(cells[: i + 1] + (q, q2) + cells[i + 1 :])
-            if not rules.cover_all and i + 3 < n and abs(cells[i][0] - cells[i + 3][0]) + abs(cells[i][1] - cells[i + 3][1]) == 1:
-                candidates.append(cells[: i + 1] + cells[i + 3 :])
-        for path in candidates:
-            variant = Solution.from_mapping({**paths, label: path})
-            if not verify(puzzle, variant, rules):
-                yield variant
+                    path = cells[: i + 1] + cells[i + 1 : j + 1][::-1] + cells[j + 1 :]
+                    variant = Solution.from_mapping({**paths, label: path})
+                    if not verify(puzzle, variant, rules):
+                        return variant
+    return None
 
 
-def _solve_once(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution]:
-    search = _Search(puzzle, rules, solver, deadline)
-    method = f"sat-{solver}"
-    if not search.ready:
-        return SolveResult(Status.UNKNOWN, timings=search.timings(), method=method, stats=search.stats())
+def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
+    """Cover-all with touching allowed: first look for an answer that does not touch itself.
+    The no-self-touch formula has a strong extra clause (no three edges in a 2x2 block) and is
+    usually solved at once; its answers are answers under ``rules`` too. It gets half the
+    remaining time (at most 10 s plus 20 s per million cells). None for other rule sets."""
+    if rules.no_self_touch or not rules.cover_all:
+        return None
+    remaining = deadline.remaining()
+    budget = 10.0 + 2e-5 * puzzle.width * puzzle.height
+    if remaining is not None:
+        budget = min(budget, remaining / 2)
+    search = _Search(puzzle, rules, solver, Deadline(budget), formula_rules=_strict(rules))
     try:
-        status, solution, _ = search.next_answer(drop_cycles=not rules.cover_all)
-        return SolveResult(status, solution, timings=search.timings(), method=method, stats=search.stats())
+        if not search.ready:
+            return SolveResult(Status.UNKNOWN, timings=search.timings())
+        status, solution, _ = search.next_answer()
+        return SolveResult(status, solution, timings=search.timings(), stats=search.stats())
     finally:
         search.close()
 
@@ -221,13 +282,22 @@ def solve(
     ('solved', [])
     """
     deadline = Deadline.of(time_limit)
+    method = f"sat-{solver}"
+    earlier = Timings()
     first = _without_touching_first(puzzle, rules, solver, deadline)
-    if first is not None and first.solved:
-        return first
-    result = _solve_once(puzzle, rules, solver, deadline)
     if first is not None:
-        result = dataclasses.replace(result, timings=first.timings + result.timings)
-    return result
+        if first.solved:
+            return dataclasses.replace(first, method=method)
+        earlier = first.timings
+    formula = _strict(rules) if _shrinks_to_no_touch(rules) else rules
+    search = _Search(puzzle, rules, solver, deadline, formula_rules=formula)
+    try:
+        if not search.ready:
+            return SolveResult(Status.UNKNOWN, timings=earlier + search.timings(), method=method, stats=search.stats())
+        status, solution, _ = search.next_answer(drop_cycles=not rules.cover_all)
+        return SolveResult(status, solution, timings=earlier + search.timings(), method=method, stats=search.stats())
+    finally:
+        search.close()
 
 
 def count(
@@ -245,32 +315,35 @@ def count(
     12
     """
     deadline = Deadline.of(time_limit)
-    seeds: list[Solution] = []
+    found: list[Solution] = []
     earlier = Timings()
+    stats: dict[str, int | str] = {}
     first = _without_touching_first(puzzle, rules, solver, deadline) if limit >= 1 else None
     if first is not None:
         earlier = first.timings
         if first.solved:
-            seeds.append(first.solution)
-            if limit >= 2:
-                seeds.extend(itertools.islice(_local_variants(puzzle, first.solution, rules), 1))
-    if seeds and len(seeds) >= limit:
-        return CountResult(len(seeds), True, limit, tuple(seeds), timings=earlier, stats={"local_variants": len(seeds) - 1})
-    search = _Search(puzzle, rules, solver, deadline)
+            assert first.solution is not None
+            found.append(first.solution)
+            second = _swap_variant(puzzle, first.solution, rules) if limit >= 2 else None
+            if second is not None:
+                found.append(second)
+                stats["local_variant"] = "swap"
+    if len(found) >= limit:
+        return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
+
+    # uniqueness under may-leave-empty: no-self-touch answers plus one detour search
+    shrink = _shrinks_to_no_touch(rules) and limit <= 2
+    search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
     if not search.ready:
-        return CountResult(len(seeds), False, limit, tuple(seeds), timings=earlier + search.timings(), stats=search.stats())
-    assert search.encoding is not None and search.solver is not None
-    found: list[Solution] = []
+        return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
     complete = True
     try:
-        for seed in seeds:  # found without this solver: block them, and search next to the first
-            found.append(seed)
-            search.block(search.encoding.edge_vars_of(seed))
-        if seeds:
-            used = set(search.encoding.edge_vars_of(seeds[0]))
-            search.solver.set_phases([v if v in used else -v for v in search.encoding.answer_vars])
+        for answer in found:
+            search.block(answer)
+        if found:
+            search.prefer(found[0])
         while len(found) < limit:
-            status, solution, edges = search.next_answer(drop_cycles=False)
+            status, solution, _ = search.next_answer()
             if status is Status.UNKNOWN:
                 complete = False
                 break
@@ -278,9 +351,14 @@ def count(
                 break
             assert solution is not None
             found.append(solution)
-            search.block(edges)
-        stats = {**search.stats(), "local_variants": max(0, len(seeds) - 1)}
-        return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats=stats)
+            search.block(solution)
+            if shrink and len(found) == 1 and limit == 2:
+                detour = _detour_variant(puzzle, solution)
+                if detour is not None:
+                    _check(puzzle, detour, rules)
+                    found.append(detour)
+                    stats["local_variant"] = "detour"
+        return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
     finally:
         search.close()
 

@@ -1,0 +1,104 @@
+"""The variable and clause counts of encodings/numberlink.md against the built encoding.
+
+The formulas are computed here from board quantities only (free cells, their free-neighbour
+counts, endpoints, kinds of edges, 2x2 blocks), never from the encoder's arrays.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+
+from puzzlesat.numberlink.encoding import encode
+from puzzlesat.numberlink.model import Puzzle, Rules
+from puzzlesat.numberlink.verify import verify
+from puzzlesat.sat import SatSolver
+
+ALL_RULES = [Rules(), Rules(no_self_touch=True), Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)]
+
+BOARDS = {
+    "3x5 blocked": ["A.#.B", ".....", "A...B"],
+    "4x6 touching ends": ["AA.B..", "....#.", ".C..CB", "#....."],
+    "7x4 many labels": ["A.B.", "C.D.", "E.F.", "G.H.", "ABCD", "EFGH", "...."],
+    "6x9 sparse": ["A........", ".....#...", "..B......", "......#..", "B....#...", "........A"],
+    "5x5 dead corner": ["#.A..", "#....", "..#..", ".....", "A...."],
+    "12 labels 6x6": ["ABCDEF", "......", "GHIJKL", "ABCDEF", "......", "GHIJKL"],
+}
+
+
+def expected_sizes(puzzle: Puzzle, rules: Rules) -> tuple[int, int]:
+    """(variables, clauses) by the formulas of encodings/numberlink.md."""
+    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    code = {}
+    for i, pair in enumerate(puzzle.pairs):
+        code[pair.start] = code[pair.end] = i
+    K = len(puzzle.pairs)
+
+    def n(cell):  # free neighbours
+        r, c = cell
+        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+
+    edges = [(a, b) for a in free for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1)) if b in free]
+    E = len(edges)
+    E_ii = sum(a not in code and b not in code for a, b in edges)
+    E_ei = sum((a in code) != (b in code) for a, b in edges)
+    E_same = sum(a in code and b in code and code[a] == code[b] for a, b in edges)
+    E_diff = sum(a in code and b in code and code[a] != code[b] for a, b in edges)
+    Q = sum({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= free for r in range(puzzle.height) for c in range(puzzle.width))
+    inner = [cell for cell in free if cell not in code]
+    ends = [cell for cell in free if cell in code]
+
+    clauses = 0
+    contradiction = any(n(c) == 0 for c in ends) or (rules.cover_all and any(n(c) < 2 for c in inner))
+    clauses += sum(1 + comb(n(c), 2) for c in ends if n(c) >= 1)                  # endpoint exactly one
+    clauses += sum(comb(n(c), 3) for c in inner)                                  # at most two
+    if rules.cover_all:
+        clauses += sum(n(c) for c in inner if n(c) >= 2)                          # at least two
+    else:
+        clauses += sum(n(c) for c in inner)                                       # never exactly one
+    reserve_empty = not rules.cover_all and rules.no_self_touch
+    b = (K if reserve_empty else max(K - 1, 0)).bit_length()
+    variables = E + len(inner) * b
+    clauses += 2 * b * E_ii + b * E_ei + E_diff                                   # labels agree along edges
+    if rules.no_self_touch:
+        if rules.cover_all and K > 2 * b + 1:
+            variables += b * E_ii
+            clauses += (1 + 2 * b) * E_ii
+        else:
+            clauses += K * E_ii
+        clauses += E_ei + E_same
+        clauses += 4 * Q
+    else:
+        clauses += Q
+    return variables, clauses + (1 if contradiction else 0)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("rows", BOARDS.values(), ids=list(BOARDS))
+def test_size_formulas(rows: list[str], rules: Rules) -> None:
+    puzzle = Puzzle.from_rows(rows)
+    enc = encode(puzzle, rules)
+    assert (enc.num_vars, enc.num_clauses) == expected_sizes(puzzle, rules)
+    assert sum(1 for _ in enc.clauses()) == enc.num_clauses
+    assert enc.answer_vars == range(1, enc.num_edges + 1)
+
+
+def test_every_literal_names_a_reserved_variable() -> None:
+    for rows in BOARDS.values():
+        for rules in ALL_RULES:
+            enc = encode(Puzzle.from_rows(rows), rules)
+            literals = {abs(lit) for clause in enc.clauses() for lit in clause}
+            assert literals <= set(range(1, enc.num_vars + 1))
+
+
+def test_decode_of_a_model_gives_the_paths() -> None:
+    puzzle = Puzzle.from_rows(["A.B", "A.B"])
+    enc = encode(puzzle)
+    with SatSolver(enc.clauses()) as solver:
+        assert solver.solve()
+        solution = enc.decode(solver.model())
+    assert verify(puzzle, solution) == []
+    assert enc.edge_var((0, 0), (1, 0)) in enc.answer_vars
+    with pytest.raises(ValueError):
+        enc.edge_var((0, 0), (1, 1))
