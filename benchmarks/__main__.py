@@ -32,7 +32,14 @@ from typing import Any, Iterable, Iterator, Sequence
 from benchmarks import ROW_KEYS
 from benchmarks.report import write_report
 
-MODULES = ("numberlink", "numberlink_vs_search", "generators", "roller", "swap")
+# The family benchmarks the report expects (a missing one is named as missing), then any other
+# module in this folder with a run() function, found by its file name.
+EXPECTED = ("numberlink", "numberlink_vs_search", "generators", "roller", "roller_generate", "swap")
+NOT_BENCHMARKS = ("__init__", "__main__", "report")
+MODULES = EXPECTED + tuple(sorted(
+    path.stem for path in Path(__file__).resolve().parent.glob("*.py")
+    if path.stem not in EXPECTED and path.stem not in NOT_BENCHMARKS and not path.stem.startswith("_")
+))
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "latest"
 DEFAULT_LIMIT = 10.0
