@@ -25,7 +25,7 @@ from .stopgraph import StopGraph
 
 
 def solve_astar(graph: StopGraph, *, time_limit: "float | Deadline | None" = None,
-                max_states: int = 5_000_000) -> SolveResult[str]:
+                max_states: int = 1_000_000) -> SolveResult[str]:
     """Minimum answer by A* (unverified; see :func:`puzzlesat.roller.solve.solve`). UNKNOWN with
     the proven lower bound when ``time_limit`` or ``max_states`` (memory) runs out."""
     deadline = Deadline.of(time_limit)
