@@ -18,7 +18,10 @@ How a level is made (one *try*):
    floor below ``min_floor`` (default: a third of the inner cells, at least 5).
 
 The answer is checked by :func:`puzzlesat.roller.verify.verify` (solve does it too). The same
-``seed`` gives the same level; ``tries`` says how many boards were rejected before it.
+``seed`` gives the same level; ``tries`` says how many boards were made to find it. The first
+board whose minimum falls in the range is taken, so minima lean to the lower part of a wide
+range: ask for a narrow range (or an exact count) to steer the difficulty.
+``python -m benchmarks.roller_generate`` measures the rate and re-proves every claim.
 
 >>> from puzzlesat.roller.generate import carve
 >>> import random
