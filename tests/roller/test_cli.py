@@ -305,3 +305,12 @@ def test_sniff_never_fails_and_what_it_claims_parses_or_is_refused_clearly(text)
             parse_all(text)
         except ParseError:
             pass
+
+
+def test_tabtale_answer_files_are_refused_with_a_clear_message(tmp_path, capsys):
+    path = tmp_path / "solution.txt"
+    path.write_text("001.xml,0,1,3,2,4\n002.xml,0,3,1,4,2,3\n")
+    assert roller_cli.sniff(path.read_text(), str(path))
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "error" and "TabTale answer file" in record["error"] and code == 1

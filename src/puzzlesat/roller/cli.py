@@ -11,7 +11,8 @@ file states nothing), ``known_answer_valid`` (whether the file's own answer repl
 adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
 
 Detection (``sniff``), specific on purpose because Numberlink grids also use ``.`` and ``#``:
-a Tiled ``<map`` XML; a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
+a Tiled ``<map`` XML; TabTale answer lines (``001.xml,0,1,3``: claimed only to be refused
+with a clear message); a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
 ``levels = [[[`` arrays; a headerless grid of space-separated ``0``/``1`` with more than two
 ``1``; a ``W``/``G`` grid; a grid over ``#`` ``.`` with exactly one ``o`` (or exactly one ``x``)
 in every block. A Numberlink label occurs exactly twice, so none of these is a Numberlink
@@ -25,6 +26,7 @@ import argparse
 import re
 from typing import Any
 
+from ..errors import ParseError
 from ..results import Status
 from . import formats
 from .model import DELTAS, Level, slide
@@ -36,6 +38,13 @@ ARROWS = {"U": "^", "D": "v", "L": "<", "R": ">"}
 _GRID_LINE = re.compile(r"^[#.ox]+$")
 _BINARY_ROW = re.compile(r"^[01](?:[ \t]+[01])+$")
 _WG_ROW = re.compile(r"^[WG]+$")
+_ANSWER_LINE = re.compile(r"^[^,]+\.(?:xml|tmx),\s*\d+(?:\.\d+)?(?:,\s*[1-4])*\s*$", re.IGNORECASE)
+
+
+def is_answer_file(text: str) -> bool:
+    """TabTale answer lines (``001.xml,0,1,3,2,4``) rather than levels."""
+    lines = [line.strip() for line in text[:200_000].splitlines() if line.strip()]
+    return bool(lines) and all(_ANSWER_LINE.match(line) for line in lines)
 
 
 # -- detection and loading ----------------------------------------------------------------------
@@ -72,6 +81,8 @@ def sniff(text: str, path: str) -> bool:
         return '"levels"' in head and '"rows"' in head and '"start"' in head
     if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", formats._blank_js_comments(head)):
         return True
+    if is_answer_file(head):
+        return True  # claimed so that load() can say what it is
     lines = [line.strip() for line in head.splitlines() if line.strip()]
     if len(lines) >= 2 and all(_BINARY_ROW.match(line) for line in lines):
         return sum(line.split().count("1") for line in lines) > 2
@@ -94,6 +105,9 @@ def sniff(text: str, path: str) -> bool:
 
 def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
     fmt = getattr(args, "fmt", None)
+    if fmt is None and is_answer_file(text):
+        raise ParseError("a TabTale answer file (level file, seconds, moves with 1=R 2=L 3=U 4=D), not a level; "
+                         "read it with puzzlesat.roller.read_answers", line=1)
     if fmt is None and source.lower().endswith(".roller"):
         fmt = "native"
     return formats.parse_all(text, fmt=fmt, start=getattr(args, "start", None), source=source)
