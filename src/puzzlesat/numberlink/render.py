@@ -19,6 +19,7 @@ different colours (greedy colouring of the touching graph), so neighbours never 
 from __future__ import annotations
 
 from ..grid import Cell
+from ..results import SolveResult
 from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on, text_width
 from .model import Puzzle, Solution
 
@@ -76,6 +77,8 @@ def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, s
 
 def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
     """Draw ``puzzle`` (and ``solution``'s paths when given) as a scene; ``title`` adds a caption."""
+    if isinstance(solution, SolveResult):  # render(puzzle, solve(puzzle)) works too
+        solution = solution.solution
     cell = cell_size or cell_size_for(puzzle)
     margin = cell * 0.5
     caption = cell * 1.2 if title else 0.0

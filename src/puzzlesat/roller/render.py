@@ -20,6 +20,7 @@ circle (``class="start"``), its last stop a ring (``class="finish"``).
 from __future__ import annotations
 
 from ..grid import Cell
+from ..results import SolveResult
 from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, text_width
 from .model import DELTAS, Level, slide
 
@@ -94,6 +95,8 @@ def cell_size_for(level: Level) -> float:
 def render(level: Level, moves: str | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
     """Draw ``level`` and, when ``moves`` (a string over U D L R) is given, the painted floor and
     the route as numbered arrows; ``title`` adds a caption."""
+    if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
+        moves = moves.solution
     cell = cell_size or cell_size_for(level)
     margin = cell * 0.4
     caption = cell * 1.0 if title else 0.0

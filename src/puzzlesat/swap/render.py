@@ -24,6 +24,7 @@ import math
 from typing import Iterable, Optional
 
 from ..grid import Cell
+from ..results import SolveResult
 from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
 from .model import Board, Level, Move, MoveLike, Square, apply_swap, board_colours, is_goal, parse_moves
 from .moves import is_legal, mover_of
@@ -147,6 +148,8 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
            title: str | None = None, frames_per_row: int | None = None) -> Scene:
     """Draw ``level`` (start and goal) and, when ``moves`` is given, one frame per move and the
     board reached; ``title`` adds a caption."""
+    if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
+        moves = moves.solution
     cell = cell_size or float(max(28, min(56, 360 // max(level.rows, level.cols))))
     small = max(14.0, cell * 0.5)
     margin = cell * 0.4
