@@ -297,6 +297,7 @@ def encode(
 
     for kind, mask in (("end", is_end & free), ("inner", ~is_end & free)):
         for n in range(5):
+            check()
             rows = compact[mask & (degree_cap == n)][:, :n]
             if len(rows) == 0:
                 continue

@@ -1,0 +1,184 @@
+"""Solving, unsatisfiable puzzles, time limits, puzz.link uniqueness and the CLI contract."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlesat.cli import main
+from puzzlesat.numberlink import formats
+from puzzlesat.numberlink.model import Pair, Puzzle, Rules
+from puzzlesat.numberlink.solve import count, is_unique, solve
+from puzzlesat.numberlink.verify import verify
+from puzzlesat.results import Status, Uniqueness
+from tests.support import ROOT, shared_path
+
+ALL_RULES = [Rules(), Rules(no_self_touch=True), Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)]
+EXAMPLES = ROOT / "examples" / "numberlink"
+
+BOARDS = {
+    "2x3": ["A.A", "B.B"],
+    "3x7 wide": ["A.....B", ".C...C.", "A.....B"],
+    "7x3 tall": ["A.B", "...", ".C.", "...", ".C.", "...", "A.B"],
+    "5x6 blocked": ["A.#..B", "......", "..##..", "C....C", "A....B"],
+    "1x5 strip": ["A...A"],
+    "4x4 one pair": ["A...", "....", "....", "...A"],
+}
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("rows", BOARDS.values(), ids=list(BOARDS))
+def test_answers_verify(rows: list[str], rules: Rules) -> None:
+    puzzle = Puzzle.from_rows(rows)
+    result = solve(puzzle, rules=rules, time_limit=30)
+    assert result.status in (Status.SOLVED, Status.UNSATISFIABLE)
+    if result.solved:
+        assert verify(puzzle, result.solution, rules) == []
+        assert result.timings.encode > 0 and result.timings.solve >= 0
+    counted = count(puzzle, rules=rules, limit=2, time_limit=30)
+    assert counted.complete
+    assert (counted.count > 0) == result.solved
+    for solution in counted.solutions:
+        assert verify(puzzle, solution, rules) == []
+
+
+def test_non_square_example_answer_is_the_unique_one() -> None:
+    puzzle = formats.parse((EXAMPLES / "wide_7x5.nl").read_text())
+    result = is_unique(puzzle)
+    assert result.uniqueness is Uniqueness.UNIQUE
+    assert result.solutions[0].path("5") == ((4, 2), (4, 3), (4, 4), (4, 5), (4, 6))
+    assert count(puzzle, rules=Rules(cover_all=False), limit=2).uniqueness is Uniqueness.UNIQUE
+
+
+def test_parity_makes_a_cover_all_board_unsatisfiable() -> None:
+    puzzle = Puzzle.from_rows(["A.B", "...", "A.B"])
+    assert solve(puzzle).status is Status.UNSATISFIABLE
+    assert count(puzzle).uniqueness is Uniqueness.NONE
+    assert solve(puzzle, rules=Rules(cover_all=False)).solved
+
+
+def test_isolated_free_cell_is_unsatisfiable_under_cover_all() -> None:
+    puzzle = Puzzle.from_rows(["A.A", "###", ".##"])
+    assert solve(puzzle).status is Status.UNSATISFIABLE
+    assert solve(puzzle, rules=Rules(cover_all=False)).solved
+
+
+def test_free_region_without_endpoints_is_unsatisfiable_under_cover_all() -> None:
+    """Only stray cycles could cover the right half: the cycle cuts must prove it impossible."""
+    puzzle = Puzzle.from_rows(["A.#..", "..#..", "A.#.."])
+    assert solve(puzzle).status is Status.UNSATISFIABLE
+    assert count(puzzle, limit=5).count == 0
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_mzucker_unsolvable_cross(rules: Rules) -> None:
+    text = shared_path("numberlink", "mzucker-flow_solver", "puzzles", "unsolvable_cross.txt").read_text()
+    puzzle = formats.parse(text)
+    assert solve(puzzle, rules=rules, time_limit=30).status is Status.UNSATISFIABLE
+
+
+def test_crossing_pairs_are_unsatisfiable_without_data() -> None:
+    puzzle = Puzzle(5, 5, (Pair("R", (0, 0), (4, 4)), Pair("G", (0, 4), (4, 0))), frozenset({(2, 2)}))
+    for rules in ALL_RULES:
+        assert solve(puzzle, rules=rules).status is Status.UNSATISFIABLE
+
+
+def test_time_limit_while_counting_returns_promptly() -> None:
+    """Counting every answer of a nearly empty 30x30 board cannot finish: stop at the limit."""
+    puzzle = Puzzle(30, 30, (Pair("A", (0, 0), (29, 29)), Pair("B", (0, 29), (15, 3))))
+    start = time.perf_counter()
+    result = count(puzzle, rules=Rules(cover_all=False), limit=10**6, time_limit=1.0)
+    assert time.perf_counter() - start < 2.5
+    assert not result.complete and result.uniqueness is Uniqueness.MULTIPLE
+
+
+def test_time_limit_while_encoding_a_huge_board() -> None:
+    puzzle = Puzzle(1000, 1000, (Pair("A", (0, 0), (999, 999)), Pair("B", (0, 999), (999, 0))))
+    start = time.perf_counter()
+    result = solve(puzzle, time_limit=0.3)
+    assert time.perf_counter() - start < 2.0
+    assert result.status is Status.UNKNOWN
+
+
+def test_time_limit_on_a_hard_published_puzzle() -> None:
+    """janko #66 (25x25): its uniqueness under touching rules is not decided in a second."""
+    text = shared_path("numberlink", "thomasahle-numberlink", "puzzles", "janko").read_text()
+    puzzle = formats.parse_all(text)[65]
+    start = time.perf_counter()
+    result = count(puzzle, time_limit=1.0)
+    assert time.perf_counter() - start < 2.5
+    assert result.uniqueness in (Uniqueness.UNKNOWN, Uniqueness.MULTIPLE)
+    for solution in result.solutions:
+        assert verify(puzzle, solution) == []
+
+
+PUZZLINK = [
+    "p?numlin/14/14/uap6k2p8o7q9lbgam1y6h4j5p5k7h1u3gbg8k2g9u3k4u",
+    "p?numlin/15/15/z5g2h9l3o3rck1x9jch1h6kazual4gbi4j8ybi6l7g2m8n5h7z",
+]
+
+
+@pytest.mark.parametrize("url", PUZZLINK)
+def test_puzzlink_examples_have_exactly_one_answer(url: str) -> None:
+    try:
+        puzzle = formats.parse(url)
+    except NotImplementedError:
+        pytest.skip("puzz.link reader not written yet")
+    rules = formats.url_rules(url)
+    assert rules == Rules(cover_all=False)  # numlin: Nikoli's rules, cells may stay empty
+    result = count(puzzle, rules=rules, limit=2, time_limit=120)
+    assert result.uniqueness is Uniqueness.UNIQUE
+    assert verify(puzzle, result.solutions[0], rules) == []
+
+
+# -- the CLI contract ------------------------------------------------------------------------
+KEYS = {"family", "source", "index", "status", "unique", "grid", "paths", "seconds", "error"}
+
+
+def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXAMPLES / "wide_7x5.nl"
+    assert main(["solve", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert KEYS <= set(record)
+    assert record["family"] == "numberlink" and record["source"] == str(path) and record["index"] == 0
+    assert record["status"] == "solved" and record["unique"] is True and record["error"] is None
+    puzzle = formats.parse(path.read_text())
+    grid = record["grid"]
+    assert len(grid) == puzzle.height and all(len(row) == puzzle.width for row in grid)
+    rebuilt = {label: tuple(map(tuple, cells)) for label, cells in record["paths"].items()}
+    from puzzlesat.numberlink.model import Solution
+
+    solution = Solution.from_mapping(rebuilt)
+    assert verify(puzzle, solution) == []
+    assert solution.to_rows(puzzle) == grid
+
+
+def test_cli_verify_json_over_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(EXAMPLES), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert len(records) == len(list(EXAMPLES.glob("*.nl"))) >= 5
+    for record in records:
+        assert KEYS <= set(record)
+        assert record["status"] == "solved" and record["unique"] is True
+
+
+def test_cli_verify_reports_a_bad_file_and_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a_bad.nl").write_text("A . B\n. . .\nA . .\n")
+    (tmp_path / "b_good.nl").write_text("A . A\nB . B\n")
+    assert main(["verify", str(tmp_path), "--json"]) != 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in records] == ["error", "solved"]
+    assert "'B'" in records[0]["error"] and records[1]["unique"] is True
+
+
+def test_cli_allow_empty_and_unsatisfiable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "parity.nl"
+    path.write_text("A . B\n. . .\nA . B\n")
+    main(["solve", str(path), "--json"])
+    assert json.loads(capsys.readouterr().out)["status"] == "unsatisfiable"
+    main(["solve", str(path), "--json", "--allow-empty"])
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "solved" and record["unique"] is False
