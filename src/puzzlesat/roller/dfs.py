@@ -74,7 +74,7 @@ class DepthFirstSearch:
         comp = graph.component_of
         self.component = [comp[v] for v in self.stops]
         dag = graph.condensation
-        self.component_reach = {c: graph._reach[c] for c in dag.nodes}
+        self.component_reach = graph.reachable_components
         self.cells_by_component: dict[int, int] = {c: 0 for c in dag.nodes}
         for c in graph.floor_cells:
             for k in graph.candidate_components(c):

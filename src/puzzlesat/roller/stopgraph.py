@@ -251,12 +251,13 @@ class StopGraph:
         )
 
     @cached_property
-    def _reach(self) -> dict[int, set[int]]:
+    def reachable_components(self) -> dict[int, set[int]]:
+        """Condensation node -> the nodes it reaches (itself included)."""
         dag = self.condensation
         return {n: nx.descendants(dag, n) | {n} for n in dag.nodes}
 
     def _comparable(self, a: int, b: int) -> bool:
-        return b in self._reach[a] or a in self._reach[b]
+        return b in self.reachable_components[a] or a in self.reachable_components[b]
 
     def _chain_exists(self, cells: Sequence[Cell]) -> bool:
         """2-SAT: choose components (z_C) so that each cell has a chosen candidate and any two
