@@ -124,7 +124,7 @@ def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None
         print(json.dumps(record), flush=True)
         return
     if record["status"] == "error":
-        where = record["source"] + (f"#{record['index']}" if record.get("index") is not None else "")
+        where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
         print(f"{where}: error: {record['error']}", flush=True)
         return
     assert family is not None

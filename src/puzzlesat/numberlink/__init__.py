@@ -4,15 +4,17 @@ Paths never share a cell or enter blocked cells; by default every free cell is c
 path may run beside itself (see :class:`Rules` for the options).
 
 >>> from puzzlesat import numberlink
->>> puzzle = numberlink.parse("A.B\\n...\\nA.B")
+>>> puzzle = numberlink.parse("...B\\n.A..\\n..BA")
 >>> result = numberlink.solve(puzzle)
 >>> print(numberlink.format_solution(puzzle, result.solution))
-A A B
-A B B
-A . B
+B B B B
+B A A A
+B B B A
+>>> numberlink.is_unique(puzzle).uniqueness.value
+'unique'
 """
 
-from .formats import FORMATS, detect_format, format, format_solution, parse, parse_all, parse_solution, read
+from .formats import FORMATS, detect_format, format, format_solution, parse, parse_all, parse_solution, read, url_rules
 from .generate import generate
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
 from .render import render
@@ -21,7 +23,7 @@ from .verify import CODES, Violation, is_valid, verify
 
 __all__ = [
     "Puzzle", "Pair", "Solution", "Rules", "DEFAULT_RULES", "Cell",
-    "parse", "parse_all", "parse_solution", "read", "format", "format_solution", "detect_format", "FORMATS",
+    "parse", "parse_all", "parse_solution", "read", "format", "format_solution", "detect_format", "FORMATS", "url_rules",
     "solve", "count", "is_unique", "encode",
     "verify", "is_valid", "Violation", "CODES",
     "generate", "render",
