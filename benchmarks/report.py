@@ -163,6 +163,39 @@ def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]
     return lines
 
 
+def side_by_side(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
+    """One line per set, one column per method (and task when a family has several): answered /
+    instances, median seconds of the answered ones, and mean PAR2; the best PAR2 among the
+    methods doing the same task in bold."""
+    tasks: dict[str, set] = defaultdict(set)
+    for row in rows:
+        tasks[row.get("family")].add(row.get("task"))
+    task_of = {method_label(r, tasks): str(r.get("task")) for r in rows}
+    columns = sorted(task_of, key=lambda c: (natural_key(task_of[c]), natural_key(c)))
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for row in rows:
+        groups[(str(row.get("set")), method_label(row, tasks))].append(row)
+    sets = sorted({key[0] for key in groups}, key=natural_key)
+    lines = ["| set | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    for set_name in sets:
+        cells = []
+        scores = {c: statistics.fmean(par2(r, default_limit) for r in groups[(set_name, c)]) for c in columns if groups.get((set_name, c))}
+        for column in columns:
+            group = groups.get((set_name, column))
+            if not group:
+                cells.append("")
+                continue
+            times = [seconds_of(r) for r in group if answered(r)]
+            median = _fmt(statistics.median(times)) if times else "-"
+            score = _fmt(scores[column])
+            rivals = [v for c, v in scores.items() if task_of[c] == task_of[column]]
+            if len(rivals) > 1 and scores[column] == min(rivals):  # best of the methods doing the same task
+                score = f"**{score}**"
+            cells.append(f"{sum(answered(r) for r in group)}/{len(group)} · {median} · {score}")
+        lines.append(f"| {set_name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def par2_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
     """Per method over the whole family: answered / instances and the PAR2 total, best first."""
     tasks: dict[str, set] = defaultdict(set)
@@ -311,8 +344,10 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines += ["No rows: nothing was measured.", ""]
     for family in families:
         family_rows = [r for r in rows if str(r.get("family")) == family]
-        lines += [f"## {family}", "", *summary_table(family_rows, default_limit), "", "PAR2 per method (best first):", "",
-                  *par2_table(family_rows, default_limit), ""]
+        lines += [f"## {family}", "", "Side by side (answered/instances · median s of the answered · mean PAR2 s; the best PAR2 per task in bold):", "",
+                  *side_by_side(family_rows, default_limit), "", "PAR2 per method (best first):", "",
+                  *par2_table(family_rows, default_limit), "", "Every set and method:", "",
+                  *summary_table(family_rows, default_limit), ""]
         if can_plot:
             for path in plot_family(family_rows, family, out, default_limit):
                 kind = "cactus plot" if path.stem.endswith("cactus") else "time against size"
