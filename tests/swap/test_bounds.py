@@ -84,9 +84,10 @@ def test_bounds_are_admissible_and_consistent_by_exhaustive_search(goal):
         for s, d in dist.items():
             assert values[s] <= d, (task, s, values[s], d)
             checked_states += 1
-        for s, nbrs in graph.items():
-            for t in nbrs:
-                assert abs(values[s] - values[t]) <= 1
+        if goal != "cluster":  # the cluster bound is admissible, not always consistent
+            for s, nbrs in graph.items():
+                for t in nbrs:
+                    assert abs(values[s] - values[t]) <= 1
         if goal == "match":
             ab = bounds.AssignmentBound(task)
             for s, d in dist.items():

@@ -310,9 +310,20 @@ def min_cost_assignment(cost: Sequence[Sequence[int]]) -> int:
     >>> min_cost_assignment([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
     5
     """
+    return assignment_with_potentials(cost)[0]
+
+
+def assignment_with_potentials(cost: Sequence[Sequence[int]]) -> tuple[int, list[int], list[int]]:
+    """The least matching cost and optimal dual potentials ``row``, ``column`` with
+    ``row[i] + column[j] <= cost[i][j]`` and ``sum(row) + sum(column)`` equal to that cost.
+
+    >>> total, row, column = assignment_with_potentials([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    >>> total, sum(row) + sum(column)
+    (5, 5)
+    """
     n = len(cost)
     if n == 0:
-        return 0
+        return 0, [], []
     inf = float("inf")
     u = [0] * (n + 1)
     v = [0] * (n + 1)
@@ -351,7 +362,8 @@ def min_cost_assignment(cost: Sequence[Sequence[int]]) -> int:
             column1 = way[column0]
             owner[column0] = owner[column1]
             column0 = column1
-    return int(sum(cost[owner[column] - 1][column - 1] for column in range(1, n + 1)))
+    total = int(sum(cost[owner[column] - 1][column - 1] for column in range(1, n + 1)))
+    return total, [int(x) for x in u[1:]], [int(x) for x in v[1:]]
 
 
 try:  # the same optimum, faster, when SciPy is installed
@@ -421,16 +433,80 @@ def match_bound(task: Task, state: Sequence[int]) -> int:
 
 # ------------------------------------------------------------------ cluster and touch bounds
 def cluster_bound(task: Task, state: Sequence[int]) -> int:
-    """Colours split in several groups, halved and rounded up; or, per colour, (groups - 1) / 4.
+    """Cluster goal: a lower bound from the squares each split colour must still move.
+
+    For a colour X with n squares, the final group is a connected region R of n cells, and
+    every X square outside R moves at least once, so ``need_X`` = |R minus X's cells| squares
+    of X move. If R meets one current group G of X, need_X >= n - |G|; if it meets two or more,
+    R holds a chain of non-X cells joining two groups, so need_X >= the fewest non-X cells on a
+    path between two groups (walls excluded). So need_X >= min(n - largest group, smallest
+    gap). A swap moves one square of each of two colours: moves >= ceil(sum need_X / 2) and
+    moves >= max need_X. (Admissible; unlike the match bounds not always consistent.)
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1R T1G"])
     >>> cluster_bound(task, task.start)
     1
+    >>> task = Task.from_rows(["T1R T1R T1G T1G T1G T1R T1R"])
+    >>> cluster_bound(task, task.start)
+    2
     """
-    groups = task.group_counts(task.colours_of(state))
-    split = [g - 1 for g in groups if g > 1]
-    return max((len(split) + 1) // 2, max(((s + 3) // 4 for s in split), default=0))
+    colours = task.colours_of(state)
+    n = len(colours)
+    group_of = [-1] * n
+    groups: list[list[int]] = []
+    for i in range(n):
+        if group_of[i] >= 0:
+            continue
+        group_of[i] = len(groups)
+        members = [i]
+        stack = [i]
+        while stack:
+            a = stack.pop()
+            for b in task.neighbours[a]:
+                if group_of[b] < 0 and colours[b] == colours[i]:
+                    group_of[b] = len(groups)
+                    members.append(b)
+                    stack.append(b)
+        groups.append(members)
+    by_colour: dict[int, list[int]] = {}
+    for g, members in enumerate(groups):
+        by_colour.setdefault(colours[members[0]], []).append(g)
+    needs = []
+    for colour, gs in by_colour.items():
+        if len(gs) < 2:
+            continue
+        total = sum(len(groups[g]) for g in gs)
+        alone = total - max(len(groups[g]) for g in gs)
+        needs.append(min(alone, _smallest_gap(task, colours, colour, gs, groups, group_of, limit=alone)))
+    if not needs:
+        return 0
+    return max((sum(needs) + 1) // 2, max(needs))
+
+
+def _smallest_gap(task, colours, colour, gs, groups, group_of, *, limit: int) -> int:
+    """Fewest non-``colour`` cells on a path between two different groups of ``colour``
+    (0-1 breadth-first search from each group; stops at ``limit``)."""
+    best = limit
+    for g in gs[:-1]:
+        dist = {i: 0 for i in groups[g]}
+        frontier = list(groups[g])
+        d = 0
+        while frontier and d < best:
+            d += 1
+            nxt = []
+            for a in frontier:
+                for b in task.neighbours[a]:
+                    if b in dist:
+                        continue
+                    if colours[b] == colour:
+                        if group_of[b] != g:  # reached another group through d - 1 bridge cells
+                            best = min(best, d - 1)
+                        continue
+                    dist[b] = d
+                    nxt.append(b)
+            frontier = nxt
+    return best
 
 
 def lonely_cells(task: Task, state: Sequence[int]) -> int:

@@ -1,0 +1,136 @@
+"""The two exact Swap solvers agree on the minimum: on 300 random levels of 3x3 to 4x4 (match
+and cluster goals, drawn by the original generator), the A* search's minimum is confirmed by
+CP-SAT (a plan of that length exists, and the "at most one fewer" model is infeasible), the
+published A* baseline is never below it, the lower bound never above it, and every answer passes
+the independent ``verify``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlesat.results import Status
+from puzzlesat.swap import bounds
+from puzzlesat.swap.astar import astar_solve
+from puzzlesat.swap.compiled import Task
+from puzzlesat.swap.cpsat import SwapEncoding, solve_horizon, solve_min
+from puzzlesat.swap.generate import draw_level
+from puzzlesat.swap.model import Level
+from puzzlesat.swap.solve import solve, to_moves
+from puzzlesat.swap.verify import verify
+
+LEVELS = 320
+CHUNKS = 10
+AGREED_PER_CHUNK = 30  # so at least 300 levels are decided by both exact methods
+SIZES = [(3, 3), (3, 4), (4, 3), (4, 4)]
+
+
+def level_chunk(chunk: int) -> list[Level]:
+    per_chunk = LEVELS // CHUNKS
+    rng = random.Random(2026 + chunk)
+    return [
+        draw_level(rng, goal="match" if n % 2 == 0 else "cluster", size=rng.choice(SIZES))
+        for n in range(per_chunk)
+    ]
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_search_and_cpsat_agree_on_the_minimum(chunk):
+    """A level counts as agreed when both exact methods decide it (a time limit running out
+    under a loaded machine is not a disagreement, but too many would fail the chunk)."""
+    agreed = 0
+    for level in level_chunk(chunk):
+        task = Task.from_level(level)
+        exact = solve(level, method="search", time_limit=20)
+        if exact.status is Status.UNKNOWN:
+            continue
+        if exact.status is Status.UNSATISFIABLE:
+            assert astar_solve(level, time_limit=10).status is not Status.SOLVED
+            agreed += 1  # proven by a cheap argument or by exhausting every reachable state
+            continue
+        assert exact.optimal, level
+        minimum = len(exact.solution)
+        assert verify(level, exact.solution) == []
+        assert exact.lower_bound == minimum
+        assert bounds.lower_bound(task) <= minimum
+
+        baseline = astar_solve(level, time_limit=10)
+        if baseline.status is Status.SOLVED:
+            assert verify(level, baseline.solution) == []
+            assert len(baseline.solution) >= minimum
+            assert not baseline.optimal
+
+        # CP-SAT: a plan of exactly `minimum` swaps, and none of at most `minimum - 1`
+        found = solve_horizon(task, minimum, time_limit=20)
+        assert found.status != "unsatisfiable", level
+        if found.status == "unknown":
+            continue
+        assert verify(level, to_moves(task, found.swaps)) == []
+        if minimum > 0:
+            fewer = solve_horizon(task, minimum - 1, allow_idle=True, time_limit=20).status
+            assert fewer != "solved", level
+            if fewer == "unknown":
+                continue
+        agreed += 1
+    assert agreed >= AGREED_PER_CHUNK
+
+
+def test_cpsat_horizon_growth_finds_the_same_minimum_as_search():
+    rng = random.Random(11)
+    for n in range(12):
+        level = draw_level(rng, goal="match" if n % 2 else "cluster", size=(3, 3))
+        task = Task.from_level(level)
+        if bounds.unreachable_reason(task):
+            continue
+        via_search = solve(level, method="search", time_limit=30)
+        via_cpsat = solve(level, method="cpsat", time_limit=30)
+        if via_search.status is Status.UNSATISFIABLE:
+            continue
+        assert via_cpsat.status is Status.SOLVED and via_cpsat.optimal
+        assert len(via_cpsat.solution) == len(via_search.solution)
+        assert verify(level, via_cpsat.solution) == []
+
+
+def test_time_limit_gives_unknown_with_a_lower_bound():
+    rng = random.Random(3)
+    level = draw_level(rng, goal="match", size=(6, 6))
+    for method in ("search", "cpsat"):
+        result = solve(level, method=method, time_limit=0.01)
+        if result.status is Status.UNKNOWN:
+            assert result.lower_bound is not None and result.lower_bound >= 1
+            assert result.solution is None and not result.optimal
+
+
+def test_unsolvable_levels_are_proven():
+    stuck = Level.from_rows(["B1R B1G"], goal=["G R"])
+    result = solve(stuck)
+    assert result.status is Status.UNSATISFIABLE and "cannot exchange" in result.stats["reason"]
+    lonely = Level.from_rows(["T1R T1G T1G"], goal="touch")
+    assert solve(lonely).status is Status.UNSATISFIABLE
+    # a cluster level with no way to join the two reds: found by exhausting the states
+    frozen = Level.from_rows(["B1R B1G B1R"], goal="cluster")
+    result = solve(frozen, method="search")
+    assert result.status is Status.UNSATISFIABLE
+
+
+def test_encoding_size_matches_the_documented_formulas():
+    """encodings/swap.md: x variables = sum over steps of the allowed (cell, class) pairs, s
+    variables = H * |P|; without domain filtering every class of a cell's component is allowed."""
+    level = Level.from_rows(["T1R Q1G B2G", "T2B T1R Q1B"], goal=["G R B", "R B G"])
+    task = Task.from_level(level)
+    horizon = 3
+    enc = SwapEncoding(task, horizon, filter_domains=False, order_independent=False, distance_budget=False)
+    n, k = len(task.cells), len(task.classes)
+    pairs = len(enc.pairs)
+    x_vars = sum(len(row) for layer in enc.x[1:] for row in layer)
+    assert x_vars == horizon * n * k  # one component: every class allowed everywhere
+    s_vars = sum(len(step) for step in enc.s[1:])
+    assert s_vars == horizon * pairs
+    assert len(enc.model.proto.variables) == x_vars + s_vars
+    # constraints per step: n exactly-one + k class counts + 1 step choice + |P| preconditions
+    # (minus those always true at step 1) + effect clauses + frame clauses, then the goal
+    size = enc.size()
+    assert size["variables"] == horizon * (n * k + pairs)
+    ordered = SwapEncoding(task, horizon, filter_domains=False, distance_budget=False)
+    assert len(ordered.model.proto.variables) == size["variables"] + (horizon - 1) * pairs
