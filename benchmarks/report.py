@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 PROOF_OF_NONE = ("unsatisfiable", "unsolvable")
+NOT_PLOTTED = ("generate",)  # tasks shown in the tables but not on the solver plots
 
 
 def load_rows(path: str | Path) -> list[dict[str, Any]]:
@@ -249,6 +250,9 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    rows = [r for r in rows if r.get("task") not in NOT_PLOTTED]  # generators are not solvers: tables only
+    if not rows:
+        return []
     tasks: dict[str, set] = defaultdict(set)
     for row in rows:
         tasks[row.get("family")].add(row.get("task"))
