@@ -190,7 +190,7 @@ def side_by_side(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
             median = _fmt(statistics.median(times)) if times else "-"
             score = _fmt(scores[column])
             rivals = [v for c, v in scores.items() if task_of[c] == task_of[column]]
-            if len(rivals) > 1 and scores[column] == min(rivals):  # best of the methods doing the same task
+            if len(rivals) > 1 and scores[column] == min(rivals) and times:  # best of the methods doing the same task
                 score = f"**{score}**"
             cells.append(f"{sum(answered(r) for r in group)}/{len(group)} · {median} · {score}")
         lines.append(f"| {set_name} | " + " | ".join(cells) + " |")
