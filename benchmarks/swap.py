@@ -1,0 +1,173 @@
+"""Swap benchmark: the proven minimum against the published A* baseline, side by side.
+
+    python -m benchmarks.swap [--time-limit S] [--json PATH] [--quick] [--methods exact astar cpsat]
+
+Sets (drawn by the original generator, :func:`puzzlesat.swap.generate.draw_level`, fixed
+seeds, *match* goal, no proof required at generation time): ``expert`` (100 levels, 4-6 x 4-6)
+and ``7x6`` (30 levels, the Android game's largest board). Per level, ``exact`` (the default
+exact method of :func:`puzzlesat.swap.solve.solve`) gets ``--time-limit`` seconds and ``astar``
+(the four capped A* runs of the original game) its own run; ``cpsat`` (the bounded-horizon model
+alone) can be added with ``--methods``. Each row carries the keys of ``benchmarks.ROW_KEYS``
+plus ``moves`` (length or None), ``optimal`` (proven), ``lower_bound``, and for the A* rows
+``excess`` (moves above the proven minimum, when one is known).
+
+The summary says, per set: how many levels were proven and the median / maximum time to the
+proof; how often the A* baseline was above the proven minimum and by how much.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from benchmarks import ROW_KEYS
+from puzzlesat.results import Status
+from puzzlesat.swap.astar import astar_solve
+from puzzlesat.swap.generate import draw_level
+from puzzlesat.swap.model import Level
+from puzzlesat.swap.solve import solve
+from puzzlesat.swap.verify import verify
+
+SETS = {"expert": (100, None), "7x6": (30, (7, 6))}  # name -> (levels, size or None = by difficulty)
+QUICK_LEVELS = {"expert": 12, "7x6": 4}
+DEFAULT_LIMIT = 60.0
+SEED_BASE = {"expert": 10_000, "7x6": 20_000}
+
+
+def load_set(name: str, count: int) -> list[Level]:
+    """``count`` levels of the named set; level i is drawn with seed SEED_BASE[name] + i."""
+    _, size = SETS[name]
+    return [
+        draw_level(random.Random(SEED_BASE[name] + i), difficulty="expert", goal="match", size=size)
+        for i in range(count)
+    ]
+
+
+def _row(set_name: str, index: int, level: Level, method: str, result, seconds: float) -> dict[str, Any]:
+    moves = None if result.solution is None else len(result.solution)
+    verified = result.status is Status.SOLVED and not verify(level, result.solution)
+    return {
+        "family": "swap",
+        "set": set_name,
+        "instance": f"{set_name}-{index:03d}",
+        "size": f"{level.cols}x{level.rows}",
+        "cells": level.rows * level.cols,
+        "method": method if method != "exact" else f"exact-{result.method}",
+        "task": "min-moves",
+        "status": result.status.value,
+        "encode_s": round(result.timings.encode, 4),
+        "solve_s": round(result.timings.solve, 4),
+        "seconds": round(seconds, 4),
+        "verified": verified,
+        "moves": moves,
+        "optimal": bool(result.optimal),
+        "lower_bound": result.lower_bound,
+    }
+
+
+def run(
+    *,
+    time_limit: float = DEFAULT_LIMIT,
+    quick: bool = False,
+    methods: Sequence[str] = ("exact", "astar"),
+    sets: Sequence[str] = tuple(SETS),
+) -> Iterator[dict[str, Any]]:
+    """One row per (level, method), yielded as soon as it is measured."""
+    for set_name in sets:
+        count = QUICK_LEVELS[set_name] if quick else SETS[set_name][0]
+        for index, level in enumerate(load_set(set_name, count)):
+            proven: int | None = None
+            for method in methods:
+                started = time.perf_counter()
+                if method == "astar":
+                    result = astar_solve(level, time_limit=time_limit)
+                else:
+                    result = solve(level, method=None if method == "exact" else method, time_limit=time_limit)
+                row = _row(set_name, index, level, method, result, time.perf_counter() - started)
+                if row["optimal"] and row["moves"] is not None:
+                    proven = row["moves"] if proven is None else proven
+                    assert proven == row["moves"], f"exact methods disagree on {row['instance']}"
+                if method == "astar":
+                    row["excess"] = None if (proven is None or row["moves"] is None) else row["moves"] - proven
+                    if proven is not None and row["moves"] is not None:
+                        assert row["moves"] >= proven, f"A* below the proven minimum on {row['instance']}"
+                yield row
+
+
+def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
+    lines = []
+    for set_name in dict.fromkeys(r["set"] for r in rows):
+        in_set = [r for r in rows if r["set"] == set_name]
+        levels = sorted({r["instance"] for r in in_set})
+        lines.append(f"{set_name}: {len(levels)} levels")
+        for method in dict.fromkeys(r["method"] for r in in_set):
+            mine = [r for r in in_set if r["method"] == method]
+            times = sorted(r["seconds"] for r in mine)
+            if method == "astar":
+                solved = [r for r in mine if r["moves"] is not None]
+                compared = [r for r in solved if r.get("excess") is not None]
+                above = [r for r in compared if r["excess"] > 0]
+                excess = [r["excess"] for r in above]
+                lines.append(
+                    f"  astar: answered {len(solved)}/{len(mine)}; above the proven minimum on "
+                    f"{len(above)}/{len(compared)} compared levels ({100 * len(above) / max(1, len(compared)):.0f}%)"
+                    + (f", by {statistics.mean(excess):.2f} moves on average (max {max(excess)})" if excess else "")
+                    + f"; median time {statistics.median(times):.2f} s"
+                )
+                continue
+            proven = [r for r in mine if r["optimal"]]
+            unsolvable = [r for r in mine if r["status"] == "unsatisfiable"]
+            unknown = [r for r in mine if r["status"] == "unknown"]
+            proof_times = sorted(r["seconds"] for r in proven + unsolvable)
+            gaps = [r["lower_bound"] for r in unknown if r["lower_bound"] is not None]
+            lines.append(
+                f"  {method}: proven minimum {len(proven)}/{len(mine)}, proven unsolvable {len(unsolvable)}, "
+                f"unknown after {time_limit:g} s {len(unknown)}"
+                + (f"; time to proof median {statistics.median(times):.2f} s (all levels, unknown counted at the limit), "
+                   f"max among decided {max(proof_times):.2f} s" if proof_times else "")
+                + (f"; moves of proven levels median {statistics.median(r['moves'] for r in proven):g}" if proven else "")
+                + (f"; lower bounds left on unknown levels: {sorted(gaps)}" if gaps else "")
+            )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.swap", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_LIMIT, help="seconds per level and method")
+    parser.add_argument("--json", type=Path, help="write all rows to this JSON file (rewritten after every row)")
+    parser.add_argument("--quick", action="store_true", help=f"a few levels per set ({QUICK_LEVELS})")
+    parser.add_argument("--methods", nargs="+", default=["exact", "astar"], choices=["exact", "astar", "search", "cpsat"])
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    args = parser.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    header = f"{'instance':12} {'size':>5} {'method':>14} {'status':>13} {'moves':>5} {'opt':>4} {'lb':>4} {'seconds':>8}"
+    print(header)
+    try:
+        for row in run(time_limit=args.time_limit, quick=args.quick, methods=args.methods, sets=args.sets):
+            assert all(key in row for key in ROW_KEYS)
+            rows.append(row)
+            print(
+                f"{row['instance']:12} {row['size']:>5} {row['method']:>14} {row['status']:>13} "
+                f"{'-' if row['moves'] is None else row['moves']:>5} {'yes' if row['optimal'] else 'no':>4} "
+                f"{'-' if row['lower_bound'] is None else row['lower_bound']:>4} {row['seconds']:8.2f}",
+                flush=True,
+            )
+            if args.json:
+                tmp = args.json.with_suffix(args.json.suffix + ".tmp")
+                tmp.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+                tmp.replace(args.json)
+    except KeyboardInterrupt:
+        print("interrupted: the rows so far are kept", file=sys.stderr)
+    print()
+    print(summary(rows, args.time_limit))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
