@@ -31,6 +31,7 @@ from .model import Level, Move
 from .verify import verify
 
 METHODS = ("search", "cpsat", "astar")
+CPSAT_HORIZON_CAP_PER_CELL = 4
 
 
 def default_method(task: Task) -> str:
@@ -100,7 +101,10 @@ def solve(
     else:
         from .cpsat import solve_min
 
-        outcome = solve_min(task, time_limit=deadline, lower_bound=lower)
+        # CP-SAT refutes one horizon at a time and cannot prove a level unsolvable; without a
+        # time limit it stops (unknown) at a generous horizon instead of running forever
+        cap = None if deadline.time_limit is not None else CPSAT_HORIZON_CAP_PER_CELL * len(task.cells)
+        outcome = solve_min(task, time_limit=deadline, lower_bound=lower, max_horizon=cap)
         status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
         stats = dict(outcome.stats)
         timings = Timings(encode + outcome.encode_s, outcome.solve_s)
