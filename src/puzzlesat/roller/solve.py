@@ -5,10 +5,10 @@ start can. :func:`solve` first builds the stop graph and runs the exact polynomi
 check (an unsolvable level is an answer, with the reason in ``stats["reason"]``), then runs the
 chosen method and replays its answer with :func:`puzzlesat.roller.verify.verify` before returning.
 
-Methods: ``"auto"`` (default: A* for at most 0.03 s, which settles small levels, then the flow
-model), ``"flow"`` (CP-SAT traversal counts, Euler balance and flow connectivity, no
-time index), ``"time-indexed"`` (SAT, ball position per step, horizon grown from an admissible
-bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
+Methods: ``"flow"`` (the default; CP-SAT traversal counts, Euler balance and flow connectivity,
+no time index), ``"auto"`` (A* for at most 5 ms, which settles small levels 10-20 times faster,
+then the flow model; a few ms slower than flow on big levels), ``"time-indexed"`` (SAT, ball
+position per step, horizon grown from an admissible bound), ``"dfs"`` (the published depth-first baseline with its pruning rules; optimal only when
 its search completes), ``"astar"`` (A* over (stop, unpainted key cells) with the run-cover
 bound).
 
@@ -16,7 +16,7 @@ bound).
 >>> level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
 >>> result = solve(level, time_limit=10)
 >>> result.status.value, len(result.solution), result.optimal, result.method
-('solved', 4, True, 'auto')
+('solved', 4, True, 'flow')
 >>> blocked = Level.from_rows(["#.#", "o..", "###"])
 >>> r = solve(blocked)
 >>> r.status.value, r.stats["reason"]
@@ -34,8 +34,8 @@ from .model import Level
 from .stopgraph import StopGraph
 from .verify import verify
 
-DEFAULT_METHOD = "auto"  # fastest measured (benchmarks/roller.py, encodings/roller.md)
-AUTO_SEARCH_SECONDS = 0.03  # the A* budget of "auto" before the flow model takes over
+DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
+AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
