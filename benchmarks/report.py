@@ -101,8 +101,16 @@ def par2(row: dict[str, Any], default_limit: float) -> float:
     return seconds_of(row) if answered(row) else 2.0 * limit_of(row, default_limit)
 
 
-def method_label(row: dict[str, Any], tasks_per_family: dict[str, set]) -> str:
+def method_name(row: dict[str, Any]) -> str:
+    """The method, with the rule set when the row names one (Numberlink's rule options)."""
     method = str(row.get("method") or "?")
+    if row.get("rules") not in (None, ""):
+        method += f" ({row['rules']})"
+    return method
+
+
+def method_label(row: dict[str, Any], tasks_per_family: dict[str, set]) -> str:
+    method = method_name(row)
     if len(tasks_per_family.get(row.get("family"), ())) > 1:
         return f"{method} [{row.get('task')}]"
     return method
@@ -142,7 +150,7 @@ def summary_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]
     """One line per (set, task, method): counts, times of answered rows, PAR2."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
-        groups[(str(row.get("set")), str(row.get("task")), str(row.get("method")))].append(row)
+        groups[(str(row.get("set")), str(row.get("task")), method_name(row))].append(row)
     lines = [
         "| set | task | method | instances | solved ✓ | answer, proof missing | proven none | unknown | error | unverified | median s | p90 s | max s | PAR2 mean s |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
