@@ -179,7 +179,7 @@ def side_by_side(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
     tasks: dict[str, set] = defaultdict(set)
     for row in rows:
         tasks[row.get("family")].add(row.get("task"))
-    task_of = {method_label(r, tasks): str(r.get("task")) for r in rows}
+    task_of = {method_label(r, tasks): f"{r.get('task')} {r.get('rules') or ''}" for r in rows}  # rivals: same task and rules
     columns = sorted(task_of, key=lambda c: (natural_key(task_of[c]), natural_key(c)))
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for row in rows:
@@ -356,7 +356,7 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines += ["No rows: nothing was measured.", ""]
     for family in families:
         family_rows = [r for r in rows if str(r.get("family")) == family]
-        lines += [f"## {family}", "", "Side by side (answered/instances · median s of the answered · mean PAR2 s; the best PAR2 per task in bold):", "",
+        lines += [f"## {family}", "", "Side by side (answered/instances · median s of the answered · mean PAR2 s; the best PAR2 among methods doing the same task under the same rules in bold):", "",
                   *side_by_side(family_rows, default_limit), "", "PAR2 per method (best first):", "",
                   *par2_table(family_rows, default_limit), "", "Every set and method:", "",
                   *summary_table(family_rows, default_limit), ""]
