@@ -142,3 +142,19 @@ def test_components_split_by_figures_that_cannot_move():
     stuck = Task.from_rows(["B1R B1G"], goal=["G R"])
     assert bounds.unreachable_reason(stuck) is not None
     assert bounds.unreachable_reason(Task.from_rows(["T1R T1G T1G"], goal="touch")) is not None
+
+
+@pytest.mark.parametrize("goal", ["match", "cluster", "touch"])
+def test_search_minimum_equals_breadth_first_distance(goal):
+    """The exact search (with its pruning of commuting swaps) finds the BFS distance, and proves
+    unsolvability exactly when no goal state is reachable."""
+    from puzzlesat.swap.search import search
+
+    for task, graph in small_levels(goal, 30, seed={"match": 21, "cluster": 22, "touch": 23}[goal]):
+        dist = distances_to_goal(task, graph)
+        outcome = search(task, time_limit=30)
+        start = tuple(task.start)
+        if start in dist:
+            assert outcome.status == "solved" and len(outcome.swaps) == dist[start]
+        else:
+            assert outcome.status == "unsatisfiable"

@@ -22,11 +22,12 @@ from typing import Callable, Sequence
 
 from ..timing import Deadline
 from . import bounds
-from .compiled import MATCH, Task
+from .compiled import MATCH, TOUCH, Task
 
 DEFAULT_MAX_STATES = 1_500_000  # about 300 MB of Python objects at the largest boards
 CHECK_EVERY = 256  # expansions between two looks at the clock
 UNSET = 1 << 30
+PACK = 1 << 12  # cells and costs below this pack into one integer
 
 
 @dataclass
@@ -45,49 +46,55 @@ def search(
     *,
     time_limit: "float | Deadline | None" = None,
     max_states: int = DEFAULT_MAX_STATES,
+    commute_pruning: bool = True,
 ) -> SearchOutcome:
-    """A* from the start state of ``task`` to its goal, returning a shortest swap sequence."""
+    """A* from the start state of ``task`` to its goal, returning a shortest swap sequence.
+
+    Partial-expansion A*: an expansion computes every child's f first (from the parent's
+    bound data, without building the child) and stores only the children whose f equals the
+    parent's queued value F; the parent goes back in the queue with the next larger child f.
+    So the queue and the table of seen states hold few more states than are expanded.
+    """
     deadline = Deadline.of(time_limit)
     start = bytes(task.start)
     n = len(task.cells)
     reach = task.reach
     reach_sets = [[frozenset(targets) for targets in per_cell] for per_cell in reach]
-
+    class_colour = task.class_colour
     match = task.goal == MATCH
     if match:
         # h = max(cycle bound, half the assignment distance): the cycle part is cached per packed
         # colour-transfer key, the assignment part per (colour, cell mask)
-        heuristic = bounds.MatchHeuristic(task)
+        cycles = bounds.MatchHeuristic(task)
+        unit = cycles.unit
+        cycle_cache = cycles.cache
+        cycle_value: Callable[[int], int] = cycles.value
         assignment = bounds.AssignmentBound(task)
+        assignment_cache = assignment.cache
         assignment_cost = assignment.cost
-        class_colour = task.class_colour
-        start_key = heuristic.key(start)
-        cycle_value: Callable[[int], int] = heuristic.value
-        after_swap = heuristic.after_swap
-        h0 = max(cycle_value(start_key), assignment.bound(start))
+        h0 = max(cycles.value(cycles.key(start)), assignment.bound(start))
     else:
-        bound = bounds.cluster_bound if task.goal != "touch" else bounds.touch_bound
-        start_key = 0
+        bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
         h0 = bound(task, start)
 
-    def is_goal(state: bytes, key: int) -> bool:
-        return key == 0 if match else task.is_goal(state)
-
-    # best[state] = (g, i, j): cost and the swap that led there (undo it to get the parent)
-    best: dict[bytes, tuple[int, int, int]] = {start: (0, -1, -1)}
-    queue: list[tuple[int, int, bytes, int]] = [(h0, 0, start, start_key)]
+    # best[state] = g * PACK * PACK + i * PACK + j: cost and the swap that led there (undo it to
+    # get the parent); the queue holds (f * PACK - g, state), smallest f first, deeper first
+    pack = PACK
+    best: dict[bytes, int] = {start: 0}
+    queue: list[tuple[int, bytes]] = [(h0 * pack, start)]
     expanded = 0
     incumbent: tuple[int, bytes] | None = None
-    if is_goal(start, start_key):
-        incumbent = (0, start)
+    if task.is_goal(start):
+        return SearchOutcome("solved", [], 0, {"expanded": 0, "stored": 1})
 
     def path_to(state: bytes) -> list[tuple[int, int]]:
         swaps = []
         current = bytearray(state)
         while True:
-            g, i, j = best[bytes(current)]
-            if i < 0:
+            packed = best[bytes(current)]
+            if packed < pack * pack:
                 break
+            i, j = divmod(packed % (pack * pack), pack)
             swaps.append((min(i, j), max(i, j)))
             current[i], current[j] = current[j], current[i]
         swaps.reverse()
@@ -96,15 +103,13 @@ def search(
     def stats() -> dict:
         return {"expanded": expanded, "stored": len(best)}
 
-    # Partial-expansion A*: an expansion stores only the children whose f equals the parent's
-    # queued value F and re-queues the parent with the next larger child f, so the queue does
-    # not fill with children that are never expanded.
     while queue:
-        f, neg_g, state, key = heapq.heappop(queue)
-        g = -neg_g
+        priority, state = heapq.heappop(queue)
+        f = -(-priority // pack)
+        g = f * pack - priority
         if incumbent is not None and incumbent[0] <= f:
             return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
-        if best[state][0] < g:
+        if best[state] // (pack * pack) < g:
             continue  # a cheaper copy was queued later
         expanded += 1
         if expanded % CHECK_EVERY == 0 and deadline.expired():
@@ -112,51 +117,94 @@ def search(
         if len(best) > max_states:
             return SearchOutcome("unknown", None, max(f, h0), {**stats(), "state_cap": max_states})
         child_g = g + 1
+        child_base = child_g * pack * pack
         next_f = UNSET
+        # the swap that led here (la, lb): undoing it never helps, and a swap on other cells
+        # with a smaller index commutes with it, so that order is left to the sibling path
+        packed = best[state] % (pack * pack)
+        if g > 0:
+            la, lb = divmod(packed, pack)
+            la, lb = min(la, lb), max(la, lb)
+            last = la * pack + lb
+        else:
+            la = lb = last = -1
         if match:
-            masks = assignment.masks(state)
+            key = 0
+            masks = [0] * assignment.ncol
+            for i in range(n):
+                c = class_colour[state[i]]
+                key += unit[i][c]
+                masks[c] |= 1 << i
             costs = [assignment_cost(x, mask) for x, mask in enumerate(masks)]
             total = sum(costs)
+            h_same = max(cycle_value(key), (total + 1) // 2)  # a swap of two squares of one colour
         for i in range(n):
             ki = state[i]
+            ci = class_colour[ki]
             for j in reach[ki][i]:
                 kj = state[j]
                 if kj == ki or (j < i and i in reach_sets[kj][j]):
                     continue  # no change, or the same swap is generated from the other end
+                if last >= 0:
+                    code = i * pack + j if i < j else j * pack + i
+                    if code == last:
+                        continue
+                    if commute_pruning and code < last and i != la and i != lb and j != la and j != lb:
+                        continue
+                if match:
+                    cj = class_colour[kj]
+                    if ci == cj:
+                        h = h_same
+                        child_key = key
+                    else:
+                        ui, uj = unit[i], unit[j]
+                        child_key = key - ui[ci] - uj[cj] + ui[cj] + uj[ci]
+                        if child_key == 0:
+                            h = 0
+                        else:
+                            h = cycle_cache.get(child_key)
+                            if h is None:
+                                h = cycle_value(child_key)
+                            flip = (1 << i) | (1 << j)
+                            mi, mj = masks[ci] ^ flip, masks[cj] ^ flip
+                            ai = assignment_cache.get((ci, mi))
+                            if ai is None:
+                                ai = assignment_cost(ci, mi)
+                            aj = assignment_cache.get((cj, mj))
+                            if aj is None:
+                                aj = assignment_cost(cj, mj)
+                            half = (total - costs[ci] - costs[cj] + ai + aj + 1) // 2
+                            if half > h:
+                                h = half
+                    if child_g + h > f:
+                        if child_g + h < next_f:
+                            next_f = child_g + h
+                        continue
                 child = bytearray(state)
                 child[i], child[j] = kj, ki
                 child_state = bytes(child)
                 known = best.get(child_state)
-                if known is not None and known[0] <= child_g:
-                    continue
-                child_key = after_swap(key, state, i, j) if match else 0
-                if is_goal(child_state, child_key):
-                    best[child_state] = (child_g, i, j)
+                if known is not None and known < child_base + pack * pack:
+                    continue  # reached before at no greater cost
+                if match:
+                    goal_reached = child_key == 0
+                else:
+                    goal_reached = task.is_goal(child_state)
+                if goal_reached:
+                    best[child_state] = child_base + i * pack + j
                     if incumbent is None or child_g < incumbent[0]:
                         incumbent = (child_g, child_state)
                     continue
-                if match:
-                    h = cycle_value(child_key)
-                    ci, cj = class_colour[ki], class_colour[kj]
-                    if ci != cj:
-                        flip = (1 << i) | (1 << j)
-                        moved = (
-                            total - costs[ci] - costs[cj]
-                            + assignment_cost(ci, masks[ci] ^ flip) + assignment_cost(cj, masks[cj] ^ flip)
-                        )
-                        h = max(h, (moved + 1) // 2)
-                    else:
-                        h = max(h, (total + 1) // 2)
-                else:
+                if not match:
                     h = bound(task, child_state)
-                child_f = child_g + h
-                if child_f > f:
-                    next_f = min(next_f, child_f)
-                    continue
-                best[child_state] = (child_g, i, j)
-                heapq.heappush(queue, (child_f, -child_g, child_state, child_key))
+                    if child_g + h > f:
+                        if child_g + h < next_f:
+                            next_f = child_g + h
+                        continue
+                best[child_state] = child_base + i * pack + j
+                heapq.heappush(queue, ((child_g + h) * pack - child_g, child_state))
         if next_f != UNSET:
-            heapq.heappush(queue, (next_f, neg_g, state, key))
+            heapq.heappush(queue, (next_f * pack - g, state))
     if incumbent is not None:
         return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
     return SearchOutcome("unsatisfiable", None, h0, stats())
