@@ -361,9 +361,15 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
                   *par2_table(family_rows, default_limit), "", "Every set and method:", "",
                   *summary_table(family_rows, default_limit), ""]
         if can_plot:
-            for path in plot_family(family_rows, family, out, default_limit):
-                kind = "cactus plot" if path.stem.endswith("cactus") else "time against size"
-                lines += [f"![{family} {kind}]({path.name})", ""]
+            # one pair of plots per benchmark module: a cactus plot compares methods on the same
+            # instances, which only rows of one module share
+            modules = sorted({str(r.get("module") or "") for r in family_rows if r.get("task") not in NOT_PLOTTED})
+            for module in modules:
+                module_rows = [r for r in family_rows if str(r.get("module") or "") == module]
+                name = family if len(modules) == 1 or not module else (module if module.startswith(family) else f"{family}-{module}")
+                for path in plot_family(module_rows, name, out, default_limit):
+                    kind = "cactus plot" if path.stem.endswith("cactus") else "time against size"
+                    lines += [f"![{name} {kind}]({path.name})", ""]
     return "\n".join(lines)
 
 
