@@ -392,7 +392,7 @@ class AssignmentBound:
         ncol = max([*task.goal_colours, *task.class_colour], default=-1) + 1
         self.targets = [[i for i, g in enumerate(task.goal_colours) if g == x] for x in range(ncol)]
         self.ncol = ncol
-        self.cache: dict[tuple[int, int], int] = {}
+        self.cache: list[dict[int, int]] = [{} for _ in range(ncol)]  # per colour: mask -> cost
         self._matrix = _np.array(self.distance, dtype=_np.int64) if _linear_sum_assignment else None
 
     def masks(self, state: Sequence[int]) -> list[int]:
@@ -403,8 +403,7 @@ class AssignmentBound:
         return masks
 
     def cost(self, colour: int, mask: int) -> int:
-        key = (colour, mask)
-        value = self.cache.get(key)
+        value = self.cache[colour].get(mask)
         if value is None:
             sources = [i for i in range(len(self.task.cells)) if mask >> i & 1]
             targets = self.targets[colour]
@@ -416,7 +415,7 @@ class AssignmentBound:
                 value = int(block[rows, cols].sum())
             else:
                 value = min_cost_assignment([[self.distance[i][j] for j in targets] for i in sources])
-            self.cache[key] = value
+            self.cache[colour][mask] = value
         return value
 
     def total(self, masks: Sequence[int]) -> int:

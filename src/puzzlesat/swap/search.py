@@ -167,10 +167,10 @@ def search(
                                 h = cycle_value(child_key)
                             flip = (1 << i) | (1 << j)
                             mi, mj = masks[ci] ^ flip, masks[cj] ^ flip
-                            ai = assignment_cache.get((ci, mi))
+                            ai = assignment_cache[ci].get(mi)
                             if ai is None:
                                 ai = assignment_cost(ci, mi)
-                            aj = assignment_cache.get((cj, mj))
+                            aj = assignment_cache[cj].get(mj)
                             if aj is None:
                                 aj = assignment_cost(cj, mj)
                             half = (total - costs[ci] - costs[cj] + ai + aj + 1) // 2
