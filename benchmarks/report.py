@@ -205,6 +205,32 @@ def side_by_side(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
     return lines
 
 
+def bound_quality_table(rows: list[dict[str, Any]]) -> list[str]:
+    """For min-moves rows: each method's verified answers against the proven minimum of the same
+    instance (from any method that proved one): how many equal it, how many are longer, and by
+    how much. Empty when no instance has both a proven minimum and an answer to compare."""
+    minimum: dict[tuple, int] = {}
+    for row in rows:
+        if row.get("task") == "min-moves" and answered(row) and row.get("status") == "solved" and isinstance(row.get("moves"), int):
+            minimum[(row.get("set"), row.get("instance"))] = row["moves"]
+    per_method: dict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        key = (row.get("set"), row.get("instance"))
+        if row.get("task") == "min-moves" and row.get("status") == "solved" and row.get("verified") and isinstance(row.get("moves"), int) and key in minimum:
+            per_method[method_name(row)].append(row["moves"] - minimum[key])
+    if not per_method:
+        return []
+    lines = ["| method | answers compared | equal to the proven minimum | longer | mean excess moves (longer ones) | max excess |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for method, excess in sorted(per_method.items(), key=lambda kv: natural_key(kv[0])):
+        longer = [e for e in excess if e > 0]
+        below = sum(e < 0 for e in excess)  # impossible unless a claimed minimum is wrong: shown loudly
+        mean = f"{statistics.fmean(longer):.2f}" if longer else "-"
+        flag = f" (**{below} below the minimum!**)" if below else ""
+        lines.append(f"| {method} | {len(excess)} | {sum(e == 0 for e in excess)} | {len(longer)} ({100 * len(longer) / len(excess):.0f} %){flag} | {mean} | {max(excess)} |")
+    return lines
+
+
 def par2_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
     """Per method over the whole family: answered / instances and the PAR2 total, best first."""
     tasks: dict[str, set] = defaultdict(set)
@@ -358,7 +384,11 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         family_rows = [r for r in rows if str(r.get("family")) == family]
         lines += [f"## {family}", "", "Side by side (answered/instances · median s of the answered · mean PAR2 s; the best PAR2 among methods doing the same task under the same rules in bold):", "",
                   *side_by_side(family_rows, default_limit), "", "PAR2 per method (best first):", "",
-                  *par2_table(family_rows, default_limit), "", "Every set and method:", "",
+                  *par2_table(family_rows, default_limit), ""]
+        quality = bound_quality_table(family_rows)
+        if quality:
+            lines += ["Answers against the proven minimum (an answer without proof is an upper bound; how good is it?):", "", *quality, ""]
+        lines += ["Every set and method:", "",
                   *summary_table(family_rows, default_limit), ""]
         if can_plot:
             # one pair of plots per benchmark module: a cactus plot compares methods on the same

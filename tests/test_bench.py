@@ -125,3 +125,16 @@ def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypa
     assert [r["instance"] for r in load_rows(tmp_path / "out" / "rows.jsonl")] == ["a", "b"]
     text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
     assert "**module stopped** `benchmarks.hangs`" in text
+
+
+def test_upper_bounds_are_compared_with_the_proven_minimum() -> None:
+    from benchmarks.report import bound_quality_table
+
+    def mm(method, instance, moves, optimal):
+        return {**row(method, instance, "solved", 0.1), "task": "min-moves", "moves": moves, "optimal": optimal}
+
+    rows = [mm("exact", "a", 5, True), mm("astar", "a", 7, False), mm("exact", "b", 4, True), mm("astar", "b", 4, False),
+            mm("astar", "c", 9, False)]  # c: no proven minimum, not compared
+    table = bound_quality_table(rows)
+    astar = next(line for line in table if line.startswith("| astar |"))
+    assert astar == "| astar | 2 | 1 | 1 (50 %) | 2.00 | 2 |"
