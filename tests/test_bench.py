@@ -138,3 +138,13 @@ def test_upper_bounds_are_compared_with_the_proven_minimum() -> None:
     table = bound_quality_table(rows)
     astar = next(line for line in table if line.startswith("| astar |"))
     assert astar == "| astar | 2 | 1 | 1 (50 %) | 2.00 | 2 |"
+
+
+def test_report_without_matplotlib_still_has_its_tables(tmp_path, monkeypatch) -> None:
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    (tmp_path / "rows.jsonl").write_text(json.dumps(row("sat", "a", "solved", 0.1)) + "\n")
+    text = write_report(tmp_path / "rows.jsonl", tmp_path).read_text()
+    assert "Plots skipped: matplotlib is not installed" in text and "| toy |" in text
+    assert not list(tmp_path.glob("*.png"))

@@ -287,3 +287,19 @@ def test_puzzlesat_render_png(tmp_path) -> None:
     assert main(["render", str(source), "--solution", "-o", str(out)]) == 0
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") and int.from_bytes(data[16:20], "big") >= 800  # small boards are drawn crisp
+
+
+def test_png_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch, capsys) -> None:
+    import sys
+
+    from puzzlesat.png import MissingMatplotlib
+    from puzzlesat.scene import save_for_cli
+
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    with pytest.raises(MissingMatplotlib, match=r"puzzlesat\[plot\]"):
+        every_shape_scene().save(tmp_path / "x.png")
+    assert save_for_cli(every_shape_scene(), str(tmp_path / "x.png")) == 2
+    assert "needs matplotlib" in capsys.readouterr().err
+    every_shape_scene().save(tmp_path / "x.svg")  # SVG needs nothing
