@@ -28,6 +28,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from puzzlesat.families import FAMILIES
+
 PROOF_OF_NONE = ("unsatisfiable", "unsolvable")
 NOT_PLOTTED = ("generate",)  # tasks shown in the tables but not on the solver plots
 
@@ -377,11 +379,16 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     can_plot = plots and _have_matplotlib()
     if plots and not can_plot:
         lines += ["_Plots skipped: matplotlib is not installed (`pip install 'puzzlesat[plot]'`)._", ""]
-    families = sorted({str(r.get("family")) for r in rows})
+    registry = [family.name for family in FAMILIES]
+    families = registry + sorted({str(r.get("family")) for r in rows} - set(registry))
     if not rows:
         lines += ["No rows: nothing was measured.", ""]
     for family in families:
         family_rows = [r for r in rows if str(r.get("family")) == family]
+        if not family_rows:
+            if rows:
+                lines += [f"## {family}", "", "No rows for this family in this run.", ""]
+            continue
         lines += [f"## {family}", "", "Side by side (answered/instances · median s of the answered · mean PAR2 s; the best PAR2 among methods doing the same task under the same rules in bold):", "",
                   *side_by_side(family_rows, default_limit), "", "PAR2 per method (best first):", "",
                   *par2_table(family_rows, default_limit), ""]
