@@ -126,6 +126,19 @@ def test_answers_are_coloured_on_a_terminal_and_plain_when_piped(family) -> None
     assert "solved" in plain
 
 
+@pytest.mark.parametrize("family", FAMILIES, ids=IDS)
+def test_benchmark_runner_runs_a_module_per_family(family) -> None:
+    import importlib.util
+
+    from benchmarks.__main__ import MODULES
+
+    assert family.name in MODULES
+    spec = importlib.util.find_spec(f"benchmarks.{family.name}")
+    assert spec is not None and spec.origin is not None, f"benchmarks/{family.name}.py is missing"
+    source = open(spec.origin, encoding="utf-8").read()
+    assert "def run(" in source and "time_limit" in source and "quick" in source
+
+
 @pytest.mark.parametrize("command", ["solve", "verify", "generate", "render", "bench"])
 def test_every_command_help_shows_an_example(command, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
