@@ -37,7 +37,7 @@ def test_answers_verify(rows: list[str], rules: Rules) -> None:
     assert result.status in (Status.SOLVED, Status.UNSATISFIABLE)
     if result.solved:
         assert verify(puzzle, result.solution, rules) == []
-        assert result.timings.encode > 0 and result.timings.solve >= 0
+        assert result.timings.total > 0 and result.method in ("route", "sat-cadical195")
     counted = count(puzzle, rules=rules, limit=2, time_limit=30)
     assert counted.complete
     assert (counted.count > 0) == result.solved

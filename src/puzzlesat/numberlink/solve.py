@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-import itertools
+import heapq
 import time
 from typing import Iterator, Sequence
 
@@ -244,6 +244,94 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
     return None
 
 
+ROUTE_SECONDS = 3.0  # at most this long (and a third of the time left) for the router
+ROUTE_ROUNDS_PER_PAIR = 200  # rip-ups allowed per pair before the router gives up
+
+
+def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
+    """May-leave-empty: look for an answer by rip-up-and-reroute routing before SAT.
+
+    Pairs are routed by shortest paths (nearest pairs first) through cells no other path
+    holds; a pair that finds no such path takes the cheapest path through other paths (each
+    foreign cell costs extra), rips those paths up and queues them again, and the cells fought
+    over grow dearer. Routing problems with much empty space (the ADC sets) are often solved
+    this way at once where the SAT search is lost; the answer is verified like any other, and
+    None is returned when the time share or the rip-up allowance runs out."""
+    remaining = deadline.remaining()
+    budget = ROUTE_SECONDS if remaining is None else min(ROUTE_SECONDS, remaining / 3)
+    stop = time.perf_counter() + budget
+    height, width = puzzle.height, puzzle.width
+    ends = puzzle.endpoints()
+    owner: dict[Cell, str] = {}
+    paths: dict[str, list[Cell]] = {}
+    cost: dict[Cell, float] = {}
+
+    def cheapest(pair, foreign: float | None) -> list[Cell] | None:
+        best = {pair.start: 0.0}
+        parent: dict[Cell, Cell | None] = {pair.start: None}
+        heap = [(0.0, 0, pair.start)]
+        tick = 0
+        while heap:
+            d, _, cell = heapq.heappop(heap)
+            if cell == pair.end:
+                out = [cell]
+                while parent[out[-1]] is not None:
+                    out.append(parent[out[-1]])  # type: ignore[arg-type]
+                return out[::-1]
+            if d > best[cell]:
+                continue
+            for n in puzzle.neighbours(cell):
+                if n != pair.end and n in ends:
+                    continue
+                step = 1.0 + cost.get(n, 0.0)
+                holder = owner.get(n)
+                if holder is not None and holder != pair.label:
+                    if foreign is None:
+                        continue
+                    step += foreign
+                if d + step < best.get(n, float("inf")):
+                    best[n] = d + step
+                    parent[n] = cell
+                    tick += 1
+                    heapq.heappush(heap, (d + step, tick, n))
+        return None
+
+    def rip(label: str) -> None:
+        for cell in paths.pop(label, [])[1:-1]:
+            if owner.get(cell) == label:
+                del owner[cell]
+
+    queue = sorted(puzzle.pairs, key=lambda p: abs(p.start[0] - p.end[0]) + abs(p.start[1] - p.end[1]))
+    foreign = 2.0
+    rounds = 0
+    while queue:
+        if time.perf_counter() > stop or deadline.expired():
+            return None
+        pair = queue.pop(0)
+        rip(pair.label)
+        path = cheapest(pair, None)
+        if path is None:
+            path = cheapest(pair, foreign)
+            if path is None:
+                return None  # walled in by endpoints and blocked cells
+            for cell in path[1:-1]:
+                holder = owner.get(cell)
+                if holder is not None and holder != pair.label:
+                    rip(holder)
+                    queue.append(puzzle.pair(holder))
+                cost[cell] = cost.get(cell, 0.0) + 0.3
+            rounds += 1
+            if rounds > ROUTE_ROUNDS_PER_PAIR * len(puzzle.pairs):
+                return None  # not converging: leave it to SAT
+            if rounds % 50 == 0:
+                foreign *= 1.2
+        paths[pair.label] = path
+        for cell in path[1:-1]:
+            owner[cell] = pair.label
+    solution = Solution(tuple((pair.label, tuple(paths[pair.label])) for pair in puzzle.pairs))
+    return None if verify(puzzle, solution, rules) else solution
+
+
 def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
     """Cover-all with touching allowed: first look for an answer that does not touch itself.
     The no-self-touch formula has a strong extra clause (no three edges in a 2x2 block) and is
@@ -289,6 +377,12 @@ def solve(
         if first.solved:
             return dataclasses.replace(first, method=method)
         earlier = first.timings
+    if not rules.cover_all:
+        start = time.perf_counter()
+        routed = _route(puzzle, rules, deadline)
+        if routed is not None:
+            return SolveResult(Status.SOLVED, routed, timings=Timings(solve=time.perf_counter() - start), method="route")
+        earlier = Timings(solve=time.perf_counter() - start)
     formula = _strict(rules) if _shrinks_to_no_touch(rules) else rules
     search = _Search(puzzle, rules, solver, deadline, formula_rules=formula)
     try:
@@ -328,11 +422,23 @@ def count(
             if second is not None:
                 found.append(second)
                 stats["local_variant"] = "swap"
+    # uniqueness under may-leave-empty: no-self-touch answers plus one detour search
+    shrink = _shrinks_to_no_touch(rules) and limit <= 2
+    if shrink:
+        start = time.perf_counter()
+        routed = _route(puzzle, rules, deadline)
+        earlier = Timings(solve=time.perf_counter() - start)
+        if routed is not None:
+            found.append(routed)
+            stats["first_answer"] = "route"
+            detour = _detour_variant(puzzle, routed) if limit == 2 else None
+            if detour is not None:
+                _check(puzzle, detour, rules)
+                found.append(detour)
+                stats["local_variant"] = "detour"
     if len(found) >= limit:
         return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
 
-    # uniqueness under may-leave-empty: no-self-touch answers plus one detour search
-    shrink = _shrinks_to_no_touch(rules) and limit <= 2
     search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
     if not search.ready:
         return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
@@ -352,7 +458,7 @@ def count(
             assert solution is not None
             found.append(solution)
             search.block(solution)
-            if shrink and len(found) == 1 and limit == 2:
+            if shrink and len(found) == 1 and limit == 2:  # (the router found none)
                 detour = _detour_variant(puzzle, solution)
                 if detour is not None:
                     _check(puzzle, detour, rules)
