@@ -47,6 +47,7 @@ def search(
     time_limit: "float | Deadline | None" = None,
     max_states: int = DEFAULT_MAX_STATES,
     commute_pruning: bool = True,
+    known_plan: Sequence[tuple[int, int]] | None = None,
 ) -> SearchOutcome:
     """A* from the start state of ``task`` to its goal, returning a shortest swap sequence.
 
@@ -54,9 +55,14 @@ def search(
     bound data, without building the child) and stores only the children whose f equals the
     parent's queued value F; the parent goes back in the queue with the next larger child f.
     So the queue and the table of seen states hold few more states than are expanded.
+
+    ``known_plan`` (a valid plan, e.g. from :func:`quick_plan`) is an upper bound: only shorter
+    plans are searched for, and it is returned as proven minimal once every smaller f is
+    exhausted.
     """
     deadline = Deadline.of(time_limit)
     start = bytes(task.start)
+    upper = UNSET if known_plan is None else len(known_plan)
     n = len(task.cells)
     reach = task.reach
     reach_sets = [[frozenset(targets) for targets in per_cell] for per_cell in reach]
@@ -109,6 +115,9 @@ def search(
         g = f * pack - priority
         if incumbent is not None and incumbent[0] <= f:
             return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
+        if f >= upper:
+            assert known_plan is not None
+            return SearchOutcome("solved", list(known_plan), upper, stats())
         if best[state] // (pack * pack) < g:
             continue  # a cheaper copy was queued later
         expanded += 1
@@ -180,6 +189,8 @@ def search(
                         if child_g + h < next_f:
                             next_f = child_g + h
                         continue
+                if child_g >= upper:
+                    continue  # no shorter than the known plan
                 child = bytearray(state)
                 child[i], child[j] = kj, ki
                 child_state = bytes(child)
@@ -203,11 +214,66 @@ def search(
                         continue
                 best[child_state] = child_base + i * pack + j
                 heapq.heappush(queue, ((child_g + h) * pack - child_g, child_state))
-        if next_f != UNSET:
+        if next_f < upper:
             heapq.heappush(queue, (next_f * pack - g, state))
     if incumbent is not None:
         return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
+    if known_plan is not None:
+        return SearchOutcome("solved", list(known_plan), upper, stats())
     return SearchOutcome("unsatisfiable", None, h0, stats())
+
+
+def quick_plan(
+    task: Task,
+    *,
+    weight: float = 2.0,
+    max_expansions: int = 100_000,
+    time_limit: "float | Deadline | None" = None,
+) -> list[tuple[int, int]] | None:
+    """Some plan, not necessarily shortest: best-first search on g + weight * h (the admissible
+    bound inflated), capped; ``None`` when the cap or the limit comes first.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
+    >>> len(quick_plan(task))
+    2
+    """
+    deadline = Deadline.of(time_limit)
+    if task.goal == MATCH:
+        cycles = bounds.MatchHeuristic(task)
+        assignment = bounds.AssignmentBound(task)
+
+        def h(state: bytes) -> int:
+            return max(cycles.value(cycles.key(state)), assignment.bound(state))
+    else:
+        bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
+
+        def h(state: bytes) -> int:
+            return bound(task, state)
+
+    start = bytes(task.start)
+    parent: dict[bytes, tuple[bytes, int, int] | None] = {start: None}
+    queue = [(weight * h(start), 0, start)]
+    expansions = 0
+    while queue and expansions < max_expansions:
+        _, g, state = heapq.heappop(queue)
+        if task.is_goal(state):
+            swaps = []
+            while parent[state] is not None:
+                state, i, j = parent[state]  # type: ignore[misc]
+                swaps.append((i, j))
+            return swaps[::-1]
+        expansions += 1
+        if expansions % 64 == 0 and deadline.expired():
+            return None
+        for i, j in task.legal_swaps(state):
+            child = bytearray(state)
+            child[i], child[j] = child[j], child[i]
+            child_state = bytes(child)
+            if child_state not in parent:
+                parent[child_state] = (state, i, j)
+                heapq.heappush(queue, (g + 1 + weight * h(child_state), g + 1, child_state))
+    return None
 
 
 def replay(task: Task, swaps: Sequence[tuple[int, int]]) -> tuple[int, ...]:

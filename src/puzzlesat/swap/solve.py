@@ -32,6 +32,8 @@ from .verify import verify
 
 METHODS = ("search", "cpsat", "astar")
 CPSAT_HORIZON_CAP_PER_CELL = 4
+QUICK_PLAN_SECONDS = 3.0  # at most this long, and at most QUICK_PLAN_SHARE of the time limit,
+QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof
 
 
 def default_method(task: Task) -> str:
@@ -63,9 +65,11 @@ def solve(
 ) -> SolveResult:
     """The fewest moves for ``level``, proven minimal unless the time limit ran out.
 
-    Returns SOLVED (``solution`` a tuple of :class:`Move`, ``optimal`` True for the exact
-    methods), UNSATISFIABLE (proven: ``stats["reason"]`` says why) or UNKNOWN (time limit;
-    ``lower_bound`` is the best proven bound on the minimum).
+    Returns SOLVED (``solution`` a tuple of :class:`Move`; ``optimal`` True when the minimum is
+    proven — when the time limit ends the proof first, the search method still returns the plan
+    it found, with ``optimal`` False and the proven ``lower_bound``), UNSATISFIABLE (proven:
+    ``stats["reason"]`` says why) or UNKNOWN (time limit, no plan; ``lower_bound`` is the best
+    proven bound on the minimum).
     """
     deadline = Deadline.of(time_limit)
     if method == "exact":
@@ -90,13 +94,28 @@ def solve(
         return SolveResult(Status.SOLVED, (), Timings(encode, 0.0), optimal=True, lower_bound=0,
                            method=chosen, stats={})
 
+    fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
-        from .search import search
+        from .search import quick_plan, search
 
         with watch("solve"):
-            outcome = search(task, time_limit=deadline)
-        status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
-        stats = dict(outcome.stats)
+            # an upper bound first (a few percent of the budget): the search then looks only for
+            # shorter plans, and a level that times out still gets a verified plan and its gap
+            remaining = deadline.remaining()
+            share = QUICK_PLAN_SECONDS if remaining is None else min(QUICK_PLAN_SECONDS, QUICK_PLAN_SHARE * remaining)
+            plan = quick_plan(task, time_limit=share)
+            if plan is not None and len(plan) <= lower:
+                outcome = None
+            else:
+                outcome = search(task, time_limit=deadline, known_plan=plan)
+        if outcome is None:
+            status, swaps, stats = "solved", plan, {"expanded": 0, "quick_plan": len(plan)}
+        else:
+            status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
+            stats = dict(outcome.stats)
+            if plan is not None:
+                stats["quick_plan"] = len(plan)
+                fallback = plan
         timings = Timings(encode, watch.seconds["solve"])
     else:
         from .cpsat import solve_min
@@ -120,6 +139,13 @@ def solve(
     if status == "unsatisfiable":
         stats["reason"] = "every reachable arrangement was searched and none meets the goal"
         return SolveResult(Status.UNSATISFIABLE, None, timings, optimal=False, lower_bound=None,
+                           method=chosen, stats=stats)
+    if fallback is not None:
+        moves = to_moves(task, fallback)
+        problems = verify(level, moves)
+        if problems:
+            raise RuntimeError(f"the quick plan is invalid: {problems[0]}")
+        return SolveResult(Status.SOLVED, moves, timings, optimal=False, lower_bound=lower,
                            method=chosen, stats=stats)
     return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=lower,
                        method=chosen, stats=stats)
