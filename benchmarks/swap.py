@@ -123,16 +123,19 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
                 continue
             proven = [r for r in mine if r["optimal"]]
             unsolvable = [r for r in mine if r["status"] == "unsatisfiable"]
-            unknown = [r for r in mine if r["status"] == "unknown"]
+            unknown = [r for r in mine if not r["optimal"] and r["status"] != "unsatisfiable"]
             proof_times = sorted(r["seconds"] for r in proven + unsolvable)
             gaps = [r["lower_bound"] for r in unknown if r["lower_bound"] is not None]
             lines.append(
                 f"  {method}: proven minimum {len(proven)}/{len(mine)}, proven unsolvable {len(unsolvable)}, "
-                f"unknown after {time_limit:g} s {len(unknown)}"
+                f"not proven within {time_limit:g} s {len(unknown)}"
+                + (f" (of which {sum(r['moves'] is not None for r in unknown)} with a plan)" if unknown else "")
                 + (f"; time to proof median {statistics.median(times):.2f} s (all levels, unknown counted at the limit), "
                    f"max among decided {max(proof_times):.2f} s" if proof_times else "")
                 + (f"; moves of proven levels median {statistics.median(r['moves'] for r in proven):g}" if proven else "")
-                + (f"; lower bounds left on unknown levels: {sorted(gaps)}" if gaps else "")
+                + (f"; on those, proven lower bound / plan found: "
+                   + ", ".join(f"{r['lower_bound']}/{r['moves'] if r['moves'] is not None else '-'}" for r in unknown)
+                   if gaps else "")
             )
     return "\n".join(lines)
 
