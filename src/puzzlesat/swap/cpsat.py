@@ -31,6 +31,10 @@ from .compiled import CLUSTER, MATCH, TOUCH, Task
 CPSAT_PARAMETERS = {"linearization_level": 0}
 
 
+class OutOfTime(Exception):
+    """The time limit ran out while the model was being built."""
+
+
 @dataclass
 class HorizonOutcome:
     """One horizon's answer: "solved" (with swaps), "unsatisfiable" or "unknown"."""
@@ -73,6 +77,7 @@ class SwapEncoding:
         order_independent: bool = True,
         distance_budget: bool = True,
         filter_domains: bool = True,
+        deadline: Deadline | None = None,
     ) -> None:
         self.task = task
         self.horizon = horizon
@@ -147,6 +152,8 @@ class SwapEncoding:
             self.s.append(step)
 
         for t in range(1, horizon + 1):
+            if deadline is not None and deadline.expired():
+                raise OutOfTime
             before, after, step = self.x[t - 1], self.x[t], self.s[t]
             for q, (p, i, j) in enumerate(pairs):
                 s = step[q]
@@ -400,9 +407,15 @@ def solve_horizon(
 ) -> HorizonOutcome:
     """Decide whether ``task`` has a plan of exactly ``horizon`` swaps (at most, with idling)."""
     watch = Stopwatch()
-    with watch("encode"):
-        encoding = SwapEncoding(task, horizon, allow_idle=allow_idle, **options)
-    outcome = run_cpsat(encoding.model, time_limit=time_limit, parameters=CPSAT_PARAMETERS)
+    deadline = Deadline.of(time_limit)
+    try:
+        with watch("encode"):
+            encoding = SwapEncoding(task, horizon, allow_idle=allow_idle, deadline=deadline, **options)
+    except OutOfTime:
+        return HorizonOutcome("unknown", None, watch.seconds.get("encode", 0.0), 0.0, {})
+    if deadline.expired():
+        return HorizonOutcome("unknown", None, watch.seconds["encode"], 0.0, encoding.size())
+    outcome = run_cpsat(encoding.model, time_limit=deadline, parameters=CPSAT_PARAMETERS)
     swaps = encoding.decode(outcome.solver) if outcome.status == "solved" else None
     return HorizonOutcome(outcome.status, swaps, watch.seconds["encode"], outcome.seconds, encoding.size())
 

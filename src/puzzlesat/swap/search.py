@@ -25,7 +25,7 @@ from . import bounds
 from .compiled import MATCH, TOUCH, Task
 
 DEFAULT_MAX_STATES = 1_500_000  # about 300 MB of Python objects at the largest boards
-CHECK_EVERY = 256  # expansions between two looks at the clock
+CHECK_EVERY = 64  # match-goal expansions between two looks at the clock (every one otherwise)
 UNSET = 1 << 30
 PACK = 1 << 12  # cells and costs below this pack into one integer
 
@@ -121,7 +121,7 @@ def search(
         if best[state] // (pack * pack) < g:
             continue  # a cheaper copy was queued later
         expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired():
+        if (expanded % CHECK_EVERY == 0 or not match) and deadline.expired():
             return SearchOutcome("unknown", None, max(f, h0), stats())
         if len(best) > max_states:
             return SearchOutcome("unknown", None, max(f, h0), {**stats(), "state_cap": max_states})
@@ -264,7 +264,7 @@ def quick_plan(
                 swaps.append((i, j))
             return swaps[::-1]
         expansions += 1
-        if expansions % 64 == 0 and deadline.expired():
+        if deadline.expired():
             return None
         for i, j in task.legal_swaps(state):
             child = bytearray(state)
