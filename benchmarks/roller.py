@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -34,7 +35,7 @@ from puzzlesat.roller.model import Level
 from puzzlesat.roller.solve import DEFAULT_METHOD, METHODS, solve
 from puzzlesat.roller.verify import verify
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "roller"
+DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "roller"
 SETS = ("starhermit", "tabtale-bottom-left", "tabtale-row-major", "joseleite19", "herbou", "mazepaint",
         "uridanan-invalid")
 QUICK_LEVELS = 25  # per set in --quick
