@@ -7,7 +7,8 @@ Both solvers get the same puzzles and the same limit, for two tasks: ``solve`` (
 and ``solve+unique`` (count answers up to 2: unique, several, none). Instances: the public 2-D
 cover-all sets in ``../shared/data/numberlink`` (skipped cleanly when absent; a sample unless
 ``--all-public``) and generated boards from 5x5 up to 30x30 (40x40 outside ``--quick``), drawn
-by the quality pipeline and by the union-find partition (seeded, not required to be unique).
+by the quality pipeline (its boards before the acceptance filters) and by the union-find
+partition (seeded, not required to be unique).
 
 Every answer is checked by ``verify`` (``verified`` in the row). The backtracking search is
 deterministic and its count explores the same nodes as its solve up to the first answer, so when
@@ -86,11 +87,12 @@ def generated_instances(*, quick: bool) -> Iterator[tuple[str, str, Puzzle]]:
     per_size = 2 if quick else 5
     for n in sizes:
         rng = random.Random(1000 + n)
-        band = gen.link_band(n, n)
         made = 0
         while made < per_size:
             links = gen.quality_links(n, n, rng)
-            if links is None or gen._quality_problem(links, band) is not None:
+            # the pipeline's boards without its acceptance filters (loops, links beside themselves,
+            # the link-count band), which reject almost every candidate from 20x20 on
+            if links is None or any(len(link) == 2 for link in links):
                 continue
             puzzle, _ = gen._puzzle_from_links(n, n, links, frozenset())
             yield f"quality-{n}x{n}", f"q{n}-{made}", puzzle
@@ -174,12 +176,15 @@ def _measure_count(puzzle: Puzzle, method: str, time_limit: float) -> dict[str, 
             "solve_s": round(result.timings.solve, 5), "seconds": round(seconds, 5), "verified": verified}
 
 
-def run(*, time_limit: float, quick: bool = False, everything: bool = False) -> Iterator[dict[str, Any]]:
+def run(*, time_limit: float, quick: bool = False, everything: bool = False, sets: str = "all") -> Iterator[dict[str, Any]]:
     """One row per (instance, method, task), as soon as it is measured (ROW_KEYS and more:
-    ``pairs``, ``count`` and ``unique`` for solve+unique, ``inferred``)."""
+    ``pairs``, ``count`` and ``unique`` for solve+unique, ``inferred``). ``sets``: "all",
+    "public" or "generated"."""
     def instances() -> Iterator[tuple[str, str, Puzzle]]:
-        yield from public_instances(quick=quick, everything=everything)
-        yield from generated_instances(quick=quick)
+        if sets in ("all", "public"):
+            yield from public_instances(quick=quick, everything=everything)
+        if sets in ("all", "generated"):
+            yield from generated_instances(quick=quick)
 
     for set_name, instance, puzzle in instances():
         for method in (SAT_METHOD, SEARCH_METHOD):
@@ -229,34 +234,39 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def crossover(rows: list[dict[str, Any]], time_limit: float) -> tuple[str, dict[str, Any]]:
-    """Per generated size and task: the median seconds of each method (unanswered rows count as
-    twice the limit, PAR2) and the faster one; the crossover is the smallest size from which SAT
-    is faster at every larger size."""
-    per: dict[tuple[str, int], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    """Per generator, task and generated size: the median seconds of each method (unanswered
+    rows count as twice the limit, PAR2) and the faster one; the crossover is the smallest size
+    from which SAT is faster at every larger size (or both ran out of time)."""
+    per: dict[tuple[str, str, int], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
-        if not (row["set"].startswith("quality-") or row["set"].startswith("unionfind-")):
+        generator = row["set"].split("-")[0]
+        if generator not in ("quality", "unionfind"):
             continue
         side = int(row["size"].split("x")[0])
-        per[(row["task"], side)][row["method"]].append(row["seconds"] if _answered(row) else 2 * time_limit)
-    out_lines = [f"{'task':13} {'size':>7} {'SAT median':>11} {'search median':>14}  faster"]
+        per[(generator, row["task"], side)][row["method"]].append(row["seconds"] if _answered(row) else 2 * time_limit)
+    out_lines = [f"{'boards':10} {'task':13} {'size':>7} {'SAT median':>11} {'search median':>14}  faster"]
     summary: dict[str, Any] = {}
-    for task in ("solve", "solve+unique"):
-        sides = sorted(side for (t, side) in per if t == task)
-        winners = []
-        for side in sides:
-            methods = per[(task, side)]
-            a = statistics.median(methods[SAT_METHOD]) if methods[SAT_METHOD] else math.nan
-            b = statistics.median(methods[SEARCH_METHOD]) if methods[SEARCH_METHOD] else math.nan
-            faster = "SAT" if a < b else "search"
-            winners.append((side, faster, a, b))
-            out_lines.append(f"{task:13} {side:>3}x{side:<3} {_fmt(a):>11} {_fmt(b):>14}  {faster} ({_fmt(b / a if a > 0 else math.nan)}x)")
-        cross = None
-        for i, (side, _, _, _) in enumerate(winners):
-            if all(w == "SAT" for _, w, _, _ in winners[i:]):
-                cross = side
-                break
-        summary[task] = {"crossover_side": cross, "per_size": [{"side": s, "faster": f, "sat_median": a, "search_median": b} for s, f, a, b in winners]}
-        out_lines.append(f"{task}: SAT is faster from {cross}x{cross} on" if cross else f"{task}: no size from which SAT is always faster")
+    for generator in ("quality", "unionfind"):
+        for task in ("solve", "solve+unique"):
+            sides = sorted(side for (g, t, side) in per if g == generator and t == task)
+            if not sides:
+                continue
+            winners = []
+            for side in sides:
+                methods = per[(generator, task, side)]
+                a = statistics.median(methods[SAT_METHOD]) if methods[SAT_METHOD] else math.nan
+                b = statistics.median(methods[SEARCH_METHOD]) if methods[SEARCH_METHOD] else math.nan
+                faster = "SAT" if a < b else ("search" if b < a else "tie")
+                winners.append((side, faster, a, b))
+                ratio = f"{b / a:.1f}x" if faster == "SAT" and a > 0 else (f"{a / b:.1f}x" if faster == "search" and b > 0 else "-")
+                out_lines.append(f"{generator:10} {task:13} {side:>3}x{side:<3} {_fmt(a):>11} {_fmt(b):>14}  {faster} {ratio}")
+            cross = None
+            for i, (side, first, _, _) in enumerate(winners):  # ties: both ran out of time
+                if first == "SAT" and all(w in ("SAT", "tie") for _, w, _, _ in winners[i:]):
+                    cross = side
+                    break
+            summary[f"{generator}/{task}"] = {"crossover_side": cross, "per_size": [{"side": s, "faster": f, "sat_median": a, "search_median": b} for s, f, a, b in winners]}
+            out_lines.append(f"{generator} {task}: " + (f"SAT is faster from {cross}x{cross} on" if cross else "no size from which SAT is always faster"))
     return "\n".join(out_lines), summary
 
 
@@ -285,8 +295,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agreement", type=int, default=None, metavar="N", help="random small boards for the agreement check (default 1000, 300 with --quick; 0 skips)")
     parser.add_argument("--json", default=None, metavar="PATH", help="write the rows as JSON lines to PATH, the summary (agreement, crossover) to PATH.summary.json")
     parser.add_argument("--plots", default=None, metavar="DIR", help="write PNG plots (time against size, cactus) into DIR (needs matplotlib)")
+    parser.add_argument("--sets", choices=["all", "public", "generated"], default="all", help="which instances to run (default all)")
+    parser.add_argument("--report", nargs="+", default=None, metavar="ROWS", help="no runs: print the table, crossover and plots of JSON-lines row files")
     args = parser.parse_args(argv)
     time_limit = args.time_limit if args.time_limit is not None else (2.0 if args.quick else 10.0)
+    if args.report:
+        rows = [json.loads(line) for path in args.report for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [row for row in rows if "method" in row]
+        limit = max((row.get("time_limit") or time_limit for row in rows), default=time_limit)
+        print(table(rows))
+        print()
+        print(crossover(rows, limit)[0])
+        if args.plots:
+            for path in plots(rows, Path(args.plots), limit):
+                print(f"plot: {path}")
+        return 0
     n_agree = args.agreement if args.agreement is not None else (300 if args.quick else 1000)
 
     summary: dict[str, Any] = {"time_limit": time_limit, "quick": args.quick}
@@ -302,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     sink = open(args.json, "w", encoding="utf-8") if args.json else None
     try:
-        for row in run(time_limit=time_limit, quick=args.quick, everything=args.all_public):
+        for row in run(time_limit=time_limit, quick=args.quick, everything=args.all_public, sets=args.sets):
             rows.append(row)
             if sink:
                 sink.write(json.dumps(row) + "\n")
