@@ -166,12 +166,13 @@ def _measure_count(puzzle: Puzzle, method: str, time_limit: float) -> dict[str, 
         result = backtracking.count(puzzle, limit=2, time_limit=time_limit)
     seconds = time.perf_counter() - started
     verified = bool(result.solutions) and all(not verify(puzzle, s) for s in result.solutions)
-    if result.count:
-        status = "solved"
-    elif result.complete:
-        status = "unsatisfiable"
-    else:
+    # the task is deciding uniqueness: an answer whose uniqueness stayed open is "unknown"
+    if result.unique is None:
         status = "unknown"
+    elif result.count:
+        status = "solved"
+    else:
+        status = "unsatisfiable"
     return {"status": status, "unique": result.unique, "count": result.count, "encode_s": round(result.timings.encode, 5),
             "solve_s": round(result.timings.solve, 5), "seconds": round(seconds, 5), "verified": verified}
 
@@ -302,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         rows = [json.loads(line) for path in args.report for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
         rows = [row for row in rows if "method" in row]
+        for row in rows:  # rows written before the uniqueness task counted open answers as solved
+            if row["task"] == "solve+unique" and row.get("unique") is None:
+                row["status"] = "unknown"
         limit = max((row.get("time_limit") or time_limit for row in rows), default=time_limit)
         print(table(rows))
         print()
