@@ -50,9 +50,13 @@ class SatSolver:
     ``solve`` returns True (satisfiable), False (unsatisfiable) or None (time ran out).
     """
 
-    def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER) -> None:
+    def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER, options: dict[str, int] | None = None) -> None:
         self.name = name
         self._solver = Solver(name=name)
+        if options:  # back-end options by name (CaDiCaL's configure); ignored where unsupported
+            configure = getattr(self._solver.solver, "configure", None)
+            if configure is not None:
+                configure(dict(options))
         self._solver.append_formula([list(c) for c in clauses])
         self.calls = 0
         self.solve_seconds = 0.0
