@@ -399,6 +399,7 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
             # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
             parts = []
             for code in label_code_list:
+                check()
                 sign = -bits_equal_to(np.array([code]))
                 parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
             blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
