@@ -2,9 +2,9 @@
 
 Rules in a sentence: a state gives every non-wall cell a square class; a move swaps two cells
 when the square at one end reaches the other; the goal is the level's match/cluster/touch test.
-The heuristic is admissible and consistent (one swap changes it by at most one), so the first
-goal taken from the queue is a proven minimum, and an exhausted queue proves the level
-unsolvable. A time limit or a cap on stored states ends the search with status "unknown" and
+The heuristic is admissible (and consistent for match and touch: one swap changes it by at
+most one; states are reopened when a cheaper path turns up), so the first goal taken from the
+queue is a proven minimum, and an exhausted queue proves the level unsolvable. A time limit or a cap on stored states ends the search with status "unknown" and
 the smallest f value left in the queue as a proven lower bound.
 
 >>> from .compiled import Task
@@ -27,7 +27,8 @@ from .compiled import MATCH, TOUCH, Task
 DEFAULT_MAX_STATES = 1_500_000  # about 300 MB of Python objects at the largest boards
 CHECK_EVERY = 64  # match-goal expansions between two looks at the clock (every one otherwise)
 UNSET = 1 << 30
-PACK = 1 << 12  # cells and costs below this pack into one integer
+PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
+MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
 
 
 @dataclass
@@ -60,6 +61,8 @@ def search(
     plans are searched for, and it is returned as proven minimal once every smaller f is
     exhausted.
     """
+    if len(task.classes) > MAX_CLASSES:
+        raise ValueError(f"{len(task.classes)} square classes: the search handles at most {MAX_CLASSES}")
     deadline = Deadline.of(time_limit)
     start = bytes(task.start)
     upper = UNSET if known_plan is None else len(known_plan)

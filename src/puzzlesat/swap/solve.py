@@ -37,8 +37,12 @@ QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof
 
 
 def default_method(task: Task) -> str:
-    """The exact method measured fastest for this kind of level (see ``encodings/swap.md``)."""
-    return "search"
+    """The exact method measured fastest for this kind of level (see ``encodings/swap.md``):
+    the search at every size measured; CP-SAT only where the search's byte-per-cell state
+    cannot hold the level (more than 256 distinct squares)."""
+    from .search import MAX_CLASSES
+
+    return "search" if len(task.classes) <= MAX_CLASSES else "cpsat"
 
 
 def to_moves(task: Task, swaps: Sequence[tuple[int, int]]) -> tuple[Move, ...]:
@@ -96,7 +100,10 @@ def solve(
 
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
-        from .search import quick_plan, search
+        from .search import MAX_CLASSES, quick_plan, search
+
+        if len(task.classes) > MAX_CLASSES:
+            raise ValueError(f"the search handles at most {MAX_CLASSES} distinct squares; use method='cpsat'")
 
         with watch("solve"):
             # an upper bound first (a few percent of the budget): the search then looks only for
