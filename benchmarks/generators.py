@@ -117,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
             if sink:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
-            print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s"
-                  f"{'' if row.get('confirmed') else ' NOT CONFIRMED'}", file=sys.stderr)
+            note = "" if row.get("confirmed") else (" (gave up: time limit or tries)" if row.get("confirmed") is None else " NOT CONFIRMED")
+            print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s{note}",
+                  file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted: reporting the puzzles made so far", file=sys.stderr)
     finally:

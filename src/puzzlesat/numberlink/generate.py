@@ -382,17 +382,22 @@ def _extended(link: list[Cell], at_start: bool, order: Sequence[Cell]) -> list[C
 
 
 def _absorb(board: _Board, area: list[Cell], rng: random.Random) -> bool:
-    """Extend a neighbouring link's end through a small free area (or, for a 3-cell path area
-    no link end can reach, make it a link of its own). False when neither is possible."""
+    """Extend a neighbouring link's end through a small free area; a 3-cell path area that no
+    link end can take without making a loop or a link beside itself becomes a link of its own.
+    False when neither is possible."""
+    orders = _area_orders(area)
     options = []
-    for order in _area_orders(area):
+    for order in orders:
         for index, link in enumerate(board.links):
             if _adjacent(link[-1], order[0]):
                 options.append((index, False, order))
             if _adjacent(link[0], order[0]):
                 options.append((index, True, order))
+    clean = [option for option in options if _plain(_extended(board.links[option[0]], option[1], option[2]))]
+    if not clean and len(area) == SMALL_AREA and orders:
+        board.add(list(rng.choice(orders)))
+        return True
     if options:
-        clean = [option for option in options if _plain(_extended(board.links[option[0]], option[1], option[2]))]
         index, at_start, order = rng.choice(clean or options)
         link = board.links[index]
         if at_start:
@@ -401,11 +406,6 @@ def _absorb(board: _Board, area: list[Cell], rng: random.Random) -> bool:
             link.extend(order)
         board.free.difference_update(order)
         return True
-    if len(area) == SMALL_AREA:
-        orders = _area_orders(area)
-        if orders:
-            board.add(list(rng.choice(orders)))
-            return True
     return False
 
 
