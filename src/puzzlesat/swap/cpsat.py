@@ -123,7 +123,9 @@ class SwapEncoding:
         class_count = [0] * nclasses
         for k in task.start:
             class_count[k] += 1
+        self.deadline = deadline
         for t in range(1, horizon + 1):
+            self._check_time()
             row = [
                 {k: m.new_bool_var(f"x{t}_{i}_{k}") for k in range(nclasses) if possible(t, i, k)}
                 for i in range(n)
@@ -152,8 +154,7 @@ class SwapEncoding:
             self.s.append(step)
 
         for t in range(1, horizon + 1):
-            if deadline is not None and deadline.expired():
-                raise OutOfTime
+            self._check_time()
             before, after, step = self.x[t - 1], self.x[t], self.s[t]
             for q, (p, i, j) in enumerate(pairs):
                 s = step[q]
@@ -189,6 +190,9 @@ class SwapEncoding:
         self._goal()
 
     # ---------------------------------------------------------------- helpers
+    def _check_time(self) -> None:
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime
     def _imply(self, s, a, b) -> None:
         """s and a -> b, where a and b may be constants 0/1."""
         if isinstance(b, int) and b:
@@ -209,6 +213,7 @@ class SwapEncoding:
         m = self.model
         pairs = self.pairs
         for t in range(1, self.horizon):
+            self._check_time()
             step, nxt = self.s[t], self.s[t + 1]
             # later[q] = some pair with index >= q is used at step t (suffix OR)
             later = [m.new_bool_var(f"later{t}_{q}") for q in range(len(pairs))]
@@ -232,6 +237,7 @@ class SwapEncoding:
         H - t (a swap moves one square of a colour)."""
         task = self.task
         for t in range(1, self.horizon):
+            self._check_time()
             per_colour: dict[int, list] = {}
             for i, row in enumerate(self.x[t]):
                 for k, var in row.items():
@@ -255,6 +261,7 @@ class SwapEncoding:
         ncol = max([*task.goal_colours, *task.class_colour]) + 1
         n = len(task.cells)
         for t in range(1, self.horizon):
+            self._check_time()
             arcs: dict[tuple[int, int], list] = {}
             for i, row in enumerate(self.x[t]):
                 g = task.goal_colours[i]

@@ -25,7 +25,6 @@ from . import bounds
 from .compiled import MATCH, TOUCH, Task
 
 DEFAULT_MAX_STATES = 1_500_000  # about 300 MB of Python objects at the largest boards
-CHECK_EVERY = 64  # match-goal expansions between two looks at the clock (every one otherwise)
 UNSET = 1 << 30
 PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
 MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
@@ -124,7 +123,7 @@ def search(
         if best[state] // (pack * pack) < g:
             continue  # a cheaper copy was queued later
         expanded += 1
-        if (expanded % CHECK_EVERY == 0 or not match) and deadline.expired():
+        if deadline.expired():
             return SearchOutcome("unknown", None, max(f, h0), stats())
         if len(best) > max_states:
             return SearchOutcome("unknown", None, max(f, h0), {**stats(), "state_cap": max_states})
@@ -151,6 +150,8 @@ def search(
             total = sum(costs)
             h_same = max(cycle_value(key), (total + 1) // 2)  # a swap of two squares of one colour
         for i in range(n):
+            if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
+                return SearchOutcome("unknown", None, max(f, h0), stats())
             ki = state[i]
             ci = class_colour[ki]
             for j in reach[ki][i]:
@@ -269,7 +270,9 @@ def quick_plan(
         expansions += 1
         if deadline.expired():
             return None
-        for i, j in task.legal_swaps(state):
+        for count, (i, j) in enumerate(task.legal_swaps(state)):
+            if count & 31 == 31 and deadline.expired():
+                return None
             child = bytearray(state)
             child[i], child[j] = child[j], child[i]
             child_state = bytes(child)
