@@ -73,3 +73,11 @@ def test_pool_keys_round_trip():
     assert len(set(ids)) == len(keys)
     assert [pool.key(i) for i in ids] == keys
     assert pool.get("missing") is None
+
+
+@pytest.mark.parametrize("name", ["lingeling", "kissat404", "no-such-solver"])
+def test_solvers_that_cannot_be_driven_are_refused_clearly(name):
+    from puzzlesat.errors import PuzzlesatError
+
+    with pytest.raises(PuzzlesatError, match=name):
+        SatSolver([[1]], name=name)

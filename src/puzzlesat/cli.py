@@ -72,17 +72,27 @@ def pick_family(args: argparse.Namespace, text: str, source: str) -> Family:
 
 
 def load_items(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
-    text = read_source(source)
+    """The family and puzzles of one input; a ParseError raised here carries ``.family`` (the
+    family the input was read as, or the best guess when it could not be read), so error
+    records still hold that family's keys."""
+    try:
+        text = read_source(source)
+    except ParseError as exc:
+        exc.family = pick_family(args, "", source)  # type: ignore[attr-defined]
+        raise
     family = pick_family(args, text, source)
     try:
         items = family.cli.load(text, source, args)
+        if not items:
+            raise ParseError("no puzzle found in the input", source=source)
     except ParseError as exc:
-        raise exc if exc.source else exc.with_source(source)
+        error = exc if exc.source else exc.with_source(source)
     except PuzzlesatError as exc:
-        raise ParseError(str(exc), source=source) from None
-    if not items:
-        raise ParseError("no puzzle found in the input", source=source)
-    return family, items
+        error = ParseError(str(exc), source=source)
+    else:
+        return family, items
+    error.family = family  # type: ignore[attr-defined]
+    raise error
 
 
 # -- records --------------------------------------------------------------------------------
@@ -125,7 +135,8 @@ def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None
         return
     if record["status"] == "error":
         where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
-        print(f"{where}: error: {record['error']}", flush=True)
+        message = record["error"]
+        print(f"error: {message}" if message.startswith(record["source"]) else f"{where}: error: {message}", flush=True)
         return
     assert family is not None
     print(family.cli.show(item, record, args, verb, colour=use_colour()), flush=True)
@@ -143,7 +154,7 @@ def command_solve(args: argparse.Namespace) -> int:
         try:
             family, items = load_items(args, source)
         except ParseError as exc:
-            emit(error_record(None, source, None, str(exc)), args, None, None, "solve")
+            emit(error_record(getattr(exc, "family", None), source, None, str(exc)), args, None, None, "solve")
             ok = False
             continue
         chosen = range(len(items)) if args.index is None else [args.index]
@@ -166,7 +177,7 @@ def command_verify(args: argparse.Namespace) -> int:
             family, items = load_items(args, source)
             loaded.append((source, family, items))
         except ParseError as exc:
-            loaded.append((source, None, exc))
+            loaded.append((source, getattr(exc, "family", None), exc))
     total = sum(len(x) if isinstance(x, list) else 1 for _, _, x in loaded)
     progress = Progress(total, label="verify")
     counts: dict[str, int] = {}
@@ -174,7 +185,7 @@ def command_verify(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     for source, family, items in loaded:
         if isinstance(items, ParseError):
-            records = [(error_record(None, source, None, str(items)), None)]
+            records = [(error_record(family, source, None, str(items)), None)]
         else:
             assert family is not None
             records = [(run_one(family, "verify", item, source, i, args), item) for i, item in enumerate(items)]

@@ -24,13 +24,19 @@ from itertools import repeat
 from typing import Iterable, Sequence
 
 import pysolvers
-from pysat.solvers import Solver
+from pysat.solvers import NoSuchSolverError, Solver
 
+from ..errors import PuzzlesatError
 from ..timing import Deadline
 
 DEFAULT_SOLVER = "cadical195"
 # Solvers whose native code honours Solver.interrupt(); others run in conflict-budgeted steps.
-INTERRUPTIBLE = frozenset({"glucose3", "glucose4", "glucose42", "minisat22", "minisatgh", "maplechrono", "maplecm", "maplesat", "mergesat3", "lingeling", "gluecard3", "gluecard4", "minicard"})
+INTERRUPTIBLE = frozenset({"glucose3", "glucose4", "glucose42", "minisat22", "minisatgh", "maplechrono", "maplecm", "maplesat", "mergesat3", "gluecard3", "gluecard4", "minicard"})
+# pysat back-ends this layer cannot drive: it needs incremental solving under a time limit.
+UNSUPPORTED = {
+    "lingeling": "pysat's Lingeling has no limited solve, so a time limit cannot be honoured",
+    "kissat404": "Kissat is single-shot (no clauses after a solve, assumptions ignored)",
+}
 
 # pysat's C entry points for adding one clause, by solver name: (handle attribute, function)
 _RAW_ADD = {
@@ -51,8 +57,13 @@ class SatSolver:
     """
 
     def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER, options: dict[str, int] | None = None) -> None:
+        if name in UNSUPPORTED:
+            raise PuzzlesatError(f"SAT solver {name!r} is not supported: {UNSUPPORTED[name]}")
         self.name = name
-        self._solver = Solver(name=name)
+        try:
+            self._solver = Solver(name=name)
+        except NoSuchSolverError:
+            raise PuzzlesatError(f"unknown SAT solver {name!r} (try cadical195, glucose4 or minisat22)") from None
         if options:  # back-end options by name (CaDiCaL's configure); ignored where unsupported
             configure = getattr(self._solver.solver, "configure", None)
             if configure is not None:

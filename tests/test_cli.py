@@ -1,0 +1,59 @@
+"""The generic command line: errors as records (never tracebacks), exit status, family keys."""
+
+from __future__ import annotations
+
+import json
+
+from puzzlesat.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def test_bad_files_become_error_records_with_their_family_keys(tmp_path, capsys):
+    (tmp_path / "odd.nl").write_text("A.B\nA..\n")
+    (tmp_path / "binary.roller").write_bytes(b"\x00\x01garbage")
+    (tmp_path / "empty.swap").write_text("")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    assert code == 1
+    by_name = {r["source"].rsplit("/", 1)[-1]: r for r in records}
+    assert set(by_name) == {"odd.nl", "binary.roller", "empty.swap"}
+    for record in records:
+        assert record["status"] == "error" and record["error"]
+    assert {"unique", "grid", "paths"} <= set(by_name["odd.nl"])
+    assert "line" not in by_name["odd.nl"]["error"] and ":1:3:" in by_name["odd.nl"]["error"]
+    assert "occurs once" in by_name["odd.nl"]["error"]
+    assert {"moves", "optimal", "lower_bound"} <= set(by_name["binary.roller"])
+    assert by_name["binary.roller"]["family"] == "roller"
+    assert by_name["empty.swap"]["family"] == "swap"
+
+
+def test_missing_file_is_an_error_line_and_the_run_goes_on(tmp_path, capsys):
+    good = tmp_path / "good.nl"
+    good.write_text("...B\n.A..\n..BA\n")
+    code, records = run(capsys, "verify", str(tmp_path / "missing.nl"), str(good), "--json")
+    assert code == 1
+    assert [r["status"] for r in records] == ["error", "solved"]
+    assert "cannot read file" in records[0]["error"]
+    assert records[1]["unique"] is True
+
+
+def test_all_passing_gives_exit_zero_and_human_lines(tmp_path, capsys):
+    good = tmp_path / "good.nl"
+    good.write_text("...B\n.A..\n..BA\n")
+    assert main(["verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "solved, unique" in out and "1 passed, 0 failed" in out
+
+
+def test_solve_picks_one_puzzle_by_index_and_refuses_a_missing_one(tmp_path, capsys):
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")
+    code, records = run(capsys, "solve", str(pack), "--index", "1", "--json")
+    assert code == 0 and len(records) == 1 and records[0]["index"] == 1
+    assert records[0]["grid"] == [["B", "B", "B"]]
+    code, records = run(capsys, "solve", str(pack), "--index", "5", "--json")
+    assert code == 1 and records[0]["status"] == "error" and "no puzzle #5" in records[0]["error"]
