@@ -23,6 +23,7 @@ from puzzlesat.swap.verify import verify
 LEVELS = 340
 CHUNKS = 10
 AGREED_PER_CHUNK = 30  # so at least 300 levels are decided by both exact methods
+CPSAT_LIMIT = 10  # seconds per CP-SAT call; a time-out counts as undecided, not as agreement
 SIZES = [(3, 3), (3, 4), (4, 3), (4, 4)]
 
 
@@ -62,13 +63,13 @@ def test_search_and_cpsat_agree_on_the_minimum(chunk):
             assert not baseline.optimal
 
         # CP-SAT: a plan of exactly `minimum` swaps, and none of at most `minimum - 1`
-        found = solve_horizon(task, minimum, time_limit=30)
+        found = solve_horizon(task, minimum, time_limit=CPSAT_LIMIT)
         assert found.status != "unsatisfiable", level
         if found.status == "unknown":
             continue
         assert verify(level, to_moves(task, found.swaps)) == []
         if minimum > 0:
-            fewer = solve_horizon(task, minimum - 1, allow_idle=True, time_limit=30).status
+            fewer = solve_horizon(task, minimum - 1, allow_idle=True, time_limit=CPSAT_LIMIT).status
             assert fewer != "solved", level
             if fewer == "unknown":
                 continue
