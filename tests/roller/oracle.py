@@ -7,7 +7,10 @@ small boards. Exponential in the floor size: keep boards small.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections import deque
+from typing import Callable
 
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller.model import MOVES, Level, slide
@@ -63,3 +66,12 @@ def stand_in_solve(level: Level, *, time_limit=None, method=None) -> SolveResult
         return SolveResult(Status.UNSATISFIABLE, method="bfs-oracle", stats={"reason": "no walk paints every floor cell"})
     assert not verify(level, moves)
     return SolveResult(Status.SOLVED, moves, optimal=True, lower_bound=len(moves), method="bfs-oracle")
+
+
+def install_solver(monkeypatch, solve_function: Callable[..., SolveResult]) -> types.ModuleType:
+    """Stand ``solve_function`` in for ``puzzlesat.roller.solve.solve`` (what the CLI adapter and
+    the generator import) for one test."""
+    module = types.ModuleType("puzzlesat.roller.solve")
+    module.solve = solve_function
+    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    return module

@@ -7,8 +7,6 @@ so these tests check the adapter, not the solver; one test runs the real ``solve
 from __future__ import annotations
 
 import json
-import sys
-import types
 
 import pytest
 from hypothesis import given, settings
@@ -18,20 +16,13 @@ from puzzlesat import cli
 from puzzlesat.families import detect_family
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import cli as roller_cli
-from tests.roller.oracle import stand_in_solve
+from tests.roller.oracle import install_solver
 from tests.support import TEST_DATA, shared_path
 
 DATA = TEST_DATA / "roller"
 RING = "# name: ring\n# par: 4\n#####\n#o..#\n#.#.#\n#...#\n#####\n"
 STUCK = "#####\n#o..#\n##.##\n#...#\n#####\n"  # once down, the top row cannot be reached again
 
-
-@pytest.fixture
-def oracle(monkeypatch):
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = stand_in_solve
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
-    return module
 
 
 def run(capsys, *argv):
@@ -134,9 +125,7 @@ def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
     def slow(level, *, time_limit=None, method=None):
         return SolveResult(Status.SOLVED, "RDLU", optimal=False, lower_bound=3, method="fake")
 
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = slow
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    install_solver(monkeypatch, slow)
     path = tmp_path / "ring.roller"
     path.write_text(RING.replace("par: 4", "par: 3"))
     code, out, _ = run(capsys, "verify", str(path), "--json")
@@ -155,9 +144,7 @@ def test_par_match_values():
 
 
 def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, capsys):
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1)
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
     path = tmp_path / "ring.roller"
     path.write_text(RING)
     code, out, _ = run(capsys, "solve", str(path), "--json")
@@ -281,9 +268,7 @@ def test_render_draws_the_level_and_its_answer(tmp_path, capsys, oracle):
 
 
 def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake")
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake"))
     path = tmp_path / "ring.roller"
     path.write_text(RING)
     code, out, _ = run(capsys, "verify", str(path), "--json", "--time-limit", "0.01")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import types
 
 import pytest
 
@@ -12,15 +10,8 @@ from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import read, verify
 from puzzlesat.roller.generate import GenerationFailed, carve, generate, level_seed, trim
 from puzzlesat.roller.model import Level
-from tests.roller.oracle import bfs_min_moves, stand_in_solve
+from tests.roller.oracle import bfs_min_moves, install_solver, stand_in_solve
 
-
-@pytest.fixture
-def oracle(monkeypatch):
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = stand_in_solve
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
-    return module
 
 
 @pytest.mark.parametrize("size, moves", [((8, 8), (6, 12)), ((9, 6), (5, 9)), ((5, 9), (4, 8))])
@@ -64,7 +55,6 @@ def test_trivial_requests_are_refused_and_impossible_ones_fail(oracle):
 
 
 def test_unproven_answers_are_rejected(monkeypatch):
-    module = types.ModuleType("puzzlesat.roller.solve")
     calls = []
 
     def unproven(level, *, time_limit=None, method=None):
@@ -72,17 +62,14 @@ def test_unproven_answers_are_rejected(monkeypatch):
         result = stand_in_solve(level)
         return SolveResult(Status.SOLVED, result.solution, optimal=False, lower_bound=1)
 
-    module.solve = unproven
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    install_solver(monkeypatch, unproven)
     with pytest.raises(GenerationFailed):
         generate(8, 8, moves=(3, 30), max_tries=20)
     assert calls  # the solver was asked, and every unproven answer was thrown away
 
 
 def test_time_limit_is_honoured(monkeypatch):
-    module = types.ModuleType("puzzlesat.roller.solve")
-    module.solve = lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN)
-    monkeypatch.setitem(sys.modules, "puzzlesat.roller.solve", module)
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN))
     with pytest.raises(GenerationFailed):
         generate(8, 8, moves=(5, 9), time_limit=0.2)
 
