@@ -133,7 +133,7 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
                 + (f"; time to proof median {statistics.median(times):.2f} s (all levels, unknown counted at the limit), "
                    f"max among decided {max(proof_times):.2f} s" if proof_times else "")
                 + (f"; moves of proven levels median {statistics.median(r['moves'] for r in proven):g}" if proven else "")
-                + (f"; on those, proven lower bound / plan found: "
+                + ("; on those, proven lower bound / plan found: "
                    + ", ".join(f"{r['lower_bound']}/{r['moves'] if r['moves'] is not None else '-'}" for r in unknown)
                    if gaps else "")
             )

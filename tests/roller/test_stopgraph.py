@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from puzzlesat.roller.model import Level, slide
 from puzzlesat.roller.stopgraph import StopGraph, max_bipartite_matching, two_sat_satisfiable

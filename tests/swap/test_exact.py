@@ -14,7 +14,7 @@ from puzzlesat.results import Status
 from puzzlesat.swap import bounds
 from puzzlesat.swap.astar import astar_solve
 from puzzlesat.swap.compiled import Task
-from puzzlesat.swap.cpsat import SwapEncoding, solve_horizon, solve_min
+from puzzlesat.swap.cpsat import SwapEncoding, solve_horizon
 from puzzlesat.swap.generate import draw_level
 from puzzlesat.swap.model import Level
 from puzzlesat.swap.solve import solve, to_moves

@@ -32,7 +32,6 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import time
-from typing import Iterator, Sequence
 
 from ..results import CountResult, SolveResult, Status, Timings
 from ..sat import DEFAULT_SOLVER, SatSolver
@@ -265,7 +264,6 @@ def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
     remaining = deadline.remaining()
     budget = ROUTE_SECONDS if remaining is None else min(ROUTE_SECONDS, remaining / 3)
     stop = time.perf_counter() + budget
-    height, width = puzzle.height, puzzle.width
     ends = puzzle.endpoints()
     owner: dict[Cell, str] = {}
     paths: dict[str, list[Cell]] = {}

@@ -11,18 +11,11 @@ from .formats import FORMATS, detect_format, format, format_all, parse, parse_al
 from .model import BALL, DELTAS, DOWN, FLOOR, LEFT, MOVES, OPPOSITE, RIGHT, UP, WALL, Level, legal_moves, replay, slide, start_cell
 from .generate import GeneratedLevel, GenerationFailed, generate
 from .render import render
+from .solve import solve
 from .verify import CODES, Violation, is_solution, verify
-
-try:  # the solvers are written alongside; the package works without them until they land
-    from .solve import solve
-except ModuleNotFoundError as exc:  # pragma: no cover
-    if exc.name != f"{__name__}.solve":
-        raise
 
 __all__ = [
     "BALL", "CODES", "GeneratedLevel", "GenerationFailed", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
     "Violation", "WALL", "detect_format", "format", "format_all", "generate", "is_solution", "legal_moves", "parse", "parse_all",
-    "parse_answers", "read", "read_answers", "render", "replay", "slide", "start_cell", "verify", "with_answers",
+    "parse_answers", "read", "read_answers", "render", "replay", "slide", "solve", "start_cell", "verify", "with_answers",
 ]
-if "solve" in globals():
-    __all__.append("solve")

@@ -50,7 +50,6 @@ import gzip
 import json
 import re
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree

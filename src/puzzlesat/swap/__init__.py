@@ -34,13 +34,8 @@ from .model import (
 )
 from .moves import apply_move, is_legal, legal_moves, reachable, reaches, replay, swap_pairs
 from .render import render
+from .solve import solve
 from .verify import CODES, Violation, is_solution, verify
-
-try:  # the exact solvers land in their own module; until then the package works without them
-    from .solve import solve
-except ModuleNotFoundError as exc:  # pragma: no cover (only before puzzlesat.swap.solve exists)
-    if exc.name != "puzzlesat.swap.solve":
-        raise
 
 __all__ = [
     "Board",

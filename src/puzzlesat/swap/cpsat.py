@@ -16,7 +16,6 @@ the infeasibility of every horizon below it. ``encodings/swap.md`` documents the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ortools.sat.python import cp_model
 

@@ -26,7 +26,7 @@ from typing import Iterable, Optional
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
-from .model import Board, Level, Move, MoveLike, Square, apply_swap, board_colours, is_goal, parse_moves
+from .model import Board, Level, Move, MoveLike, Square, apply_swap, is_goal, parse_moves
 from .moves import is_legal, mover_of
 
 # The original game's colours (R B Y G O M), then the shared palette for any other letter.
