@@ -27,16 +27,7 @@ SAMPLES = {
     "swap": ("start\nT1R T1G\nT1G T1R\ngoal\nR G\nR G", 1),
 }
 
-# Families still missing a verb or adapter function when this suite was last extended; see
-# the report of issue 6. Empty when every family is complete.
-KNOWN_GAPS: dict[str, str] = {}
-
 IDS = [family.name for family in FAMILIES]
-
-
-def _xfail_gap(name: str) -> None:
-    if name in KNOWN_GAPS:
-        pytest.xfail(KNOWN_GAPS[name])
 
 
 def test_registry_names_and_endings() -> None:
@@ -49,7 +40,6 @@ def test_registry_names_and_endings() -> None:
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_family_exposes_every_verb(family) -> None:
-    _xfail_gap(family.name)
     package = family.package
     missing = [verb for verb in VERBS if not callable(getattr(package, verb, None))]
     assert not missing, f"puzzlesat.{family.name} lacks {', '.join(missing)}"
@@ -66,7 +56,6 @@ def test_family_exposes_every_verb(family) -> None:
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_cli_adapter_has_every_function(family) -> None:
-    _xfail_gap(family.name)
     adapter = family.cli
     missing = [name for name in CLI_FUNCTIONS if not callable(getattr(adapter, name, None))]
     assert not missing, f"puzzlesat.{family.name}.cli lacks {', '.join(missing)}"
@@ -77,7 +66,6 @@ def test_cli_adapter_has_every_function(family) -> None:
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_same_result_type_verify_and_render(family, tmp_path) -> None:
     """parse -> solve -> verify -> render -> format -> parse, the same way in every family."""
-    _xfail_gap(family.name)
     package = family.package
     text, length = SAMPLES[family.name]
     item = package.parse(text)
@@ -98,7 +86,6 @@ def test_same_result_type_verify_and_render(family, tmp_path) -> None:
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_cli_records_carry_the_contract_keys(family) -> None:
-    _xfail_gap(family.name)
     text, _ = SAMPLES[family.name]
     parser = build_parser()
     args = parser.parse_args(["solve", "-", "--family", family.name, "--time-limit", "30"])
@@ -114,7 +101,6 @@ def test_cli_records_carry_the_contract_keys(family) -> None:
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_answers_are_coloured_on_a_terminal_and_plain_when_piped(family) -> None:
-    _xfail_gap(family.name)
     text, _ = SAMPLES[family.name]
     args = build_parser().parse_args(["solve", "-", "--family", family.name, "--time-limit", "30"])
     item = family.cli.load(text, "sample", args)[0]
