@@ -256,6 +256,20 @@ def png_scale(scene: Scene, *, smallest: float = 800.0, largest: float = 4000.0)
     return min(max(1.0, smallest / longest), largest / longest)
 
 
+def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
+    """The caption ``puzzlesat render`` puts over a picture: file name (or URL), position in a
+    multi-puzzle file, the puzzle's own name when it adds something, and its size.
+
+    >>> cli_caption("levels/pack.roller", 2, "ring", "5x5")
+    'pack.roller #2 [ring]  (5x5)'
+    """
+    is_url = source.startswith(("http://", "https://", "p?"))
+    caption = (source if is_url else source.replace("\\", "/").rsplit("/", 1)[-1]) + (f" #{index}" if index else "")
+    if name and name not in caption:
+        caption += f" [{name}]"
+    return caption + f"  ({size})"
+
+
 def save_for_cli(scene: Scene, output: str) -> int:
     """Write ``scene`` to ``output`` (.svg or .png) for ``puzzlesat render``: prints where it
     went, or a one-line error on stderr; returns the exit status (0 written, 2 not)."""

@@ -299,15 +299,12 @@ def render(puzzle: Puzzle, args: argparse.Namespace) -> int:
     ``args.output`` (.svg or .png). Exit 0 when drawn as asked, 1 when no answer was found (the
     puzzle alone is drawn), 2 when the file could not be written."""
     import sys
-    from pathlib import Path
 
-    from ..scene import save_for_cli
+    from ..scene import cli_caption, save_for_cli
     from .render import render as draw
     from .solve import solve
 
-    title = Path(args.input).name if not args.input.startswith(("http", "p?")) else args.input
-    title += f" #{args.index}" if args.index else ""
-    title += f"  ({puzzle.width}x{puzzle.height})"
+    title = cli_caption(args.input, args.index, "", f"{puzzle.width}x{puzzle.height}")
     solution = None
     status = 0
     if args.solution:

@@ -356,15 +356,11 @@ def render(level: Level, args: argparse.Namespace) -> int:
     """``puzzlesat render``: draw the level (start and goal), or with ``--solution`` also its
     verified answer as one frame per move, to ``args.output`` (.svg or .png). Exit 0 when drawn
     as asked, 1 when no answer was found (the level alone is drawn), 2 when not written."""
-    from pathlib import Path
 
-    from ..scene import save_for_cli
+    from ..scene import cli_caption, save_for_cli
     from .render import render as draw
 
-    title = Path(args.input).name + (f" #{args.index}" if args.index else "")
-    if level.name and level.name not in title:
-        title += f" [{level.name}]"
-    title += f"  ({level.rows}x{level.cols}, goal {level.goal.kind})"
+    title = cli_caption(args.input, args.index, level.name, f"{level.rows}x{level.cols}, goal {level.goal.kind}")
     moves = None
     status = 0
     if getattr(args, "solution", False):
