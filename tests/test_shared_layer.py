@@ -48,6 +48,18 @@ def test_time_limit_returns_unknown_promptly(solver):
         assert time.perf_counter() - start < 3.0
 
 
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_conflict_limit_gives_up_then_a_plain_call_still_decides(solver):
+    hard = PHP(9).clauses
+    with SatSolver(hard, name=solver) as s:
+        assert s.solve(conflict_limit=10) is None  # far too few conflicts to refute it
+        assert s.solve(conflict_limit=10, time_limit=Deadline(0.0)) is None
+    with SatSolver([[1, 2], [-1], [-2, 3]], name=solver) as s:
+        assert s.solve(conflict_limit=10) is True and s.true_vars() == {2, 3}
+        assert s.solve([-3], conflict_limit=10) is False
+        assert s.solve() is True  # the limit held for one call only
+
+
 def test_deadline_is_shared_between_calls():
     d = Deadline(0.0)
     with SatSolver([[1]]) as s:

@@ -11,7 +11,7 @@ import pytest
 from puzzlesat.cli import main
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
-from puzzlesat.numberlink.solve import count, is_unique, solve
+from puzzlesat.numberlink.solve import WINDOW_SIZE, _window_starts, count, is_unique, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from tests.support import ROOT, shared_path
@@ -113,6 +113,41 @@ def test_time_limit_on_a_hard_published_puzzle() -> None:
     assert result.uniqueness in (Uniqueness.UNKNOWN, Uniqueness.MULTIPLE)
     for solution in result.solutions:
         assert verify(puzzle, solution) == []
+
+
+# generate(14, 11, method="unionfind", seed=0, rules=no-self-touch): unique without touching;
+# with touching allowed a second answer differs from the first only in a small window
+WINDOW_MULTIPLE = [
+    "1 . # . . . 2 . . . . 3 . 3",
+    "4 1 . . . . . . 5 5 . . . .",
+    "4 # 2 6 . 7 . . . 8 9 # 9 .",
+    ". . . 6 . . 10 7 . 11 . . . .",
+    "12 # . . . . 10 . . . 11 13 13 .",
+    "14 12 15 15 . . . . 16 . . . . .",
+    "14 . . . . . . . 16 . # . . .",
+    "17 . . # 18 . 19 . 20 . . . 21 .",
+    "22 # 17 . . 20 . 23 . 24 . 23 21 .",
+    "22 . . . 25 . 19 25 . 24 . 8 . .",
+    "18 . 26 . 26 . . . . . . . . #",
+]
+
+
+def test_second_answer_in_a_window_decides_multiple() -> None:
+    puzzle = formats.parse("\n".join(WINDOW_MULTIPLE))
+    assert is_unique(puzzle, rules=Rules(no_self_touch=True), time_limit=30).unique is True
+    result = count(puzzle, time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "window"
+    first, second = result.solutions
+    assert first != second and verify(puzzle, first) == [] and verify(puzzle, second) == []
+    cells_changed = [cell for label, cells in first.paths for cell in cells if cell not in second.path(label)]
+    rows = [r for r, _ in cells_changed]
+    columns = [c for _, c in cells_changed]
+    assert cells_changed and max(rows) - min(rows) < WINDOW_SIZE and max(columns) - min(columns) < WINDOW_SIZE
+
+
+@pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
+def test_windows_cover_the_board(length: int, size: int, starts: list[int]) -> None:
+    assert _window_starts(length, size) == starts
 
 
 PUZZLINK = [

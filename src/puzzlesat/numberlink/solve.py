@@ -33,6 +33,8 @@ import dataclasses
 import heapq
 import time
 
+import numpy as np
+
 from ..results import CountResult, SolveResult, Status, Timings
 from ..sat import DEFAULT_SOLVER, SatSolver
 from ..timing import Deadline
@@ -248,6 +250,65 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
     return None
 
 
+WINDOW_SIZE = 8  # cells on a side of the windows searched for a local second answer
+WINDOW_CONFLICTS = 2_000  # conflicts allowed per window
+
+
+def _window_starts(length: int, size: int) -> list[int]:
+    """First rows (or columns) of windows of ``size`` overlapping by half that cover ``length``."""
+    if length <= size:
+        return [0]
+    step = max(1, size // 2)
+    starts = list(range(0, length - size + 1, step))
+    if starts[-1] != length - size:
+        starts.append(length - size)
+    return starts
+
+
+def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, size: int = WINDOW_SIZE) -> Solution | None:
+    """A second answer that differs from ``answer`` only inside one small window, if the
+    windows (``size`` x ``size``, overlapping by half) hold one; None otherwise.
+
+    Each window is one bounded solver call of ``search`` (which must already block
+    ``answer``) with every edge not inside the window assumed as in ``answer``. A model is an
+    answer of the whole puzzle, so nothing is assumed that the rules do not say: this only
+    decides *where to look first*. Under default rules the full formula is weak and its global
+    search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
+    #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way)."""
+    assert search.solver is not None and search.encoding is not None
+    enc, solver, width = search.encoding, search.solver, search.puzzle.width
+    ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
+    used = np.zeros(enc.num_edges, dtype=bool)
+    used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
+    as_answer = np.where(used, ids, -ids)
+    rows, cols = enc.edge_cells // width, enc.edge_cells % width
+    low_row, high_row = rows.min(axis=1), rows.max(axis=1)
+    low_col, high_col = cols.min(axis=1), cols.max(axis=1)
+    for r0 in _window_starts(search.puzzle.height, size):
+        in_rows = (low_row >= r0) & (high_row < r0 + size)
+        for c0 in _window_starts(width, size):
+            inside = in_rows & (low_col >= c0) & (high_col < c0 + size)
+            if not inside.any():
+                continue
+            assumptions = as_answer[~inside].tolist()
+            while True:
+                if deadline.expired():
+                    return None
+                if solver.solve(assumptions, conflict_limit=WINDOW_CONFLICTS, time_limit=deadline) is not True:
+                    break
+                paths, cycles = enc._components(enc.true_edges(solver.model()))
+                if cycles:  # cut (valid for every answer) and ask the same window again
+                    search.cycles += len(cycles)
+                    cuts = enc.cycle_cuts(cycles)
+                    search.cuts += len(cuts)
+                    solver.add_clause_lists(cuts)
+                    continue
+                variant = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+                _check(search.puzzle, variant, search.rules)
+                return variant
+    return None
+
+
 ROUTE_SECONDS = 3.0  # at most this long (and a third of the time left) for the router
 ROUTE_ROUNDS_PER_PAIR = 200  # rip-ups allowed per pair before the router gives up
 
@@ -451,6 +512,14 @@ def count(
             search.block(answer)
         if found:
             search.prefer(found[0])
+        if len(found) == 1 and limit >= 2 and rules.cover_all and not rules.no_self_touch:
+            start = time.perf_counter()
+            local = _window_variant(search, found[0], deadline)
+            search.solve_seconds += time.perf_counter() - start
+            if local is not None:
+                found.append(local)
+                stats["local_variant"] = "window"
+                search.block(local)
         while len(found) < limit:
             status, solution, _ = search.next_answer()
             if status is Status.UNKNOWN:

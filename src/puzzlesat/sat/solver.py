@@ -89,11 +89,24 @@ class SatSolver:
         for clause in clauses:
             add(clause)
 
-    def solve(self, assumptions: Sequence[int] = (), *, time_limit: "float | Deadline | None" = None) -> bool | None:
+    def solve(
+        self,
+        assumptions: Sequence[int] = (),
+        *,
+        time_limit: "float | Deadline | None" = None,
+        conflict_limit: int | None = None,
+    ) -> bool | None:
+        """True, False, or None when ``time_limit`` ran out or (if given) the search met
+        ``conflict_limit`` conflicts first (a cheap bounded try, e.g. for a local search)."""
         deadline = Deadline.of(time_limit)
         self.calls += 1
         start = time.perf_counter()
         try:
+            if conflict_limit is not None:
+                if deadline.expired():
+                    return None
+                self._solver.conf_budget(max(1, int(conflict_limit)))
+                return self._solver.solve_limited(assumptions=list(assumptions))
             if deadline.time_limit is None:
                 return bool(self._solver.solve(assumptions=list(assumptions)))
             if deadline.expired():
