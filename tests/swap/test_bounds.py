@@ -158,3 +158,66 @@ def test_search_minimum_equals_breadth_first_distance(goal):
             assert outcome.status == "solved" and len(outcome.swaps) == dist[start]
         else:
             assert outcome.status == "unsatisfiable"
+
+
+def random_figure_levels(count: int, seed: int):
+    """Small match levels with every figure type, scopes 1-3 and walls (more queens and bishops
+    than the original generator deals, so the step costs differ between classes)."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        rows, cols = rng.choice([(2, 3), (3, 2), (3, 3), (2, 4)])
+        tokens = []
+        for _ in range(rows * cols):
+            if rng.random() < 0.12:
+                tokens.append("###")
+            else:
+                tokens.append(rng.choice("TTBQ") + str(rng.choice([1, 1, 2, 3])) + rng.choice("RGY"[: rng.choice([2, 3])]))
+        colours = [t[-1] for t in tokens if t != "###"]
+        if len(colours) < 3:
+            continue
+        rng.shuffle(colours)
+        dealt = iter(colours)
+        goal = ["#" if t == "###" else next(dealt) for t in tokens]
+        task = Task.from_rows(
+            [" ".join(tokens[r * cols:(r + 1) * cols]) for r in range(rows)],
+            goal=[" ".join(goal[r * cols:(r + 1) * cols]) for r in range(rows)],
+        )
+        if task.is_goal(task.start):
+            continue
+        graph = state_space(task)
+        if graph is None:
+            continue
+        made += 1
+        yield task, graph
+
+
+def test_step_cost_bound_is_admissible_and_consistent_by_exhaustive_search():
+    """The LP-chosen step costs never give a bound above the BFS distance, change by at most one
+    per swap, meet every pair constraint in integers, and beat half costs somewhere."""
+    from puzzlesat.swap.stepcost import SCALE, StepCostBound, half_costs, legal_class_pairs, present_classes, swap_edges
+
+    def levels():
+        yield from small_levels("match", 40, seed=31)
+        yield from random_figure_levels(60, seed=32)
+
+    checked, optimised, stronger = 0, 0, 0
+    for task, graph in levels():
+        dist = distances_to_goal(task, graph)
+        step = StepCostBound(task)
+        half = StepCostBound(task, costs=half_costs(task))
+        optimised += step.optimised
+        classes = present_classes(task)
+        for e, edge in enumerate(swap_edges(task)):
+            for a, b in legal_class_pairs(task, edge, classes[edge[0]]):
+                assert step.costs[(a, e)] + step.costs[(b, e)] <= SCALE
+        values = {s: step.bound(s) for s in graph}
+        for s, d in dist.items():
+            assert values[s] <= d, (task, s, values[s], d)
+            assert half.bound(s) <= d
+            stronger += values[s] > max(half.bound(s), bounds.lower_bound(task, s))
+            checked += 1
+        for s, nbrs in graph.items():
+            for t in nbrs:
+                assert abs(values[s] - values[t]) <= 1
+    assert checked > 2000 and optimised >= 50 and stronger > 0, (checked, optimised, stronger)

@@ -23,6 +23,8 @@ from typing import Callable, Sequence
 from ..timing import Deadline
 from . import bounds
 from .compiled import MATCH, TOUCH, Task
+from .stepcost import SCALE as step_scale
+from .stepcost import StepCostBound
 
 DEFAULT_MAX_STATES = 1_500_000  # about 300 MB of Python objects at the largest boards
 UNSET = 1 << 30
@@ -48,6 +50,7 @@ def search(
     max_states: int = DEFAULT_MAX_STATES,
     commute_pruning: bool = True,
     known_plan: Sequence[tuple[int, int]] | None = None,
+    step_costs: StepCostBound | None = None,
 ) -> SearchOutcome:
     """A* from the start state of ``task`` to its goal, returning a shortest swap sequence.
 
@@ -80,7 +83,12 @@ def search(
         assignment = bounds.AssignmentBound(task)
         assignment_cache = assignment.cache
         assignment_cost = assignment.cost
-        h0 = max(cycles.value(cycles.key(start)), assignment.bound(start))
+        if step_costs is None:
+            step_costs = StepCostBound(task, time_limit=deadline)
+        step_cache = step_costs.cache
+        step_cost = step_costs.cost
+        shift = step_costs.shift
+        h0 = max(cycles.value(cycles.key(start)), assignment.bound(start), step_costs.bound(start))
     else:
         bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
         h0 = bound(task, start)
@@ -149,6 +157,9 @@ def search(
             costs = [assignment_cost(x, mask) for x, mask in enumerate(masks)]
             total = sum(costs)
             h_same = max(cycle_value(key), (total + 1) // 2)  # a swap of two squares of one colour
+            step_keys = step_costs.keys(state)
+            step_parts = [step_cost(x, k) for x, k in enumerate(step_keys)]
+            step_total = sum(step_parts)
         for i in range(n):
             if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
                 return SearchOutcome("unknown", None, max(f, h0), stats())
@@ -169,6 +180,14 @@ def search(
                     if ci == cj:
                         h = h_same
                         child_key = key
+                        # the step-cost bound sees which class stands where
+                        sk = step_keys[ci] - shift[ki][i] - shift[kj][j] + shift[kj][i] + shift[ki][j]
+                        s = step_cache[ci].get(sk)
+                        if s is None:
+                            s = step_cost(ci, sk)
+                        s = -((step_parts[ci] - step_total - s) // step_scale)
+                        if s > h:
+                            h = s
                     else:
                         ui, uj = unit[i], unit[j]
                         child_key = key - ui[ci] - uj[cj] + ui[cj] + uj[ci]
@@ -189,6 +208,17 @@ def search(
                             half = (total - costs[ci] - costs[cj] + ai + aj + 1) // 2
                             if half > h:
                                 h = half
+                            si = step_keys[ci] - shift[ki][i] + shift[ki][j]
+                            sj = step_keys[cj] - shift[kj][j] + shift[kj][i]
+                            s = step_cache[ci].get(si)
+                            if s is None:
+                                s = step_cost(ci, si)
+                            s2 = step_cache[cj].get(sj)
+                            if s2 is None:
+                                s2 = step_cost(cj, sj)
+                            s = -((step_parts[ci] + step_parts[cj] - step_total - s - s2) // step_scale)
+                            if s > h:
+                                h = s
                     if child_g + h > f:
                         if child_g + h < next_f:
                             next_f = child_g + h
@@ -233,6 +263,7 @@ def quick_plan(
     weight: float = 2.0,
     max_expansions: int = 100_000,
     time_limit: "float | Deadline | None" = None,
+    step_costs: StepCostBound | None = None,
 ) -> list[tuple[int, int]] | None:
     """Some plan, not necessarily shortest: best-first search on g + weight * h (the admissible
     bound inflated), capped; ``None`` when the cap or the limit comes first.
@@ -246,9 +277,10 @@ def quick_plan(
     if task.goal == MATCH:
         cycles = bounds.MatchHeuristic(task)
         assignment = bounds.AssignmentBound(task)
+        steps = StepCostBound(task, time_limit=deadline) if step_costs is None else step_costs
 
         def h(state: bytes) -> int:
-            return max(cycles.value(cycles.key(state)), assignment.bound(state))
+            return max(cycles.value(cycles.key(state)), assignment.bound(state), steps.bound(state))
     else:
         bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
 

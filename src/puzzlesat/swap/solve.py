@@ -26,8 +26,9 @@ from typing import Sequence
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from . import bounds
-from .compiled import Task
+from .compiled import MATCH, Task
 from .model import Level, Move
+from .stepcost import StepCostBound
 from .verify import verify
 
 METHODS = ("search", "cpsat", "astar")
@@ -99,6 +100,12 @@ def solve(
         return SolveResult(Status.SOLVED, (), Timings(encode, 0.0), optimal=True, lower_bound=0,
                            method=chosen, stats={})
 
+    step_costs = None
+    if task.goal == MATCH:  # the step costs come from a linear program, solved once per level
+        with watch("bound"):
+            step_costs = StepCostBound(task, time_limit=deadline)
+            lower = max(lower, step_costs.bound(task.start))
+        encode += watch.seconds["bound"]
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
         from .search import MAX_CLASSES, quick_plan, search
@@ -111,11 +118,12 @@ def solve(
             # shorter plans, and a level that times out still gets a verified plan and its gap
             remaining = deadline.remaining()
             share = QUICK_PLAN_SECONDS if remaining is None else min(QUICK_PLAN_SECONDS, QUICK_PLAN_SHARE * remaining)
-            plan = quick_plan(task, time_limit=share, max_expansions=QUICK_PLAN_EXPANSIONS_PER_CELL * len(task.cells))
+            plan = quick_plan(task, time_limit=share, max_expansions=QUICK_PLAN_EXPANSIONS_PER_CELL * len(task.cells),
+                              step_costs=step_costs)
             if plan is not None and len(plan) <= lower:
                 outcome = None
             else:
-                outcome = search(task, time_limit=deadline, known_plan=plan)
+                outcome = search(task, time_limit=deadline, known_plan=plan, step_costs=step_costs)
         if outcome is None:
             status, swaps, stats = "solved", plan, {"expanded": 0, "quick_plan": len(plan)}
         else:

@@ -1,0 +1,268 @@
+"""Match goal: the step-cost assignment bound, an admissible lower bound that knows which
+squares can make a swap themselves.
+
+Rule it rests on: a swap {u, v} is legal only when the square at one end reaches the other
+(its figure and scope), and it moves both squares one edge of the swap graph. Give every square
+class ``k`` a cost ``w_k(e) >= 0`` for crossing edge ``e``, chosen so that every legal swap
+costs at most one in total: ``w_k(e) + w_k'(e) <= 1`` for every two different classes ``k``,
+``k'`` of which at least one reaches along ``e`` (two squares of one class never swap in a
+shortest plan: it changes nothing). Then any plan of ``S`` swaps costs at most ``S``, and it
+moves every square along a path to a goal cell of its colour, so
+
+    S >= sum over colours of the least total path cost of an assignment of that colour's
+         squares (each with its own class's costs) to that colour's goal cells.
+
+With ``w = 1/2`` everywhere this is the plain assignment bound (half the swap-graph distances).
+The gain is on edges only some classes reach (a queen's long diagonal): a square that cannot
+make that step itself needs a partner that can, so the costs can shift toward it. The costs are
+chosen once per level by a linear program that maximises the bound at the start (GLOP, through
+OR-Tools); every cost vector meeting the pair constraints is admissible, so the costs are
+rounded down to integers (units of ``1 / SCALE``) and the pair constraints re-checked in
+integers before use. The bound is consistent: one swap changes the total cost by at most one.
+
+>>> from .compiled import Task
+>>> task = Task.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+>>> StepCostBound(task).bound(task.start)
+2
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Sequence
+
+from ..timing import Deadline
+from . import bounds
+from .compiled import Task
+
+SCALE = 1000  # costs are integers in units of 1 / SCALE swaps
+LP_SECONDS = 20.0  # at most this long for the linear program (then half costs everywhere)
+
+try:  # the same optimum as bounds.min_cost_assignment, faster, when SciPy is installed
+    import numpy as _np
+    from scipy.optimize import linear_sum_assignment as _linear_sum_assignment
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    _linear_sum_assignment = None
+
+
+def swap_edges(task: Task) -> list[tuple[int, int]]:
+    """The edges (i < j) of the refined swap graph (see :func:`bounds.swap_graph`)."""
+    adjacent = bounds.swap_graph(task)
+    return sorted({(min(a, b), max(a, b)) for a in range(len(adjacent)) for b in adjacent[a]})
+
+
+def present_classes(task: Task) -> list[set[int]]:
+    """For every cell, the classes that start in its swap-graph component (the only ones that
+    can ever stand there)."""
+    component = bounds.swap_components(task)
+    per_component: dict[int, set[int]] = {}
+    for i, k in enumerate(task.start):
+        per_component.setdefault(component[i], set()).add(k)
+    return [per_component[component[i]] for i in range(len(task.cells))]
+
+
+def legal_class_pairs(task: Task, edge: tuple[int, int], classes: set[int]) -> list[tuple[int, int]]:
+    """Pairs of different classes (k < k') that can swap across ``edge``: one of them reaches."""
+    u, v = edge
+    ordered = sorted(classes)
+    movers = {k for k in ordered if v in task.reach[k][u]}  # reach is symmetric
+    return [
+        (a, b) for x, a in enumerate(ordered) for b in ordered[x + 1:] if a in movers or b in movers
+    ]
+
+
+def half_costs(task: Task) -> dict[tuple[int, int], int]:
+    """Cost 1/2 for every class on every edge (the plain assignment bound), keyed (class, edge)."""
+    classes = present_classes(task)
+    return {(k, e): SCALE // 2 for e, (u, _) in enumerate(swap_edges(task)) for k in classes[u]}
+
+
+def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None) -> dict[tuple[int, int], int] | None:
+    """Step costs (class, edge index) -> integer cost in units of 1/SCALE that maximise the bound
+    at the start, by a linear program; ``None`` when the LP does not finish in time (or the level
+    is unsolvable by the component argument).
+
+    Variables: the costs ``w[k, e]`` in [0, 1]; per square ``t`` (a start cell) a distance
+    label ``d[t, v]`` with ``d[t, start] = 0`` and ``d[t, b] - d[t, a] <= w[class(t), e]`` on
+    every edge e = {a, b} (so ``d`` is at most the cheapest path cost); per colour the duals of
+    the assignment, ``alpha[t] + beta[g] <= d[t, g]``; maximise ``sum alpha + sum beta``
+    subject to the pair constraints.
+    """
+    if task.goal_colours is None or bounds.unreachable_reason(task) is not None:
+        return None
+    from ortools.linear_solver import pywraplp
+
+    deadline = Deadline.of(time_limit)
+    remaining = deadline.remaining()
+    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, remaining)
+    if seconds <= 0.05:
+        return None
+    solver = pywraplp.Solver.CreateSolver("GLOP")
+    if solver is None:  # pragma: no cover - GLOP ships with every OR-Tools build
+        return None
+    solver.SetTimeLimit(int(seconds * 1000))
+    infinity = solver.infinity()
+    n = len(task.cells)
+    component = bounds.swap_components(task)
+    classes = present_classes(task)
+    edges = swap_edges(task)
+    cost = {(k, e): solver.NumVar(0, 1, "") for e, (u, _) in enumerate(edges) for k in classes[u]}
+    label = {
+        (t, v): solver.NumVar(0, infinity, "")
+        for t in range(n) for v in range(n) if v != t and component[v] == component[t]
+    }
+    for e, (u, v) in enumerate(edges):
+        for t in range(n):
+            if component[t] != component[u]:
+                continue
+            step = cost[(task.start[t], e)]
+            for a, b in ((u, v), (v, u)):
+                if b == t:
+                    continue
+                solver.Add(label[(t, b)] <= step if a == t else label[(t, b)] - label[(t, a)] <= step)
+        for a, b in legal_class_pairs(task, (u, v), classes[u]):
+            solver.Add(cost[(a, e)] + cost[(b, e)] <= 1)
+    alpha = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
+    beta = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
+    for t in range(n):
+        colour = task.class_colour[task.start[t]]
+        for g in range(n):
+            if task.goal_colours[g] == colour and component[g] == component[t]:
+                solver.Add(alpha[t] + beta[g] <= (0 if g == t else label[(t, g)]))
+    solver.Maximize(solver.Sum(alpha) + solver.Sum(beta))
+    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+        return None
+    return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
+
+
+def repair(costs: dict[tuple[int, int], int], task: Task) -> dict[tuple[int, int], int]:
+    """Clamp the integer costs to [0, SCALE] and lower them until every legal pair of different
+    classes costs at most SCALE on every edge (the LP's rounding tolerance must never make the
+    bound inadmissible)."""
+    out = {key: max(0, min(SCALE, value)) for key, value in costs.items()}
+    classes = present_classes(task)
+    for e, edge in enumerate(swap_edges(task)):
+        for a, b in legal_class_pairs(task, edge, classes[edge[0]]):
+            excess = out[(a, e)] + out[(b, e)] - SCALE
+            if excess > 0:
+                high = (a, e) if out[(a, e)] >= out[(b, e)] else (b, e)
+                out[high] -= excess
+    return out
+
+
+class StepCostBound:
+    """The step-cost assignment bound (see the module docstring) for match levels.
+
+    ``costs`` maps (class, edge index) to an integer cost in units of 1/SCALE; by default the LP
+    optimum (:func:`optimised_costs`), or half costs when the LP does not finish. A state's
+    squares of one colour are packed in one integer (class + 1 in a field per cell), and the
+    assignment cost is cached per (colour, packed squares).
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1G T1R", "Q1G T1R"], goal=["R R", "G G"])
+    >>> StepCostBound(task, costs=half_costs(task)).bound(task.start), StepCostBound(task).bound(task.start)
+    (1, 2)
+
+    (Half costs allow the diagonal swap of the two towers; neither reaches diagonally, so the
+    green tower first changes places with the queen, which then makes the diagonal swap.)
+    """
+
+    def __init__(
+        self,
+        task: Task,
+        *,
+        costs: dict[tuple[int, int], int] | None = None,
+        time_limit: "float | Deadline | None" = None,
+    ) -> None:
+        assert task.goal_colours is not None
+        self.task = task
+        if costs is None:
+            costs = optimised_costs(task, time_limit=time_limit)
+            self.optimised = costs is not None
+            if costs is None:
+                costs = half_costs(task)
+        else:
+            self.optimised = False
+        self.costs = repair(costs, task)
+        n = len(task.cells)
+        self.ncol = max([*task.goal_colours, *task.class_colour], default=-1) + 1
+        self.targets = [[i for i, g in enumerate(task.goal_colours) if g == x] for x in range(self.ncol)]
+        self.bits = (len(task.classes) + 1).bit_length()
+        self.field = (1 << self.bits) - 1
+        # shift[k][i]: the packed field of a class-k square at cell i
+        self.shift = [[(k + 1) << (i * self.bits) for i in range(n)] for k in range(len(task.classes))]
+        self.distance = self._distances()
+        self.cache: list[dict[int, int]] = [{} for _ in range(self.ncol)]
+
+    def _distances(self) -> list[list[list[int]]]:
+        """distance[k][u][v]: the cheapest path cost of a class-k square from u to v (Dijkstra)."""
+        task = self.task
+        n = len(task.cells)
+        far = bounds.UNREACHABLE_DISTANCE * SCALE
+        adjacent: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for e, (u, v) in enumerate(swap_edges(task)):
+            adjacent[u].append((v, e))
+            adjacent[v].append((u, e))
+        classes = present_classes(task)
+        table = []
+        for k in range(len(task.classes)):
+            rows = []
+            for source in range(n):
+                row = [far] * n
+                if k in classes[source]:
+                    row[source] = 0
+                    queue = [(0, source)]
+                    while queue:
+                        d, a = heapq.heappop(queue)
+                        if d > row[a]:
+                            continue
+                        for b, e in adjacent[a]:
+                            nd = d + self.costs[(k, e)]
+                            if nd < row[b]:
+                                row[b] = nd
+                                heapq.heappush(queue, (nd, b))
+                rows.append(row)
+            table.append(rows)
+        if _linear_sum_assignment is not None:
+            self._matrix = _np.array(table, dtype=_np.int64)
+        return table
+
+    def keys(self, state: Sequence[int]) -> list[int]:
+        """For each colour, its squares packed in one integer."""
+        keys = [0] * self.ncol
+        colour = self.task.class_colour
+        for i, k in enumerate(state):
+            keys[colour[k]] += self.shift[k][i]
+        return keys
+
+    def cost(self, colour: int, key: int) -> int:
+        value = self.cache[colour].get(key)
+        if value is None:
+            cells, kinds = [], []
+            i, rest = 0, key
+            while rest:
+                k = rest & self.field
+                if k:
+                    cells.append(i)
+                    kinds.append(k - 1)
+                rest >>= self.bits
+                i += 1
+            targets = self.targets[colour]
+            if len(cells) != len(targets):
+                value = bounds.UNREACHABLE_DISTANCE * SCALE
+            elif _linear_sum_assignment is not None:
+                block = self._matrix[kinds, cells][:, targets]
+                rows, cols = _linear_sum_assignment(block)
+                value = int(block[rows, cols].sum())
+            else:
+                value = bounds.min_cost_assignment(
+                    [[self.distance[k][i][g] for g in targets] for k, i in zip(kinds, cells)]
+                )
+            self.cache[colour][key] = value
+        return value
+
+    def total(self, keys: Sequence[int]) -> int:
+        return sum(self.cost(x, key) for x, key in enumerate(keys))
+
+    def bound(self, state: Sequence[int]) -> int:
+        return -(-self.total(self.keys(state)) // SCALE)
