@@ -11,7 +11,7 @@ import pytest
 from puzzlesat.cli import main
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
-from puzzlesat.numberlink.solve import WINDOW_SIZE, _window_starts, count, is_unique, solve
+from puzzlesat.numberlink.solve import WINDOWS, _window_starts, count, is_unique, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from tests.support import ROOT, shared_path
@@ -142,7 +142,7 @@ def test_second_answer_in_a_window_decides_multiple() -> None:
     cells_changed = [cell for label, cells in first.paths for cell in cells if cell not in second.path(label)]
     rows = [r for r, _ in cells_changed]
     columns = [c for _, c in cells_changed]
-    assert cells_changed and max(rows) - min(rows) < WINDOW_SIZE and max(columns) - min(columns) < WINDOW_SIZE
+    assert cells_changed and max(rows) - min(rows) < max(size for size, _ in WINDOWS) and max(columns) - min(columns) < max(size for size, _ in WINDOWS)
 
 
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])

@@ -250,8 +250,8 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
     return None
 
 
-WINDOW_SIZE = 8  # cells on a side of the windows searched for a local second answer
-WINDOW_CONFLICTS = 2_000  # conflicts allowed per window
+# windows searched for a local second answer: (cells on a side, conflicts allowed per window)
+WINDOWS = ((8, 2_000), (12, 10_000))
 
 
 def _window_starts(length: int, size: int) -> list[int]:
@@ -265,9 +265,10 @@ def _window_starts(length: int, size: int) -> list[int]:
     return starts
 
 
-def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, size: int = WINDOW_SIZE) -> Solution | None:
+def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, windows: tuple[tuple[int, int], ...] = WINDOWS) -> Solution | None:
     """A second answer that differs from ``answer`` only inside one small window, if the
-    windows (``size`` x ``size``, overlapping by half) hold one; None otherwise.
+    windows hold one; None otherwise. ``windows`` gives (size, conflicts) pairs: squares of
+    ``size`` cells on a side overlapping by half, each searched for at most ``conflicts``.
 
     Each window is one bounded solver call of ``search`` (which must already block
     ``answer``) with every edge not inside the window assumed as in ``answer``. A model is an
@@ -284,17 +285,20 @@ def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, si
     rows, cols = enc.edge_cells // width, enc.edge_cells % width
     low_row, high_row = rows.min(axis=1), rows.max(axis=1)
     low_col, high_col = cols.min(axis=1), cols.max(axis=1)
-    for r0 in _window_starts(search.puzzle.height, size):
-        in_rows = (low_row >= r0) & (high_row < r0 + size)
-        for c0 in _window_starts(width, size):
-            inside = in_rows & (low_col >= c0) & (high_col < c0 + size)
-            if not inside.any():
-                continue
+    height = search.puzzle.height
+    tries = []
+    for size, conflicts in windows:
+        tries += [(r0, c0, size, conflicts) for r0 in _window_starts(height, size) for c0 in _window_starts(width, size)]
+        if size >= max(height, width):
+            break  # one window holds the whole board: larger ones would repeat it
+    for r0, c0, size, conflicts in tries:
+        inside = (low_row >= r0) & (high_row < r0 + size) & (low_col >= c0) & (high_col < c0 + size)
+        if inside.any():
             assumptions = as_answer[~inside].tolist()
             while True:
                 if deadline.expired():
                     return None
-                if solver.solve(assumptions, conflict_limit=WINDOW_CONFLICTS, time_limit=deadline) is not True:
+                if solver.solve(assumptions, conflict_limit=conflicts, time_limit=deadline) is not True:
                     break
                 paths, cycles = enc._components(enc.true_edges(solver.model()))
                 if cycles:  # cut (valid for every answer) and ask the same window again
