@@ -102,3 +102,48 @@ def test_decode_of_a_model_gives_the_paths() -> None:
     assert enc.edge_var((0, 0), (1, 0)) in enc.answer_vars
     with pytest.raises(ValueError):
         enc.edge_var((0, 0), (1, 1))
+
+
+def _answers(puzzle: Puzzle, clauses: list[list[int]], num_edges: int) -> set[frozenset[int]]:
+    """Every cycle-free answer of a formula (its edge sets), by enumerating models on the edges."""
+    from puzzlesat.numberlink.encoding import encode as build
+
+    decoder = build(puzzle, Rules())  # same edge numbering for every rule set
+    out = set()
+    with SatSolver(clauses) as solver:
+        while solver.solve():
+            model = solver.model()
+            edges = frozenset(v for v in range(1, num_edges + 1) if v <= len(model) and model[v - 1] > 0)
+            _, cycles = decoder._components(decoder.true_edges(model))
+            if not cycles:
+                out.add(edges)
+            solver.add_clause([-v if v in edges else v for v in range(1, num_edges + 1)])
+    return out
+
+
+TOUCH_BOARDS = {
+    "2x2 ends side by side": ["A.", "A."],
+    "3x4": ["A..B", "....", "A..B"],
+    "4x4 blocked": ["A..#", ".B..", "....", "A..B"],
+}
+
+
+@pytest.mark.parametrize("cover_all", [True, False])
+@pytest.mark.parametrize("rows", TOUCH_BOARDS.values(), ids=list(TOUCH_BOARDS))
+def test_touch_selectors_switch_between_the_two_formulas(rows: list[str], cover_all: bool) -> None:
+    puzzle = Puzzle.from_rows(rows)
+    strict, loose = Rules(cover_all=cover_all, no_self_touch=True), Rules(cover_all=cover_all)
+    plain = encode(puzzle, strict)
+    enc = encode(puzzle, strict, touch_selectors=True)
+    variables, clauses = expected_sizes(puzzle, strict)
+    squares = sum(1 for r in range(puzzle.height - 1) for c in range(puzzle.width - 1)
+                  if not {(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} & set(puzzle.blocked))
+    assert (enc.num_vars, enc.num_clauses) == (variables + enc.num_edges, clauses + squares)
+    assert enc.touch_selectors == plain.num_vars + 1
+    selectors = range(enc.touch_selectors, enc.touch_selectors + enc.num_edges)
+    formula = list(enc.clauses())
+    all_on = _answers(puzzle, formula + [[s] for s in selectors], enc.num_edges)
+    all_off = _answers(puzzle, formula + [[-s] for s in selectors], enc.num_edges)
+    assert all_on == _answers(puzzle, list(plain.clauses()), enc.num_edges)
+    assert all_off == _answers(puzzle, list(encode(puzzle, loose).clauses()), enc.num_edges)
+    assert all_on <= all_off

@@ -145,6 +145,32 @@ def test_second_answer_in_a_window_decides_multiple() -> None:
     assert cells_changed and max(rows) - min(rows) < max(size for size, _ in WINDOWS) and max(columns) - min(columns) < max(size for size, _ in WINDOWS)
 
 
+def test_answer_that_must_touch_itself_is_found_in_a_window() -> None:
+    """Row stripes, and in the top-right corner two endpoints side by side whose path must run
+    round two cells beside them: no answer without touching, one that touches in one spot."""
+    labels = "BCDEFGHIJKLMNO"
+    rows = [labels[r] + "." * 16 + labels[r] + "A." if r < 2 else labels[r] + "." * 18 + labels[r] for r in range(14)]
+    puzzle = Puzzle.from_rows(rows)
+    assert solve(puzzle, rules=Rules(no_self_touch=True), time_limit=30).status is Status.UNSATISFIABLE
+    result = solve(puzzle, time_limit=30)
+    assert result.solved and result.stats["first_answer"] == "touching-window"
+    assert result.solution.path("A") == ((0, 18), (0, 19), (1, 19), (1, 18))
+    assert verify(puzzle, result.solution) == []
+    counted = count(puzzle, time_limit=30)
+    assert counted.stats["first_answer"] == "touching-window" and counted.count >= 1
+    assert all(verify(puzzle, answer) == [] for answer in counted.solutions)
+
+
+def test_janko_190_needs_touching_and_is_solved() -> None:
+    """HoustonWeHaveABug's raetsel_190a (janko Arukone 190, 35x48): a path runs beside its own
+    endpoint; the default formula alone found no answer in 60 s."""
+    path = shared_path("numberlink", "HoustonWeHaveABug-FlowFree", "puzzles", "flowfree_raetsel_190a.txt")
+    puzzle = formats.parse(path.read_text())
+    result = solve(puzzle, time_limit=30)
+    assert result.solved and result.stats["first_answer"] == "touching-window"
+    assert verify(puzzle, result.solution) == [] and verify(puzzle, result.solution, Rules(no_self_touch=True)) != []
+
+
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
 def test_windows_cover_the_board(length: int, size: int, starts: list[int]) -> None:
     assert _window_starts(length, size) == starts

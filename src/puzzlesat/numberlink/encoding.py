@@ -62,6 +62,7 @@ class Encoding:
     label_codes: dict[str, int]
     blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
+    touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -233,12 +234,21 @@ def encode(
     *,
     labels: str = "log",
     deadline: Deadline | None = None,
+    touch_selectors: bool = False,
 ) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
     ``deadline`` passes between steps). ``labels``: "log" (ceil(log2 K) bits per cell) or
-    "onehot" (one variable per label per cell)."""
+    "onehot" (one variable per label per cell).
+
+    ``touch_selectors`` (no-self-touch rules, log labels only): one more variable ``s[e]`` per
+    edge, numbered from ``touch_selectors``; every no-self-touch clause about edge ``e`` gets
+    ``-s[e]`` (a 2x2 clause: ``-s`` of each of its three edges) and the 2x2 "not four" clauses
+    are added. With every ``s`` assumed true this is the no-self-touch formula; a false ``s[e]``
+    lets paths touch themselves across ``e``, and with all false it is the default formula."""
     if labels not in LABEL_ENCODINGS:
         raise ValueError(f"labels must be one of {LABEL_ENCODINGS}")
+    if touch_selectors and (not rules.no_self_touch or labels != "log"):
+        raise ValueError("touch selectors belong to the no-self-touch formula with log labels")
     onehot = labels == "onehot"
 
     def check() -> None:
@@ -330,6 +340,9 @@ def encode(
     else:
         _log_labels(enc, puzzle, rules, bit_base, flat, free, check)
     _squares(enc, rules.no_self_touch, hid, vid, height, width)
+    if touch_selectors:
+        _guard_no_touch(enc)
+        _squares(enc, False, hid, vid, height, width)
     check()
     enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
     return enc
@@ -410,6 +423,20 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
         blocks.append(("adjacent-endpoints-joined", edge_ids[ee_same][:, None]))
         check()
 
+
+
+# no-self-touch clause families whose first literal is the edge they are about
+_EDGE_FIRST_NO_TOUCH = ("no-edge-some-bit-differs", "no-edge-different-labels", "no-edge-not-endpoint-label", "adjacent-endpoints-joined")
+
+
+def _guard_no_touch(enc: Encoding) -> None:
+    base = enc.pool.reserve(enc.num_edges)
+    enc.touch_selectors = base
+    for i, (name, block) in enumerate(enc.blocks):
+        if name in _EDGE_FIRST_NO_TOUCH:
+            enc.blocks[i] = (name, np.concatenate([block, -(base - 1 + np.abs(block[:, :1]))], axis=1))
+        elif name == "square-at-most-two":
+            enc.blocks[i] = (name, np.concatenate([block, -(base - 1 + np.abs(block))], axis=1))
 
 
 def _squares(enc: Encoding, at_most_two: bool, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:

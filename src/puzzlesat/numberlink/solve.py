@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import time
+from typing import Iterator
 
 import numpy as np
 
@@ -77,7 +78,7 @@ class _Search:
     ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
     ``rules``."""
 
-    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
         self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
         self.formula_rules = formula_rules or rules
         self.encode_seconds = 0.0
@@ -88,7 +89,7 @@ class _Search:
         self.encoding: Encoding | None = None
         start = time.perf_counter()
         try:
-            self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline)
+            self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline, touch_selectors=touch_selectors)
             self.solver = SatSolver(name=solver, options=CADICAL_OPTIONS if solver == "cadical195" else None)
             self.encoding.feed(self.solver, deadline)
         except EncodingTimeout:
@@ -129,6 +130,28 @@ class _Search:
                 solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
                 _check(self.puzzle, solution, self.rules)
                 return Status.SOLVED, solution, (edges + 1).tolist()
+        finally:
+            self.solve_seconds += time.perf_counter() - start
+
+    def bounded_answer(self, assumptions: list[int], conflicts: int) -> Solution | None:
+        """A verified cycle-free answer under ``assumptions`` found within ``conflicts``
+        conflicts per solver call (stray cycles are cut and the call repeated), else None."""
+        assert self.solver is not None and self.encoding is not None
+        start = time.perf_counter()
+        try:
+            while not self.deadline.expired():
+                if self.solver.solve(assumptions, conflict_limit=conflicts, time_limit=self.deadline) is not True:
+                    return None
+                paths, cycles = self.encoding._components(self.encoding.true_edges(self.solver.model()))
+                if not cycles:
+                    solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+                    _check(self.puzzle, solution, self.rules)
+                    return solution
+                self.cycles += len(cycles)  # cut (valid for every answer) and ask again
+                cuts = self.encoding.cycle_cuts(cycles)
+                self.cuts += len(cuts)
+                self.solver.add_clause_lists(cuts)
+            return None
         finally:
             self.solve_seconds += time.perf_counter() - start
 
@@ -252,6 +275,8 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
 
 # windows searched for a local second answer: (cells on a side, conflicts allowed per window)
 WINDOWS = ((8, 2_000), (12, 10_000))
+# windows in which paths may touch themselves, when no answer avoids touching
+TOUCH_WINDOWS = ((8, 5_000), (16, 20_000))
 
 
 def _window_starts(length: int, size: int) -> list[int]:
@@ -277,40 +302,60 @@ def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, wi
     search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
     #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way)."""
     assert search.solver is not None and search.encoding is not None
-    enc, solver, width = search.encoding, search.solver, search.puzzle.width
+    enc = search.encoding
     ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
     used = np.zeros(enc.num_edges, dtype=bool)
     used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
     as_answer = np.where(used, ids, -ids)
+    for inside, conflicts in _window_masks(search, windows):
+        found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
+        if found is not None or deadline.expired():
+            return found
+    return None
+
+
+def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iterator[tuple[np.ndarray, int]]:
+    """(edges inside the window, conflicts allowed) for each window of ``windows`` ((size,
+    conflicts) pairs: squares of ``size`` cells overlapping by half), smaller sizes first;
+    windows without an edge are left out, and a size that holds the board ends the list."""
+    assert search.encoding is not None
+    enc, width, height = search.encoding, search.puzzle.width, search.puzzle.height
     rows, cols = enc.edge_cells // width, enc.edge_cells % width
     low_row, high_row = rows.min(axis=1), rows.max(axis=1)
     low_col, high_col = cols.min(axis=1), cols.max(axis=1)
-    height = search.puzzle.height
-    tries = []
     for size, conflicts in windows:
-        tries += [(r0, c0, size, conflicts) for r0 in _window_starts(height, size) for c0 in _window_starts(width, size)]
+        for r0 in _window_starts(height, size):
+            for c0 in _window_starts(width, size):
+                inside = (low_row >= r0) & (high_row < r0 + size) & (low_col >= c0) & (high_col < c0 + size)
+                if inside.any():
+                    yield inside, conflicts
         if size >= max(height, width):
             break  # one window holds the whole board: larger ones would repeat it
-    for r0, c0, size, conflicts in tries:
-        inside = (low_row >= r0) & (high_row < r0 + size) & (low_col >= c0) & (high_col < c0 + size)
-        if inside.any():
-            assumptions = as_answer[~inside].tolist()
-            while True:
-                if deadline.expired():
-                    return None
-                if solver.solve(assumptions, conflict_limit=conflicts, time_limit=deadline) is not True:
-                    break
-                paths, cycles = enc._components(enc.true_edges(solver.model()))
-                if cycles:  # cut (valid for every answer) and ask the same window again
-                    search.cycles += len(cycles)
-                    cuts = enc.cycle_cuts(cycles)
-                    search.cuts += len(cuts)
-                    solver.add_clause_lists(cuts)
-                    continue
-                variant = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-                _check(search.puzzle, variant, search.rules)
-                return variant
-    return None
+
+
+def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
+    """Cover-all with touching allowed, when no answer avoids touching: an answer whose paths
+    touch themselves only inside one window, if the windows hold one (None otherwise).
+
+    The no-self-touch formula with a selector per edge (:func:`~.encoding.encode` with
+    ``touch_selectors``) is searched once per window with the selectors outside the window
+    assumed: the strong formula everywhere but in the window. A model is an answer under
+    ``rules``. Published puzzles that need touching usually need it in one spot (HoustonWeHaveABug's
+    raetsel_190a = janko Arukone 190: a path runs beside its own endpoint; 1 s this way, no
+    answer in 60 s from the default formula)."""
+    search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules), touch_selectors=True)
+    try:
+        if not search.ready:
+            return None
+        assert search.encoding is not None
+        selectors = search.encoding.touch_selectors
+        for inside, conflicts in _window_masks(search, TOUCH_WINDOWS):
+            found = search.bounded_answer((selectors + np.flatnonzero(~inside)).tolist(), conflicts)
+            if found is not None or deadline.expired():
+                return found
+        return None
+    finally:
+        search.close()
 
 
 ROUTE_SECONDS = 3.0  # at most this long (and a third of the time left) for the router
@@ -421,6 +466,21 @@ def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline:
         search.close()
 
 
+def _first_answer_default(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
+    """Cover-all with touching allowed: an answer without touching (:func:`_without_touching_first`),
+    or, when there is none, one that touches only inside a window (:func:`_touching_in_a_window`).
+    None for other rule sets; UNKNOWN / UNSATISFIABLE results say only that neither step found one."""
+    first = _without_touching_first(puzzle, rules, solver, deadline)
+    if first is None or first.status is not Status.UNSATISFIABLE:
+        return first
+    start = time.perf_counter()
+    touching = _touching_in_a_window(puzzle, rules, solver, deadline)
+    timings = first.timings + Timings(solve=time.perf_counter() - start)
+    if touching is None:
+        return dataclasses.replace(first, timings=timings)
+    return SolveResult(Status.SOLVED, touching, timings=timings, stats={"first_answer": "touching-window"})
+
+
 def solve(
     puzzle: Puzzle,
     *,
@@ -440,7 +500,7 @@ def solve(
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
     earlier = Timings()
-    first = _without_touching_first(puzzle, rules, solver, deadline)
+    first = _first_answer_default(puzzle, rules, solver, deadline)
     if first is not None:
         if first.solved:
             return dataclasses.replace(first, method=method)
@@ -480,9 +540,11 @@ def count(
     found: list[Solution] = []
     earlier = Timings()
     stats: dict[str, int | str] = {}
-    first = _without_touching_first(puzzle, rules, solver, deadline) if limit >= 1 else None
+    first = _first_answer_default(puzzle, rules, solver, deadline) if limit >= 1 else None
     if first is not None:
         earlier = first.timings
+        if "first_answer" in first.stats:
+            stats["first_answer"] = first.stats["first_answer"]
         if first.solved:
             assert first.solution is not None
             found.append(first.solution)
@@ -517,9 +579,7 @@ def count(
         if found:
             search.prefer(found[0])
         if len(found) == 1 and limit >= 2 and rules.cover_all and not rules.no_self_touch:
-            start = time.perf_counter()
             local = _window_variant(search, found[0], deadline)
-            search.solve_seconds += time.perf_counter() - start
             if local is not None:
                 found.append(local)
                 stats["local_variant"] = "window"
