@@ -58,6 +58,9 @@ def search(
     bound data, without building the child) and stores only the children whose f equals the
     parent's queued value F; the parent goes back in the queue with the next larger child f.
     So the queue and the table of seen states hold few more states than are expanded.
+    Ties on f go to the deeper state, then (match) to the smaller unrounded step-cost total:
+    the state whose bound was rounded up the most has the most room for wasted steps, so it
+    is likelier to reach the goal within f.
 
     ``known_plan`` (a valid plan, e.g. from :func:`quick_plan`) is an upper bound: only shorter
     plans are searched for, and it is returned as proven minimal once every smaller f is
@@ -97,7 +100,7 @@ def search(
     # get the parent); the queue holds (f * PACK - g, state), smallest f first, deeper first
     pack = PACK
     best: dict[bytes, int] = {start: 0}
-    queue: list[tuple[int, bytes]] = [(h0 * pack, start)]
+    queue: list[tuple[int, int, bytes]] = [(h0 * pack, 0, start)]
     expanded = 0
     incumbent: tuple[int, bytes] | None = None
     if task.is_goal(start):
@@ -120,7 +123,7 @@ def search(
         return {"expanded": expanded, "stored": len(best)}
 
     while queue:
-        priority, state = heapq.heappop(queue)
+        priority, _, state = heapq.heappop(queue)
         f = -(-priority // pack)
         g = f * pack - priority
         if incumbent is not None and incumbent[0] <= f:
@@ -176,27 +179,40 @@ def search(
                     if commute_pruning and code < last and i != la and i != lb and j != la and j != lb:
                         continue
                 if match:
+                    # the step-cost bound first (usually the strongest): most children stop there
                     cj = class_colour[kj]
                     if ci == cj:
-                        h = h_same
-                        child_key = key
-                        # the step-cost bound sees which class stands where
                         sk = step_keys[ci] - shift[ki][i] - shift[kj][j] + shift[kj][i] + shift[ki][j]
                         s = step_cache[ci].get(sk)
                         if s is None:
                             s = step_cost(ci, sk)
-                        s = -((step_parts[ci] - step_total - s) // step_scale)
-                        if s > h:
-                            h = s
+                        tie = step_total - step_parts[ci] + s
+                        h = -(-tie // step_scale)
+                    else:
+                        si = step_keys[ci] - shift[ki][i] + shift[ki][j]
+                        sj = step_keys[cj] - shift[kj][j] + shift[kj][i]
+                        s = step_cache[ci].get(si)
+                        if s is None:
+                            s = step_cost(ci, si)
+                        s2 = step_cache[cj].get(sj)
+                        if s2 is None:
+                            s2 = step_cost(cj, sj)
+                        tie = step_total - step_parts[ci] - step_parts[cj] + s + s2
+                        h = -(-tie // step_scale)
+                    if child_g + h > f:
+                        if child_g + h < next_f:
+                            next_f = child_g + h
+                        continue
+                    if ci == cj:
+                        child_key = key
+                        if h_same > h:
+                            h = h_same
                     else:
                         ui, uj = unit[i], unit[j]
                         child_key = key - ui[ci] - uj[cj] + ui[cj] + uj[ci]
                         if child_key == 0:
                             h = 0
                         else:
-                            h = cycle_cache.get(child_key)
-                            if h is None:
-                                h = cycle_value(child_key)
                             flip = (1 << i) | (1 << j)
                             mi, mj = masks[ci] ^ flip, masks[cj] ^ flip
                             ai = assignment_cache[ci].get(mi)
@@ -208,17 +224,12 @@ def search(
                             half = (total - costs[ci] - costs[cj] + ai + aj + 1) // 2
                             if half > h:
                                 h = half
-                            si = step_keys[ci] - shift[ki][i] + shift[ki][j]
-                            sj = step_keys[cj] - shift[kj][j] + shift[kj][i]
-                            s = step_cache[ci].get(si)
-                            if s is None:
-                                s = step_cost(ci, si)
-                            s2 = step_cache[cj].get(sj)
-                            if s2 is None:
-                                s2 = step_cost(cj, sj)
-                            s = -((step_parts[ci] + step_parts[cj] - step_total - s - s2) // step_scale)
-                            if s > h:
-                                h = s
+                            if child_g + h <= f:
+                                c = cycle_cache.get(child_key)
+                                if c is None:
+                                    c = cycle_value(child_key)
+                                if c > h:
+                                    h = c
                     if child_g + h > f:
                         if child_g + h < next_f:
                             next_f = child_g + h
@@ -241,15 +252,16 @@ def search(
                         incumbent = (child_g, child_state)
                     continue
                 if not match:
+                    tie = 0
                     h = bound(task, child_state)
                     if child_g + h > f:
                         if child_g + h < next_f:
                             next_f = child_g + h
                         continue
                 best[child_state] = child_base + i * pack + j
-                heapq.heappush(queue, ((child_g + h) * pack - child_g, child_state))
+                heapq.heappush(queue, ((child_g + h) * pack - child_g, tie, child_state))
         if next_f < upper:
-            heapq.heappush(queue, (next_f * pack - g, state))
+            heapq.heappush(queue, (next_f * pack - g, step_total if match else 0, state))
     if incumbent is not None:
         return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
     if known_plan is not None:
