@@ -171,6 +171,38 @@ def test_janko_190_needs_touching_and_is_solved() -> None:
     assert verify(puzzle, result.solution) == [] and verify(puzzle, result.solution, Rules(no_self_touch=True)) != []
 
 
+ADC2015 = ("dasadc-conmgr-ADC2015", "sample", "ADC2015_QA", "Q")
+
+
+@pytest.mark.parametrize("name,first", [("Q07.txt", "covering"), ("Q10.txt", "covering"), ("Q11.txt", "covering"), ("Q17.txt", None)])
+def test_adc_2015_puzzles_that_the_may_leave_empty_formula_missed(name: str, first: str | None) -> None:
+    """Q07, Q10, Q11 (their published answers cover every cell) and Q17 (49 empty cells) were
+    not solved in 30 s by the may-leave-empty formula alone."""
+    puzzle = formats.parse(shared_path("numberlink", *ADC2015, name).read_bytes())
+    rules = Rules(cover_all=False)
+    result = solve(puzzle, rules=rules, time_limit=30)
+    assert result.solved and verify(puzzle, result.solution, rules) == []
+    assert result.stats.get("first_answer") == first
+
+
+def test_few_empty_search_finds_answers_and_proves_none() -> None:
+    from puzzlesat.numberlink.solve import _Search
+    from puzzlesat.timing import Deadline
+
+    rules = Rules(cover_all=False)
+    solvable = Puzzle.from_rows(["A.......", "........", "..B..C..", "........", "..C..B..", "A......."])
+    crossing = Puzzle.from_rows(["..A..", ".....", "B...B", ".....", "..A.."])
+    for puzzle, expected in ((solvable, Status.SOLVED), (crossing, Status.UNSATISFIABLE)):
+        search = _Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+        try:
+            status, solution = search.answer_with_few_empty(bounds=(0, 2))
+        finally:
+            search.close()
+        assert status is expected
+        if solution is not None:
+            assert verify(puzzle, solution, rules) == []
+
+
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
 def test_windows_cover_the_board(length: int, size: int, starts: list[int]) -> None:
     assert _window_starts(length, size) == starts

@@ -1,6 +1,6 @@
 """The thin SAT layer every family shares: pool, cardinality, solvers with limits, counting."""
 
-from .card import at_least, at_most, at_most_one, exactly, exactly_one
+from .card import at_least, at_most, at_most_one, counter, exactly, exactly_one
 from .counting import enumerate_models
 from .cpsat import CpSatOutcome, run_cpsat
 from .pool import VarPool
@@ -8,5 +8,5 @@ from .solver import DEFAULT_SOLVER, SatSolver
 
 __all__ = [
     "VarPool", "SatSolver", "DEFAULT_SOLVER", "enumerate_models", "run_cpsat", "CpSatOutcome",
-    "at_most_one", "exactly_one", "at_most", "at_least", "exactly",
+    "at_most_one", "exactly_one", "at_most", "at_least", "exactly", "counter",
 ]

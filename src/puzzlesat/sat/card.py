@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc, EncType, ITotalizer
 
 from .pool import VarPool
 
@@ -61,3 +61,27 @@ def at_least(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncT
 
 def exactly(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncType.seqcounter) -> list[Clause]:
     return at_most(lits, k, pool, encoding=encoding) + at_least(lits, k, pool, encoding=encoding)
+
+
+def counter(lits: Sequence[int], bound: int, pool: VarPool) -> tuple[list[Clause], list[int]]:
+    """A totalizer over ``lits`` up to ``bound``: (clauses, outputs) where ``outputs[k]`` is
+    true when more than ``k`` literals are true (k < min(bound, len(lits))). Assume
+    ``-outputs[k]`` for "at most k" in one incremental solver, with a different k per call.
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(4)]
+    >>> clauses, more_than = counter(xs, 2, pool)
+    >>> from puzzlesat.sat import SatSolver
+    >>> with SatSolver(clauses) as s:   # x0 and x1 true, at most one true / any number
+    ...     s.solve([1, 2, -more_than[1]]), s.solve([1, -more_than[1]]), s.solve([1, 2, 3])
+    (False, True, True)
+    """
+    lits = list(lits)
+    if not lits or bound <= 0:
+        return [], []
+    totalizer = ITotalizer(lits=lits, ubound=min(bound, len(lits)), top_id=pool.top)
+    try:
+        if totalizer.top_id > pool.top:
+            pool.reserve(totalizer.top_id - pool.top)
+        return [list(c) for c in totalizer.cnf.clauses], list(totalizer.rhs)
+    finally:
+        totalizer.delete()
