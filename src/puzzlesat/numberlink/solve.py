@@ -676,13 +676,18 @@ def count(
             search.block(answer)
         if found:
             search.prefer(found[0])
-        if len(found) == 1 and limit >= 2 and rules.cover_all and not rules.no_self_touch:
-            local = _window_variant(search, found[0], deadline)
-            if local is not None:
-                found.append(local)
-                stats["local_variant"] = "window"
-                search.block(local)
+        # a second answer near the first, in small windows (no-self-touch cover-all is decided
+        # fast enough without)
+        windows_left = limit == 2 and not (rules.cover_all and rules.no_self_touch)
         while len(found) < limit:
+            if len(found) == 1 and windows_left:
+                windows_left = False
+                local = _window_variant(search, found[0], deadline)
+                if local is not None:
+                    found.append(local)
+                    stats["local_variant"] = "window"
+                    search.block(local)
+                    continue
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
                 status, solution = search.answer_with_few_empty()
             else:
