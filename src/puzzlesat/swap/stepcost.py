@@ -36,7 +36,8 @@ from . import bounds
 from .compiled import Task
 
 SCALE = 1000  # costs are integers in units of 1 / SCALE swaps
-LP_SECONDS = 20.0  # at most this long for the linear program (then half costs everywhere)
+LP_SECONDS = 20.0  # at most this long for the linear program, and at most LP_SHARE of the
+LP_SHARE = 0.25  # time limit (when it does not finish: half costs everywhere)
 
 try:  # the same optimum as bounds.min_cost_assignment, faster, when SciPy is installed
     import numpy as _np
@@ -82,11 +83,15 @@ def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None)
     at the start, by a linear program; ``None`` when the LP does not finish in time (or the level
     is unsolvable by the component argument).
 
-    Variables: the costs ``w[k, e]`` in [0, 1]; per square ``t`` (a start cell) a distance
-    label ``d[t, v]`` with ``d[t, start] = 0`` and ``d[t, b] - d[t, a] <= w[class(t), e]`` on
-    every edge e = {a, b} (so ``d`` is at most the cheapest path cost); per colour the duals of
-    the assignment, ``alpha[t] + beta[g] <= d[t, g]``; maximise ``sum alpha + sum beta``
-    subject to the pair constraints.
+    The bound for fixed costs is, per colour, a transportation problem (class supplies at the
+    squares' cells, one unit to each goal cell, shortest-path costs per class); the LP is its
+    dual with the costs as variables: potentials ``pi[k, v]`` per class and cell with
+    ``pi[k, b] - pi[k, a] <= w[k, e]`` on every edge e = {a, b}, ``beta[g] <= pi[k, g]`` for the
+    classes k of g's colour; maximise ``sum beta - sum over squares of pi[class, cell]``. Pair
+    constraints: ``w[k, e] + w[k', e] <= 1`` for two classes that both reach along e; between
+    a class that reaches and one that does not, through two variables per edge,
+    ``w[k, e] <= A[e]`` (reaches), ``w[k, e] <= B[e]`` (does not), ``A[e] + B[e] <= 1`` (the
+    same constraints, fewer rows).
     """
     if task.goal_colours is None or bounds.unreachable_reason(task) is not None:
         return None
@@ -94,7 +99,7 @@ def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None)
 
     deadline = Deadline.of(time_limit)
     remaining = deadline.remaining()
-    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, remaining)
+    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, LP_SHARE * remaining)
     if seconds <= 0.05:
         return None
     solver = pywraplp.Solver.CreateSolver("GLOP")
@@ -103,33 +108,34 @@ def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None)
     solver.SetTimeLimit(int(seconds * 1000))
     infinity = solver.infinity()
     n = len(task.cells)
-    component = bounds.swap_components(task)
     classes = present_classes(task)
     edges = swap_edges(task)
     cost = {(k, e): solver.NumVar(0, 1, "") for e, (u, _) in enumerate(edges) for k in classes[u]}
-    label = {
-        (t, v): solver.NumVar(0, infinity, "")
-        for t in range(n) for v in range(n) if v != t and component[v] == component[t]
-    }
+    potential = {(k, v): solver.NumVar(-infinity, infinity, "") for v in range(n) for k in classes[v]}
     for e, (u, v) in enumerate(edges):
-        for t in range(n):
-            if component[t] != component[u]:
-                continue
-            step = cost[(task.start[t], e)]
-            for a, b in ((u, v), (v, u)):
-                if b == t:
-                    continue
-                solver.Add(label[(t, b)] <= step if a == t else label[(t, b)] - label[(t, a)] <= step)
-        for a, b in legal_class_pairs(task, (u, v), classes[u]):
-            solver.Add(cost[(a, e)] + cost[(b, e)] <= 1)
-    alpha = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
+        movers = [k for k in classes[u] if v in task.reach[k][u]]
+        others = [k for k in classes[u] if v not in task.reach[k][u]]
+        mover_cap = solver.NumVar(0, 1, "")
+        other_cap = solver.NumVar(0, 1, "")
+        solver.Add(mover_cap + other_cap <= 1)
+        for x, k in enumerate(movers):
+            solver.Add(cost[(k, e)] <= mover_cap)
+            for k2 in movers[x + 1:]:
+                solver.Add(cost[(k, e)] + cost[(k2, e)] <= 1)
+        for k in others:
+            solver.Add(cost[(k, e)] <= other_cap)
+        for k in classes[u]:
+            solver.Add(potential[(k, v)] - potential[(k, u)] <= cost[(k, e)])
+            solver.Add(potential[(k, u)] - potential[(k, v)] <= cost[(k, e)])
     beta = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
-    for t in range(n):
-        colour = task.class_colour[task.start[t]]
-        for g in range(n):
-            if task.goal_colours[g] == colour and component[g] == component[t]:
-                solver.Add(alpha[t] + beta[g] <= (0 if g == t else label[(t, g)]))
-    solver.Maximize(solver.Sum(alpha) + solver.Sum(beta))
+    colour_classes: dict[int, list[int]] = {}
+    for k in set(task.start):
+        colour_classes.setdefault(task.class_colour[k], []).append(k)
+    for g in range(n):
+        for k in colour_classes.get(task.goal_colours[g], ()):
+            if k in classes[g]:
+                solver.Add(beta[g] <= potential[(k, g)])
+    solver.Maximize(solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(task.start)]))
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
     return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
