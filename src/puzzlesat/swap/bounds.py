@@ -450,7 +450,11 @@ def cluster_bound(task: Task, state: Sequence[int]) -> int:
     >>> cluster_bound(task, task.start)
     2
     """
-    colours = task.colours_of(state)
+    return cluster_bound_of_colours(task, task.colours_of(state))
+
+
+def cluster_bound_of_colours(task: Task, colours: Sequence[int]) -> int:
+    """:func:`cluster_bound` from the colour index at every cell (the classes do not matter)."""
     n = len(colours)
     group_of = [-1] * n
     groups: list[list[int]] = []
@@ -510,7 +514,11 @@ def _smallest_gap(task, colours, colour, gs, groups, group_of, *, limit: int) ->
 
 def lonely_cells(task: Task, state: Sequence[int]) -> int:
     """Cells with no orthogonal neighbour of their own colour."""
-    colours = task.colours_of(state)
+    return lonely_cells_of_colours(task, task.colours_of(state))
+
+
+def lonely_cells_of_colours(task: Task, colours: Sequence[int]) -> int:
+    """:func:`lonely_cells` from the colour index at every cell."""
     return sum(
         not any(colours[n] == colours[i] for n in task.neighbours[i]) for i in range(len(task.cells))
     )
@@ -520,6 +528,21 @@ def touch_bound(task: Task, state: Sequence[int]) -> int:
     """Lonely cells / 10, rounded up: a swap changes the colour of two cells, and only those cells
     and their orthogonal neighbours can stop being lonely."""
     return (lonely_cells(task, state) + 9) // 10
+
+
+def bound_of_colours(task: Task, colours: Sequence[int]) -> int:
+    """Cluster and touch goals: the bound depends on the colours only (cached per colour layout by
+    the search); 0 exactly when the goal holds.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1R T1G"])
+    >>> bound_of_colours(task, (0, 1, 0, 1)), bound_of_colours(task, (0, 0, 1, 1))
+    (1, 0)
+    """
+    if task.goal == CLUSTER:
+        return cluster_bound_of_colours(task, colours)
+    assert task.goal == TOUCH
+    return (lonely_cells_of_colours(task, colours) + 9) // 10
 
 
 def lower_bound(task: Task, state: Sequence[int] | None = None) -> int:

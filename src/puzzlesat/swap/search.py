@@ -93,8 +93,18 @@ def search(
         shift = step_costs.shift
         h0 = max(cycles.value(cycles.key(start)), assignment.bound(start), step_costs.bound(start))
     else:
-        bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
-        h0 = bound(task, start)
+        # cluster and touch: the bound and the goal test depend on the colours only, so both
+        # are cached per colour layout (h == 0 exactly at a goal)
+        to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
+        layout_bound: dict[bytes, int] = {}
+
+        def bound_of_layout(layout: bytes) -> int:
+            value = layout_bound.get(layout)
+            if value is None:
+                value = layout_bound[layout] = bounds.bound_of_colours(task, layout)
+            return value
+
+        h0 = bound_of_layout(start.translate(to_colours))
 
     # best[state] = g * PACK * PACK + i * PACK + j: cost and the swap that led there (undo it to
     # get the parent); the queue holds (f * PACK - g, state), smallest f first, deeper first
@@ -163,6 +173,9 @@ def search(
             step_keys = step_costs.keys(state)
             step_parts = [step_cost(x, k) for x, k in enumerate(step_keys)]
             step_total = sum(step_parts)
+        else:
+            layout = state.translate(to_colours)
+            h_layout = bound_of_layout(layout)
         for i in range(n):
             if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
                 return SearchOutcome("unknown", None, max(f, h0), stats())
@@ -234,6 +247,19 @@ def search(
                         if child_g + h < next_f:
                             next_f = child_g + h
                         continue
+                else:
+                    tie = 0
+                    cj = class_colour[kj]
+                    if ci == cj:
+                        h = h_layout
+                    else:
+                        swapped = bytearray(layout)
+                        swapped[i], swapped[j] = cj, ci
+                        h = bound_of_layout(bytes(swapped))
+                    if child_g + h > f:
+                        if child_g + h < next_f:
+                            next_f = child_g + h
+                        continue
                 if child_g >= upper:
                     continue  # no shorter than the known plan
                 child = bytearray(state)
@@ -242,22 +268,11 @@ def search(
                 known = best.get(child_state)
                 if known is not None and known < child_base + pack * pack:
                     continue  # reached before at no greater cost
-                if match:
-                    goal_reached = child_key == 0
-                else:
-                    goal_reached = task.is_goal(child_state)
-                if goal_reached:
+                if child_key == 0 if match else h == 0:
                     best[child_state] = child_base + i * pack + j
                     if incumbent is None or child_g < incumbent[0]:
                         incumbent = (child_g, child_state)
                     continue
-                if not match:
-                    tie = 0
-                    h = bound(task, child_state)
-                    if child_g + h > f:
-                        if child_g + h < next_f:
-                            next_f = child_g + h
-                        continue
                 best[child_state] = child_base + i * pack + j
                 heapq.heappush(queue, ((child_g + h) * pack - child_g, tie, child_state))
         if next_f < upper:
