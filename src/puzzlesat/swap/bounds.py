@@ -103,7 +103,70 @@ def unreachable_reason(task: Task) -> str | None:
         single = sorted(task.colours[x] for x, n in counts.items() if n == 1)
         if single:
             return f"colour {single[0]} has a single square, which can never touch its own colour"
+    if no_goal_layout(task):
+        return (
+            f"no arrangement of the colours on these cells meets the {task.goal} goal"
+            " (every one was tried, keeping each swap-graph component's colours)"
+        )
     return None
+
+
+STATIC_LAYOUT_LIMIT = 20_000  # colour layouts tried at most by no_goal_layout
+
+
+def no_goal_layout(task: Task, *, limit: int = STATIC_LAYOUT_LIMIT) -> bool:
+    """Cluster and touch: True when *no* colour layout meets the goal at all, whatever the
+    moves (each swap-graph component keeps its multiset of colours). Decided by trying every
+    layout when there are at most ``limit`` of them; otherwise (or for match) False.
+
+    >>> from .compiled import Task
+    >>> no_goal_layout(Task.from_rows(["T1R T1G T1R T1G"]))
+    False
+    >>> no_goal_layout(Task.from_rows(["T1R T1G T1R", "### T1G ###"]))  # the two greens never touch
+    True
+    >>> no_goal_layout(Task.from_rows(["T1R ### T1R", "T1G ### T1G"]))  # a red in each column for ever
+    True
+    """
+    if task.goal not in (CLUSTER, TOUCH):
+        return False
+    component = swap_components(task)
+    n = len(task.cells)
+    remaining: dict[int, Counter] = {}
+    for i, k in enumerate(task.start):
+        remaining.setdefault(component[i], Counter())[task.class_colour[k]] += 1
+    layouts = 1
+    for counts in remaining.values():
+        size = sum(counts.values())
+        layouts *= _multinomial(size, counts.values())
+        if layouts > limit:
+            return False
+    colours = [0] * n
+
+    def found(i: int) -> bool:
+        if i == n:
+            return bound_of_colours(task, colours) == 0
+        counts = remaining[component[i]]
+        for colour in list(counts):
+            if counts[colour]:
+                counts[colour] -= 1
+                colours[i] = colour
+                hit = found(i + 1)
+                counts[colour] += 1
+                if hit:
+                    return True
+        return False
+
+    return not found(0)
+
+
+def _multinomial(total: int, parts) -> int:
+    from math import comb
+
+    out, left = 1, total
+    for part in parts:
+        out *= comb(left, part)
+        left -= part
+    return out
 
 
 # ------------------------------------------------------------------ match bounds
