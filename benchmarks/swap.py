@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -68,6 +69,7 @@ def _row(set_name: str, index: int, level: Level, method: str, result, seconds: 
         "moves": moves,
         "optimal": bool(result.optimal),
         "lower_bound": result.lower_bound,
+        "load": round(os.getloadavg()[0], 2),  # 1-minute load average of the (shared) machine
     }
 
 
@@ -125,6 +127,8 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
             unsolvable = [r for r in mine if r["status"] == "unsatisfiable"]
             unknown = [r for r in mine if not r["optimal"] and r["status"] != "unsatisfiable"]
             proof_times = sorted(r["seconds"] for r in proven + unsolvable)
+            within = [sum(r["seconds"] <= t for r in proven) for t in (2, 10)]
+            loads = [r["load"] for r in mine if r.get("load") is not None]
             gaps = [r["lower_bound"] for r in unknown if r["lower_bound"] is not None]
             lines.append(
                 f"  {method}: proven minimum {len(proven)}/{len(mine)}, proven unsolvable {len(unsolvable)}, "
@@ -132,7 +136,9 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
                 + (f" (of which {sum(r['moves'] is not None for r in unknown)} with a plan)" if unknown else "")
                 + (f"; time to proof median {statistics.median(times):.2f} s (all levels, unknown counted at the limit), "
                    f"max among decided {max(proof_times):.2f} s" if proof_times else "")
+                + (f"; proven within 2 s / 10 s: {within[0]} / {within[1]}")
                 + (f"; moves of proven levels median {statistics.median(r['moves'] for r in proven):g}" if proven else "")
+                + (f"; load average {min(loads):.1f}-{max(loads):.1f}" if loads else "")
                 + ("; on those, proven lower bound / plan found: "
                    + ", ".join(f"{r['lower_bound']}/{r['moves'] if r['moves'] is not None else '-'}" for r in unknown)
                    if gaps else "")
