@@ -120,6 +120,12 @@ def test_unsolvable_levels_are_proven():
     frozen = Level.from_rows(["B1R B1G B1R"], goal="cluster")
     result = solve(frozen, method="search")
     assert result.status is Status.UNSATISFIABLE
+    # no layout of these colours connects every colour (the search alone ran 20 s on it)
+    walled = Level.from_rows(
+        ["Q2G ### T3G T3Y", "B1Y Q3Y T1M T1M", "### B3M ### T1G", "### B1Y ### T2G"], goal="cluster"
+    )
+    result = solve(walled, time_limit=10)
+    assert result.status is Status.UNSATISFIABLE and "no arrangement" in result.stats["reason"]
 
 
 def test_encoding_size_matches_the_documented_formulas():
