@@ -40,6 +40,16 @@ class Deadline:
     def expired(self) -> bool:
         return self.time_limit is not None and self.elapsed() >= self.time_limit
 
+    def earlier(self, seconds: float) -> "Deadline":
+        """The same deadline moved ``seconds`` earlier (time kept back for cleaning up).
+
+        >>> d = Deadline(10.0); d.earlier(4.0).remaining() <= 6.0, Deadline(None).earlier(4.0).time_limit
+        (True, None)
+        """
+        if self.time_limit is None:
+            return self
+        return Deadline(self.time_limit - seconds, started=self.started)
+
 
 class Stopwatch:
     """Times named phases: ``with watch("encode"): ...`` adds to ``watch.seconds["encode"]``.

@@ -64,6 +64,12 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
 # CaDiCaL without its "lucky" first assignments and bounded variable elimination: the first
 # solve of a 50x50 no-self-touch puzzle took 2-3 times less time this way (encodings/numberlink.md)
 CADICAL_OPTIONS = {"lucky": 0, "elim": 0}
+# On formulas of millions of clauses CaDiCaL's inprocessing runs in bursts of 5-10 s between two
+# conflicts, so conflict-budgeted steps overran a time limit by that much; without it the steps
+# keep to their planned length. The no-self-touch 1002 x 1002 boards are solved by propagation
+# alone (0 conflicts, about 2 s either way).
+BIG_FORMULA_CLAUSES = 2_000_000
+CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0, "ternary": 0, "rephase": 0, "compact": 0}
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
 EMPTY_BOUNDS = (32, 128, 8)
 EMPTY_FIRST_CONFLICTS = 2_000  # first conflict budget of each try in answer_with_few_empty
@@ -94,8 +100,16 @@ class _Search:
         start = time.perf_counter()
         try:
             self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline, touch_selectors=touch_selectors)
-            self.solver = SatSolver(name=solver, options=CADICAL_OPTIONS if solver == "cadical195" else None)
+            options = None
+            if solver == "cadical195":
+                options = CADICAL_OPTIONS
+                if self.encoding.num_clauses > BIG_FORMULA_CLAUSES:
+                    options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
+            self.solver = SatSolver(name=solver, options=options)
             self.encoding.feed(self.solver, deadline)
+            # keep back time to stop a solver step and free a big formula within the limit
+            # (1002 x 1002: a step overran by 2 s and freeing took 1-2 s)
+            self.deadline = deadline.earlier(self.encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
         except EncodingTimeout:
             self.close()
         finally:
@@ -339,10 +353,16 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
     return None
 
 
+CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # windows searched for a local second answer: (cells on a side, conflicts allowed per window)
 WINDOWS = ((8, 2_000), (12, 10_000))
 # windows in which paths may touch themselves, when no answer avoids touching
 TOUCH_WINDOWS = ((8, 5_000), (16, 20_000))
+# Boards with more cells get no window search: every window call assumes every edge outside
+# the window, which the solver decides again after each restart (on a 1002 x 1002 board one
+# call took minutes). The window phases also get at most a third of the time left.
+MAX_WINDOW_CELLS = 40_000
+WINDOW_SHARE = 1 / 3
 
 
 def _window_starts(length: int, size: int) -> list[int]:
@@ -383,15 +403,23 @@ def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, wi
 def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iterator[tuple[np.ndarray, int]]:
     """(edges inside the window, conflicts allowed) for each window of ``windows`` ((size,
     conflicts) pairs: squares of ``size`` cells overlapping by half), smaller sizes first;
-    windows without an edge are left out, and a size that holds the board ends the list."""
+    windows without an edge are left out, and a size that holds the board ends the list. None
+    on boards of more than ``MAX_WINDOW_CELLS`` cells, and none once a third of the time left
+    at the start (``WINDOW_SHARE``) has passed."""
     assert search.encoding is not None
     enc, width, height = search.encoding, search.puzzle.width, search.puzzle.height
+    if width * height > MAX_WINDOW_CELLS:
+        return
+    remaining = search.deadline.remaining()
+    phase = Deadline(None if remaining is None else remaining * WINDOW_SHARE)
     rows, cols = enc.edge_cells // width, enc.edge_cells % width
     low_row, high_row = rows.min(axis=1), rows.max(axis=1)
     low_col, high_col = cols.min(axis=1), cols.max(axis=1)
     for size, conflicts in windows:
         for r0 in _window_starts(height, size):
             for c0 in _window_starts(width, size):
+                if phase.expired():
+                    return
                 inside = (low_row >= r0) & (high_row < r0 + size) & (low_col >= c0) & (high_col < c0 + size)
                 if inside.any():
                     yield inside, conflicts
@@ -409,6 +437,8 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
     ``rules``. Published puzzles that need touching usually need it in one spot (HoustonWeHaveABug's
     raetsel_190a = janko Arukone 190: a path runs beside its own endpoint; 1 s this way, no
     answer in 60 s from the default formula)."""
+    if puzzle.width * puzzle.height > MAX_WINDOW_CELLS:
+        return None
     search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules), touch_selectors=True)
     try:
         if not search.ready:
