@@ -203,6 +203,22 @@ def test_few_empty_search_finds_answers_and_proves_none() -> None:
             assert verify(puzzle, solution, rules) == []
 
 
+def test_no_window_search_on_big_boards() -> None:
+    """Each window call assumes every edge outside the window: on big boards that is too slow."""
+    from puzzlesat.numberlink.solve import MAX_WINDOW_CELLS, _Search, _window_masks
+    from puzzlesat.timing import Deadline
+
+    big = Puzzle(210, 200, (Pair("A", (0, 0), (199, 209)), Pair("B", (0, 209), (199, 0))))
+    small = Puzzle(20, 20, (Pair("A", (0, 0), (19, 19)), Pair("B", (0, 19), (19, 0))))
+    assert big.width * big.height > MAX_WINDOW_CELLS >= small.width * small.height
+    for puzzle, expected in ((big, 0), (small, 4 * 4 + 3 * 3)):  # 8x8 from 0, 4, 8, 12; 12x12 from 0, 6, 8
+        search = _Search(puzzle, Rules(), "cadical195", Deadline(30))
+        try:
+            assert len(list(_window_masks(search, WINDOWS))) == expected
+        finally:
+            search.close()
+
+
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
 def test_windows_cover_the_board(length: int, size: int, starts: list[int]) -> None:
     assert _window_starts(length, size) == starts
