@@ -70,6 +70,7 @@ CADICAL_OPTIONS = {"lucky": 0, "elim": 0}
 # alone (0 conflicts, about 2 s either way).
 BIG_FORMULA_CLAUSES = 2_000_000
 CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0, "ternary": 0, "rephase": 0, "compact": 0}
+CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
 EMPTY_BOUNDS = (32, 128, 8)
 EMPTY_FIRST_CONFLICTS = 2_000  # first conflict budget of each try in answer_with_few_empty
@@ -119,37 +120,41 @@ class _Search:
     def ready(self) -> bool:
         return self.solver is not None
 
-    def next_answer(self, *, drop_cycles: bool = False) -> tuple[Status, Solution | None, list[int]]:
-        """The next answer: (SOLVED, solution, its true edge variables), (UNSATISFIABLE, None,
-        []) when there is none, or (UNKNOWN, None, []) when the deadline passed.
-
-        A model with stray cycles is cut and the solver asked again, except that with
-        ``drop_cycles`` (may-leave-empty rules only) the cycles are simply left out."""
-        assert self.solver is not None and self.encoding is not None
+    def next_answer(self) -> tuple[Status, Solution | None]:
+        """The next answer: (SOLVED, solution), (UNSATISFIABLE, None) when there is none, or
+        (UNKNOWN, None) when the deadline passed. A model with stray cycles is cut and the
+        solver asked again."""
+        assert self.solver is not None
         start = time.perf_counter()
         try:
             while True:
                 outcome = self.solver.solve(time_limit=self.deadline)
                 if outcome is None:
-                    return Status.UNKNOWN, None, []
+                    return Status.UNKNOWN, None
                 if not outcome:
-                    return Status.UNSATISFIABLE, None, []
-                edges = self.encoding.true_edges(self.solver.model())
-                paths, cycles = self.encoding._components(edges)
-                if cycles:
-                    self.cycles += len(cycles)
-                    if not drop_cycles:
-                        cuts = self.encoding.cycle_cuts(cycles)
-                        self.cuts += len(cuts)
-                        self.solver.add_clause_lists(cuts)
-                        continue
-                    on_cycles = {e for cycle in cycles for e in cycle}
-                    edges = edges[[e not in on_cycles for e in edges.tolist()]]
-                solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-                _check(self.puzzle, solution, self.rules)
-                return Status.SOLVED, solution, (edges + 1).tolist()
+                    return Status.UNSATISFIABLE, None
+                solution = self._answer_in_model()
+                if solution is not None:
+                    return Status.SOLVED, solution
         finally:
             self.solve_seconds += time.perf_counter() - start
+
+    def _answer_in_model(self, *, drop_cycles: bool = False) -> Solution | None:
+        """The verified answer in the solver's current model. A model with stray cycles gives
+        None after they are cut (a cut holds for every answer), or with ``drop_cycles``
+        (may-leave-empty rules only) the answer without them (it is still an answer)."""
+        assert self.solver is not None and self.encoding is not None
+        paths, cycles = self.encoding._components(self.encoding.true_edges(self.solver.model()))
+        if cycles:
+            self.cycles += len(cycles)
+            if not drop_cycles:
+                cuts = self.encoding.cycle_cuts(cycles)
+                self.cuts += len(cuts)
+                self.solver.add_clause_lists(cuts)
+                return None
+        solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+        _check(self.puzzle, solution, self.rules)
+        return solution
 
     def answer_with_few_empty(self, bounds: tuple[int, ...] = EMPTY_BOUNDS) -> tuple[Status, Solution | None]:
         """May-leave-empty: the next answer (stray cycles dropped), trying in turn for one with
@@ -178,21 +183,11 @@ class _Search:
                             return Status.UNSATISFIABLE, None
                         tries.remove(assumptions)  # no answer with that few empty cells
                         continue
-                    return Status.SOLVED, self._answer_dropping_cycles()
+                    return Status.SOLVED, self._answer_in_model(drop_cycles=True)
                 budget *= 2
             return Status.UNKNOWN, None
         finally:
             self.solve_seconds += time.perf_counter() - start
-
-    def _answer_dropping_cycles(self) -> Solution:
-        assert self.solver is not None and self.encoding is not None
-        edges = self.encoding.true_edges(self.solver.model())
-        paths, cycles = self.encoding._components(edges)
-        if cycles:  # may-leave-empty: what remains without the cycles is still an answer
-            self.cycles += len(cycles)
-        solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-        _check(self.puzzle, solution, self.rules)
-        return solution
 
     def _empty_counter(self, bound: int) -> list[int]:
         """Add "cell c is empty" variables for the inner cells and a totalizer over them; the
@@ -222,15 +217,9 @@ class _Search:
             while not self.deadline.expired():
                 if self.solver.solve(assumptions, conflict_limit=conflicts, time_limit=self.deadline) is not True:
                     return None
-                paths, cycles = self.encoding._components(self.encoding.true_edges(self.solver.model()))
-                if not cycles:
-                    solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-                    _check(self.puzzle, solution, self.rules)
+                solution = self._answer_in_model()
+                if solution is not None:
                     return solution
-                self.cycles += len(cycles)  # cut (valid for every answer) and ask again
-                cuts = self.encoding.cycle_cuts(cycles)
-                self.cuts += len(cuts)
-                self.solver.add_clause_lists(cuts)
             return None
         finally:
             self.solve_seconds += time.perf_counter() - start
@@ -353,7 +342,6 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
     return None
 
 
-CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # windows searched for a local second answer: (cells on a side, conflicts allowed per window)
 WINDOWS = ((8, 2_000), (12, 10_000))
 # windows in which paths may touch themselves, when no answer avoids touching
@@ -556,7 +544,7 @@ def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline:
     try:
         if not search.ready:
             return SolveResult(Status.UNKNOWN, timings=search.timings())
-        status, solution, _ = search.next_answer()
+        status, solution = search.next_answer()
         return SolveResult(status, solution, timings=search.timings(), stats=search.stats())
     finally:
         search.close()
@@ -589,7 +577,7 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
     try:
         if not search.ready:
             return None
-        status, solution, _ = search.next_answer()
+        status, solution = search.next_answer()
         return solution if status is Status.SOLVED else None
     finally:
         search.close()
@@ -635,7 +623,7 @@ def solve(
         if not search.ready:
             return SolveResult(Status.UNKNOWN, timings=earlier + search.timings(), method=method, stats=search.stats())
         if rules.cover_all:
-            status, solution, _ = search.next_answer()
+            status, solution = search.next_answer()
         else:
             status, solution = search.answer_with_few_empty()
         return SolveResult(status, solution, timings=earlier + search.timings(), method=method, stats=search.stats())
@@ -721,7 +709,7 @@ def count(
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
                 status, solution = search.answer_with_few_empty()
             else:
-                status, solution, _ = search.next_answer()
+                status, solution = search.next_answer()
             if status is Status.UNKNOWN:
                 complete = False
                 break
