@@ -38,6 +38,7 @@ from .compiled import Task
 SCALE = 1000  # costs are integers in units of 1 / SCALE swaps
 LP_SECONDS = 20.0  # at most this long for the linear program, and at most LP_SHARE of the
 LP_SHARE = 0.25  # time limit (when it does not finish: half costs everywhere)
+LP_KEEP = 1e-6  # the second LP keeps the start bound within this of the optimum
 
 try:  # the same optimum as bounds.min_cost_assignment, faster, when SciPy is installed
     import numpy as _np
@@ -135,10 +136,22 @@ def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None)
         for k in colour_classes.get(task.goal_colours[g], ()):
             if k in classes[g]:
                 solver.Add(beta[g] <= potential[(k, g)])
-    solver.Maximize(solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(task.start)]))
+    bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(task.start)])
+    solver.Maximize(bound)
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
-    return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
+    values = {key: var.solution_value() for key, var in cost.items()}
+    # many cost vectors give the same bound at the start; the highest (largest sum) gives the
+    # strongest bounds at the states the search meets (measured: see encodings/swap.md)
+    best = solver.Objective().Value()
+    solver.Add(bound >= best - LP_KEEP)
+    solver.Maximize(solver.Sum(list(cost.values())))
+    left = deadline.remaining()
+    if left is None or left > 0.05:
+        solver.SetTimeLimit(int(min(seconds, LP_SHARE * left if left is not None else seconds) * 1000))
+        if solver.Solve() == pywraplp.Solver.OPTIMAL:
+            values = {key: var.solution_value() for key, var in cost.items()}
+    return repair({key: int(value * SCALE + 1e-6) for key, value in values.items()}, task)
 
 
 def repair(costs: dict[tuple[int, int], int], task: Task) -> dict[tuple[int, int], int]:
