@@ -16,7 +16,8 @@ With ``w = 1/2`` everywhere this is the plain assignment bound (half the swap-gr
 The gain is on edges only some classes reach (a queen's long diagonal): a square that cannot
 make that step itself needs a partner that can, so the costs can shift toward it. The costs are
 chosen once per level by a linear program that maximises the bound at the start (GLOP, through
-OR-Tools); every cost vector meeting the pair constraints is admissible, so the costs are
+OR-Tools), then, among the cost vectors with that bound, one with the largest sum of costs (the
+optimum is degenerate, and higher costs prune more elsewhere); every cost vector meeting the pair constraints is admissible, so the costs are
 rounded down to integers (units of ``1 / SCALE``) and the pair constraints re-checked in
 integers before use. The bound is consistent: one swap changes the total cost by at most one.
 
