@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from pathlib import Path
@@ -101,6 +102,43 @@ def test_time_limit_while_encoding_a_huge_board() -> None:
     result = solve(puzzle, time_limit=0.3)
     assert time.perf_counter() - start < 2.0
     assert result.status is Status.UNKNOWN
+
+
+def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped() -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
+
+    puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (499, 0))))
+    assert solve_module._use_child(puzzle, 1.0) and not solve_module._use_child(puzzle, None)
+    start = time.perf_counter()
+    result = count(puzzle, time_limit=1.0)
+    assert time.perf_counter() - start < 1.0 + solve_module.CHILD_GRACE_SECONDS + 1.0
+    assert result.uniqueness is Uniqueness.UNKNOWN
+
+
+def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
+    monkeypatch.setattr(solve_module, "_first_answer_default", lambda *args: time.sleep(60))  # a solver that hangs
+    puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
+    start = time.perf_counter()
+    counted = count(puzzle, time_limit=0.5)
+    solved = solve(puzzle, time_limit=0.5)
+    assert time.perf_counter() - start < 2 * (0.5 + solve_module.CHILD_GRACE_SECONDS) + 1.0
+    assert counted.uniqueness is Uniqueness.UNKNOWN and solved.status is Status.UNKNOWN
+    assert "killed" in counted.stats["stopped"] and "killed" in solved.stats["stopped"]
+
+
+def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
+
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
+    puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
+    assert solve_module._use_child(puzzle, 30)
+    in_child = count(puzzle, time_limit=30)
+    assert in_child.uniqueness is Uniqueness.MULTIPLE and all(verify(puzzle, s) == [] for s in in_child.solutions)
+    solved = solve(puzzle, time_limit=30)
+    assert solved.solved and verify(puzzle, solved.solution) == []
+    assert solve(Puzzle.from_rows(["A.B", "...", "A.B"]), time_limit=30).status is Status.UNSATISFIABLE
 
 
 def test_time_limit_on_a_hard_published_puzzle() -> None:

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import multiprocessing
 import time
 from typing import Iterator
 
 import numpy as np
 
+from ..errors import PuzzlesatError
 from ..results import CountResult, SolveResult, Status, Timings
 from ..sat import DEFAULT_SOLVER, SatSolver, counter
 from ..timing import Deadline
@@ -583,6 +585,55 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
         search.close()
 
 
+# Boards with more cells are solved in a child process under a time limit, which is stopped
+# when the limit has passed by a second: on formulas of tens of millions of clauses one solver
+# call can overrun its conflict budget by many seconds (once 29 s on a busy machine).
+CHILD_PROCESS_CELLS = 250_000
+CHILD_GRACE_SECONDS = 1.0
+_in_child_process = False
+
+
+def _child_main(send, function, puzzle: Puzzle, arguments: dict) -> None:
+    global _in_child_process
+    _in_child_process = True
+    try:
+        send.send(("result", function(puzzle, **arguments)))
+    except BaseException as exc:  # handed to the parent, which raises it
+        send.send(("error", exc))
+    finally:
+        send.close()
+
+
+def _run_in_child(function, puzzle: Puzzle, arguments: dict, deadline: Deadline):
+    """``function(puzzle, **arguments)`` in a forked process; None when it has not answered a
+    second after ``deadline`` (it is then killed, and its memory goes with it)."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child_main, args=(send, function, puzzle, arguments), daemon=True)
+    process.start()
+    send.close()
+    try:
+        remaining = deadline.remaining()
+        if not receive.poll(None if remaining is None else remaining + CHILD_GRACE_SECONDS):
+            return None
+        kind, value = receive.recv()
+    except EOFError:  # the child died without a word (e.g. out of memory)
+        raise PuzzlesatError("the solver process ended without an answer (out of memory?)") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receive.close()
+    if kind == "error":
+        raise value
+    return value
+
+
+def _use_child(puzzle: Puzzle, time_limit: "float | Deadline | None") -> bool:
+    return (time_limit is not None and not _in_child_process and puzzle.width * puzzle.height > CHILD_PROCESS_CELLS
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
 def solve(
     puzzle: Puzzle,
     *,
@@ -601,6 +652,15 @@ def solve(
     """
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
+    if _use_child(puzzle, time_limit):
+        start = time.perf_counter()
+        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
+        if result is None:
+            return SolveResult(Status.UNKNOWN, timings=Timings(solve=time.perf_counter() - start), method=method,
+                               stats={"stopped": "time limit (solver process killed)"})
+        if result.solution is not None:
+            _check(puzzle, result.solution, rules)
+        return result
     earlier = Timings()
     first = _first_answer_default(puzzle, rules, solver, deadline)
     if first is not None:
@@ -646,6 +706,15 @@ def count(
     12
     """
     deadline = Deadline.of(time_limit)
+    if _use_child(puzzle, time_limit):
+        start = time.perf_counter()
+        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline)
+        if result is None:
+            return CountResult(0, False, limit, (), timings=Timings(solve=time.perf_counter() - start),
+                               stats={"stopped": "time limit (solver process killed)"})
+        for answer in result.solutions:
+            _check(puzzle, answer, rules)
+        return result
     found: list[Solution] = []
     earlier = Timings()
     stats: dict[str, int | str] = {}
