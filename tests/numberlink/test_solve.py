@@ -15,6 +15,7 @@ from puzzlesat.numberlink.model import Pair, Puzzle, Rules
 from puzzlesat.numberlink.solve import WINDOWS, _window_starts, count, is_unique, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
+from puzzlesat.timing import Deadline
 from tests.support import ROOT, shared_path
 
 ALL_RULES = [Rules(), Rules(no_self_touch=True), Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)]
@@ -108,7 +109,7 @@ def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped()
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
 
     puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (499, 0))))
-    assert solve_module._use_child(puzzle, 1.0) and not solve_module._use_child(puzzle, None)
+    assert solve_module._use_child(puzzle, Deadline(1.0)) and not solve_module._use_child(puzzle, Deadline(None))
     start = time.perf_counter()
     result = count(puzzle, time_limit=1.0)
     assert time.perf_counter() - start < 1.0 + solve_module.CHILD_GRACE_SECONDS + 1.0
@@ -133,7 +134,7 @@ def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
     puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
-    assert solve_module._use_child(puzzle, 30)
+    assert solve_module._use_child(puzzle, Deadline(30))
     in_child = count(puzzle, time_limit=30)
     assert in_child.uniqueness is Uniqueness.MULTIPLE and all(verify(puzzle, s) == [] for s in in_child.solutions)
     solved = solve(puzzle, time_limit=30)
@@ -225,7 +226,6 @@ def test_adc_2015_puzzles_that_the_may_leave_empty_formula_missed(name: str, fir
 
 def test_few_empty_search_finds_answers_and_proves_none() -> None:
     from puzzlesat.numberlink.solve import _Search
-    from puzzlesat.timing import Deadline
 
     rules = Rules(cover_all=False)
     solvable = Puzzle.from_rows(["A.......", "........", "..B..C..", "........", "..C..B..", "A......."])
@@ -244,7 +244,6 @@ def test_few_empty_search_finds_answers_and_proves_none() -> None:
 def test_no_window_search_on_big_boards() -> None:
     """Each window call assumes every edge outside the window: on big boards that is too slow."""
     from puzzlesat.numberlink.solve import MAX_WINDOW_CELLS, _Search, _window_masks
-    from puzzlesat.timing import Deadline
 
     big = Puzzle(210, 200, (Pair("A", (0, 0), (199, 209)), Pair("B", (0, 209), (199, 0))))
     small = Puzzle(20, 20, (Pair("A", (0, 0), (19, 19)), Pair("B", (0, 19), (19, 0))))

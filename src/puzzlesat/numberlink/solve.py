@@ -366,7 +366,7 @@ def _window_starts(length: int, size: int) -> list[int]:
     return starts
 
 
-def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, windows: tuple[tuple[int, int], ...] = WINDOWS) -> Solution | None:
+def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS) -> Solution | None:
     """A second answer that differs from ``answer`` only inside one small window, if the
     windows hold one; None otherwise. ``windows`` gives (size, conflicts) pairs: squares of
     ``size`` cells on a side overlapping by half, each searched for at most ``conflicts``.
@@ -385,7 +385,7 @@ def _window_variant(search: _Search, answer: Solution, deadline: Deadline, *, wi
     as_answer = np.where(used, ids, -ids)
     for inside, conflicts in _window_masks(search, windows):
         found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
-        if found is not None or deadline.expired():
+        if found is not None or search.deadline.expired():
             return found
     return None
 
@@ -437,7 +437,7 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
         selectors = search.encoding.touch_selectors
         for inside, conflicts in _window_masks(search, TOUCH_WINDOWS):
             found = search.bounded_answer((selectors + np.flatnonzero(~inside)).tolist(), conflicts)
-            if found is not None or deadline.expired():
+            if found is not None or search.deadline.expired():
                 return found
         return None
     finally:
@@ -629,8 +629,8 @@ def _run_in_child(function, puzzle: Puzzle, arguments: dict, deadline: Deadline)
     return value
 
 
-def _use_child(puzzle: Puzzle, time_limit: "float | Deadline | None") -> bool:
-    return (time_limit is not None and not _in_child_process and puzzle.width * puzzle.height > CHILD_PROCESS_CELLS
+def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
+    return (deadline.time_limit is not None and not _in_child_process and puzzle.width * puzzle.height > CHILD_PROCESS_CELLS
             and "fork" in multiprocessing.get_all_start_methods())
 
 
@@ -652,7 +652,7 @@ def solve(
     """
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    if _use_child(puzzle, time_limit):
+    if _use_child(puzzle, deadline):
         start = time.perf_counter()
         result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
         if result is None:
@@ -706,7 +706,7 @@ def count(
     12
     """
     deadline = Deadline.of(time_limit)
-    if _use_child(puzzle, time_limit):
+    if _use_child(puzzle, deadline):
         start = time.perf_counter()
         result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline)
         if result is None:
@@ -769,7 +769,7 @@ def count(
         while len(found) < limit:
             if len(found) == 1 and windows_left:
                 windows_left = False
-                local = _window_variant(search, found[0], deadline)
+                local = _window_variant(search, found[0])
                 if local is not None:
                     found.append(local)
                     stats["local_variant"] = "window"
