@@ -36,6 +36,7 @@ CPSAT_HORIZON_CAP_PER_CELL = 4
 QUICK_PLAN_SECONDS = 3.0  # at most this long, and at most QUICK_PLAN_SHARE of the time limit,
 QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof,
 QUICK_PLAN_EXPANSIONS_PER_CELL = 50  # and at most this many expansions per cell (unsolvable levels)
+QUICK_PLAN_WEIGHTS = (2.0, 3.0)  # g + weight * h; the second only when the first finds nothing
 
 
 def default_method(task: Task) -> str:
@@ -118,8 +119,13 @@ def solve(
             # shorter plans, and a level that times out still gets a verified plan and its gap
             remaining = deadline.remaining()
             share = QUICK_PLAN_SECONDS if remaining is None else min(QUICK_PLAN_SECONDS, QUICK_PLAN_SHARE * remaining)
-            plan = quick_plan(task, time_limit=share, max_expansions=QUICK_PLAN_EXPANSIONS_PER_CELL * len(task.cells),
-                              step_costs=step_costs)
+            share_deadline = Deadline.of(share)
+            plan = None
+            for weight in QUICK_PLAN_WEIGHTS:  # a greedier second try when the first finds nothing
+                plan = quick_plan(task, weight=weight, time_limit=share_deadline, step_costs=step_costs,
+                                  max_expansions=QUICK_PLAN_EXPANSIONS_PER_CELL * len(task.cells))
+                if plan is not None or share_deadline.expired():
+                    break
             if plan is not None and len(plan) <= lower:
                 outcome = None
             else:
