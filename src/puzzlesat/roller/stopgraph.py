@@ -187,19 +187,15 @@ class StopGraph:
         row_run: dict[Cell, int] = {}
         col_run: dict[Cell, int] = {}
         next_id = 0
-        for c in sorted(floor):
-            if c not in row_run:
-                r, k = c
-                while (r, k) in floor:
-                    row_run[(r, k)] = next_id
-                    k += 1
-                next_id += 1
-        for c in sorted(floor, key=lambda rc: (rc[1], rc[0])):
-            if c not in col_run:
-                r, k = c
-                while (r, k) in floor:
-                    col_run[(r, k)] = next_id
-                    r += 1
+        # rows in row-major order, then columns in column-major order (ids as before)
+        for run, (dr, dc), order in ((row_run, (0, 1), sorted(floor)),
+                                     (col_run, (1, 0), sorted(floor, key=lambda rc: (rc[1], rc[0])))):
+            for cell in order:
+                if cell in run:
+                    continue
+                while cell in floor:
+                    run[cell] = next_id
+                    cell = (cell[0] + dr, cell[1] + dc)
                 next_id += 1
         return {c: (row_run[c], col_run[c]) for c in floor}
 
