@@ -281,11 +281,26 @@ def median_line(points: list[tuple[float, float]], *, bins: int = 8) -> tuple[li
     return xs, ys
 
 
-def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limit: float) -> list[Path]:
-    """Cactus plot and time-against-size plot of one family as PNG files; returns their paths."""
+def _new_plot():
+    """A figure with one axes, drawn off screen (matplotlib from the ``plot`` extra)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    figure = Figure(figsize=(6.4, 4.2), dpi=110)
+    FigureCanvasAgg(figure)
+    return figure, figure.add_subplot(1, 1, 1)
+
+
+def _save_plot(figure, ax, path: Path) -> Path:
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path)
+    return path
+
+
+def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limit: float) -> list[Path]:
+    """Cactus plot and time-against-size plot of one family as PNG files; returns their paths."""
     rows = [r for r in rows if r.get("task") not in NOT_PLOTTED]  # generators are not solvers: tables only
     if not rows:
         return []
@@ -298,9 +313,7 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
     limit = max((limit_of(r, default_limit) for r in rows), default=default_limit)
     written = []
 
-    figure = Figure(figsize=(6.4, 4.2), dpi=110)
-    FigureCanvasAgg(figure)
-    ax = figure.add_subplot(1, 1, 1)
+    figure, ax = _new_plot()
     for label, group in sorted(by_method.items()):
         times = sorted(max(FLOOR_SECONDS, seconds_of(r)) for r in group if answered(r))
         if times:
@@ -310,18 +323,11 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
     ax.set_xlabel("instances answered (solved and verified, or proven none)")
     ax.set_ylabel("seconds per instance")
     ax.set_title(f"{family}: cactus plot (lower and further right is better)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
-    figure.tight_layout()
-    path = out / f"{family}-cactus.png"
-    figure.savefig(path)
-    written.append(path)
+    written.append(_save_plot(figure, ax, out / f"{family}-cactus.png"))
 
     sized = [r for r in rows if isinstance(r.get("cells"), (int, float)) and r.get("cells")]
     if sized:
-        figure = Figure(figsize=(6.4, 4.2), dpi=110)
-        FigureCanvasAgg(figure)
-        ax = figure.add_subplot(1, 1, 1)
+        figure, ax = _new_plot()
         colours = {}
         for i, (label, group) in enumerate(sorted(by_method.items())):
             colour = f"C{i % 10}"
@@ -340,12 +346,7 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
         ax.set_xlabel("board size (cells)")
         ax.set_ylabel("seconds (x = not answered; lines: median)")
         ax.set_title(f"{family}: time against size")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left")
-        figure.tight_layout()
-        path = out / f"{family}-size.png"
-        figure.savefig(path)
-        written.append(path)
+        written.append(_save_plot(figure, ax, out / f"{family}-size.png"))
     return written
 
 
