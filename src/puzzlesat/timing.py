@@ -50,6 +50,15 @@ class Deadline:
             return self
         return Deadline(self.time_limit - seconds, started=self.started)
 
+    def within(self, seconds: float) -> "Deadline":
+        """A new deadline ``seconds`` from now, or as much as this one has left if less.
+
+        >>> Deadline(None).within(2.0).time_limit, Deadline(1.0).within(5.0).time_limit <= 1.0
+        (2.0, True)
+        """
+        remaining = self.remaining()
+        return Deadline(seconds if remaining is None else min(seconds, remaining))
+
 
 class Stopwatch:
     """Times named phases: ``with watch("encode"): ...`` adds to ``watch.seconds["encode"]``.

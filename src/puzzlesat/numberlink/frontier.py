@@ -1,0 +1,389 @@
+"""Exact answer counting by dynamic programming over a moving frontier (touching allowed).
+
+Rules as everywhere in the family, with paths allowed to run beside themselves: connect the
+two cells of every label by an orthogonal path; paths never share a cell or enter blocked
+cells; under cover-all rules every free cell lies on a path. This is an independent exact method
+beside SAT (no SAT layer): it decides uniqueness where the SAT proof is hard (boards up to
+about 14 cells across), and it checks the SAT answers in the tests.
+
+Cells are visited in reading order along the longer side (the board is transposed when it is
+wider than tall), so the frontier is one cell row of the shorter side plus one cell. The
+frontier state records, for each of its ``S = side + 1`` slots (the edges leaving the visited
+cells towards unvisited ones), what hangs there: nothing, a label (a path grown from one of
+that label's endpoints), or one end of a path piece with no endpoint yet, written as a
+parenthesis ``(`` / ``)``: such pieces never cross (the visited part is planar), so their two
+ends nest like brackets and need no names. A cell's choice (edge down, edge right, both,
+neither) must give it degree 2 (free), 1 (endpoint) or 0 (blocked; may-leave-empty: free cells
+also 0), and where it joins two things they must fit: two different labels never meet, a piece
+never closes on itself (no stray cycles), a label meeting a piece passes its label to the
+piece's other end. All states of one step are arrays (numpy), merged when equal, with the number
+of ways to reach each, capped at ``limit``, and one way kept for reading an answer back.
+
+With a reference answer each state also carries "differs from the reference so far"; a state
+that does not differ is unique (the reference's own prefix), so this costs one state per step,
+and a final differing state is a second answer, read back and verified.
+
+>>> from puzzlesat.numberlink.model import Puzzle, Rules
+>>> p = Puzzle.from_rows(["A.B", "...", ".AB"])
+>>> count_answers(p).count
+2
+>>> count_answers(p, rules=Rules(cover_all=False), limit=10).count
+5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..timing import Deadline
+from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .verify import verify
+
+EMPTY, OPEN, CLOSE = 0, 1, 2  # slot values; label i (0-based) is 3 + i
+FIRST_LABEL = 3
+DOWN, RIGHT = 1, 2  # bits of a cell's choice
+MAX_SIDE = 40  # the frontier runs along the shorter side; longer is hopeless anyway
+DEFAULT_MAX_STATES = 10_000_000  # children in one step (about 1 GB of arrays while the step is built)
+DEFAULT_MAX_STORED = 150_000_000  # states kept over all steps for reading answers back (4 bytes each)
+CHOICE_SHIFT = 30  # a stored state: its parent's row, and its choice in the top two bits
+
+
+@dataclass(frozen=True)
+class FrontierCount:
+    """``status``: "complete" (``count`` is exact, capped at the limit asked), "unknown" (time
+    or state limit). ``answers``: up to two verified answers, differing from the reference when
+    one was given. ``max_states`` and ``total_states`` measure the work."""
+
+    status: str
+    count: int
+    answers: tuple[Solution, ...] = ()
+    max_states: int = 0
+    total_states: int = 0
+    stats: dict = field(default_factory=dict, compare=False)
+
+
+class _Board:
+    """The puzzle in frontier coordinates (transposed when wider than tall)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.transposed = puzzle.width > puzzle.height
+        self.height, self.width = (puzzle.width, puzzle.height) if self.transposed else (puzzle.height, puzzle.width)
+        self.labels = puzzle.labels
+        self.kind = np.full((self.height, self.width), -2, dtype=np.int64)  # -2 free, -1 blocked, else label index
+        for cell in puzzle.blocked:
+            self.kind[self.local(cell)] = -1
+        for i, label in enumerate(self.labels):
+            pair = puzzle.pair(label)
+            self.kind[self.local(pair.start)] = i
+            self.kind[self.local(pair.end)] = i
+
+    def local(self, cell: tuple[int, int]) -> tuple[int, int]:
+        return (cell[1], cell[0]) if self.transposed else (cell[0], cell[1])
+
+    def outside(self, cell: tuple[int, int]) -> tuple[int, int]:
+        return self.local(cell)  # the swap is its own inverse
+
+    def open(self, r: int, c: int) -> bool:
+        return 0 <= r < self.height and 0 <= c < self.width and self.kind[r, c] != -1
+
+    def choices_of(self, solution: Solution) -> np.ndarray:
+        """Each cell's (down, right) edges in ``solution`` as choice bits."""
+        choice = np.zeros((self.height, self.width), dtype=np.uint8)
+        for _, cells in solution.paths:
+            for a, b in zip(cells, cells[1:]):
+                (r1, c1), (r2, c2) = sorted((self.local(a), self.local(b)))
+                choice[r1, c1] |= DOWN if r2 == r1 + 1 else RIGHT
+        return choice
+
+    def solution_of(self, choice: np.ndarray) -> Solution:
+        """The paths drawn by the choice bits (assumed an answer; verified by the caller)."""
+        neighbours: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for r, c in zip(*np.nonzero(choice)):
+            for bit, other in ((DOWN, (r + 1, c)), (RIGHT, (r, c + 1))):
+                if choice[r, c] & bit:
+                    a, b = self.outside((int(r), int(c))), self.outside((int(other[0]), int(other[1])))
+                    neighbours.setdefault(a, []).append(b)
+                    neighbours.setdefault(b, []).append(a)
+        paths = []
+        for label in self.labels:
+            pair = self.puzzle.pair(label)
+            cells = [pair.start]
+            previous = None
+            while cells[-1] != pair.end and len(cells) <= self.height * self.width:
+                step = [n for n in neighbours.get(cells[-1], []) if n != previous]
+                if not step:
+                    break
+                previous = cells[-1]
+                cells.append(step[0])
+            paths.append((label, tuple(cells)))
+        return Solution(tuple(paths))
+
+
+_DEPTH_STEP = np.zeros(1 << 16, dtype=np.int8)
+_DEPTH_STEP[OPEN], _DEPTH_STEP[CLOSE] = 1, -1
+
+
+def _partners(states: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """For each row of ``states`` the slot holding the other end of the piece whose end is at
+    ``positions`` (a parenthesis in that row)."""
+    n, slots = states.shape
+    rows = np.arange(n)
+    depth = np.cumsum(_DEPTH_STEP[states], axis=1, dtype=np.int8)
+    level = depth[rows, positions]
+    index = np.arange(slots)
+    opening = states[rows, positions] == OPEN
+    out = np.empty(n, dtype=np.int64)
+    if opening.any():  # "(" : the first slot after it where the depth falls below its level
+        hit = (index > positions[opening, None]) & (depth[opening] == (level[opening] - 1)[:, None])
+        out[opening] = hit.argmax(axis=1)
+    closing = ~opening
+    if closing.any():  # ")" : the last "(" before it that opened its level
+        hit = (index < positions[closing, None]) & (states[closing] == OPEN) & (depth[closing] == (level[closing] + 1)[:, None])
+        out[closing] = slots - 1 - hit[:, ::-1].argmax(axis=1)
+    return out
+
+
+class _Children:
+    """The children of one step, gathered group by group."""
+
+    def __init__(self) -> None:
+        self.states: list[np.ndarray] = []
+        self.parents: list[np.ndarray] = []
+        self.choices: list[np.ndarray] = []
+
+    def add(self, states: np.ndarray, parents: np.ndarray, choice: int | np.ndarray) -> None:
+        if len(parents):
+            self.states.append(states)
+            self.parents.append(parents)
+            self.choices.append(np.broadcast_to(np.asarray(choice, dtype=np.uint8), parents.shape))
+
+
+def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool, cover_all: bool) -> _Children:
+    """Every legal choice at the cell whose left slot is ``c`` (its up slot is ``c + 1``)."""
+    out = _Children()
+    left, up = states[:, c], states[:, c + 1]
+    none_in = (left == EMPTY) & (up == EMPTY)
+    one_in = (left == EMPTY) != (up == EMPTY)
+    two_in = (left != EMPTY) & (up != EMPTY)
+
+    def with_slots(rows: np.ndarray, down_value, right_value) -> np.ndarray:
+        child = states[rows].copy()
+        child[:, c] = down_value
+        child[:, c + 1] = right_value
+        return child
+
+    def hand_on(rows: np.ndarray, value) -> None:
+        """A path end arriving at a cell that continues it down or right."""
+        if can_down:
+            out.add(with_slots(rows, value, EMPTY), rows, DOWN)
+        if can_right:
+            out.add(with_slots(rows, EMPTY, value), rows, RIGHT)
+
+    if kind == -1:  # blocked
+        rows = np.flatnonzero(none_in)
+        out.add(states[rows], rows, 0)
+        return out
+    if kind >= 0:  # an endpoint of label `kind`
+        code = FIRST_LABEL + kind
+        hand_on(np.flatnonzero(none_in), code)
+        arriving = left + up  # one of them is EMPTY
+        rows = np.flatnonzero(one_in & (arriving == code))  # the label's path is complete
+        out.add(with_slots(rows, EMPTY, EMPTY), rows, 0)
+        rows = np.flatnonzero(one_in & (arriving < FIRST_LABEL))  # a piece takes the label
+        if len(rows):
+            position = np.where(left[rows] != EMPTY, c, c + 1)
+            child = states[rows].copy()
+            child[np.arange(len(rows)), _partners(child, position)] = code
+            child[:, c] = EMPTY
+            child[:, c + 1] = EMPTY
+            out.add(child, rows, 0)
+        return out
+    # a free cell
+    if can_down and can_right:
+        rows = np.flatnonzero(none_in)
+        out.add(with_slots(rows, OPEN, CLOSE), rows, DOWN | RIGHT)
+    if not cover_all:
+        rows = np.flatnonzero(none_in)
+        out.add(states[rows], rows, 0)
+    rows = np.flatnonzero(one_in)
+    hand_on(rows, (left + up)[rows])
+    _join(states, c, np.flatnonzero(two_in), out)
+    return out
+
+
+def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
+    """A free cell entered from the left and from above: the two things meet there."""
+    if not len(rows):
+        return
+    a, b = states[rows, c], states[rows, c + 1]
+    a_label, b_label = a >= FIRST_LABEL, b >= FIRST_LABEL
+    # two labels: the same one completes its path, two different ones never meet
+    same = rows[a_label & b_label & (a == b)]
+    if len(same):
+        child = states[same].copy()
+        child[:, c] = EMPTY
+        child[:, c + 1] = EMPTY
+        out.add(child, same, 0)
+    # a label and a piece: the piece's other end takes the label
+    mixed = a_label != b_label
+    if mixed.any():
+        sub = rows[mixed]
+        child = states[sub].copy()
+        label = np.where(a_label[mixed], a[mixed], b[mixed])
+        piece_at = np.where(a_label[mixed], c + 1, c)
+        child[np.arange(len(sub)), _partners(child, piece_at)] = label
+        child[:, c] = EMPTY
+        child[:, c + 1] = EMPTY
+        out.add(child, sub, 0)
+    # two pieces: "(" then ")" are the two ends of one piece (a stray cycle: never);
+    # ")" "(" join two pieces whose outer ends already pair up; "((" / "))": the inner partner turns
+    pieces = ~a_label & ~b_label
+    join = rows[pieces & (a == CLOSE) & (b == OPEN)]
+    if len(join):
+        child = states[join].copy()
+        child[:, c] = EMPTY
+        child[:, c + 1] = EMPTY
+        out.add(child, join, 0)
+    for value, turned in ((OPEN, OPEN), (CLOSE, CLOSE)):
+        sub = rows[pieces & (a == value) & (b == value)]
+        if not len(sub):
+            continue
+        child = states[sub].copy()
+        # "((": b's partner lies inside a's and becomes "("; "))": a's partner becomes ")"
+        inner = _partners(child, np.full(len(sub), c + 1 if value == OPEN else c))
+        child[np.arange(len(sub)), inner] = turned
+        child[:, c] = EMPTY
+        child[:, c + 1] = EMPTY
+        out.add(child, sub, 0)
+
+
+def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray, compact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Rows that are equal (state and flag) merged: one representative row of each group
+    and the group's summed ways. ``compact`` renumbers slot values below 16 (None when they
+    are not all renumbered so); then a row (at most 15 slots and the flag) packs into one
+    64-bit key, else rows are compared as bytes. The sort is stable: children come in runs
+    that are already ordered, which a stable sort exploits."""
+    count, slots = states.shape
+    if compact is not None and slots < 16:
+        nibbles = np.zeros((count, 16), dtype=np.uint8)
+        nibbles[:, :slots] = compact[states] if compact is not _IDENTITY else states
+        nibbles[:, slots] = flags
+        keys = ((nibbles[:, 0::2] << 4) | nibbles[:, 1::2]).view(np.uint64).ravel()
+    else:
+        rows = np.ascontiguousarray(np.concatenate([flags[:, None].astype(states.dtype), states], axis=1))
+        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    return order[starts], np.add.reduceat(ways[order], starts)
+
+
+_IDENTITY = np.arange(16, dtype=np.uint8)
+
+
+def _renumbering(values: np.ndarray) -> np.ndarray | None:
+    """A table taking each slot value in ``values`` (the values that can occur) below 16,
+    :data:`_IDENTITY` when they already are, None when there are more than 16."""
+    if values.max(initial=0) < 16:
+        return _IDENTITY
+    if len(values) > 16:
+        return None
+    table = np.zeros(int(values.max()) + 1, dtype=np.uint8)
+    table[values] = np.arange(len(values), dtype=np.uint8)
+    return table
+
+
+def count_answers(
+    puzzle: Puzzle,
+    rules: Rules = DEFAULT_RULES,
+    *,
+    limit: int = 2,
+    reference: Solution | None = None,
+    time_limit: "float | Deadline | None" = None,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_stored: int = DEFAULT_MAX_STORED,
+) -> FrontierCount:
+    """Count the answers of ``puzzle`` (paths may touch themselves), capped at ``limit``.
+
+    With ``reference`` (an answer), the count is of the answers other than it (so 0 proves it
+    unique) and an answer returned differs from it. ``status`` is "unknown" when the time limit,
+    ``max_states`` (states in one step) or ``max_stored`` (states over all steps) runs out.
+
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> p = Puzzle.from_rows(["...B", ".A..", "..BA"])
+    >>> only = count_answers(p)
+    >>> only.count, count_answers(p, reference=only.answers[0]).count
+    (1, 0)
+    """
+    if rules.no_self_touch:
+        raise ValueError("the frontier counter allows touching (no-self-touch rules: use solve.count)")
+    deadline = Deadline.of(time_limit)
+    board = _Board(puzzle)
+    if board.width > MAX_SIDE:
+        return FrontierCount("unknown", 0, stats={"reason": f"shorter side {board.width} > {MAX_SIDE}"})
+    slots = board.width + 1
+    reference_choice = board.choices_of(reference) if reference is not None else None
+    dtype = np.uint8 if FIRST_LABEL + len(board.labels) < 256 else np.uint16
+    states = np.zeros((1, slots), dtype=dtype)
+    counts = np.ones(1, dtype=np.int64)
+    differs = np.zeros(1, dtype=bool)
+    history: list[np.ndarray] = []  # per cell: each state's parent row | choice << CHOICE_SHIFT
+    max_seen, total = 1, 0
+    kind = board.kind
+    for r in range(board.height):
+        for c in range(board.width):
+            if deadline.expired():
+                return FrontierCount("unknown", 0, max_states=max_seen, total_states=total, stats={"reason": "time limit"})
+            children = _step(states, c, int(kind[r, c]), board.open(r + 1, c), board.open(r, c + 1), rules.cover_all)
+            if not children.parents:
+                return FrontierCount("complete", 0, max_states=max_seen, total_states=total)
+            child = np.concatenate(children.states)
+            parent = np.concatenate(children.parents)
+            choice = np.concatenate(children.choices)
+            below = int(kind[r + 1, c]) if r + 1 < board.height else -1
+            if below >= 0:  # a path entering an endpoint from above must be that label's (or a piece)
+                entering = child[:, c]
+                keep = np.flatnonzero((entering < FIRST_LABEL) | (entering == FIRST_LABEL + below))
+                child, parent, choice = child[keep], parent[keep], choice[keep]
+            if not len(child):
+                return FrontierCount("complete", 0, max_states=max_seen, total_states=total)
+            flag = differs[parent]
+            if reference_choice is not None:
+                flag = flag | (choice != reference_choice[r, c])
+            if len(child) > min(max_states, 1 << CHOICE_SHIFT):
+                return FrontierCount("unknown", 0, max_states=len(child), total_states=total, stats={"reason": "state limit"})
+            if c == 0:  # the values that can occur this row: those present now and this row's labels
+                row_labels = FIRST_LABEL + kind[r][kind[r] >= 0]
+                possible = np.union1d(np.unique(states), np.concatenate([[EMPTY, OPEN, CLOSE], row_labels]))
+                compact = _renumbering(possible)
+            first, merged = _merge(child, flag, counts[parent], compact)
+            states, differs = child[first], flag[first]
+            counts = np.minimum(merged, limit).astype(np.int64)
+            history.append(parent[first].astype(np.uint32) | (choice[first].astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
+            max_seen = max(max_seen, len(first))
+            total += len(first)
+            if total > max_stored:
+                return FrontierCount("unknown", 0, max_states=max_seen, total_states=total, stats={"reason": "stored-state limit"})
+        states = np.concatenate([np.zeros((len(states), 1), dtype=dtype), states[:, :-1]], axis=1)  # next row
+    wanted = differs if reference is not None else np.ones(len(states), dtype=bool)
+    finals = np.flatnonzero(wanted & np.all(states == EMPTY, axis=1))
+    found = int(min(counts[finals].sum(), limit)) if len(finals) else 0
+    answers = tuple(_read_back(board, history, int(row), puzzle, rules) for row in finals[:1])
+    return FrontierCount("complete", found, answers, max_states=max_seen, total_states=total)
+
+
+def _read_back(board: _Board, history: list[np.ndarray], row: int, puzzle: Puzzle, rules: Rules) -> Solution:
+    """The answer that reaches final state ``row``, verified (a failure is a bug: AssertionError)."""
+    choice = np.zeros((board.height, board.width), dtype=np.uint8)
+    for index in range(len(history) - 1, -1, -1):
+        stored = int(history[index][row])
+        choice[divmod(index, board.width)] = stored >> CHOICE_SHIFT
+        row = stored & ((1 << CHOICE_SHIFT) - 1)
+    solution = board.solution_of(choice)
+    problems = verify(puzzle, solution, rules)
+    if problems:
+        raise AssertionError(f"frontier answer failed verification: {problems[:3]}")
+    return solution

@@ -1,0 +1,85 @@
+"""The frontier counter (exact dynamic programming, touching allowed) against brute force and SAT."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.numberlink import load_set
+from puzzlesat.numberlink import formats
+from puzzlesat.numberlink.frontier import count_answers
+from puzzlesat.numberlink.model import Puzzle, Rules, Solution
+from puzzlesat.numberlink.solve import count
+from puzzlesat.numberlink.verify import verify
+from tests.numberlink.test_counts import CASES, brute_force_answers
+from tests.support import shared_path
+
+TOUCHING_RULES = [Rules(), Rules(cover_all=False)]
+
+
+def _key(solution: Solution) -> tuple:
+    return tuple(sorted(solution.as_dict().items()))
+
+
+@pytest.mark.parametrize("rules", TOUCHING_RULES, ids=str)
+@pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
+def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules) -> None:
+    expected = brute_force_answers(puzzle, rules)
+    result = count_answers(puzzle, rules, limit=len(expected) + 1)
+    assert result.status == "complete"
+    assert result.count == len(expected)
+    assert bool(result.answers) == bool(expected)
+    answers = {tuple(sorted(a.items())) for a in expected}
+    for answer in result.answers:
+        assert verify(puzzle, answer, rules) == [] and _key(answer) in answers
+    if expected:  # with a reference: the others are counted, and one of them is read back
+        reference = Solution.from_mapping(expected[0])
+        others = count_answers(puzzle, rules, limit=len(expected) + 1, reference=reference)
+        assert others.status == "complete" and others.count == len(expected) - 1
+        if len(expected) > 1:
+            assert _key(others.answers[0]) != _key(reference) and _key(others.answers[0]) in answers
+
+
+def test_wide_boards_are_transposed_and_count_the_same() -> None:
+    rows = ["..B..B", "....C.", "AA..C."]  # three answers
+    wide = Puzzle.from_rows(rows)
+    tall = Puzzle.from_rows(["".join(row[c] for row in rows) for c in range(len(rows[0]))])
+    a = count_answers(wide, limit=100)
+    b = count_answers(tall, limit=100)
+    assert a.status == b.status == "complete" and a.count == b.count == len(brute_force_answers(wide, Rules())) == 3
+    assert verify(wide, a.answers[0], Rules()) == []
+
+
+def test_limits_give_unknown_and_no_self_touch_is_refused() -> None:
+    puzzle = Puzzle.from_rows(["A.....", "......", "......", "......", "......", ".....A"])
+    assert count_answers(puzzle, max_states=3).status == "unknown"
+    assert count_answers(puzzle, max_stored=20).status == "unknown"
+    assert count_answers(puzzle, time_limit=0.0).status == "unknown"
+    with pytest.raises(ValueError):
+        count_answers(puzzle, Rules(no_self_touch=True))
+
+
+def test_janko_uniqueness_agrees_with_sat() -> None:
+    """The first 20 janko puzzles (8x8 to 11x11): unique or not, by both methods."""
+    puzzles = load_set("janko")[:20]
+    if not puzzles:
+        pytest.skip("janko set not present")
+    for name, puzzle in puzzles:
+        sat = count(puzzle, limit=2, time_limit=30)
+        assert sat.complete, name
+        exact = count_answers(puzzle, limit=2)
+        assert exact.status == "complete" and exact.count == sat.count, name
+        others = count_answers(puzzle, limit=2, reference=sat.solutions[0])
+        if sat.count == 1:
+            assert others.status == "complete" and others.count == 0, name
+        else:
+            assert others.count >= 1 and others.answers[0] != sat.solutions[0], name
+
+
+def test_count_uses_it_for_a_hard_uniqueness_proof() -> None:
+    """HoustonWeHaveABug raetsel_158a (12x12, unique): the SAT proof took 10-20 s; the
+    frontier count decides it in well under a second."""
+    path = shared_path("numberlink", "HoustonWeHaveABug-FlowFree", "puzzles", "flowfree_raetsel_158a.txt")
+    puzzle = formats.parse(path.read_text())
+    result = count(puzzle, limit=2, time_limit=60)
+    assert result.complete and result.count == 1
+    assert result.stats.get("frontier") == "no second answer"
