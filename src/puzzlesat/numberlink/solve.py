@@ -428,7 +428,7 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
 # slower; on the hard ones the count decides in seconds what SAT had not in 60 s (janko #268
 # 14x14: 1.8 s; thomasahle inputs4 #3 24x14: 25 s).
 FRONTIER_MAX_SIDE = 16
-FRONTIER_SAT_FIRST = 0.5
+FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
 FRONTIER_SHARE = 0.5
 
@@ -457,7 +457,8 @@ def _second_answer_sat_or_frontier(search: _Search, answer: Solution, stats: dic
             while not child.done():
                 status, solution = search.next_answer(deadline.within(FRONTIER_POLL_SECONDS))
                 if status is not Status.UNKNOWN or deadline.expired():
-                    stats.update(frontier="overtaken by SAT", frontier_seconds=round(time.perf_counter() - start, 3))
+                    stats.update(frontier="unknown" if status is Status.UNKNOWN else "overtaken by SAT",
+                                 frontier_seconds=round(time.perf_counter() - start, 3))
                     return status, solution
             exact = child.result()
         finally:
