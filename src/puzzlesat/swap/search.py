@@ -43,42 +43,40 @@ class SearchOutcome:
     stats: dict = field(default_factory=dict)
 
 
-def search(
-    task: Task,
-    *,
-    time_limit: "float | Deadline | None" = None,
-    max_states: int = DEFAULT_MAX_STATES,
-    commute_pruning: bool = True,
-    known_plan: Sequence[tuple[int, int]] | None = None,
-    step_costs: StepCostBound | None = None,
-) -> SearchOutcome:
-    """A* from the start state of ``task`` to its goal, returning a shortest swap sequence.
+Children = list[tuple[int, int, int, int]]  # (h, tie, i, j) of the children kept by an expansion
 
-    Partial-expansion A*: an expansion computes every child's f first (from the parent's
-    bound data, without building the child) and stores only the children whose f equals the
-    parent's queued value F; the parent goes back in the queue with the next larger child f.
-    So the queue and the table of seen states hold few more states than are expanded.
-    Ties on f go to the deeper state, then (match) to the smaller unrounded step-cost total:
-    the state whose bound was rounded up the most has the most room for wasted steps, so it
-    is likelier to reach the goal within f.
 
-    ``known_plan`` (a valid plan, e.g. from :func:`quick_plan`) is an upper bound: only shorter
-    plans are searched for, and it is returned as proven minimal once every smaller f is
-    exhausted.
+Expander = Callable[[bytes, int, int, int, int, Deadline], "tuple[Children, int, int] | None"]
+
+
+def child_evaluator(
+    task: Task, *, step_costs: StepCostBound | None = None, time_limit: "float | Deadline | None" = None
+) -> tuple[Expander, int]:
+    """The expansion step shared by :func:`search` and :func:`beam_plan`, and the bound at the start.
+
+    ``expand(state, g, limit, la, lb, deadline)`` evaluates every child of ``state`` (reached with ``g``
+    swaps, the last one ``(la, lb)``, or ``-1, -1`` at the start) from the parent's bound data,
+    without building it, and returns ``(children, next_f, tie)``: the children ``(h, tie, i, j)``
+    with ``g + 1 + h <= limit`` (``h == 0`` exactly at a goal), the smallest larger child f
+    (``UNSET`` when none), and the parent's own tie value; ``None`` when ``deadline`` expires
+    during the expansion. ``tie`` is the unrounded step-cost total (match goal; else 0): smaller
+    means the bound was rounded up more, so there is more room for wasted steps.
+
+    A swap is generated once (from the end whose square reaches the other, from the earlier cell
+    when both do); swaps of two squares of one class, the undoing of the last swap, and a swap
+    on other cells than the last one with a smaller pair index (the two commute: that order is
+    left to the sibling path) are skipped.
     """
-    if len(task.classes) > MAX_CLASSES:
-        raise ValueError(f"{len(task.classes)} square classes: the search handles at most {MAX_CLASSES}")
-    deadline = Deadline.of(time_limit)
-    start = bytes(task.start)
-    upper = UNSET if known_plan is None else len(known_plan)
+    pack = PACK
     n = len(task.cells)
     reach = task.reach
     reach_sets = [[frozenset(targets) for targets in per_cell] for per_cell in reach]
     class_colour = task.class_colour
-    match = task.goal == MATCH
-    if match:
-        # h = max(cycle bound, half the assignment distance): the cycle part is cached per packed
-        # colour-transfer key, the assignment part per (colour, cell mask)
+    start = bytes(task.start)
+    if task.goal == MATCH:
+        # h = max(step-cost bound, half the assignment distance, cycle bound): the cycle part is
+        # cached per packed colour-transfer key, the assignment part per (colour, cell mask), the
+        # step-cost part per (colour, packed squares)
         cycles = bounds.MatchHeuristic(task)
         unit = cycles.unit
         cycle_cache = cycles.cache
@@ -86,83 +84,22 @@ def search(
         assignment = bounds.AssignmentBound(task)
         assignment_cache = assignment.cache
         assignment_cost = assignment.cost
+        ncol = assignment.ncol
         if step_costs is None:
-            step_costs = StepCostBound(task, time_limit=deadline)
+            step_costs = StepCostBound(task, time_limit=time_limit)
         step_cache = step_costs.cache
         step_cost = step_costs.cost
         shift = step_costs.shift
+        step_keys_of = step_costs.keys
         h0 = max(cycles.value(cycles.key(start)), assignment.bound(start), step_costs.bound(start))
-    else:
-        # cluster and touch: the bound and the goal test depend on the colours only, so both
-        # are cached per colour layout (h == 0 exactly at a goal)
-        to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
-        layout_bound: dict[bytes, int] = {}
 
-        def bound_of_layout(layout: bytes) -> int:
-            value = layout_bound.get(layout)
-            if value is None:
-                value = layout_bound[layout] = bounds.bound_of_colours(task, layout)
-            return value
-
-        h0 = bound_of_layout(start.translate(to_colours))
-
-    # best[state] = g * PACK * PACK + i * PACK + j: cost and the swap that led there (undo it to
-    # get the parent); the queue holds (f * PACK - g, state), smallest f first, deeper first
-    pack = PACK
-    best: dict[bytes, int] = {start: 0}
-    queue: list[tuple[int, int, bytes]] = [(h0 * pack, 0, start)]
-    expanded = 0
-    incumbent: tuple[int, bytes] | None = None
-    if task.is_goal(start):
-        return SearchOutcome("solved", [], 0, {"expanded": 0, "stored": 1})
-
-    def path_to(state: bytes) -> list[tuple[int, int]]:
-        swaps = []
-        current = bytearray(state)
-        while True:
-            packed = best[bytes(current)]
-            if packed < pack * pack:
-                break
-            i, j = divmod(packed % (pack * pack), pack)
-            swaps.append((min(i, j), max(i, j)))
-            current[i], current[j] = current[j], current[i]
-        swaps.reverse()
-        return swaps
-
-    def stats() -> dict:
-        return {"expanded": expanded, "stored": len(best)}
-
-    while queue:
-        priority, _, state = heapq.heappop(queue)
-        f = -(-priority // pack)
-        g = f * pack - priority
-        if incumbent is not None and incumbent[0] <= f:
-            return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
-        if f >= upper:
-            assert known_plan is not None
-            return SearchOutcome("solved", list(known_plan), upper, stats())
-        if best[state] // (pack * pack) < g:
-            continue  # a cheaper copy was queued later
-        expanded += 1
-        if deadline.expired():
-            return SearchOutcome("unknown", None, max(f, h0), stats())
-        if len(best) > max_states:
-            return SearchOutcome("unknown", None, max(f, h0), {**stats(), "state_cap": max_states})
-        child_g = g + 1
-        child_base = child_g * pack * pack
-        next_f = UNSET
-        # the swap that led here (la, lb): undoing it never helps, and a swap on other cells
-        # with a smaller index commutes with it, so that order is left to the sibling path
-        packed = best[state] % (pack * pack)
-        if g > 0:
-            la, lb = divmod(packed, pack)
-            la, lb = min(la, lb), max(la, lb)
-            last = la * pack + lb
-        else:
-            la = lb = last = -1
-        if match:
+        def expand(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
+            child_g = g + 1
+            last = la * pack + lb if la >= 0 else -1
+            kept: Children = []
+            next_f = UNSET
             key = 0
-            masks = [0] * assignment.ncol
+            masks = [0] * ncol
             for i in range(n):
                 c = class_colour[state[i]]
                 key += unit[i][c]
@@ -170,28 +107,22 @@ def search(
             costs = [assignment_cost(x, mask) for x, mask in enumerate(masks)]
             total = sum(costs)
             h_same = max(cycle_value(key), (total + 1) // 2)  # a swap of two squares of one colour
-            step_keys = step_costs.keys(state)
+            step_keys = step_keys_of(state)
             step_parts = [step_cost(x, k) for x, k in enumerate(step_keys)]
             step_total = sum(step_parts)
-        else:
-            layout = state.translate(to_colours)
-            h_layout = bound_of_layout(layout)
-        for i in range(n):
-            if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
-                return SearchOutcome("unknown", None, max(f, h0), stats())
-            ki = state[i]
-            ci = class_colour[ki]
-            for j in reach[ki][i]:
-                kj = state[j]
-                if kj == ki or (j < i and i in reach_sets[kj][j]):
-                    continue  # no change, or the same swap is generated from the other end
-                if last >= 0:
-                    code = i * pack + j if i < j else j * pack + i
-                    if code == last:
-                        continue
-                    if commute_pruning and code < last and i != la and i != lb and j != la and j != lb:
-                        continue
-                if match:
+            for i in range(n):
+                if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
+                    return None
+                ki = state[i]
+                ci = class_colour[ki]
+                for j in reach[ki][i]:
+                    kj = state[j]
+                    if kj == ki or (j < i and i in reach_sets[kj][j]):
+                        continue  # no change, or the same swap is generated from the other end
+                    if last >= 0:
+                        code = i * pack + j if i < j else j * pack + i
+                        if code == last or (code < last and i != la and i != lb and j != la and j != lb):
+                            continue
                     # the step-cost bound first (usually the strongest): most children stop there
                     cj = class_colour[kj]
                     if ci == cj:
@@ -200,7 +131,6 @@ def search(
                         if s is None:
                             s = step_cost(ci, sk)
                         tie = step_total - step_parts[ci] + s
-                        h = -(-tie // step_scale)
                     else:
                         si = step_keys[ci] - shift[ki][i] + shift[ki][j]
                         sj = step_keys[cj] - shift[kj][j] + shift[kj][i]
@@ -211,20 +141,19 @@ def search(
                         if s2 is None:
                             s2 = step_cost(cj, sj)
                         tie = step_total - step_parts[ci] - step_parts[cj] + s + s2
-                        h = -(-tie // step_scale)
-                    if child_g + h > f:
+                    h = -(-tie // step_scale)
+                    if child_g + h > limit:
                         if child_g + h < next_f:
                             next_f = child_g + h
                         continue
                     if ci == cj:
-                        child_key = key
                         if h_same > h:
                             h = h_same
                     else:
                         ui, uj = unit[i], unit[j]
                         child_key = key - ui[ci] - uj[cj] + ui[cj] + uj[ci]
                         if child_key == 0:
-                            h = 0
+                            h = 0  # the goal (every cell matches)
                         else:
                             flip = (1 << i) | (1 << j)
                             mi, mj = masks[ci] ^ flip, masks[cj] ^ flip
@@ -237,51 +166,286 @@ def search(
                             half = (total - costs[ci] - costs[cj] + ai + aj + 1) // 2
                             if half > h:
                                 h = half
-                            if child_g + h <= f:
+                            if child_g + h <= limit:
                                 c = cycle_cache.get(child_key)
                                 if c is None:
                                     c = cycle_value(child_key)
                                 if c > h:
-                                    h = c
-                    if child_g + h > f:
+                                    h = c  # >= 1 off the goal: h == 0 exactly at a goal
+                    if child_g + h > limit:
                         if child_g + h < next_f:
                             next_f = child_g + h
                         continue
+                    kept.append((h, tie, i, j))
+            return kept, next_f, step_total
+
+        return expand, h0
+
+    # cluster and touch: the bound and the goal test depend on the colours only, so both are
+    # cached per colour layout (h == 0 exactly at a goal)
+    to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
+    layout_bound: dict[bytes, int] = {}
+
+    def bound_of_layout(layout: bytes) -> int:
+        value = layout_bound.get(layout)
+        if value is None:
+            value = layout_bound[layout] = bounds.bound_of_colours(task, layout)
+        return value
+
+    def expand_layout(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
+        child_g = g + 1
+        last = la * pack + lb if la >= 0 else -1
+        kept: Children = []
+        next_f = UNSET
+        layout = state.translate(to_colours)
+        h_layout = bound_of_layout(layout)
+        for i in range(n):
+            if i & 15 == 15 and deadline.expired():
+                return None
+            ki = state[i]
+            ci = class_colour[ki]
+            for j in reach[ki][i]:
+                kj = state[j]
+                if kj == ki or (j < i and i in reach_sets[kj][j]):
+                    continue
+                if last >= 0:
+                    code = i * pack + j if i < j else j * pack + i
+                    if code == last or (code < last and i != la and i != lb and j != la and j != lb):
+                        continue
+                cj = class_colour[kj]
+                if ci == cj:
+                    h = h_layout
                 else:
-                    tie = 0
-                    cj = class_colour[kj]
-                    if ci == cj:
-                        h = h_layout
-                    else:
-                        swapped = bytearray(layout)
-                        swapped[i], swapped[j] = cj, ci
-                        h = bound_of_layout(bytes(swapped))
-                    if child_g + h > f:
-                        if child_g + h < next_f:
-                            next_f = child_g + h
-                        continue
-                if child_g >= upper:
-                    continue  # no shorter than the known plan
+                    swapped = bytearray(layout)
+                    swapped[i], swapped[j] = cj, ci
+                    h = bound_of_layout(bytes(swapped))
+                if child_g + h > limit:
+                    if child_g + h < next_f:
+                        next_f = child_g + h
+                    continue
+                kept.append((h, 0, i, j))
+        return kept, next_f, 0
+
+    return expand_layout, bound_of_layout(start.translate(to_colours))
+
+
+def search(
+    task: Task,
+    *,
+    time_limit: "float | Deadline | None" = None,
+    max_states: int = DEFAULT_MAX_STATES,
+    known_plan: Sequence[tuple[int, int]] | None = None,
+    step_costs: StepCostBound | None = None,
+) -> SearchOutcome:
+    """A* from the start state of ``task`` to its goal, returning a shortest swap sequence
+    (:class:`Search` run once until it decides or the time limit ends it).
+
+    ``known_plan`` (a valid plan, e.g. from :func:`beam_plan`) is an upper bound: only shorter
+    plans are searched for, and it is returned as proven minimal once every smaller f is
+    exhausted.
+    """
+    deadline = Deadline.of(time_limit)
+    return Search(task, max_states=max_states, known_plan=known_plan, step_costs=step_costs,
+                  time_limit=deadline).run(deadline)
+
+
+class Search:
+    """Partial-expansion A* that can be run in slices and told of shorter plans in between.
+
+    An expansion computes every child's f first (from the parent's bound data, without
+    building the child, :func:`child_evaluator`) and stores only the children whose f equals
+    the parent's queued value F; the parent goes back in the queue with the next larger child
+    f. So the queue and the table of seen states hold few more states than are expanded. Ties
+    on f go to the deeper state, then (match) to the smaller unrounded step-cost total: the
+    state whose bound was rounded up the most has the most room for wasted steps, so it is
+    likelier to reach the goal within f.
+
+    :meth:`run` returns "unknown" when its deadline ends it, with the smallest queued f as the
+    proven lower bound; a later :meth:`run` goes on from there. :meth:`improve` hands over a
+    shorter valid plan (an upper bound): the search stops, proving it minimal, once the
+    smallest queued f reaches its length.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
+    >>> run = Search(task)
+    >>> run.improve([(0, 2), (0, 1), (1, 2), (0, 2)]); run.lower_bound()
+    2
+    >>> outcome = run.run(None)
+    >>> outcome.status, outcome.swaps, outcome.lower_bound
+    ('solved', [(0, 1), (1, 2)], 2)
+    """
+
+    def __init__(
+        self,
+        task: Task,
+        *,
+        max_states: int = DEFAULT_MAX_STATES,
+        known_plan: Sequence[tuple[int, int]] | None = None,
+        step_costs: StepCostBound | None = None,
+        time_limit: "float | Deadline | None" = None,
+    ) -> None:
+        if len(task.classes) > MAX_CLASSES:
+            raise ValueError(f"{len(task.classes)} square classes: the search handles at most {MAX_CLASSES}")
+        self.task = task
+        self.max_states = max_states
+        self.plan: list[tuple[int, int]] | None = None
+        self.upper = UNSET
+        if known_plan is not None:
+            self.improve(known_plan)
+        self.expand, self.h0 = child_evaluator(task, step_costs=step_costs, time_limit=time_limit)
+        start = bytes(task.start)
+        # best[state] = g * PACK * PACK + i * PACK + j: cost and the swap that led there (undo it
+        # to get the parent); the queue holds (f * PACK - g, tie, state), smallest f first,
+        # deeper first
+        self.best: dict[bytes, int] = {start: 0}
+        self.queue: list[tuple[int, int, bytes]] = [(self.h0 * PACK, 0, start)]
+        self.expanded = 0
+        self.incumbent: tuple[int, bytes] | None = (0, start) if task.is_goal(start) else None
+
+    def improve(self, plan: Sequence[tuple[int, int]]) -> None:
+        """Only plans shorter than ``plan`` (valid, checked by the caller) are searched for."""
+        if len(plan) < self.upper:
+            self.plan, self.upper = list(plan), len(plan)
+
+    def lower_bound(self) -> int:
+        """A proven lower bound on the minimum: the smallest f left in the queue."""
+        if not self.queue:
+            return self.h0 if self.incumbent is None else self.incumbent[0]
+        return max(self.h0, min(-(-self.queue[0][0] // PACK), self.upper))
+
+    def stats(self) -> dict:
+        return {"expanded": self.expanded, "stored": len(self.best)}
+
+    def _path_to(self, state: bytes) -> list[tuple[int, int]]:
+        pack, best = PACK, self.best
+        swaps = []
+        current = bytearray(state)
+        while True:
+            packed = best[bytes(current)]
+            if packed < pack * pack:
+                break
+            i, j = divmod(packed % (pack * pack), pack)
+            swaps.append((min(i, j), max(i, j)))
+            current[i], current[j] = current[j], current[i]
+        swaps.reverse()
+        return swaps
+
+    def run(self, time_limit: "float | Deadline | None" = None) -> SearchOutcome:
+        """Search until decided ("solved" or "unsatisfiable") or "unknown" at the deadline or
+        the state cap."""
+        deadline = Deadline.of(time_limit)
+        pack = PACK
+        best, queue, expand = self.best, self.queue, self.expand
+        while queue:
+            priority, tie_popped, state = heapq.heappop(queue)
+            f = -(-priority // pack)
+            g = f * pack - priority
+            if self.incumbent is not None and self.incumbent[0] <= f:
+                return SearchOutcome("solved", self._path_to(self.incumbent[1]), self.incumbent[0], self.stats())
+            if f >= self.upper:
+                assert self.plan is not None
+                return SearchOutcome("solved", list(self.plan), self.upper, self.stats())
+            packed = best[state]
+            if packed // (pack * pack) < g:
+                continue  # a cheaper copy was queued later
+            if deadline.expired() or len(best) > self.max_states:
+                heapq.heappush(queue, (priority, tie_popped, state))
+                extra = {"state_cap": self.max_states} if len(best) > self.max_states else {}
+                return SearchOutcome("unknown", None, max(f, self.h0), {**self.stats(), **extra})
+            if g > 0:
+                la, lb = divmod(packed % (pack * pack), pack)
+                la, lb = min(la, lb), max(la, lb)
+            else:
+                la = lb = -1
+            expansion = expand(state, g, f, la, lb, deadline)
+            if expansion is None:  # the deadline, in the middle of a big expansion
+                heapq.heappush(queue, (priority, tie_popped, state))
+                return SearchOutcome("unknown", None, max(f, self.h0), self.stats())
+            self.expanded += 1
+            children, next_f, own_tie = expansion
+            child_g = g + 1
+            child_base = child_g * pack * pack
+            for h, tie, i, j in children:
                 child = bytearray(state)
-                child[i], child[j] = kj, ki
+                child[i], child[j] = child[j], child[i]
                 child_state = bytes(child)
                 known = best.get(child_state)
                 if known is not None and known < child_base + pack * pack:
                     continue  # reached before at no greater cost
-                if child_key == 0 if match else h == 0:
-                    best[child_state] = child_base + i * pack + j
-                    if incumbent is None or child_g < incumbent[0]:
-                        incumbent = (child_g, child_state)
-                    continue
                 best[child_state] = child_base + i * pack + j
+                if h == 0:
+                    if self.incumbent is None or child_g < self.incumbent[0]:
+                        self.incumbent = (child_g, child_state)
+                    continue
                 heapq.heappush(queue, ((child_g + h) * pack - child_g, tie, child_state))
-        if next_f < upper:
-            heapq.heappush(queue, (next_f * pack - g, step_total if match else 0, state))
-    if incumbent is not None:
-        return SearchOutcome("solved", path_to(incumbent[1]), incumbent[0], stats())
-    if known_plan is not None:
-        return SearchOutcome("solved", list(known_plan), upper, stats())
-    return SearchOutcome("unsatisfiable", None, h0, stats())
+            if next_f < self.upper:
+                heapq.heappush(queue, (next_f * pack - g, own_tie, state))
+        if self.incumbent is not None:
+            return SearchOutcome("solved", self._path_to(self.incumbent[1]), self.incumbent[0], self.stats())
+        if self.plan is not None:
+            return SearchOutcome("solved", list(self.plan), self.upper, self.stats())
+        return SearchOutcome("unsatisfiable", None, self.h0, self.stats())
+
+
+def beam_plan(
+    task: Task,
+    *,
+    length: int,
+    width: int,
+    time_limit: "float | Deadline | None" = None,
+    step_costs: StepCostBound | None = None,
+) -> list[tuple[int, int]] | None:
+    """A plan of at most ``length`` swaps found by beam search, or ``None`` (none found: not a
+    proof that none exists).
+
+    Breadth-first by depth, keeping at every depth only the ``width`` best new states, and
+    only children that can still reach the goal within ``length`` by the admissible bound
+    (``g + h <= length``); best = smaller f, then (match) smaller unrounded step-cost total, as
+    in the tie-breaking of :func:`search`. With a strong bound this finds a plan of the
+    minimum length far sooner than A* on a large f plateau (expert-082: 18 swaps, the start
+    bound, in 2 s; A* needed 60 s), and such a plan is then proven minimal at once.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
+    >>> beam_plan(task, length=2, width=4), beam_plan(task, length=1, width=4)
+    ([(0, 1), (1, 2)], None)
+    """
+    deadline = Deadline.of(time_limit)
+    start = bytes(task.start)
+    if task.is_goal(start):
+        return []
+    expand, h0 = child_evaluator(task, step_costs=step_costs, time_limit=deadline)
+    if h0 > length:
+        return None
+    parent: dict[bytes, tuple[bytes, int, int] | None] = {start: None}
+    layer: list[tuple[bytes, int, int]] = [(start, -1, -1)]  # state and the swap that led there
+    for g in range(length):
+        candidates: list[tuple[int, int, bytes, int, int]] = []
+        for state, la, lb in layer:
+            if deadline.expired():
+                return None
+            expansion = expand(state, g, length, la, lb, deadline)
+            if expansion is None:
+                return None
+            for h, tie, i, j in expansion[0]:
+                child = bytearray(state)
+                child[i], child[j] = child[j], child[i]
+                child_state = bytes(child)
+                if child_state in parent:
+                    continue  # met before, at this depth or a smaller one
+                parent[child_state] = (state, i, j)
+                if h == 0:
+                    swaps = []
+                    while parent[child_state] is not None:
+                        child_state, a, b = parent[child_state]  # type: ignore[misc]
+                        swaps.append((min(a, b), max(a, b)))
+                    return swaps[::-1]
+                candidates.append((h, tie, child_state, min(i, j), max(i, j)))
+        if not candidates:
+            return None
+        candidates.sort(key=lambda c: (c[0], c[1]))
+        layer = [(state, i, j) for _, _, state, i, j in candidates[:width]]
+    return None
 
 
 def quick_plan(

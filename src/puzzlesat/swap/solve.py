@@ -37,6 +37,42 @@ QUICK_PLAN_SECONDS = 3.0  # at most this long, and at most QUICK_PLAN_SHARE of t
 QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof,
 QUICK_PLAN_EXPANSIONS_PER_CELL = 50  # and at most this many expansions per cell (unsolvable levels)
 QUICK_PLAN_WEIGHTS = (2.0, 3.0)  # g + weight * h; the second only when the first finds nothing
+BEAM_SECONDS = 5.0  # at most this long, and at most BEAM_SHARE of the time limit, goes to beam
+BEAM_SHARE = 0.1  # searches for a shorter plan before the proof (it then stops at that length)
+BEAM_WIDTHS = (16, 128, 1024)  # widened each time one finds nothing shorter
+PROBE_SECONDS = 3.0  # the proof's first slice (most levels are decided within it), at most
+PROBE_SHARE = 0.05  # this share of the time limit; then, when still open,
+WIDE_BEAM_SHARE = 0.3  # up to this share of the time left goes to wide beams at the proven bound
+WIDE_BEAM_WIDTHS = (4096, 16384)  # (a plan of that length ends the proof at once)
+
+
+def shorter_plan(
+    task: Task,
+    plan: "list[tuple[int, int]]",
+    lower: int,
+    *,
+    widths: Sequence[int],
+    time_limit: "float | Deadline | None",
+    step_costs: StepCostBound | None,
+    length: int | None = None,
+) -> "list[tuple[int, int]]":
+    """The shortest plan found by beam searches of growing width, starting from ``plan``: each
+    asks for a plan of at most ``length`` swaps, or (``None``) shorter than the best so far;
+    stops at ``lower`` (the plan is then proven minimal), after the widest beam, or at the time
+    limit.
+    """
+    from .search import beam_plan
+
+    deadline = Deadline.of(time_limit)
+    left = list(widths)
+    while left and len(plan) > lower and not deadline.expired():
+        target = len(plan) - 1 if length is None else min(length, len(plan) - 1)
+        found = beam_plan(task, length=target, width=left[0], time_limit=deadline, step_costs=step_costs)
+        if found is None:
+            left.pop(0)
+        else:
+            plan = found
+    return plan
 
 
 def default_method(task: Task) -> str:
@@ -109,7 +145,7 @@ def solve(
         encode += watch.seconds["bound"]
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
-        from .search import MAX_CLASSES, quick_plan, search
+        from .search import MAX_CLASSES, Search, quick_plan
 
         if len(task.classes) > MAX_CLASSES:
             raise ValueError(f"the search handles at most {MAX_CLASSES} distinct squares; use method='cpsat'")
@@ -126,17 +162,35 @@ def solve(
                                   max_expansions=QUICK_PLAN_EXPANSIONS_PER_CELL * len(task.cells))
                 if plan is not None or share_deadline.expired():
                     break
+            plan_stats = {} if plan is None else {"quick_plan": len(plan)}
+            if plan is not None and len(plan) > lower:  # (no plan at all: perhaps unsolvable)
+                share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
+                plan = shorter_plan(task, plan, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
+                plan_stats["beam_plan"] = len(plan)
             if plan is not None and len(plan) <= lower:
                 outcome = None
             else:
-                outcome = search(task, time_limit=deadline, known_plan=plan, step_costs=step_costs)
+                # the proof (A*), first for a short slice; when that does not decide, the f
+                # plateau at its proven bound may hold a plan the A* order reaches late: wide
+                # beams look for one of exactly that length, then the proof goes on
+                run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline)
+                outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
+                if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
+                    left = deadline.remaining()
+                    share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
+                    wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
+                                        step_costs=step_costs, length=run.lower_bound())
+                    plan_stats["wide_beam_plan"] = len(wide)
+                    if len(wide) < len(plan):
+                        plan = wide
+                        run.improve(plan)
+                    outcome = run.run(deadline)
         if outcome is None:
-            status, swaps, stats = "solved", plan, {"expanded": 0, "quick_plan": len(plan)}
+            status, swaps, stats = "solved", plan, {"expanded": 0, **plan_stats}
         else:
             status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
-            stats = dict(outcome.stats)
+            stats = {**outcome.stats, **plan_stats}
             if plan is not None:
-                stats["quick_plan"] = len(plan)
                 fallback = plan
         timings = Timings(encode, watch.seconds["solve"])
     else:
