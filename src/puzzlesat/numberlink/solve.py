@@ -427,7 +427,7 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
 # Measured on janko (270 puzzles): most SAT proofs take under 0.5 s, where the count is
 # slower; on the hard ones the count decides in seconds what SAT had not in 60 s (janko #268
 # 14x14: 1.8 s; thomasahle inputs4 #3 24x14: 25 s).
-FRONTIER_MAX_SIDE = 16
+FRONTIER_MAX_SIDE = 18
 FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
 FRONTIER_SHARE = 0.5
