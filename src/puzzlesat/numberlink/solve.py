@@ -368,7 +368,7 @@ def _window_starts(length: int, size: int) -> list[int]:
     return starts
 
 
-def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS) -> Solution | None:
+def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS, stop=None) -> Solution | None:
     """A second answer that differs from ``answer`` only inside one small window, if the
     windows hold one; None otherwise. ``windows`` gives (size, conflicts) pairs: squares of
     ``size`` cells on a side overlapping by half, each searched for at most ``conflicts``.
@@ -378,7 +378,8 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     answer of the whole puzzle, so nothing is assumed that the rules do not say: this only
     decides *where to look first*. Under default rules the full formula is weak and its global
     search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
-    #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way)."""
+    #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way). ``stop`` (a
+    function) is asked before each window whether to give up (the frontier count has decided)."""
     assert search.solver is not None and search.encoding is not None
     enc = search.encoding
     ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
@@ -386,6 +387,8 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
     as_answer = np.where(used, ids, -ids)
     for inside, conflicts in _window_masks(search, windows):
+        if stop is not None and stop():
+            return None
         found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
         if found is not None or search.deadline.expired():
             return found
@@ -419,14 +422,15 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
             break  # one window holds the whole board: larger ones would repeat it
 
 
-# Cover-all with touching allowed, boards at most this many cells across: when the SAT proof
-# that no second answer exists has not ended within FRONTIER_SAT_FIRST seconds (and a quarter
-# of the time left), the exact frontier count (:mod:`.frontier`) runs in a forked process beside
-# it, and the first of the two to decide wins (SAT in steps of FRONTIER_POLL_SECONDS between
-# looks at the count). Without fork, the count gets FRONTIER_SHARE of the time left, then SAT.
-# Measured on janko (270 puzzles): most SAT proofs take under 0.5 s, where the count is
-# slower; on the hard ones the count decides in seconds what SAT had not in 60 s (janko #268
-# 14x14: 1.8 s; thomasahle inputs4 #3 24x14: 25 s).
+# Cover-all with touching allowed, boards at most this many cells across: once a first answer
+# is known, the exact frontier count (:mod:`.frontier`) runs in a forked process beside the SAT
+# search for a second answer (windows, then the global search in steps of
+# FRONTIER_POLL_SECONDS), and the first of the two to decide wins. Without fork, SAT gets
+# FRONTIER_SAT_FIRST seconds (at most a quarter of the time left) of its global search, then
+# the count FRONTIER_SHARE of the time left, then SAT the rest. Measured on janko (270
+# puzzles): the windows and most SAT proofs take under half a second; on the hard ones the
+# count decides in a second or two what SAT had not in 10-60 s (janko #268 14x14, #104 24x14).
+# Starting and stopping the process costs about 2.5 ms.
 FRONTIER_MAX_SIDE = 18
 FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
@@ -441,40 +445,55 @@ def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: D
     return frontier.count_answers(puzzle, rules, limit=1, reference=answer, time_limit=deadline)
 
 
-def _second_answer_sat_or_frontier(search: _Search, answer: Solution, stats: dict) -> tuple[Status, Solution | None]:
-    """A second answer of a cover-all puzzle with touching allowed (``search`` blocks
-    ``answer``): a short SAT try, then SAT and the exact frontier count side by side.
-    Returns as :meth:`_Search.next_answer`."""
-    puzzle, rules, deadline = search.puzzle, search.rules, search.deadline
-    remaining = deadline.remaining()
-    status, solution = search.next_answer(deadline.within(FRONTIER_SAT_FIRST if remaining is None else min(FRONTIER_SAT_FIRST, remaining / 4)))
-    if status is not Status.UNKNOWN or deadline.expired():
-        return status, solution
-    start = time.perf_counter()
-    if _can_fork():
-        child = _Child(_frontier_second, puzzle, dict(rules=rules, answer=answer, deadline=deadline))
-        try:
-            while not child.done():
+class _FrontierRace:
+    """The exact frontier count of the answers other than ``answer``, in a forked process
+    started now (``running`` False where fork is not available: then :meth:`second_answer`
+    runs it in turn with SAT)."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, stats: dict) -> None:
+        self.puzzle, self.rules, self.answer, self.deadline, self.stats = puzzle, rules, answer, deadline, stats
+        self.start = time.perf_counter()
+        self.child = _Child(_frontier_second, puzzle, dict(rules=rules, answer=answer, deadline=deadline)) if _can_fork() else None
+
+    @property
+    def running(self) -> bool:
+        return self.child is not None
+
+    def done(self) -> bool:
+        return self.child is not None and self.child.done()
+
+    def second_answer(self, search: _Search) -> tuple[Status, Solution | None]:
+        """The second answer by whichever decides first, SAT (``search`` blocks the answer)
+        or the count. Returns as :meth:`_Search.next_answer`."""
+        deadline = search.deadline
+        if self.child is not None:
+            while not self.child.done():
                 status, solution = search.next_answer(deadline.within(FRONTIER_POLL_SECONDS))
                 if status is not Status.UNKNOWN or deadline.expired():
-                    stats.update(frontier="unknown" if status is Status.UNKNOWN else "overtaken by SAT",
-                                 frontier_seconds=round(time.perf_counter() - start, 3))
+                    self.stats.update(frontier="unknown" if status is Status.UNKNOWN else "overtaken by SAT",
+                                      frontier_seconds=round(time.perf_counter() - self.start, 3))
                     return status, solution
-            exact = child.result()
-        finally:
-            child.stop()
-    else:
-        remaining = deadline.remaining()
-        exact = _frontier_second(puzzle, rules, answer, deadline.within(math.inf if remaining is None else remaining * FRONTIER_SHARE))
-    stats.update(frontier=exact.status if exact.status != "complete" else ("second answer" if exact.count else "no second answer"),
-                 frontier_states=exact.max_states, frontier_seconds=round(time.perf_counter() - start, 3))
-    if exact.status == "complete":
-        if exact.count == 0:
-            return Status.UNSATISFIABLE, None
-        if exact.answers:
-            _check(puzzle, exact.answers[0], rules)
-            return Status.SOLVED, exact.answers[0]
-    return search.next_answer()
+            exact = self.child.result()
+        else:
+            remaining = deadline.remaining()
+            status, solution = search.next_answer(deadline.within(FRONTIER_SAT_FIRST if remaining is None else min(FRONTIER_SAT_FIRST, remaining / 4)))
+            if status is not Status.UNKNOWN or deadline.expired():
+                return status, solution
+            remaining = deadline.remaining()
+            exact = _frontier_second(self.puzzle, self.rules, self.answer, deadline.within(math.inf if remaining is None else remaining * FRONTIER_SHARE))
+        self.stats.update(frontier=exact.status if exact.status != "complete" else ("second answer" if exact.count else "no second answer"),
+                          frontier_states=exact.max_states, frontier_seconds=round(time.perf_counter() - self.start, 3))
+        if exact.status == "complete":
+            if exact.count == 0:
+                return Status.UNSATISFIABLE, None
+            if exact.answers:
+                _check(self.puzzle, exact.answers[0], self.rules)
+                return Status.SOLVED, exact.answers[0]
+        return search.next_answer()
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop()
 
 
 def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
@@ -840,18 +859,21 @@ def count(
     if not search.ready:
         return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
     complete = True
+    race: _FrontierRace | None = None
     try:
         for answer in found:
             search.block(answer)
         if found:
             search.prefer(found[0])
         # a second answer near the first, in small windows (no-self-touch cover-all is decided
-        # fast enough without)
+        # fast enough without); on narrow boards the exact frontier count runs beside
         windows_left = limit == 2 and not (rules.cover_all and rules.no_self_touch)
         while len(found) < limit:
+            if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
+                race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
             if len(found) == 1 and windows_left:
                 windows_left = False
-                local = _window_variant(search, found[0])
+                local = _window_variant(search, found[0], stop=race.done if race is not None else None)
                 if local is not None:
                     found.append(local)
                     stats["local_variant"] = "window"
@@ -859,8 +881,8 @@ def count(
                     continue
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
                 status, solution = search.answer_with_few_empty()
-            elif len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
-                status, solution = _second_answer_sat_or_frontier(search, found[0], stats)
+            elif race is not None and len(found) == 1:
+                status, solution = race.second_answer(search)
             else:
                 status, solution = search.next_answer()
             if status is Status.UNKNOWN:
@@ -879,6 +901,8 @@ def count(
                     stats["local_variant"] = "detour"
         return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
     finally:
+        if race is not None:
+            race.stop()
         search.close()
 
 
