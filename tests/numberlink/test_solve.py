@@ -241,6 +241,29 @@ def test_few_empty_search_finds_answers_and_proves_none() -> None:
             assert verify(puzzle, solution, rules) == []
 
 
+def test_few_empty_search_drops_counter_bounds_too_big_for_memory(monkeypatch) -> None:
+    """The totalizer over the empty cells has about cells x bound clauses (a 1002 x 1002 board
+    with bound 128 ran out of 24 GB): bounds over the cap are dropped, the plain search stays."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's `solve` is the function)
+    puzzle = Puzzle.from_rows(["A.......", "........", "..B..C..", "........", "..C..B..", "A......."])
+    rules = Rules(cover_all=False)
+    monkeypatch.setattr(solve_module, "EMPTY_COUNTER_MAX_CLAUSES", 2 * 42)  # 42 inner cells: bound 2 fits, 8 not
+    search = solve_module._Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+    try:
+        status, solution = search.answer_with_few_empty(bounds=(8, 2))
+        assert status is Status.SOLVED and verify(puzzle, solution, rules) == []
+    finally:
+        search.close()
+    counted = []
+    monkeypatch.setattr(solve_module, "counter", lambda lits, bound, pool: counted.append(bound) or ([], []))
+    search = solve_module._Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+    try:
+        search.answer_with_few_empty(bounds=(8, 2))
+    finally:
+        search.close()
+    assert counted == [2]
+
+
 def test_no_window_search_on_big_boards() -> None:
     """Each window call assumes every edge outside the window: on big boards that is too slow."""
     from puzzlesat.numberlink.solve import MAX_WINDOW_CELLS, _Search, _window_masks

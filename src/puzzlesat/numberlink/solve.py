@@ -77,6 +77,9 @@ CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0,
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
 EMPTY_BOUNDS = (32, 128, 8)
+# the totalizer over the empty cells has about (cells x largest bound) clauses: bounds that would
+# pass this many are dropped (a 1002 x 1002 board with bound 128: 128 M clauses, out of memory)
+EMPTY_COUNTER_MAX_CLAUSES = 4_000_000
 EMPTY_FIRST_CONFLICTS = 2_000  # first conflict budget of each try in answer_with_few_empty
 COVER_FIRST_SECONDS = 3.0  # may-leave-empty: at most this long (and a sixth of the time) for a covering answer
 
@@ -172,6 +175,8 @@ class _Search:
         assert self.solver is not None and self.encoding is not None and not self.rules.cover_all
         start = time.perf_counter()
         try:
+            inner = int((self.encoding.free_index >= 0).sum()) - len(self.puzzle.endpoints())
+            bounds = tuple(k for k in bounds if k * inner <= EMPTY_COUNTER_MAX_CLAUSES)
             at_most = self._empty_counter(max(bounds, default=0))
             tries: list[list[int]] = [[]] + [[-at_most[k]] for k in bounds if k < len(at_most)]
             budget = EMPTY_FIRST_CONFLICTS
