@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+
 import pytest
 
 from benchmarks.numberlink import load_set
@@ -83,3 +86,27 @@ def test_count_uses_it_for_a_hard_uniqueness_proof() -> None:
     result = count(puzzle, limit=2, time_limit=60)
     assert result.complete and result.count == 1
     assert result.stats.get("frontier") == "no second answer"
+
+
+UNIQUE_NEEDS_PROOF = Puzzle.from_rows(["...B", ".A..", "..BA"])  # one answer
+
+
+def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's `solve` is the function)
+    monkeypatch.setattr(solve_module, "_frontier_second", lambda *args, **kwargs: os._exit(1))
+    monkeypatch.setattr(solve_module, "WINDOWS", ())
+    monkeypatch.setattr(solve_module, "FRONTIER_POLL_SECONDS", 0.0)  # SAT steps of no time: the race waits for the process
+    result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
+    assert result.complete and result.count == 1
+    assert result.stats["frontier"].startswith("failed")
+
+
+def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "_can_fork", lambda: False)
+    monkeypatch.setattr(solve_module, "FRONTIER_SAT_FIRST", 0.0)  # SAT gets no time of its own first
+    monkeypatch.setattr(solve_module, "WINDOWS", ())
+    exact = count_answers(UNIQUE_NEEDS_PROOF, limit=2)
+    result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
+    assert result.complete and result.count == exact.count
+    assert result.stats["frontier"] == ("no second answer" if exact.count == 1 else "second answer")

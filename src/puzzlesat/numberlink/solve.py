@@ -478,7 +478,11 @@ class _FrontierRace:
                     self.stats.update(frontier="unknown" if status is Status.UNKNOWN else "overtaken by SAT",
                                       frontier_seconds=round(time.perf_counter() - self.start, 3))
                     return status, solution
-            exact = self.child.result()
+            try:
+                exact = self.child.result()
+            except PuzzlesatError as exc:  # the count's process died (out of memory): SAT goes on
+                self.stats.update(frontier=f"failed: {exc}", frontier_seconds=round(time.perf_counter() - self.start, 3))
+                return search.next_answer()
         else:
             remaining = deadline.remaining()
             status, solution = search.next_answer(deadline.within(FRONTIER_SAT_FIRST if remaining is None else min(FRONTIER_SAT_FIRST, remaining / 4)))
