@@ -260,24 +260,38 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
         out.add(child, sub, 0)
 
 
-def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray, compact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, compact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
     """Rows that are equal (state and flag) merged: one representative row of each group
-    and the group's summed ways. ``compact`` renumbers slot values below 16 (None when they
-    are not all renumbered so); then a row (at most 15 slots and the flag) packs into one
-    64-bit key, else rows are compared as bytes. The sort is stable: children come in runs
-    that are already ordered, which a stable sort exploits."""
+    and the group's summed ways (None when ``ways`` is None). The representatives come in key
+    order, so the next step's children come in runs that are nearly sorted already.
+
+    Rows are sorted by a 64-bit key when one fits: up to 8 slots as bytes, up to 16 as
+    half-bytes (slot values renumbered below 16 by ``compact``, None when they cannot be), else
+    compared as bytes. The flag is not in the key: a group ends where the key or the flag
+    changes, so a row whose flag differs from its equal neighbours splits their group in two.
+    With a reference answer only one row per step has the flag unset, so at most one
+    duplicate is left (counts stay exact: each copy carries its own ways). The sort is stable:
+    children come in runs that are already ordered, which a stable sort exploits."""
     count, slots = states.shape
-    if compact is not None and slots < 16:
-        nibbles = np.zeros((count, 16), dtype=np.uint8)
-        nibbles[:, :slots] = compact[states] if compact is not _IDENTITY else states
-        nibbles[:, slots] = flags
-        keys = ((nibbles[:, 0::2] << 4) | nibbles[:, 1::2]).view(np.uint64).ravel()
-    else:
-        rows = np.ascontiguousarray(np.concatenate([flags[:, None].astype(states.dtype), states], axis=1))
-        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    keys = None
+    if states.dtype == np.uint8 and slots <= 8:
+        padded = np.zeros((count, 8), dtype=np.uint8)
+        padded[:, :slots] = states
+        keys = padded.view(np.uint64).ravel()
+    elif compact is not None and slots <= 16:
+        padded = np.empty((count, 16), dtype=np.uint8)
+        padded[:, :slots] = states if compact is _IDENTITY else compact[states]
+        padded[:, slots:] = 0
+        words = padded.view(np.uint64)
+        keys = words[:, 0] | (words[:, 1] << np.uint64(4))  # two half-bytes per byte
+    if keys is None:
+        rows = np.ascontiguousarray(states)
+        keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * slots))).ravel()
     order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    ordered, ordered_flags = keys[order], flags[order]
+    starts = np.flatnonzero(np.concatenate([[True], (ordered[1:] != ordered[:-1]) | (ordered_flags[1:] != ordered_flags[:-1])]))
+    if ways is None:  # (every way counts as one: the limit is 1)
+        return order[starts], None
     return order[starts], np.add.reduceat(ways[order], starts)
 
 
@@ -359,9 +373,9 @@ def count_answers(
                 row_labels = FIRST_LABEL + kind[r][kind[r] >= 0]
                 possible = np.union1d(np.unique(states), np.concatenate([[EMPTY, OPEN, CLOSE], row_labels]))
                 compact = _renumbering(possible)
-            first, merged = _merge(child, flag, counts[parent], compact)
+            first, merged = _merge(child, flag, counts[parent] if limit > 1 else None, compact)
             states, differs = child[first], flag[first]
-            counts = np.minimum(merged, limit).astype(np.int64)
+            counts = np.minimum(merged, limit).astype(np.int64) if merged is not None else np.ones(len(first), dtype=np.int64)
             history.append(parent[first].astype(np.uint32) | (choice[first].astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
             max_seen = max(max_seen, len(first))
             total += len(first)
