@@ -55,7 +55,11 @@ def test_wide_boards_are_transposed_and_count_the_same() -> None:
 def test_limits_give_unknown_and_no_self_touch_is_refused() -> None:
     puzzle = Puzzle.from_rows(["A.....", "......", "......", "......", "......", ".....A"])
     assert count_answers(puzzle, max_states=3).status == "unknown"
-    assert count_answers(puzzle, max_stored=20).status == "unknown"
+    loose = Rules(cover_all=False)
+    full = count_answers(puzzle, loose, limit=50)
+    forgetful = count_answers(puzzle, loose, limit=50, max_stored=20)  # counts on without the ways back
+    assert full.stats["read_back"] and full.answers and not forgetful.stats["read_back"] and not forgetful.answers
+    assert forgetful.status == "complete" and forgetful.count == full.count > 1
     assert count_answers(puzzle, time_limit=0.0).status == "unknown"
     with pytest.raises(ValueError):
         count_answers(puzzle, Rules(no_self_touch=True))

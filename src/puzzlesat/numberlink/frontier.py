@@ -46,7 +46,7 @@ FIRST_LABEL = 3
 DOWN, RIGHT = 1, 2  # bits of a cell's choice
 MAX_SIDE = 40  # the frontier runs along the shorter side; longer is hopeless anyway
 DEFAULT_MAX_STATES = 10_000_000  # children in one step (about 1 GB of arrays while the step is built)
-DEFAULT_MAX_STORED = 150_000_000  # states kept over all steps for reading answers back (4 bytes each)
+DEFAULT_MAX_STORED = 150_000_000  # states kept over all steps for reading an answer back (4 bytes each)
 CHOICE_SHIFT = 30  # a stored state: its parent's row, and its choice in the top two bits
 
 
@@ -324,7 +324,9 @@ def count_answers(
 
     With ``reference`` (an answer), the count is of the answers other than it (so 0 proves it
     unique) and an answer returned differs from it. ``status`` is "unknown" when the time limit,
-    ``max_states`` (states in one step) or ``max_stored`` (states over all steps) runs out.
+    ``max_states`` (children in one step) runs out. Past ``max_stored`` states over all steps
+    the ways back are dropped and counting goes on: the count stays exact, but no answer is
+    read back (``answers`` empty, ``stats["read_back"]`` False).
 
     >>> from puzzlesat.numberlink.model import Puzzle
     >>> p = Puzzle.from_rows(["...B", ".A..", "..BA"])
@@ -344,7 +346,7 @@ def count_answers(
     states = np.zeros((1, slots), dtype=dtype)
     counts = np.ones(1, dtype=np.int64)
     differs = np.zeros(1, dtype=bool)
-    history: list[np.ndarray] = []  # per cell: each state's parent row | choice << CHOICE_SHIFT
+    history: list[np.ndarray] | None = []  # per cell: each state's parent row | choice << CHOICE_SHIFT
     max_seen, total = 1, 0
     kind = board.kind
     for r in range(board.height):
@@ -376,17 +378,18 @@ def count_answers(
             first, merged = _merge(child, flag, counts[parent] if limit > 1 else None, compact)
             states, differs = child[first], flag[first]
             counts = np.minimum(merged, limit).astype(np.int64) if merged is not None else np.ones(len(first), dtype=np.int64)
-            history.append(parent[first].astype(np.uint32) | (choice[first].astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
+            if history is not None:
+                history.append(parent[first].astype(np.uint32) | (choice[first].astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
             max_seen = max(max_seen, len(first))
             total += len(first)
             if total > max_stored:
-                return FrontierCount("unknown", 0, max_states=max_seen, total_states=total, stats={"reason": "stored-state limit"})
+                history = None  # (memory: counting goes on without the ways back)
         states = np.concatenate([np.zeros((len(states), 1), dtype=dtype), states[:, :-1]], axis=1)  # next row
     wanted = differs if reference is not None else np.ones(len(states), dtype=bool)
     finals = np.flatnonzero(wanted & np.all(states == EMPTY, axis=1))
     found = int(min(counts[finals].sum(), limit)) if len(finals) else 0
-    answers = tuple(_read_back(board, history, int(row), puzzle, rules) for row in finals[:1])
-    return FrontierCount("complete", found, answers, max_states=max_seen, total_states=total)
+    answers = tuple(_read_back(board, history, int(row), puzzle, rules) for row in finals[:1]) if history is not None else ()
+    return FrontierCount("complete", found, answers, max_states=max_seen, total_states=total, stats={"read_back": history is not None})
 
 
 def _read_back(board: _Board, history: list[np.ndarray], row: int, puzzle: Puzzle, rules: Rules) -> Solution:

@@ -490,7 +490,8 @@ class _FrontierRace:
                 return status, solution
             remaining = deadline.remaining()
             exact = _frontier_second(self.puzzle, self.rules, self.answer, deadline.within(math.inf if remaining is None else remaining * FRONTIER_SHARE))
-        self.stats.update(frontier=exact.status if exact.status != "complete" else ("second answer" if exact.count else "no second answer"),
+        outcome = "no second answer" if exact.count == 0 else "second answer" if exact.answers else "second answer (too many states to read it back)"
+        self.stats.update(frontier=exact.status if exact.status != "complete" else outcome,
                           frontier_states=exact.max_states, frontier_seconds=round(time.perf_counter() - self.start, 3))
         if exact.status == "complete":
             if exact.count == 0:
