@@ -129,20 +129,26 @@ _DEPTH_STEP[OPEN], _DEPTH_STEP[CLOSE] = 1, -1
 def _partners(states: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """For each row of ``states`` the slot holding the other end of the piece whose end is at
     ``positions`` (a parenthesis in that row)."""
-    n, slots = states.shape
-    rows = np.arange(n)
-    depth = np.cumsum(_DEPTH_STEP[states], axis=1, dtype=np.int8)
-    level = depth[rows, positions]
-    index = np.arange(slots)
-    opening = states[rows, positions] == OPEN
-    out = np.empty(n, dtype=np.int64)
-    if opening.any():  # "(" : the first slot after it where the depth falls below its level
-        hit = (index > positions[opening, None]) & (depth[opening] == (level[opening] - 1)[:, None])
-        out[opening] = hit.argmax(axis=1)
+    out = np.empty(len(states), dtype=np.int64)
+    for position in np.unique(positions):
+        rows = np.flatnonzero(positions == position)
+        out[rows] = _partners_at(states[rows] if len(rows) < len(states) else states, int(position))
+    return out
+
+
+def _partners_at(states: np.ndarray, position: int) -> np.ndarray:
+    """:func:`_partners` with one ``position`` for all rows: a "(" is closed by the first slot
+    to its right where the bracket depth counted from it falls to -1; a ")" is opened by the
+    first slot to its left where the depth counted leftwards (")" up, "(" down) falls to -1."""
+    out = np.empty(len(states), dtype=np.int64)
+    opening = states[:, position] == OPEN
+    if opening.any():
+        depth = np.cumsum(_DEPTH_STEP[states[opening, position + 1:]], axis=1, dtype=np.int8)
+        out[opening] = position + 1 + (depth == -1).argmax(axis=1)
     closing = ~opening
-    if closing.any():  # ")" : the last "(" before it that opened its level
-        hit = (index < positions[closing, None]) & (states[closing] == OPEN) & (depth[closing] == (level[closing] + 1)[:, None])
-        out[closing] = slots - 1 - hit[:, ::-1].argmax(axis=1)
+    if closing.any():
+        depth = np.cumsum(-_DEPTH_STEP[states[closing, :position][:, ::-1]], axis=1, dtype=np.int8)
+        out[closing] = position - 1 - (depth == -1).argmax(axis=1)
     return out
 
 
