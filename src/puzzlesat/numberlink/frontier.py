@@ -176,7 +176,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
     two_in = (left != EMPTY) & (up != EMPTY)
 
     def with_slots(rows: np.ndarray, down_value, right_value) -> np.ndarray:
-        child = states[rows].copy()
+        child = states[rows]  # (fancy indexing copies)
         child[:, c] = down_value
         child[:, c + 1] = right_value
         return child
@@ -201,7 +201,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
         rows = np.flatnonzero(one_in & (arriving < FIRST_LABEL))  # a piece takes the label
         if len(rows):
             position = np.where(left[rows] != EMPTY, c, c + 1)
-            child = states[rows].copy()
+            child = states[rows]
             child[np.arange(len(rows)), _partners(child, position)] = code
             child[:, c] = EMPTY
             child[:, c + 1] = EMPTY
@@ -229,7 +229,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     # two labels: the same one completes its path, two different ones never meet
     same = rows[a_label & b_label & (a == b)]
     if len(same):
-        child = states[same].copy()
+        child = states[same]
         child[:, c] = EMPTY
         child[:, c + 1] = EMPTY
         out.add(child, same, 0)
@@ -237,7 +237,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     mixed = a_label != b_label
     if mixed.any():
         sub = rows[mixed]
-        child = states[sub].copy()
+        child = states[sub]
         label = np.where(a_label[mixed], a[mixed], b[mixed])
         piece_at = np.where(a_label[mixed], c + 1, c)
         child[np.arange(len(sub)), _partners(child, piece_at)] = label
@@ -249,7 +249,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     pieces = ~a_label & ~b_label
     join = rows[pieces & (a == CLOSE) & (b == OPEN)]
     if len(join):
-        child = states[join].copy()
+        child = states[join]
         child[:, c] = EMPTY
         child[:, c + 1] = EMPTY
         out.add(child, join, 0)
@@ -257,7 +257,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
         sub = rows[pieces & (a == value) & (b == value)]
         if not len(sub):
             continue
-        child = states[sub].copy()
+        child = states[sub]
         # "((": b's partner lies inside a's and becomes "("; "))": a's partner becomes ")"
         inner = _partners(child, np.full(len(sub), c + 1 if value == OPEN else c))
         child[np.arange(len(sub)), inner] = turned
