@@ -351,3 +351,32 @@ def test_cli_allow_empty_and_unsatisfiable(tmp_path: Path, capsys: pytest.Captur
     main(["solve", str(path), "--json", "--allow-empty"])
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "solved" and record["unique"] is False
+
+
+def test_colour_count_refutes_a_huge_board_at_once() -> None:
+    """thomasahle inputs6 #2 (1002 x 1002, five pairs): four spokes from the corners to a centre
+    block and one pair on diagonal neighbours; the paths would cover one black cell more than
+    white, and the board has as many of each. (The SAT formula took 16 s to refute it.)"""
+    from puzzlesat.numberlink.solve import colour_count_contradiction
+
+    pairs = (Pair("a", (0, 0), (500, 500)), Pair("b", (0, 1001), (500, 501)), Pair("c", (501, 500), (1001, 0)),
+             Pair("d", (501, 501), (1001, 1001)), Pair("e", (997, 997), (998, 998)))
+    puzzle = Puzzle(1002, 1002, pairs)
+    start = time.perf_counter()
+    solved, counted = solve(puzzle, time_limit=60), count(puzzle, time_limit=60)
+    assert time.perf_counter() - start < 2.0
+    assert solved.status is Status.UNSATISFIABLE and counted.uniqueness is Uniqueness.NONE and counted.complete
+    assert "chessboard" in solved.stats["proof"]
+    assert colour_count_contradiction(puzzle, Rules(cover_all=False)) is None  # (cells may stay empty: no such count)
+
+
+def test_colour_count_never_refutes_a_puzzle_that_has_answers() -> None:
+    from puzzlesat.numberlink.solve import colour_count_contradiction
+    from tests.numberlink.test_counts import _random_puzzles, brute_force_answers
+
+    refuted = 0
+    for _, puzzle in _random_puzzles(11, 150):
+        if colour_count_contradiction(puzzle, Rules()) is not None:
+            refuted += 1
+            assert brute_force_answers(puzzle, Rules()) == []
+    assert refuted > 10  # (the check does fire on random boards)
