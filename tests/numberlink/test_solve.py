@@ -357,7 +357,7 @@ def test_colour_count_refutes_a_huge_board_at_once() -> None:
     """thomasahle inputs6 #2 (1002 x 1002, five pairs): four spokes from the corners to a centre
     block and one pair on diagonal neighbours; the paths would cover one black cell more than
     white, and the board has as many of each. (The SAT formula took 16 s to refute it.)"""
-    from puzzlesat.numberlink.solve import colour_count_contradiction
+    from puzzlesat.numberlink.topology import colour_count_contradiction
 
     pairs = (Pair("a", (0, 0), (500, 500)), Pair("b", (0, 1001), (500, 501)), Pair("c", (501, 500), (1001, 0)),
              Pair("d", (501, 501), (1001, 1001)), Pair("e", (997, 997), (998, 998)))
@@ -371,7 +371,7 @@ def test_colour_count_refutes_a_huge_board_at_once() -> None:
 
 
 def test_colour_count_never_refutes_a_puzzle_that_has_answers() -> None:
-    from puzzlesat.numberlink.solve import colour_count_contradiction
+    from puzzlesat.numberlink.topology import colour_count_contradiction
     from tests.numberlink.test_counts import _random_puzzles, brute_force_answers
 
     refuted = 0

@@ -42,7 +42,7 @@ from ..errors import PuzzlesatError
 from ..results import CountResult, SolveResult, Status, Timings
 from ..sat import DEFAULT_SOLVER, SatSolver, counter
 from ..timing import Deadline
-from . import frontier
+from . import frontier, topology
 from .encoding import Encoding, EncodingTimeout
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, Cell, Puzzle, Rules, Solution
@@ -270,37 +270,6 @@ def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
     violations = verify(puzzle, solution, rules)
     if violations:
         raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
-
-
-def colour_count_contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
-    """Why a cover-all puzzle has no answer by chessboard colours, or None.
-
-    Colour the cells like a chessboard (black where row + column is even). A path alternates
-    colours, so a path whose end cells have colours c1, c2 (+1 black, -1 white) covers
-    (c1 + c2) / 2 more black cells than white. Under cover-all the paths cover every free cell,
-    so these must add up to the board's own black-minus-white count of free cells.
-
-    >>> colour_count_contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules())
-    'chessboard colours: the free cells have 1 more black than white, but paths between these endpoints cover 2'
-    >>> colour_count_contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules(cover_all=False)) is None
-    True
-    """
-    if not rules.cover_all:
-        return None
-    height, width = puzzle.height, puzzle.width
-    black = (width * height + 1) // 2  # (0, 0) is black
-    white = width * height - black
-    for r, c in puzzle.blocked:
-        if (r + c) % 2 == 0:
-            black -= 1
-        else:
-            white -= 1
-    colour = lambda cell: 1 if (cell[0] + cell[1]) % 2 == 0 else -1
-    covered = sum((colour(pair.start) + colour(pair.end)) // 2 for pair in puzzle.pairs)
-    if covered == black - white:
-        return None
-    return (f"chessboard colours: the free cells have {black - white} more black than white, "
-            f"but paths between these endpoints cover {covered}")
 
 
 def _shrinks_to_no_touch(rules: Rules) -> bool:
@@ -794,7 +763,7 @@ def solve(
     """
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    contradiction = colour_count_contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
@@ -851,7 +820,7 @@ def count(
     12
     """
     deadline = Deadline.of(time_limit)
-    contradiction = colour_count_contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:
         return CountResult(0, True, limit, (), stats={"proof": contradiction})
     if _use_child(puzzle, deadline):

@@ -1,0 +1,185 @@
+"""Reasons a Numberlink puzzle has no answer that need no search (colours and planarity).
+
+Rules in a sentence: paths join equal labels, never share a cell, and (cover-all) cover every
+free cell. Three facts follow that refute some puzzles at once, on any board size:
+
+* **chessboard colours** (cover-all): a path alternates colours, so a path whose end cells have
+  colours ``c1, c2`` (+1 black, -1 white) covers ``(c1 + c2) / 2`` more black cells than white;
+  all paths together must match the free cells' own count;
+* **pairs on the border**: paths are disjoint curves inside the board, so two pairs whose four
+  ends lie on the border cannot alternate along it (a, b, a, b);
+* **spokes around an island**: paths from the border to one island of endpoint cells (a group
+  of endpoints joined side by side, not touching the border, without holes) are disjoint curves
+  across the ring between the border and the island, so they meet the island in the same
+  cyclic order as the border.
+
+Each check is sound: it reports a reason only when no answer exists under the given rules (the
+colour count only under cover-all; the other two under every rule set).
+
+>>> from puzzlesat.numberlink.model import Puzzle, Rules
+>>> contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules())
+'chessboard colours: the free cells have 1 more black than white, but paths between these endpoints cover 2'
+>>> contradiction(Puzzle.from_rows(["A.B.", "....", "....", "B.A."]), Rules(cover_all=False))
+"pairs 'A' and 'B' alternate along the border: their paths would cross"
+>>> contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules(cover_all=False)) is None
+True
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .model import Cell, Puzzle, Rules
+
+# directed unit edges between lattice corners (r, c), with the region's cell on the left
+# (r grows downwards): leaving a corner down, right, up or left
+_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
+    """The first reason found why ``puzzle`` has no answer under ``rules``, or None."""
+    return colour_count_contradiction(puzzle, rules) or border_contradiction(puzzle)
+
+
+def colour_count_contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
+    """Cover-all only: the chessboard colour count (module docstring), or None.
+
+    >>> from puzzlesat.numberlink.model import Puzzle, Rules
+    >>> colour_count_contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules(cover_all=False)) is None
+    True
+    """
+    if not rules.cover_all:
+        return None
+    black = (puzzle.width * puzzle.height + 1) // 2  # (0, 0) is black
+    white = puzzle.width * puzzle.height - black
+    for r, c in puzzle.blocked:
+        if (r + c) % 2 == 0:
+            black -= 1
+        else:
+            white -= 1
+    covered = sum((_colour(pair.start) + _colour(pair.end)) // 2 for pair in puzzle.pairs)
+    if covered == black - white:
+        return None
+    return (f"chessboard colours: the free cells have {black - white} more black than white, "
+            f"but paths between these endpoints cover {covered}")
+
+
+def _colour(cell: Cell) -> int:
+    return 1 if (cell[0] + cell[1]) % 2 == 0 else -1
+
+
+def border_contradiction(puzzle: Puzzle) -> str | None:
+    """Pairs alternating along the border, or spokes meeting an island out of order, or None.
+
+    >>> from puzzlesat.numberlink.model import Pair, Puzzle
+    >>> ring = [Pair("a", (0, 0), (2, 2)), Pair("b", (0, 5), (2, 3)), Pair("c", (5, 0), (3, 3)), Pair("d", (5, 5), (3, 2))]
+    >>> border_contradiction(Puzzle(6, 6, tuple(ring)))
+    'paths from the border to the island at (2, 2) would cross: going round, they leave the border in the order c, d, b, a but reach the island in the order c, b, a, d'
+    """
+    height, width = puzzle.height, puzzle.width
+    if height < 2 or width < 2:
+        return None
+    rim = _boundary(lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width, (0, 0))
+    assert rim is not None  # a rectangle's boundary is one simple cycle
+    on_rim = _positions(rim)
+    ends_on_rim = [p for p in puzzle.pairs if p.start in on_rim and p.end in on_rim]
+    for p, q in combinations(ends_on_rim, 2):
+        a, b = sorted((on_rim[p.start], on_rim[p.end]))
+        if (a < on_rim[q.start] < b) != (a < on_rim[q.end] < b):
+            return f"pairs {p.label!r} and {q.label!r} alternate along the border: their paths would cross"
+    for island in _islands(puzzle, on_rim):
+        spokes = [(p.label, end, start) for p in puzzle.pairs for start, end in ((p.start, p.end), (p.end, p.start))
+                  if start in on_rim and end in island]
+        if len(spokes) < 3:
+            continue
+        first = min(island)
+        boundary = _boundary(island.__contains__, first)
+        around = _positions(boundary) if boundary is not None and len(boundary) == _exposed_sides(island) else None
+        if around is None:
+            continue  # (holes, pinched corners or broken runs: no simple order to compare)
+        leaving = [label for label, _, start in sorted(spokes, key=lambda s: on_rim[s[2]])]
+        if any(end not in around for _, end, _ in spokes):
+            continue  # (an end walled in by other endpoints: no path leaves it anyway)
+        arriving = [label for label, end, _ in sorted(spokes, key=lambda s: around[s[1]])]
+        turn = arriving.index(leaving[0])
+        arriving = arriving[turn:] + arriving[:turn]  # (read from the same label, the same way round)
+        if arriving != leaving:
+            return (f"paths from the border to the island at {first} would cross: going round, they leave the "
+                    f"border in the order {', '.join(leaving)} but reach the island in the order {', '.join(arriving)}")
+    return None
+
+
+def _islands(puzzle: Puzzle, on_rim: dict[Cell, int]) -> list[set[Cell]]:
+    """Groups of endpoint cells joined side by side, none of them on the border."""
+    ends = set(puzzle.endpoints())
+    islands, seen = [], set()
+    for cell in sorted(ends):
+        if cell in seen:
+            continue
+        group, stack = {cell}, [cell]
+        while stack:
+            r, c = stack.pop()
+            for other in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if other in ends and other not in group:
+                    group.add(other)
+                    stack.append(other)
+        seen |= group
+        if not any(member in on_rim for member in group):
+            islands.append(group)
+    return islands
+
+
+def _exposed_sides(cells: set[Cell]) -> int:
+    return sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in _STEPS)
+
+
+def _boundary(inside, top_left: Cell) -> list[Cell] | None:
+    """The cells along a region's outer boundary, one entry per unit edge, walked with the
+    region on the left from the left side of ``top_left`` (a region cell whose left and upper
+    neighbours are outside), or None where the boundary touches itself at a corner."""
+    start = top_left
+    corner, heading = start, 0  # down the left side of the top-left cell
+    cells = []
+    while True:
+        r, c = corner
+        dr, dc = _STEPS[heading]
+        cells.append(_cell_on_left(corner, heading))
+        corner = (r + dr, c + dc)
+        if corner == start and heading == 3:
+            return cells
+        outgoing = [h for h in range(4) if _is_boundary_edge(inside, corner, h)]
+        if len(outgoing) != 1:
+            return None
+        heading = outgoing[0]
+        if len(cells) > 4 * 10_000_000:  # (cannot happen for a closed walk; a guard all the same)
+            return None
+
+
+def _cell_on_left(corner: Cell, heading: int) -> Cell:
+    """The cell on the left of the unit edge leaving ``corner`` in direction ``heading``."""
+    r, c = corner
+    return ((r, c), (r - 1, c), (r - 1, c - 1), (r, c - 1))[heading]
+
+
+def _is_boundary_edge(inside, corner: Cell, heading: int) -> bool:
+    """Whether the edge leaving ``corner`` has a region cell on its left and none on its right."""
+    r, c = corner
+    right = ((r, c - 1), (r, c), (r - 1, c), (r - 1, c - 1))[heading]
+    return inside(_cell_on_left(corner, heading)) and not inside(right)
+
+
+def _positions(boundary: list[Cell]) -> dict[Cell, int] | None:
+    """Each cell's place along the boundary (where its run of edges starts, the walk read as a
+    cycle), or None when a cell's edges do not form one run."""
+    n = len(boundary)
+    # start the numbering where a run begins, so no run wraps around the end of the list
+    shift = next((i for i in range(n) if boundary[i] != boundary[i - 1]), 0)
+    order = boundary[shift:] + boundary[:shift]
+    place: dict[Cell, int] = {}
+    for i, cell in enumerate(order):
+        if cell in place:
+            if order[i - 1] != cell:
+                return None
+        else:
+            place[cell] = i
+    return place

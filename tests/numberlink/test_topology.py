@@ -1,0 +1,79 @@
+"""The search-free refutations (chessboard colours, pairs on the border, spokes around an
+island) against independent counts: the brute-force enumerator and the frontier count."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from puzzlesat.numberlink import count, solve
+from puzzlesat.numberlink.frontier import count_answers
+from puzzlesat.numberlink.model import Pair, Puzzle, Rules
+from puzzlesat.numberlink.topology import border_contradiction, contradiction
+from puzzlesat.results import Status
+from tests.numberlink.test_counts import brute_force_answers
+
+LOOSE = Rules(cover_all=False)  # the most answers: a puzzle without one here has none under any rules
+
+CORNERS = ((0, 0), (0, 5), (5, 5), (5, 0))  # clockwise on the 6x6 board
+CENTRE = ((2, 2), (2, 3), (3, 3), (3, 2))  # clockwise around the 2x2 island
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(4))), ids=str)
+def test_spokes_refuted_exactly_when_no_answer(order: tuple[int, ...]) -> None:
+    """Four pairs from the corners of a 6x6 board to a 2x2 island, in every assignment."""
+    pairs = tuple(Pair("abcd"[i], CORNERS[i], CENTRE[order[i]]) for i in range(4))
+    puzzle = Puzzle(6, 6, pairs)
+    has_answer = count_answers(puzzle, LOOSE, limit=1).count > 0
+    refuted = border_contradiction(puzzle) is not None
+    assert refuted == (not has_answer)  # here the order is the whole story
+    # keeping the cyclic order (a rotation of the island) is what leaves answers
+    rotation = all((order[(i + 1) % 4] - order[i]) % 4 == 1 for i in range(4))
+    assert has_answer == rotation
+
+
+def test_pairs_on_the_border_that_alternate_are_refuted() -> None:
+    puzzle = Puzzle.from_rows(["A..B", "....", "....", "B..A"])  # A on one diagonal, B on the other
+    reason = contradiction(puzzle, LOOSE)
+    assert reason is not None and "alternate" in reason
+    assert brute_force_answers(puzzle, LOOSE) == []
+    assert contradiction(Puzzle.from_rows(["A..A", "....", "....", "B..B"]), LOOSE) is None
+
+
+def test_never_refutes_a_puzzle_that_has_answers() -> None:
+    rng = random.Random(5)
+    fired = 0
+    for _ in range(300):
+        h, w = rng.choice([(4, 4), (4, 5), (5, 5), (5, 6), (6, 6)])
+        cells = [(r, c) for r in range(h) for c in range(w)]
+        rng.shuffle(cells)
+        k = rng.randint(2, 5)
+        pairs = tuple(Pair(str(i), cells[2 * i], cells[2 * i + 1]) for i in range(k))
+        blocked = frozenset(cells[2 * k : 2 * k + rng.randint(0, 3)])
+        puzzle = Puzzle(w, h, pairs, blocked)
+        for rules in (Rules(), LOOSE):
+            if contradiction(puzzle, rules) is not None:
+                fired += 1
+                assert count_answers(puzzle, rules, limit=1).count == 0, (puzzle, rules)
+    assert fired > 50
+
+
+def test_solve_and_count_report_the_reason() -> None:
+    pairs = (Pair("a", (0, 0), (2, 2)), Pair("b", (0, 5), (2, 3)), Pair("c", (5, 0), (3, 3)), Pair("d", (5, 5), (3, 2)))
+    puzzle = Puzzle(6, 6, pairs)
+    solved, counted = solve(puzzle, rules=LOOSE), count(puzzle, rules=LOOSE)
+    assert solved.status is Status.UNSATISFIABLE and "island" in solved.stats["proof"]
+    assert counted.complete and counted.count == 0
+
+
+def test_huge_spoke_board_is_refuted_at_once() -> None:
+    """thomasahle inputs6 #1 (1002 x 1002): the pairs from the two lower corners swap sides at
+    the centre block (SAT had not refuted it in 60 s under default rules)."""
+    pairs = (Pair("a", (0, 0), (500, 500)), Pair("b", (0, 1001), (500, 501)),
+             Pair("d", (501, 500), (1001, 1001)), Pair("c", (501, 501), (1001, 0)))
+    puzzle = Puzzle(1002, 1002, pairs)
+    assert "island" in (contradiction(puzzle, Rules()) or "")
+    consistent = Puzzle(1002, 1002, (pairs[0], pairs[1], Pair("c", (501, 500), (1001, 0)), Pair("d", (501, 501), (1001, 1001))))
+    assert contradiction(consistent, Rules()) is None  # (inputs6 #0: it has answers)
