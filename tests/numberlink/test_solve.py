@@ -98,7 +98,8 @@ def test_time_limit_while_counting_returns_promptly() -> None:
 
 
 def test_time_limit_while_encoding_a_huge_board() -> None:
-    puzzle = Puzzle(1000, 1000, (Pair("A", (0, 0), (999, 999)), Pair("B", (0, 999), (999, 0))))
+    # (pairs chosen so that no search-free check refutes the board: topology.py)
+    puzzle = Puzzle(1000, 1000, (Pair("A", (0, 0), (999, 999)), Pair("B", (0, 999), (500, 501))))
     start = time.perf_counter()
     result = solve(puzzle, time_limit=0.3)
     assert time.perf_counter() - start < 2.0
@@ -108,7 +109,7 @@ def test_time_limit_while_encoding_a_huge_board() -> None:
 def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped() -> None:
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
 
-    puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (499, 0))))
+    puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (250, 251))))
     assert solve_module._use_child(puzzle, Deadline(1.0)) and not solve_module._use_child(puzzle, Deadline(None))
     start = time.perf_counter()
     result = count(puzzle, time_limit=1.0)
