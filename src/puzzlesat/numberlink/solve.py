@@ -428,15 +428,17 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
 
 
 # Cover-all with touching allowed, boards at most this many cells across: once a first answer
-# is known, the exact frontier count (:mod:`.frontier`) runs in a forked process beside the SAT
-# search for a second answer (windows, then the global search in steps of
-# FRONTIER_POLL_SECONDS), and the first of the two to decide wins. Without fork, SAT gets
+# is known and FRONTIER_DELAY seconds have passed (or the windows are done), the exact frontier
+# count (:mod:`.frontier`) runs in a forked process beside the SAT search for a second answer
+# (windows, then the global search in steps of FRONTIER_POLL_SECONDS), and the first of the
+# two to decide wins. Without fork, SAT gets
 # FRONTIER_SAT_FIRST seconds (at most a quarter of the time left) of its global search, then
 # the count FRONTIER_SHARE of the time left, then SAT the rest. Measured on janko (270
 # puzzles): the windows and most SAT proofs take under half a second; on the hard ones the
 # count decides in a second or two what SAT had not in 10-60 s (janko #268 14x14, #104 24x14).
 # Starting and stopping the process costs about 2.5 ms.
 FRONTIER_MAX_SIDE = 18
+FRONTIER_DELAY = 0.05
 FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
 FRONTIER_SHARE = 0.5
@@ -452,25 +454,30 @@ def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: D
 
 class _FrontierRace:
     """The exact frontier count of the answers other than ``answer``, in a forked process
-    started now (``running`` False where fork is not available: then :meth:`second_answer`
-    runs it in turn with SAT)."""
+    started once SAT has had FRONTIER_DELAY seconds on its own (most second answers and
+    proofs take less) or when :meth:`second_answer` needs it. Where fork is not available,
+    :meth:`second_answer` runs it in turn with SAT."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, stats: dict) -> None:
         self.puzzle, self.rules, self.answer, self.deadline, self.stats = puzzle, rules, answer, deadline, stats
         self.start = time.perf_counter()
-        self.child = _Child(_frontier_second, puzzle, dict(rules=rules, answer=answer, deadline=deadline)) if _can_fork() else None
+        self.child: _Child | None = None
 
-    @property
-    def running(self) -> bool:
-        return self.child is not None
+    def _start(self) -> None:
+        if self.child is None and _can_fork():
+            self.child = _Child(_frontier_second, self.puzzle, dict(rules=self.rules, answer=self.answer, deadline=self.deadline))
 
     def done(self) -> bool:
+        """Whether the count has decided (starting it first if its time has come)."""
+        if self.child is None and time.perf_counter() - self.start >= FRONTIER_DELAY:
+            self._start()
         return self.child is not None and self.child.done()
 
     def second_answer(self, search: _Search) -> tuple[Status, Solution | None]:
         """The second answer by whichever decides first, SAT (``search`` blocks the answer)
         or the count. Returns as :meth:`_Search.next_answer`."""
         deadline = search.deadline
+        self._start()
         if self.child is not None:
             while not self.child.done():
                 status, solution = search.next_answer(deadline.within(FRONTIER_POLL_SECONDS))
