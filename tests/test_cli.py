@@ -57,3 +57,12 @@ def test_solve_picks_one_puzzle_by_index_and_refuses_a_missing_one(tmp_path, cap
     assert records[0]["grid"] == [["B", "B", "B"]]
     code, records = run(capsys, "solve", str(pack), "--index", "5", "--json")
     assert code == 1 and records[0]["status"] == "error" and "no puzzle #5" in records[0]["error"]
+
+
+def test_a_puzzle_refuted_without_search_says_why(tmp_path, capsys):
+    crossing = tmp_path / "crossing.nl"
+    crossing.write_text("A . . B\n. . . .\n. . . .\nB . . A\n")
+    code, records = run(capsys, "solve", str(crossing), "--json", "--allow-empty")
+    assert code == 1 and records[0]["status"] == "unsatisfiable" and "alternate along the border" in records[0]["proof"]
+    main(["verify", str(crossing), "--allow-empty"])
+    assert "(pairs 'A' and 'B' alternate along the border" in capsys.readouterr().out

@@ -4,6 +4,7 @@ JSON record keys (the contract outside checks rely on): ``status`` ("solved", "u
 "unknown"), ``unique`` (true / false / null when not decided), ``grid`` (rows of cell strings:
 label, "." empty, "#" blocked), ``paths`` (label -> [[row, col], ...] from one endpoint to the
 other); the generic CLI adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
+Also ``proof`` (the reason) when a search-free check showed there is no answer.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
         solution: Solution = result.solutions[0]
         record["grid"] = solution.to_rows(puzzle)
         record["paths"] = {label: [list(cell) for cell in cells] for label, cells in solution.paths}
+    if "proof" in result.stats:  # why there is no answer, when no search was needed to see it
+        record["proof"] = result.stats["proof"]
     record["rules"] = str(rules_from(args))
     record["encode_seconds"] = round(result.timings.encode, 4)
     record["solve_seconds"] = round(result.timings.solve, 4)
@@ -79,6 +82,8 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
     head = f"{where} ({size}): {record['status']}"
     if record["status"] == "solved":
         head += f", {_uniqueness_text(record)}"
+    if record.get("proof"):
+        head += f" ({record['proof']})"
     head += f", {record['seconds']:.3f}s"
     if verb == "verify" or record["grid"] is None:
         return head
