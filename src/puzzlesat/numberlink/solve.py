@@ -431,12 +431,12 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
 # is known and FRONTIER_DELAY seconds have passed (or the windows are done), the exact frontier
 # count (:mod:`.frontier`) runs in a forked process beside the SAT search for a second answer
 # (windows, then the global search in steps of FRONTIER_POLL_SECONDS), and the first of the
-# two to decide wins. Without fork, SAT gets
-# FRONTIER_SAT_FIRST seconds (at most a quarter of the time left) of its global search, then
-# the count FRONTIER_SHARE of the time left, then SAT the rest. Measured on janko (270
-# puzzles): the windows and most SAT proofs take under half a second; on the hard ones the
-# count decides in a second or two what SAT had not in 10-60 s (janko #268 14x14, #104 24x14).
-# Starting and stopping the process costs about 2.5 ms.
+# two to decide wins. Without fork, SAT gets FRONTIER_SAT_FIRST seconds (at most a quarter of
+# the time left) of its global search, then the count FRONTIER_SHARE of the time left, then SAT
+# the rest. Measured on janko (270 puzzles): the windows and most SAT proofs take under half a
+# second; on the hard ones the count decides in a second or two what SAT had not in 10-60 s
+# (janko #268 14x14, #104 24x14). Starting and stopping the process costs about 2.5 ms; with
+# the delay, 64 of the 270 janko puzzles start one.
 FRONTIER_MAX_SIDE = 18
 FRONTIER_DELAY = 0.05
 FRONTIER_SAT_FIRST = 0.25
