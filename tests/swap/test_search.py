@@ -120,3 +120,24 @@ def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
         assert verify(level, result.solution) == []
         widened += "wide_beam_plan" in result.stats
     assert widened >= 3, widened
+
+
+def test_step_cost_keys_bytewise_and_bit_packed_agree():
+    """The step-cost keys are one byte per cell (a byte translation of the state); the
+    bit-packed fallback (for more than 254 classes) gives the same bound on every state met."""
+    from puzzlesat.swap.stepcost import StepCostBound, half_costs
+
+    rng = random.Random(36)
+    for _ in range(6):
+        task = Task.from_level(draw_level(rng, goal="match", size=(4, 5)))
+        bytewise = StepCostBound(task, costs=half_costs(task))
+        packed = StepCostBound(task, costs=half_costs(task))
+        assert bytewise.bytewise
+        packed.bytewise, packed.bits = False, (len(task.classes) + 1).bit_length()
+        packed.field = (1 << packed.bits) - 1
+        packed.shift = [[(k + 1) << (i * packed.bits) for i in range(len(task.cells))] for k in range(len(task.classes))]
+        state = list(task.start)
+        for _ in range(100):
+            i, j = rng.randrange(len(state)), rng.randrange(len(state))
+            state[i], state[j] = state[j], state[i]
+            assert bytewise.bound(state) == packed.bound(state)

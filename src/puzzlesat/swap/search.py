@@ -95,7 +95,6 @@ def child_evaluator(
 
         def expand(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
             child_g = g + 1
-            last = la * pack + lb if la >= 0 else -1
             kept: Children = []
             next_f = UNSET
             key = 0
@@ -104,48 +103,72 @@ def child_evaluator(
                 c = class_colour[state[i]]
                 key += unit[i][c]
                 masks[c] |= 1 << i
-            costs = [assignment_cost(x, mask) for x, mask in enumerate(masks)]
+            costs = []
+            for x, mask in enumerate(masks):
+                value = assignment_cache[x].get(mask)
+                costs.append(assignment_cost(x, mask) if value is None else value)
             total = sum(costs)
             h_same = max(cycle_value(key), (total + 1) // 2)  # a swap of two squares of one colour
             step_keys = step_keys_of(state)
-            step_parts = [step_cost(x, k) for x, k in enumerate(step_keys)]
+            step_parts = []
+            for x, k in enumerate(step_keys):
+                value = step_cache[x].get(k)
+                step_parts.append(step_cost(x, k) if value is None else value)
             step_total = sum(step_parts)
+            budget = (limit - child_g) * step_scale  # a larger step-cost total means f > limit
+            low_tie = UNSET * step_scale  # the smallest step-cost total above the budget
             for i in range(n):
                 if i & 15 == 15 and deadline.expired():  # big boards: an expansion can take long
                     return None
                 ki = state[i]
+                if i < la:  # a swap from here on other cells than the last one commutes with it
+                    reached = reach_sets[ki][i]
+                    if la in reached:
+                        targets = (la, lb) if lb in reached else (la,)
+                    elif lb in reached:
+                        targets = (lb,)
+                    else:
+                        continue
+                else:
+                    targets = reach[ki][i]
                 ci = class_colour[ki]
-                for j in reach[ki][i]:
+                shift_ki = shift[ki]
+                cache_ci = step_cache[ci]
+                key_ci = step_keys[ci] - shift_ki[i]  # colour ci's squares without the one at i
+                rest_ci = step_total - step_parts[ci]
+                for j in targets:
                     kj = state[j]
                     if kj == ki or (j < i and i in reach_sets[kj][j]):
                         continue  # no change, or the same swap is generated from the other end
-                    if last >= 0:
-                        code = i * pack + j if i < j else j * pack + i
-                        if code == last or (code < last and i != la and i != lb and j != la and j != lb):
-                            continue
+                    if i != la and i != lb:
+                        if j < la:
+                            continue  # commutes with the last swap and comes first in pair order
+                    elif j == la or j == lb:
+                        continue  # undoes the last swap
                     # the step-cost bound first (usually the strongest): most children stop there
                     cj = class_colour[kj]
+                    shift_kj = shift[kj]
                     if ci == cj:
-                        sk = step_keys[ci] - shift[ki][i] - shift[kj][j] + shift[kj][i] + shift[ki][j]
-                        s = step_cache[ci].get(sk)
+                        sk = key_ci - shift_kj[j] + shift_kj[i] + shift_ki[j]
+                        s = cache_ci.get(sk)
                         if s is None:
                             s = step_cost(ci, sk)
-                        tie = step_total - step_parts[ci] + s
+                        tie = rest_ci + s
                     else:
-                        si = step_keys[ci] - shift[ki][i] + shift[ki][j]
-                        sj = step_keys[cj] - shift[kj][j] + shift[kj][i]
-                        s = step_cache[ci].get(si)
+                        si = key_ci + shift_ki[j]
+                        sj = step_keys[cj] - shift_kj[j] + shift_kj[i]
+                        s = cache_ci.get(si)
                         if s is None:
                             s = step_cost(ci, si)
                         s2 = step_cache[cj].get(sj)
                         if s2 is None:
                             s2 = step_cost(cj, sj)
-                        tie = step_total - step_parts[ci] - step_parts[cj] + s + s2
-                    h = -(-tie // step_scale)
-                    if child_g + h > limit:
-                        if child_g + h < next_f:
-                            next_f = child_g + h
+                        tie = rest_ci - step_parts[cj] + s + s2
+                    if tie > budget:
+                        if tie < low_tie:
+                            low_tie = tie
                         continue
+                    h = -(-tie // step_scale)
                     if ci == cj:
                         if h_same > h:
                             h = h_same
@@ -177,7 +200,8 @@ def child_evaluator(
                             next_f = child_g + h
                         continue
                     kept.append((h, tie, i, j))
-            return kept, next_f, step_total
+            low_f = child_g - (-low_tie // step_scale)
+            return kept, min(next_f, low_f), step_total
 
         return expand, h0
 
@@ -194,7 +218,6 @@ def child_evaluator(
 
     def expand_layout(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
         child_g = g + 1
-        last = la * pack + lb if la >= 0 else -1
         kept: Children = []
         next_f = UNSET
         layout = state.translate(to_colours)
@@ -203,15 +226,26 @@ def child_evaluator(
             if i & 15 == 15 and deadline.expired():
                 return None
             ki = state[i]
+            if i < la:
+                reached = reach_sets[ki][i]
+                if la in reached:
+                    targets = (la, lb) if lb in reached else (la,)
+                elif lb in reached:
+                    targets = (lb,)
+                else:
+                    continue
+            else:
+                targets = reach[ki][i]
             ci = class_colour[ki]
-            for j in reach[ki][i]:
+            for j in targets:
                 kj = state[j]
                 if kj == ki or (j < i and i in reach_sets[kj][j]):
                     continue
-                if last >= 0:
-                    code = i * pack + j if i < j else j * pack + i
-                    if code == last or (code < last and i != la and i != lb and j != la and j != lb):
+                if i != la and i != lb:
+                    if j < la:
                         continue
+                elif j == la or j == lb:
+                    continue
                 cj = class_colour[kj]
                 if ci == cj:
                     h = h_layout

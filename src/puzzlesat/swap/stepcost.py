@@ -207,10 +207,16 @@ class StepCostBound:
         n = len(task.cells)
         self.ncol = max([*task.goal_colours, *task.class_colour], default=-1) + 1
         self.targets = [[i for i, g in enumerate(task.goal_colours) if g == x] for x in range(self.ncol)]
-        self.bits = (len(task.classes) + 1).bit_length()
+        # a colour's squares packed in one integer, one byte per cell (class + 1, 0 = another
+        # colour), so ``keys`` is a byte translation; shift[k][i]: the byte of a class-k square at i
+        self.bytewise = len(task.classes) < 255
+        self.bits = 8 if self.bytewise else (len(task.classes) + 1).bit_length()
         self.field = (1 << self.bits) - 1
-        # shift[k][i]: the packed field of a class-k square at cell i
         self.shift = [[(k + 1) << (i * self.bits) for i in range(n)] for k in range(len(task.classes))]
+        self._tables = [
+            bytes(k + 1 if k < len(task.classes) and task.class_colour[k] == x else 0 for k in range(256))
+            for x in range(self.ncol)
+        ] if self.bytewise else []
         self.distance = self._distances()
         self.cache: list[dict[int, int]] = [{} for _ in range(self.ncol)]
 
@@ -249,6 +255,9 @@ class StepCostBound:
 
     def keys(self, state: Sequence[int]) -> list[int]:
         """For each colour, its squares packed in one integer."""
+        if self.bytewise:
+            raw = bytes(state)
+            return [int.from_bytes(raw.translate(table), "little") for table in self._tables]
         keys = [0] * self.ncol
         colour = self.task.class_colour
         for i, k in enumerate(state):
@@ -259,14 +268,20 @@ class StepCostBound:
         value = self.cache[colour].get(key)
         if value is None:
             cells, kinds = [], []
-            i, rest = 0, key
-            while rest:
-                k = rest & self.field
-                if k:
-                    cells.append(i)
-                    kinds.append(k - 1)
-                rest >>= self.bits
-                i += 1
+            if self.bytewise:
+                for i, k in enumerate(key.to_bytes(len(self.task.cells), "little")):
+                    if k:
+                        cells.append(i)
+                        kinds.append(k - 1)
+            else:
+                i, rest = 0, key
+                while rest:
+                    k = rest & self.field
+                    if k:
+                        cells.append(i)
+                        kinds.append(k - 1)
+                    rest >>= self.bits
+                    i += 1
             targets = self.targets[colour]
             if len(cells) != len(targets):
                 value = bounds.UNREACHABLE_DISTANCE * SCALE
