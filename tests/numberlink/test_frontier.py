@@ -10,7 +10,7 @@ import pytest
 from benchmarks.numberlink import load_set
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.frontier import count_answers
-from puzzlesat.numberlink.model import Puzzle, Rules, Solution
+from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink.solve import count
 from puzzlesat.numberlink.verify import verify
 from tests.numberlink.test_counts import CASES, brute_force_answers
@@ -114,3 +114,36 @@ def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.Monkey
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == exact.count
     assert result.stats["frontier"] == ("no second answer" if exact.count == 1 else "second answer")
+
+
+def _bands(width: int, band: int, dropped: tuple[int, ...] = ()) -> Puzzle:
+    """Two bands of ``band`` rows, each with one label per column running top to bottom
+    (labels of the lower band are numbered past the upper band's), so that many labels hang on
+    the frontier at once; the columns in ``dropped`` have no label in the lower band and are
+    left to their neighbours (some such boards have several answers, some none)."""
+    pairs = [Pair(f"A{c}", (0, c), (band - 1, c)) for c in range(width)]
+    pairs += [Pair(f"B{c}", (band, c), (2 * band - 1, c)) for c in range(width) if c not in dropped]
+    return Puzzle(width, 2 * band, tuple(pairs))
+
+
+@pytest.mark.parametrize("width,band", [(14, 7), (10, 5)])  # (at least as tall as wide: not transposed)
+def test_many_labels_on_the_frontier_agree_with_sat(width: int, band: int) -> None:
+    """14 labels hanging at once give 17 slot values (rows compared as bytes); the lower band's
+    labels have values past 15, renumbered below 16 where few are in play: both merge paths,
+    against SAT, with answers read back."""
+    import random
+
+    rng = random.Random(width)
+    puzzles = [_bands(width, band)] + [_bands(width, band, tuple(rng.sample(range(1, width - 1), 2))) for _ in range(6)]
+    counts = []
+    for puzzle in puzzles:
+        sat = count(puzzle, limit=2, time_limit=30)
+        exact = count_answers(puzzle, limit=2)
+        assert sat.complete and exact.status == "complete" and exact.count == sat.count
+        counts.append(sat.count)
+        if sat.count:
+            others = count_answers(puzzle, limit=1, reference=sat.solutions[0])
+            assert others.count == sat.count - 1
+            if others.count:
+                assert others.answers[0] != sat.solutions[0] and verify(puzzle, others.answers[0], Rules()) == []
+    assert 2 in counts and 1 in counts  # (both kinds occur)
