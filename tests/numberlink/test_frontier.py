@@ -147,3 +147,10 @@ def test_many_labels_on_the_frontier_agree_with_sat(width: int, band: int) -> No
             if others.count:
                 assert others.answers[0] != sat.solutions[0] and verify(puzzle, others.answers[0], Rules()) == []
     assert 2 in counts and 1 in counts  # (both kinds occur)
+
+
+def test_more_labels_than_a_byte_holds() -> None:
+    """300 labels: slot values need 16 bits."""
+    puzzle = Puzzle(2, 300, tuple(Pair(f"L{i}", (i, 0), (i, 1)) for i in range(300)))
+    result = count_answers(puzzle, limit=2)
+    assert result.status == "complete" and result.count == 1 and verify(puzzle, result.answers[0], Rules()) == []
