@@ -5,7 +5,7 @@ Rules in a sentence: a square swaps with a cell it reaches (its figure's directi
 a shortest sequence of such swaps after which the goal (match / cluster / touch) holds.
 
 Methods: ``"search"`` (partial-expansion A* over the full state with admissible bounds,
-:mod:`.search`), ``"cpsat"`` (bounded-horizon CP-SAT model grown from the lower bound,
+:mod:`.search`, told of shorter plans by beam searches before and during the proof), ``"cpsat"`` (bounded-horizon CP-SAT model grown from the lower bound,
 :mod:`.cpsat`), ``"astar"`` (the published baseline, :mod:`.astar`, never proven optimal).
 ``method=None`` or ``"exact"`` picks the faster exact method as measured (``benchmarks/swap.py``).
 Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
