@@ -126,6 +126,8 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
             proven = [r for r in mine if r["optimal"]]
             unsolvable = [r for r in mine if r["status"] == "unsatisfiable"]
             unknown = [r for r in mine if not r["optimal"] and r["status"] != "unsatisfiable"]
+            # a level not decided counts at the limit (one stopped early by the state cap too)
+            times = sorted(time_limit if r in unknown else r["seconds"] for r in mine)
             proof_times = sorted(r["seconds"] for r in proven + unsolvable)
             within = [sum(r["seconds"] <= t for r in proven) for t in (2, 10)]
             loads = [r["load"] for r in mine if r.get("load") is not None]
