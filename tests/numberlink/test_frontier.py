@@ -129,7 +129,7 @@ def _bands(width: int, band: int, dropped: tuple[int, ...] = ()) -> Puzzle:
 @pytest.mark.parametrize("width,band", [(14, 7), (10, 5)])  # (at least as tall as wide: not transposed)
 def test_many_labels_on_the_frontier_agree_with_sat(width: int, band: int) -> None:
     """14 labels hanging at once give 17 slot values (rows compared as bytes); the lower band's
-    labels have values past 15, renumbered below 16 where few are in play: both merge paths,
+    labels have values past 15, moved down below 16 where few are in play: every merge path,
     against SAT, with answers read back."""
     import random
 

@@ -71,7 +71,9 @@ class _Board:
         self.puzzle = puzzle
         self.transposed = puzzle.width > puzzle.height
         self.height, self.width = (puzzle.width, puzzle.height) if self.transposed else (puzzle.height, puzzle.width)
-        self.labels = puzzle.labels
+        # labels numbered in the order the frontier meets them, so the labels in play at one
+        # time have nearby numbers (see _label_shift)
+        self.labels = tuple(sorted(puzzle.labels, key=lambda label: min(map(self.local, (puzzle.pair(label).start, puzzle.pair(label).end)))))
         self.kind = np.full((self.height, self.width), -2, dtype=np.int64)  # -2 free, -1 blocked, else label index
         for cell in puzzle.blocked:
             self.kind[self.local(cell)] = -1
@@ -266,13 +268,14 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
         out.add(child, sub, 0)
 
 
-def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, compact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, shift: int | None) -> tuple[np.ndarray, np.ndarray | None]:
     """Rows that are equal (state and flag) merged: one representative row of each group
     and the group's summed ways (None when ``ways`` is None). The representatives come in key
     order, so the next step's children come in runs that are nearly sorted already.
 
     Rows are sorted by a 64-bit key when one fits: up to 8 slots as bytes, up to 16 as
-    half-bytes (slot values renumbered below 16 by ``compact``, None when they cannot be), else
+    half-bytes (labels moved down by ``shift`` so that every value is below 16; None when the
+    labels in play span more than 13 values), else
     compared as bytes. The flag is not in the key: a group ends where the key or the flag
     changes, so a row whose flag differs from its equal neighbours splits their group in two.
     With a reference answer only one row per step has the flag unset, so at most one
@@ -284,9 +287,9 @@ def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, compa
         padded = np.zeros((count, 8), dtype=np.uint8)
         padded[:, :slots] = states
         keys = padded.view(np.uint64).ravel()
-    elif compact is not None and slots <= 16:
+    elif shift is not None and slots <= 16:
         padded = np.empty((count, 16), dtype=np.uint8)
-        padded[:, :slots] = states if compact is _IDENTITY else compact[states]
+        padded[:, :slots] = states if shift == 0 else states - (states >= FIRST_LABEL).astype(states.dtype) * states.dtype.type(shift)
         padded[:, slots:] = 0
         words = padded.view(np.uint64)
         keys = words[:, 0] | (words[:, 1] << np.uint64(4))  # two half-bytes per byte
@@ -301,19 +304,15 @@ def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, compa
     return order[starts], np.add.reduceat(ways[order], starts)
 
 
-_IDENTITY = np.arange(16, dtype=np.uint8)
-
-
-def _renumbering(values: np.ndarray) -> np.ndarray | None:
-    """A table taking each slot value in ``values`` (the values that can occur) below 16,
-    :data:`_IDENTITY` when they already are, None when there are more than 16."""
-    if values.max(initial=0) < 16:
-        return _IDENTITY
-    if len(values) > 16:
+def _label_shift(values: np.ndarray) -> int | None:
+    """How far to move the label values down so that all of ``values`` (the slot values that can
+    occur) are below 16 with labels still from FIRST_LABEL up; None when they span too many."""
+    labels = values[values >= FIRST_LABEL]
+    if not len(labels) or labels.max() < 16:
+        return 0
+    if int(labels.max()) - int(labels.min()) > 15 - FIRST_LABEL:
         return None
-    table = np.zeros(int(values.max()) + 1, dtype=np.uint8)
-    table[values] = np.arange(len(values), dtype=np.uint8)
-    return table
+    return int(labels.min()) - FIRST_LABEL
 
 
 def count_answers(
@@ -380,8 +379,8 @@ def count_answers(
             if c == 0:  # the values that can occur this row: those present now and this row's labels
                 row_labels = FIRST_LABEL + kind[r][kind[r] >= 0]
                 possible = np.union1d(np.unique(states), np.concatenate([[EMPTY, OPEN, CLOSE], row_labels]))
-                compact = _renumbering(possible)
-            first, merged = _merge(child, flag, counts[parent] if limit > 1 else None, compact)
+                shift = _label_shift(possible)
+            first, merged = _merge(child, flag, counts[parent] if limit > 1 else None, shift)
             states, differs = child[first], flag[first]
             counts = np.minimum(merged, limit).astype(np.int64) if merged is not None else np.ones(len(first), dtype=np.int64)
             if history is not None:
