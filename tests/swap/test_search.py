@@ -122,6 +122,25 @@ def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
     assert widened >= 3, widened
 
 
+def test_when_the_quick_plan_finds_nothing_beams_give_a_first_plan(monkeypatch):
+    """No quick plan (as on the 7x6 levels 012, 023, 027): beams with a loose length find a
+    plan, the proof goes on from it, and the minima stay those of plain A*."""
+    search_module = importlib.import_module("puzzlesat.swap.search")
+    monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: None)
+    rng = random.Random(36)
+    first = 0
+    for _ in range(8):
+        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5)]))
+        plain = search(Task.from_level(level), time_limit=20)
+        if plain.status != "solved":
+            continue
+        result = solve(level, time_limit=30)
+        assert result.status is Status.SOLVED and result.optimal and len(result.solution) == len(plain.swaps)
+        assert verify(level, result.solution) == []
+        first += "beam_first_plan" in result.stats
+    assert first >= 3, first
+
+
 def test_step_cost_keys_bytewise_and_bit_packed_agree():
     """The step-cost keys are one byte per cell (a byte translation of the state); the
     bit-packed fallback (for more than 254 classes) gives the same bound on every state met."""
