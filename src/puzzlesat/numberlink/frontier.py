@@ -3,8 +3,8 @@
 Rules as everywhere in the family, with paths allowed to run beside themselves: connect the
 two cells of every label by an orthogonal path; paths never share a cell or enter blocked
 cells; under cover-all rules every free cell lies on a path. This is an independent exact method
-beside SAT (no SAT layer): it decides uniqueness where the SAT proof is hard (boards up to
-about 14 cells across), and it checks the SAT answers in the tests.
+beside SAT (no SAT layer): it decides uniqueness where the SAT proof is hard (fast on boards
+up to about 15 cells across, hopeless from about 20), and it checks the SAT answers in the tests.
 
 Cells are visited in reading order along the longer side (the board is transposed when it is
 wider than tall), so the frontier is one cell row of the shorter side plus one cell. The
@@ -85,8 +85,6 @@ class _Board:
     def local(self, cell: tuple[int, int]) -> tuple[int, int]:
         return (cell[1], cell[0]) if self.transposed else (cell[0], cell[1])
 
-    def outside(self, cell: tuple[int, int]) -> tuple[int, int]:
-        return self.local(cell)  # the swap is its own inverse
 
     def open(self, r: int, c: int) -> bool:
         return 0 <= r < self.height and 0 <= c < self.width and self.kind[r, c] != -1
@@ -106,7 +104,8 @@ class _Board:
         for r, c in zip(*np.nonzero(choice)):
             for bit, other in ((DOWN, (r + 1, c)), (RIGHT, (r, c + 1))):
                 if choice[r, c] & bit:
-                    a, b = self.outside((int(r), int(c))), self.outside((int(other[0]), int(other[1])))
+                    # (local() is its own inverse: it takes frontier cells back to the puzzle's)
+                    a, b = self.local((int(r), int(c))), self.local((int(other[0]), int(other[1])))
                     neighbours.setdefault(a, []).append(b)
                     neighbours.setdefault(b, []).append(a)
         paths = []
