@@ -67,7 +67,6 @@ def child_evaluator(
     on other cells than the last one with a smaller pair index (the two commute: that order is
     left to the sibling path) are skipped.
     """
-    pack = PACK
     n = len(task.cells)
     reach = task.reach
     reach_sets = [[frozenset(targets) for targets in per_cell] for per_cell in reach]
@@ -222,7 +221,7 @@ def child_evaluator(
         next_f = UNSET
         layout = state.translate(to_colours)
         h_layout = bound_of_layout(layout)
-        for i in range(n):
+        for i in range(n):  # (the same swap selection as in expand above, inlined in both hot loops)
             if i & 15 == 15 and deadline.expired():
                 return None
             ki = state[i]
