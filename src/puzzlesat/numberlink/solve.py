@@ -482,13 +482,12 @@ class _FrontierRace:
             while not self.child.done():
                 status, solution = search.next_answer(deadline.within(FRONTIER_POLL_SECONDS))
                 if status is not Status.UNKNOWN or deadline.expired():
-                    self.stats.update(frontier="unknown" if status is Status.UNKNOWN else "overtaken by SAT",
-                                      frontier_seconds=round(time.perf_counter() - self.start, 3))
+                    self._note("unknown" if status is Status.UNKNOWN else "overtaken by SAT")
                     return status, solution
             try:
                 exact = self.child.result()
             except PuzzlesatError as exc:  # the count's process died (out of memory): SAT goes on
-                self.stats.update(frontier=f"failed: {exc}", frontier_seconds=round(time.perf_counter() - self.start, 3))
+                self._note(f"failed: {exc}")
                 return search.next_answer()
         else:
             remaining = deadline.remaining()
@@ -498,8 +497,7 @@ class _FrontierRace:
             remaining = deadline.remaining()
             exact = _frontier_second(self.puzzle, self.rules, self.answer, deadline.within(math.inf if remaining is None else remaining * FRONTIER_SHARE))
         outcome = "no second answer" if exact.count == 0 else "second answer" if exact.answers else "second answer (too many states to read it back)"
-        self.stats.update(frontier=exact.status if exact.status != "complete" else outcome,
-                          frontier_states=exact.max_states, frontier_seconds=round(time.perf_counter() - self.start, 3))
+        self._note(exact.status if exact.status != "complete" else outcome, frontier_states=exact.max_states)
         if exact.status == "complete":
             if exact.count == 0:
                 return Status.UNSATISFIABLE, None
@@ -507,6 +505,9 @@ class _FrontierRace:
                 _check(self.puzzle, exact.answers[0], self.rules)
                 return Status.SOLVED, exact.answers[0]
         return search.next_answer()
+
+    def _note(self, outcome: str, **more) -> None:
+        self.stats.update(frontier=outcome, frontier_seconds=round(time.perf_counter() - self.start, 3), **more)
 
     def stop(self) -> None:
         if self.child is not None:
