@@ -1,7 +1,8 @@
 """The search's upper-bound helpers keep the answers exact: beam plans are valid and, wide
 enough, reach the breadth-first minimum; the A* run in slices, told of plans in between, still
-returns the breadth-first minimum; ``solve`` with the wide-beam phase forced on every level
-still agrees with breadth-first search and ``verify``."""
+returns the breadth-first minimum; the layered breadth-first proof finds the minimum and
+nothing below it; ``solve`` with the wide-beam phase, or with the layered proof after a full A*
+table, forced on every level still agrees with breadth-first search and ``verify``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from puzzlesat.results import Status
 from puzzlesat.swap.model import Goal, Level
 from puzzlesat.swap.compiled import Task
 from puzzlesat.swap.generate import draw_level
-from puzzlesat.swap.search import Search, beam_plan, replay, search
+from puzzlesat.swap.search import Search, beam_plan, layered_proof, plateau_step_costs, replay, search
+from puzzlesat.swap.stepcost import StepCostBound
 from puzzlesat.swap.solve import solve, to_moves
 from puzzlesat.swap.verify import verify
 
@@ -95,6 +97,107 @@ def test_search_in_slices_with_plans_handed_over_finds_the_minimum():
         assert again.status == "solved" and len(again.swaps) == minimum
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("goal", ["match", "cluster", "touch"])
+def test_layered_proof_finds_the_minimum_and_proves_nothing_is_shorter(goal):
+    """Against exhaustive breadth-first distances: asked for a plan of at most min + 2 swaps
+    it returns one of exactly min (valid); asked for at most min - 1 it finds none and says the
+    minimum is at least min, and with a known plan of min swaps it proves that plan shortest;
+    on an unsolvable level it never returns a plan."""
+    checked = 0
+    for task, graph in small_levels(goal, 25, seed={"match": 41, "cluster": 42, "touch": 43}[goal]):
+        dist = distances_to_goal(task, graph)
+        minimum = dist.get(tuple(task.start))
+        if minimum is None:
+            assert layered_proof(task, length=len(graph)).swaps is None
+            continue
+        found = layered_proof(task, length=minimum + 2)
+        assert found.status == "solved" and len(found.swaps) == minimum == found.lower_bound
+        assert verify(level_of(task), to_moves(task, found.swaps)) == []
+        if minimum:
+            below = layered_proof(task, length=minimum - 1)
+            assert below.status == "unknown" and below.swaps is None and below.lower_bound == minimum
+            proven = layered_proof(task, length=minimum - 1, known_plan=found.swaps)
+            assert proven.status == "solved" and proven.swaps == found.swaps
+            longer = beam_plan(task, length=minimum + 3, width=1)
+            if longer is not None and len(longer) > minimum:  # a longer plan is not proven by it
+                assert layered_proof(task, length=minimum - 1, known_plan=longer).status == "unknown"
+            checked += 1
+    assert checked >= 12, checked
+
+
+def test_layered_proof_stops_at_its_state_cap():
+    task = Task.from_level(draw_level(random.Random(44), goal="match", size=(4, 4)))
+    outcome = layered_proof(task, length=40, max_states=5)
+    assert outcome.status == "unknown" and outcome.stats["state_cap"] == 5 and outcome.swaps is None
+
+
+def test_solve_with_the_layered_proof_after_a_full_a_star_table(monkeypatch):
+    """With A*'s table capped at 30 states and no cheap beams, every level the quick plan does
+    not settle is proven by the layered proof: the minima stay those of the plain A*."""
+    monkeypatch.setattr(solve_module, "SEARCH_MAX_STATES", 30)
+    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    rng = random.Random(45)
+    layered = 0
+    for _ in range(12):
+        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5), (5, 4)]))
+        plain = search(Task.from_level(level), time_limit=20)
+        if plain.status != "solved":
+            continue
+        result = solve(level, time_limit=30)
+        assert result.status is Status.SOLVED and result.optimal
+        assert len(result.solution) == len(plain.swaps) == result.lower_bound
+        assert verify(level, result.solution) == []
+        layered += result.stats.get("proof") == "layered"
+    assert layered >= 3, layered
+
+
+def test_plateau_bounds_are_admissible_and_consistent_everywhere():
+    """Step-cost bounds optimised at states of a plateau (not at the start) never exceed the
+    breadth-first distance to the goal at any reachable state, change by at most one per swap,
+    and some of them are above the start's bound somewhere (else they would be useless)."""
+    stronger = checked = 0
+    for task, graph in small_levels("match", 60, seed=46):
+        dist = distances_to_goal(task, graph)
+        minimum = dist.get(tuple(task.start))
+        if not minimum or minimum < 3:
+            continue
+        base = StepCostBound(task)
+        more = plateau_step_costs(task, base, limit=minimum + 1, count=4, seed=checked)
+        assert more
+        for state, neighbours in graph.items():
+            own = base.bound(state)
+            values = [bound.bound(state) for bound in more]
+            assert max(values) <= dist.get(state, 10**9), (state, values, dist.get(state))
+            for neighbour in neighbours:
+                assert all(abs(bound.bound(neighbour) - value) <= 1 for bound, value in zip(more, values))
+            stronger += max(values) > own
+        checked += 1
+    assert checked >= 8 and stronger > 0, (checked, stronger)
+
+
+def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
+    """With no time for the two proof slices, every level the quick plan does not settle gets
+    the plateau bounds (the running A* strengthened): the minima stay those of plain A*."""
+    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(solve_module, "SECOND_SLICE_SHARE", 0.0)
+    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", ())
+    rng = random.Random(47)
+    strengthened = 0
+    for _ in range(12):
+        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5), (5, 4)]))
+        plain = search(Task.from_level(level), time_limit=20)
+        if plain.status != "solved":
+            continue
+        result = solve(level, time_limit=30)
+        assert result.status is Status.SOLVED and result.optimal
+        assert len(result.solution) == len(plain.swaps) == result.lower_bound
+        assert verify(level, result.solution) == []
+        strengthened += result.stats.get("plateau_bounds", 0) > 0
+    assert strengthened >= 3, strengthened
 
 
 def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):

@@ -17,8 +17,11 @@ the smallest f value left in the queue as a proven lower bound.
 from __future__ import annotations
 
 import heapq
+import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
+
+import numpy as np
 
 from ..timing import Deadline
 from . import bounds
@@ -27,6 +30,8 @@ from .stepcost import SCALE as step_scale
 from .stepcost import StepCostBound
 
 DEFAULT_MAX_STATES = 3_000_000  # about 1.2 GB (measured 620 MB at 1.5 M states on a 28-cell level)
+LAYERED_MAX_STATES = 40_000_000  # the breadth-first proof stores one byte per cell and state
+LAYERED_CHUNK = 500_000  # children gathered before they are sorted and checked against the layers
 UNSET = 1 << 30
 PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
 MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
@@ -50,7 +55,11 @@ Expander = Callable[[bytes, int, int, int, int, Deadline], "tuple[Children, int,
 
 
 def child_evaluator(
-    task: Task, *, step_costs: StepCostBound | None = None, time_limit: "float | Deadline | None" = None
+    task: Task,
+    *,
+    step_costs: StepCostBound | None = None,
+    more_step_costs: Sequence[StepCostBound] = (),
+    time_limit: "float | Deadline | None" = None,
 ) -> tuple[Expander, int]:
     """The expansion step shared by :func:`search` and :func:`beam_plan`, and the bound at the start.
 
@@ -66,6 +75,11 @@ def child_evaluator(
     when both do); swaps of two squares of one class, the undoing of the last swap, and a swap
     on other cells than the last one with a smaller pair index (the two commute: that order is
     left to the sibling path) are skipped.
+
+    ``more_step_costs`` (match goal): step-cost bounds with other cost vectors (any cost vector
+    meeting the pair constraints gives an admissible, consistent bound, wherever it was
+    optimised, see :func:`plateau_step_costs`); a child the first one keeps is checked
+    against each, and ``h`` is the largest.
     """
     n = len(task.cells)
     reach = task.reach
@@ -90,7 +104,9 @@ def child_evaluator(
         step_cost = step_costs.cost
         shift = step_costs.shift
         step_keys_of = step_costs.keys
-        h0 = max(cycles.value(cycles.key(start)), assignment.bound(start), step_costs.bound(start))
+        h0 = max(cycles.value(cycles.key(start)), assignment.bound(start), step_costs.bound(start),
+                 *(more.bound(start) for more in more_step_costs))
+        more_bounds = [(more.cache, more.cost) for more in more_step_costs]
 
         def expand(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
             child_g = g + 1
@@ -114,6 +130,13 @@ def child_evaluator(
                 value = step_cache[x].get(k)
                 step_parts.append(step_cost(x, k) if value is None else value)
             step_total = sum(step_parts)
+            more_parts = []  # per further cost vector: its cache, its cost function, the parent's parts and total
+            for more_cache, more_cost in more_bounds:
+                parts = []
+                for x, k in enumerate(step_keys):
+                    value = more_cache[x].get(k)
+                    parts.append(more_cost(x, k) if value is None else value)
+                more_parts.append((more_cache, more_cost, parts, sum(parts)))
             budget = (limit - child_g) * step_scale  # a larger step-cost total means f > limit
             low_tie = UNSET * step_scale  # the smallest step-cost total above the budget
             for i in range(n):
@@ -168,6 +191,29 @@ def child_evaluator(
                             low_tie = tie
                         continue
                     h = -(-tie // step_scale)
+                    if more_parts:  # the further cost vectors, on the children the first one keeps
+                        for more_cache, more_cost, parts, more_total in more_parts:
+                            if ci == cj:
+                                o1 = more_cache[ci].get(sk)
+                                if o1 is None:
+                                    o1 = more_cost(ci, sk)
+                                other = more_total - parts[ci] + o1
+                            else:
+                                o1 = more_cache[ci].get(si)
+                                if o1 is None:
+                                    o1 = more_cost(ci, si)
+                                o2 = more_cache[cj].get(sj)
+                                if o2 is None:
+                                    o2 = more_cost(cj, sj)
+                                other = more_total - parts[ci] - parts[cj] + o1 + o2
+                            if -(-other // step_scale) > h:
+                                h = -(-other // step_scale)
+                                if other > budget:
+                                    break
+                        if child_g + h > limit:
+                            if child_g + h < next_f:
+                                next_f = child_g + h
+                            continue
                     if ci == cj:
                         if h_same > h:
                             h = h_same
@@ -315,6 +361,7 @@ class Search:
         max_states: int = DEFAULT_MAX_STATES,
         known_plan: Sequence[tuple[int, int]] | None = None,
         step_costs: StepCostBound | None = None,
+        more_step_costs: Sequence[StepCostBound] = (),
         time_limit: "float | Deadline | None" = None,
     ) -> None:
         if len(task.classes) > MAX_CLASSES:
@@ -325,7 +372,11 @@ class Search:
         self.upper = UNSET
         if known_plan is not None:
             self.improve(known_plan)
-        self.expand, self.h0 = child_evaluator(task, step_costs=step_costs, time_limit=time_limit)
+        if step_costs is None and task.goal == MATCH:
+            step_costs = StepCostBound(task, time_limit=time_limit)
+        self.step_costs, self.time_limit = step_costs, time_limit
+        self.expand, self.h0 = child_evaluator(task, step_costs=step_costs, more_step_costs=more_step_costs,
+                                               time_limit=time_limit)
         start = bytes(task.start)
         # best[state] = g * PACK * PACK + i * PACK + j: cost and the swap that led there (undo it
         # to get the parent); the queue holds (f * PACK - g, tie, state), smallest f first,
@@ -339,6 +390,13 @@ class Search:
         """Only plans shorter than ``plan`` (valid, checked by the caller) are searched for."""
         if len(plan) < self.upper:
             self.plan, self.upper = list(plan), len(plan)
+
+    def strengthen(self, more_step_costs: Sequence[StepCostBound]) -> None:
+        """From now on also take the largest of these step-cost bounds (match goal). The queue
+        stays valid: its values were lower bounds under the weaker bound, and still are."""
+        self.expand, h0 = child_evaluator(self.task, step_costs=self.step_costs, more_step_costs=more_step_costs,
+                                          time_limit=self.time_limit)
+        self.h0 = max(self.h0, h0)
 
     def lower_bound(self) -> int:
         """A proven lower bound on the minimum: the smallest f left in the queue."""
@@ -418,6 +476,186 @@ class Search:
         if self.plan is not None:
             return SearchOutcome("solved", list(self.plan), self.upper, self.stats())
         return SearchOutcome("unsatisfiable", None, self.h0, self.stats())
+
+
+def plateau_step_costs(
+    task: Task,
+    step_costs: StepCostBound,
+    *,
+    limit: int,
+    count: int,
+    time_limit: "float | Deadline | None" = None,
+    seed: int = 0,
+) -> list[StepCostBound]:
+    """Up to ``count`` further step-cost bounds for the proof that no plan of at most ``limit``
+    swaps exists (match goal): each with the cost vector that is best at a state of that f
+    plateau, met by a random walk from the start through children with ``g + h <= limit``
+    (depths spread over the first half of ``limit``).
+
+    The start's cost vector is often weak at states deep in the plateau (expert-093: at a state
+    12 swaps along a 20-swap plan the start's costs give 6.25, that state's own 8.0), and any
+    cost vector meeting the pair constraints is admissible everywhere, so the search may take
+    the largest of several (see encodings/swap.md for what it gains).
+    """
+    from .stepcost import optimised_costs
+
+    deadline = Deadline.of(time_limit)
+    expand, _ = child_evaluator(task, step_costs=step_costs, time_limit=deadline)
+    rng = random.Random(seed)
+    found: list[StepCostBound] = []
+    start = bytes(task.start)
+    for walk in range(4 * count):
+        if len(found) >= count or deadline.expired():
+            break
+        depth = max(1, round(limit * (0.15 + 0.4 * (walk % count) / max(1, count - 1))))
+        state, la, lb = start, -1, -1
+        for g in range(depth):
+            expansion = expand(state, g, limit, la, lb, deadline)
+            if not expansion or not expansion[0]:
+                state = None
+                break
+            _, _, i, j = rng.choice(expansion[0])
+            child = bytearray(state)
+            child[i], child[j] = child[j], child[i]
+            state, la, lb = bytes(child), min(i, j), max(i, j)
+        if state is None or state == start:
+            continue
+        costs = optimised_costs(task, at=state, time_limit=deadline)
+        if costs is not None:
+            found.append(StepCostBound(task, costs=costs))
+    return found
+
+
+def layered_proof(
+    task: Task,
+    *,
+    length: int,
+    known_plan: Sequence[tuple[int, int]] | None = None,
+    step_costs: StepCostBound | None = None,
+    more_step_costs: Sequence[StepCostBound] = (),
+    time_limit: "float | Deadline | None" = None,
+    max_states: int = LAYERED_MAX_STATES,
+) -> SearchOutcome:
+    """Is there a plan of at most ``length`` swaps? Breadth-first search over the states with
+    ``g + h <= length`` (breadth-first heuristic search), one depth at a time.
+
+    Each depth is a sorted numpy array of states (one byte per cell), so it holds many more
+    states than A*'s table in the same memory (no queue, no per-state objects kept): the proof
+    that ends A* on a wide f plateau, where A* would stop at its state cap. Children come from
+    the same expansion as A* (:func:`child_evaluator`, with the same skipped swaps), a child is
+    new unless some stored depth holds it, and the first goal met is a shortest plan (read back
+    by walking from it to a neighbour in each earlier depth). When the depths run out without a
+    goal, no plan of at most ``length`` swaps exists: with ``known_plan`` (a valid plan of
+    ``length + 1`` swaps or more) the answer is that plan, proven shortest when it has
+    ``length + 1`` swaps; without one, "unknown" with lower bound ``length + 1``. The time
+    limit or ``max_states`` stored states give "unknown" with the first depth not yet searched
+    as the lower bound.
+
+    >>> from .compiled import Task
+    >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
+    >>> outcome = layered_proof(task, length=3)
+    >>> outcome.status, outcome.swaps, outcome.lower_bound
+    ('solved', [(0, 1), (1, 2)], 2)
+    >>> layered_proof(task, length=1).lower_bound
+    2
+    """
+    deadline = Deadline.of(time_limit)
+    expand, h0 = child_evaluator(task, step_costs=step_costs, more_step_costs=more_step_costs, time_limit=deadline)
+    n = len(task.cells)
+    width = f"S{n}"  # numpy drops trailing zero bytes when it hands one back: pad with ljust
+    start = bytes(task.start)
+    if task.is_goal(start):
+        return SearchOutcome("solved", [], 0, {"expanded": 0, "stored": 1})
+    depths = [np.array([start], dtype=width)]  # depths[d]: the states first met after d swaps
+    last = np.array([-1], dtype=np.int64)  # the swap that led to each state of the newest depth
+    expanded = stored = 0
+
+    def stats() -> dict:
+        return {"expanded": expanded, "stored": stored, "depths": len(depths)}
+
+    def unknown(lower: int) -> SearchOutcome:
+        return SearchOutcome("unknown", None, lower, stats())
+
+    if h0 > length:
+        return _none_within(length, known_plan, stats())
+    for g in range(length):
+        layer = depths[-1]
+        fresh: list[np.ndarray] = []
+        fresh_last: list[np.ndarray] = []
+        chunk: list[bytes] = []
+        chunk_last: list[int] = []
+        for index in range(len(layer)):
+            state = layer[index].ljust(n, b"\0")
+            packed = int(last[index])
+            la, lb = (-1, -1) if packed < 0 else divmod(packed, PACK)
+            expansion = expand(state, g, length, la, lb, deadline)
+            if expansion is None or (index & 255 == 255 and deadline.expired()):
+                return unknown(g + 1)
+            expanded += 1
+            for h, _, i, j in expansion[0]:
+                child = bytearray(state)
+                child[i], child[j] = child[j], child[i]
+                if h == 0:  # a goal: read the plan back through the depths
+                    return SearchOutcome("solved", _walk_back(task, depths, state) + [(i, j)], g + 1, stats())
+                chunk.append(bytes(child))
+                chunk_last.append(min(i, j) * PACK + max(i, j))
+            if len(chunk) >= LAYERED_CHUNK or index == len(layer) - 1:
+                states, first = _new_states(chunk, width, [*depths, *fresh])
+                fresh.append(states)
+                fresh_last.append(np.array(chunk_last, dtype=np.int64)[first])
+                stored += len(states)
+                chunk, chunk_last = [], []
+                if stored > max_states:
+                    return SearchOutcome("unknown", None, g + 1, {**stats(), "state_cap": max_states})
+        if not sum(len(states) for states in fresh):
+            break  # no state left within the bound
+        states = np.concatenate(fresh)
+        order = np.argsort(states, kind="stable")
+        depths.append(states[order])
+        last = np.concatenate(fresh_last)[order]
+    return _none_within(length, known_plan, stats())
+
+
+def _none_within(length: int, known_plan: Sequence[tuple[int, int]] | None, stats: dict) -> SearchOutcome:
+    """The outcome once no plan of at most ``length`` swaps exists: ``known_plan`` when it is
+    one swap longer (then proven shortest), else "unknown" with lower bound ``length + 1``."""
+    if known_plan is not None and len(known_plan) == length + 1:
+        return SearchOutcome("solved", list(known_plan), length + 1, stats)
+    return SearchOutcome("unknown", None, length + 1, stats)
+
+
+def _new_states(chunk: list[bytes], width: str, known: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The states of ``chunk`` in none of the sorted arrays ``known``, sorted, and the position
+    in ``chunk`` of each one's first copy."""
+    states, first = np.unique(np.array(chunk, dtype=width), return_index=True)
+    keep = np.ones(len(states), dtype=bool)
+    for seen in known:
+        if len(seen):
+            at = np.minimum(np.searchsorted(seen, states), len(seen) - 1)
+            keep &= seen[at] != states
+    return states[keep], first[keep]
+
+
+def _walk_back(task: Task, depths: list[np.ndarray], state: bytes) -> list[tuple[int, int]]:
+    """The swaps from the start to ``state`` (a member of the newest depth): from each state a
+    swap to some member of the depth before it."""
+    n = len(task.cells)
+    swaps = []
+    current = state
+    for depth in range(len(depths) - 1, 0, -1):
+        below = depths[depth - 1]
+        for i, j in task.legal_swaps(current):
+            previous = bytearray(current)
+            previous[i], previous[j] = previous[j], previous[i]
+            key = np.array([bytes(previous)], dtype=f"S{n}")
+            at = min(int(np.searchsorted(below, key)[0]), len(below) - 1)
+            if below[at] == key[0]:
+                swaps.append((i, j))
+                current = bytes(previous)
+                break
+        else:  # pragma: no cover - every stored state was met from the depth before it
+            raise AssertionError("a stored state has no neighbour one depth nearer the start")
+    return swaps[::-1]
 
 
 def beam_plan(

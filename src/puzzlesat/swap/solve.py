@@ -21,7 +21,7 @@ Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
@@ -30,6 +30,9 @@ from .compiled import MATCH, Task
 from .model import Level, Move
 from .stepcost import StepCostBound
 from .verify import verify
+
+if TYPE_CHECKING:
+    from .search import SearchOutcome
 
 METHODS = ("search", "cpsat", "astar")
 CPSAT_HORIZON_CAP_PER_CELL = 4
@@ -43,6 +46,12 @@ BEAM_WIDTHS = (16, 128, 1024)  # widened each time one finds nothing shorter
 PROBE_SECONDS = 3.0  # the proof's first slice (most levels are decided within it), at most
 PROBE_SHARE = 0.05  # this share of the time limit; then, when still open,
 WIDE_BEAM_SHARE = 0.3  # up to this share of the time left goes to wide beams at the proven bound
+SECOND_SLICE_SHARE = 0.1  # the proof's second slice (after the wide beam): this share of the time left,
+SECOND_SLICE_SECONDS = 10.0  # at most this long
+PLATEAU_BOUNDS = 8  # further step-cost bounds (two LPs each) when the proof is still open after
+PLATEAU_SHARE = 0.15  # its second slice, within this share of the time left
+PLATEAU_SECONDS = 10.0  # (or this long without a time limit)
+SEARCH_MAX_STATES = 3_000_000  # A*'s table (about 1.2 GB); when full, the breadth-first proof takes over
 WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; 16384 cost 4x more, found none more)
 
 
@@ -102,6 +111,63 @@ def first_plan(
         if found is not None:
             return found
     return None
+
+
+def prove(
+    task: Task,
+    plan: "list[tuple[int, int]] | None",
+    *,
+    step_costs: StepCostBound | None,
+    remaining: float | None,
+    deadline: Deadline,
+    stats: dict,
+) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
+    """The proof by search, told of ``plan`` (a valid plan, or None): A* for a first slice
+    (``remaining`` is the time left when solving began); when that does not decide, wide beams
+    for a plan of exactly A*'s proven bound (the A* order may reach one late on a wide f
+    plateau), a second slice, then (match goal) further step-cost bounds optimised at states of
+    the plateau the proof must clear (fewer states, at some LP time) and A* with the rest of the
+    time; when A*'s table fills up, the layered breadth-first proof of "no plan shorter than
+    ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known (the beams'
+    when shorter); records what it ran in ``stats``."""
+    from .search import Search, layered_proof, plateau_step_costs
+
+    more: list[StepCostBound] = []  # further step-cost bounds, for hard proofs
+    run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES)
+    outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
+    if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
+        left = deadline.remaining()
+        share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
+        wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
+                            step_costs=step_costs, length=run.lower_bound())
+        stats["wide_beam_plan"] = len(wide)
+        if len(wide) < len(plan):
+            plan = wide
+            run.improve(plan)
+        if task.goal == MATCH and step_costs is not None:
+            left = deadline.remaining()
+            second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
+            outcome = run.run(deadline.within(second))
+            if outcome.status == "unknown":
+                left = deadline.remaining()
+                share = deadline.within(PLATEAU_SECONDS if left is None else PLATEAU_SHARE * left)
+                more = plateau_step_costs(task, step_costs, limit=len(plan) - 1, count=PLATEAU_BOUNDS, time_limit=share)
+                stats["plateau_bounds"] = len(more)
+                if "state_cap" not in outcome.stats:
+                    run.strengthen(more)
+                    outcome = run.run(deadline)
+        else:
+            outcome = run.run(deadline)
+    if outcome.status == "unknown" and "state_cap" in outcome.stats and plan is not None:
+        # A*'s table is full: the breadth-first proof stores far more states in the same
+        # memory and settles "is there a plan shorter than the one we have?"
+        lower = outcome.lower_bound
+        stats.update(a_star_expanded=outcome.stats["expanded"], proof="layered")
+        del run  # free A*'s table first
+        outcome = layered_proof(task, length=len(plan) - 1, known_plan=plan, step_costs=step_costs,
+                                more_step_costs=more, time_limit=deadline)
+        outcome.lower_bound = max(outcome.lower_bound, lower)
+    return outcome, plan
 
 
 def default_method(task: Task) -> str:
@@ -174,7 +240,7 @@ def solve(
         encode += watch.seconds["bound"]
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
-        from .search import MAX_CLASSES, Search, quick_plan
+        from .search import MAX_CLASSES, quick_plan
 
         if len(task.classes) > MAX_CLASSES:
             raise ValueError(f"the search handles at most {MAX_CLASSES} distinct squares; use method='cpsat'")
@@ -204,21 +270,8 @@ def solve(
             if plan is not None and len(plan) <= lower:
                 outcome = None
             else:
-                # the proof (A*), first for a short slice; when that does not decide, the f
-                # plateau at its proven bound may hold a plan the A* order reaches late: wide
-                # beams look for one of exactly that length, then the proof goes on
-                run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline)
-                outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
-                if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
-                    left = deadline.remaining()
-                    share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
-                    wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
-                                        step_costs=step_costs, length=run.lower_bound())
-                    plan_stats["wide_beam_plan"] = len(wide)
-                    if len(wide) < len(plan):
-                        plan = wide
-                        run.improve(plan)
-                    outcome = run.run(deadline)
+                outcome, plan = prove(task, plan, step_costs=step_costs, remaining=remaining, deadline=deadline,
+                                      stats=plan_stats)
         if outcome is None:
             status, swaps, stats = "solved", plan, {"expanded": 0, **plan_stats}
         else:

@@ -80,10 +80,17 @@ def half_costs(task: Task) -> dict[tuple[int, int], int]:
     return {(k, e): SCALE // 2 for e, (u, _) in enumerate(swap_edges(task)) for k in classes[u]}
 
 
-def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None) -> dict[tuple[int, int], int] | None:
+def optimised_costs(
+    task: Task,
+    *,
+    at: Sequence[int] | None = None,
+    time_limit: "float | Deadline | None" = None,
+) -> dict[tuple[int, int], int] | None:
     """Step costs (class, edge index) -> integer cost in units of 1/SCALE that maximise the bound
-    at the start, by a linear program; ``None`` when the LP does not finish in time (or the level
-    is unsolvable by the component argument).
+    at the start (or at ``at``, a state reachable from it), by a linear program; ``None`` when
+    the LP does not finish in time (or the level is unsolvable by the component argument). The
+    costs meet the pair constraints, so their bound is admissible at every state, not only
+    where they were optimised.
 
     The bound for fixed costs is, per colour, a transportation problem (class supplies at the
     squares' cells, one unit to each goal cell, shortest-path costs per class); the LP is its
@@ -137,7 +144,8 @@ def optimised_costs(task: Task, *, time_limit: "float | Deadline | None" = None)
         for k in colour_classes.get(task.goal_colours[g], ()):
             if k in classes[g]:
                 solver.Add(beta[g] <= potential[(k, g)])
-    bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(task.start)])
+    state = task.start if at is None else at
+    bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(state)])
     solver.Maximize(bound)
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
