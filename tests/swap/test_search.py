@@ -200,6 +200,27 @@ def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
     assert strengthened >= 3, strengthened
 
 
+def test_without_any_plan_the_proof_still_gets_the_whole_time(monkeypatch):
+    """No quick plan, no beam plan and no time for the first slice: A* alone must go on with
+    the rest of the time and return the minimum (it used to stop after its first slice)."""
+    search_module = importlib.import_module("puzzlesat.swap.search")
+    monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: None)
+    monkeypatch.setattr(solve_module, "first_plan", lambda *args, **kwargs: None)
+    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
+    rng = random.Random(48)
+    checked = 0
+    for _ in range(6):
+        level = draw_level(rng, goal="match", size=(4, 4))
+        plain = search(Task.from_level(level), time_limit=20)
+        if plain.status != "solved" or not plain.swaps:
+            continue
+        result = solve(level, time_limit=30)
+        assert result.status is Status.SOLVED and result.optimal and len(result.solution) == len(plain.swaps)
+        checked += 1
+    assert checked >= 3
+
+
 def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
     """With no time for the first proof slice and no cheap beams, every level the quick plan
     does not settle goes through the wide beams at the proven bound and the resumed proof: the

@@ -158,6 +158,8 @@ def prove(
                     outcome = run.run(deadline)
         else:
             outcome = run.run(deadline)
+    elif outcome.status == "unknown" and "state_cap" not in outcome.stats:
+        outcome = run.run(deadline)  # no plan known: A* alone, with the rest of the time
     if outcome.status == "unknown" and "state_cap" in outcome.stats and plan is not None:
         # A*'s table is full: the breadth-first proof stores far more states in the same
         # memory and settles "is there a plan shorter than the one we have?"
