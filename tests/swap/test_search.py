@@ -133,23 +133,35 @@ def test_layered_proof_stops_at_its_state_cap():
     assert outcome.status == "unknown" and outcome.stats["state_cap"] == 5 and outcome.swaps is None
 
 
+def solved_like_plain_a_star(seed: int, tries: int, sizes, used=lambda result: False) -> tuple[int, int]:
+    """Draw ``tries`` match levels; on every one plain A* decides, ``solve`` must give the same
+    proven minimum (verified) or unsolvability. Returns (levels compared, levels where
+    ``used(result)`` says the phase under test ran)."""
+    rng = random.Random(seed)
+    compared = ran = 0
+    for _ in range(tries):
+        level = draw_level(rng, goal="match", size=rng.choice(sizes))
+        plain = search(Task.from_level(level), time_limit=20)
+        if plain.status == "unknown":
+            continue
+        result = solve(level, time_limit=30)
+        compared += 1
+        if plain.status == "unsatisfiable":
+            assert result.status is Status.UNSATISFIABLE
+            continue
+        assert result.status is Status.SOLVED and result.optimal
+        assert len(result.solution) == len(plain.swaps) == result.lower_bound
+        assert verify(level, result.solution) == []
+        ran += bool(used(result))
+    return compared, ran
+
+
 def test_solve_with_the_layered_proof_after_a_full_a_star_table(monkeypatch):
     """With A*'s table capped at 30 states and no cheap beams, every level the quick plan does
     not settle is proven by the layered proof: the minima stay those of the plain A*."""
     monkeypatch.setattr(solve_module, "SEARCH_MAX_STATES", 30)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    rng = random.Random(45)
-    layered = 0
-    for _ in range(12):
-        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5), (5, 4)]))
-        plain = search(Task.from_level(level), time_limit=20)
-        if plain.status != "solved":
-            continue
-        result = solve(level, time_limit=30)
-        assert result.status is Status.SOLVED and result.optimal
-        assert len(result.solution) == len(plain.swaps) == result.lower_bound
-        assert verify(level, result.solution) == []
-        layered += result.stats.get("proof") == "layered"
+    _, layered = solved_like_plain_a_star(45, 12, [(4, 4), (4, 5), (5, 4)], lambda r: r.stats.get("proof") == "layered")
     assert layered >= 3, layered
 
 
@@ -185,18 +197,8 @@ def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
     monkeypatch.setattr(solve_module, "SECOND_SLICE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
     monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", ())
-    rng = random.Random(47)
-    strengthened = 0
-    for _ in range(12):
-        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5), (5, 4)]))
-        plain = search(Task.from_level(level), time_limit=20)
-        if plain.status != "solved":
-            continue
-        result = solve(level, time_limit=30)
-        assert result.status is Status.SOLVED and result.optimal
-        assert len(result.solution) == len(plain.swaps) == result.lower_bound
-        assert verify(level, result.solution) == []
-        strengthened += result.stats.get("plateau_bounds", 0) > 0
+    _, strengthened = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)],
+                                               lambda r: r.stats.get("plateau_bounds", 0) > 0)
     assert strengthened >= 3, strengthened
 
 
@@ -208,17 +210,8 @@ def test_without_any_plan_the_proof_still_gets_the_whole_time(monkeypatch):
     monkeypatch.setattr(solve_module, "first_plan", lambda *args, **kwargs: None)
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
-    rng = random.Random(48)
-    checked = 0
-    for _ in range(6):
-        level = draw_level(rng, goal="match", size=(4, 4))
-        plain = search(Task.from_level(level), time_limit=20)
-        if plain.status != "solved" or not plain.swaps:
-            continue
-        result = solve(level, time_limit=30)
-        assert result.status is Status.SOLVED and result.optimal and len(result.solution) == len(plain.swaps)
-        checked += 1
-    assert checked >= 3
+    compared, _ = solved_like_plain_a_star(48, 6, [(4, 4)])
+    assert compared >= 3
 
 
 def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
@@ -228,21 +221,7 @@ def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    rng = random.Random(35)
-    widened = 0
-    for _ in range(16):
-        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5), (5, 4)]))
-        plain = search(Task.from_level(level), time_limit=20)
-        if plain.status == "unknown":
-            continue
-        result = solve(level, time_limit=30)
-        if plain.status == "unsatisfiable":
-            assert result.status is Status.UNSATISFIABLE
-            continue
-        assert result.status is Status.SOLVED and result.optimal
-        assert len(result.solution) == len(plain.swaps) == result.lower_bound
-        assert verify(level, result.solution) == []
-        widened += "wide_beam_plan" in result.stats
+    _, widened = solved_like_plain_a_star(35, 16, [(4, 4), (4, 5), (5, 4)], lambda r: "wide_beam_plan" in r.stats)
     assert widened >= 3, widened
 
 
@@ -251,17 +230,7 @@ def test_when_the_quick_plan_finds_nothing_beams_give_a_first_plan(monkeypatch):
     plan, the proof goes on from it, and the minima stay those of plain A*."""
     search_module = importlib.import_module("puzzlesat.swap.search")
     monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: None)
-    rng = random.Random(36)
-    first = 0
-    for _ in range(8):
-        level = draw_level(rng, goal="match", size=rng.choice([(4, 4), (4, 5)]))
-        plain = search(Task.from_level(level), time_limit=20)
-        if plain.status != "solved":
-            continue
-        result = solve(level, time_limit=30)
-        assert result.status is Status.SOLVED and result.optimal and len(result.solution) == len(plain.swaps)
-        assert verify(level, result.solution) == []
-        first += "beam_first_plan" in result.stats
+    _, first = solved_like_plain_a_star(36, 8, [(4, 4), (4, 5)], lambda r: "beam_first_plan" in r.stats)
     assert first >= 3, first
 
 

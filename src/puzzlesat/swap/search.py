@@ -192,6 +192,7 @@ def child_evaluator(
                         continue
                     h = -(-tie // step_scale)
                     if more_parts:  # the further cost vectors, on the children the first one keeps
+                        # (cache lookups inlined like those below: this is the hottest loop)
                         for more_cache, more_cost, parts, more_total in more_parts:
                             if ci == cj:
                                 o1 = more_cache[ci].get(sk)
