@@ -574,9 +574,6 @@ def layered_proof(
     def stats() -> dict:
         return {"expanded": expanded, "stored": stored, "depths": len(depths)}
 
-    def unknown(lower: int) -> SearchOutcome:
-        return SearchOutcome("unknown", None, lower, stats())
-
     if h0 > length:
         return _none_within(length, known_plan, stats())
     for g in range(length):
@@ -591,13 +588,14 @@ def layered_proof(
             la, lb = (-1, -1) if packed < 0 else divmod(packed, PACK)
             expansion = expand(state, g, length, la, lb, deadline)
             if expansion is None or (index & 255 == 255 and deadline.expired()):
-                return unknown(g + 1)
+                return SearchOutcome("unknown", None, g + 1, stats())
             expanded += 1
             for h, _, i, j in expansion[0]:
                 child = bytearray(state)
                 child[i], child[j] = child[j], child[i]
                 if h == 0:  # a goal: read the plan back through the depths
-                    return SearchOutcome("solved", _walk_back(task, depths, state) + [(i, j)], g + 1, stats())
+                    plan = _walk_back(task, depths, state) + [(min(i, j), max(i, j))]
+                    return SearchOutcome("solved", plan, g + 1, stats())
                 chunk.append(bytes(child))
                 chunk_last.append(min(i, j) * PACK + max(i, j))
             if len(chunk) >= LAYERED_CHUNK or index == len(layer) - 1:
