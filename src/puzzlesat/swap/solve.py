@@ -144,7 +144,7 @@ def prove(
         if len(wide) < len(plan):
             plan = wide
             run.improve(plan)
-        if task.goal == MATCH and step_costs is not None:
+        if step_costs is not None:  # (match goal: only then are there step costs)
             left = deadline.remaining()
             second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
             outcome = run.run(deadline.within(second))
