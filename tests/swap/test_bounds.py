@@ -221,3 +221,32 @@ def test_step_cost_bound_is_admissible_and_consistent_by_exhaustive_search():
             for t in nbrs:
                 assert abs(values[s] - values[t]) <= 1
     assert checked > 2000 and optimised >= 50 and stronger > 0, (checked, optimised, stronger)
+
+
+def test_cost_program_re_solved_at_other_states_matches_a_fresh_one(monkeypatch):
+    """One LP re-solved at state after state (GLOP starting from the last basis, as the plateau
+    bounds use it) gives the same step-cost totals as a program built for that state alone, and
+    the weighted objective (bound, then cost sum) keeps the bound at the plain optimum."""
+    from puzzlesat.swap import stepcost
+
+    def totals(task, costs, state):
+        bound = stepcost.StepCostBound(task, costs=costs)
+        return bound.total(bound.keys(state))
+
+    compared = 0
+    for task, graph in random_figure_levels(12, seed=41):
+        program = stepcost.CostProgram.of(task)
+        if program is None:
+            continue
+        states = random.Random(compared).sample(sorted(graph), min(6, len(graph)))
+        for state in states:
+            warm = totals(task, program.costs_at(state), state)
+            fresh = totals(task, stepcost.CostProgram.of(task).costs_at(state), state)
+            with monkeypatch.context() as patch:  # the bound alone, no weight on the cost sum
+                patch.setattr(stepcost, "COST_WEIGHT", 0.0)
+                plain = totals(task, stepcost.CostProgram.of(task).costs_at(state), state)
+            slack = 2 * len(task.cells)  # the integer rounding: 1/SCALE per cost at most on a path
+            assert abs(warm - fresh) <= slack, (task, state, warm, fresh)
+            assert warm >= plain - slack, (task, state, warm, plain)
+            compared += 1
+    assert compared >= 40, compared

@@ -498,12 +498,16 @@ def plateau_step_costs(
     cost vector meeting the pair constraints is admissible everywhere, so the search may take
     the largest of several (see encodings/swap.md for what it gains).
     """
-    from .stepcost import optimised_costs
+    from .stepcost import CostProgram
 
     deadline = Deadline.of(time_limit)
     expand, _ = child_evaluator(task, step_costs=step_costs, time_limit=deadline)
     rng = random.Random(seed)
     found: list[StepCostBound] = []
+    # one LP, re-solved at each walk's end (from the start's basis when the start's is kept)
+    program = step_costs.program or CostProgram.of(task, time_limit=deadline)
+    if program is None:
+        return found
     start = bytes(task.start)
     for walk in range(4 * count):
         if len(found) >= count or deadline.expired():
@@ -521,7 +525,7 @@ def plateau_step_costs(
             state, la, lb = bytes(child), min(i, j), max(i, j)
         if state is None or state == start:
             continue
-        costs = optimised_costs(task, at=state, time_limit=deadline)
+        costs = program.costs_at(state, time_limit=deadline)
         if costs is not None:
             found.append(StepCostBound(task, costs=costs))
     return found
