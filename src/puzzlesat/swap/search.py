@@ -498,16 +498,12 @@ def plateau_step_costs(
     cost vector meeting the pair constraints is admissible everywhere, so the search may take
     the largest of several (see encodings/swap.md for what it gains).
     """
-    from .stepcost import CostProgram
+    from .stepcost import optimised_costs
 
     deadline = Deadline.of(time_limit)
     expand, _ = child_evaluator(task, step_costs=step_costs, time_limit=deadline)
     rng = random.Random(seed)
     found: list[StepCostBound] = []
-    # one LP, re-solved at each walk's end (from the start's basis when the start's is kept)
-    program = step_costs.program or CostProgram.of(task, time_limit=deadline)
-    if program is None:
-        return found
     start = bytes(task.start)
     for walk in range(4 * count):
         if len(found) >= count or deadline.expired():
@@ -525,7 +521,9 @@ def plateau_step_costs(
             state, la, lb = bytes(child), min(i, j), max(i, j)
         if state is None or state == start:
             continue
-        costs = program.costs_at(state, time_limit=deadline)
+        # all the time left to this LP (the phase's time is itself a share): one that cannot
+        # finish in it gives nothing (7x6-007: LPs of 2 s, each given a quarter of 6 s, gave none)
+        costs = optimised_costs(task, at=state, time_limit=deadline, share=1.0)
         if costs is not None:
             found.append(StepCostBound(task, costs=costs))
     return found

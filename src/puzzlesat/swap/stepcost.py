@@ -17,7 +17,7 @@ The gain is on edges only some classes reach (a queen's long diagonal): a square
 make that step itself needs a partner that can, so the costs can shift toward it. The costs are
 chosen once per level by a linear program that maximises the bound at the start (GLOP, through
 OR-Tools) and, among the cost vectors with that bound, has the largest sum of costs (the
-optimum is degenerate, and higher costs prune more elsewhere; :class:`CostProgram`); every cost
+optimum is degenerate, and higher costs prune more elsewhere); every cost
 vector meeting the pair constraints is admissible, so the costs are rounded down to integers
 (units of ``1 / SCALE``) and the pair constraints re-checked in integers before use. The bound
 is consistent: one swap changes the total cost by at most one.
@@ -86,24 +86,13 @@ def optimised_costs(
     *,
     at: Sequence[int] | None = None,
     time_limit: "float | Deadline | None" = None,
+    share: float = LP_SHARE,
 ) -> dict[tuple[int, int], int] | None:
     """Step costs (class, edge index) -> integer cost in units of 1/SCALE that maximise the bound
     at the start (or at ``at``, a state reachable from it), by a linear program; ``None`` when
-    the LP does not finish in time (or the level is unsolvable by the component argument). The
-    costs meet the pair constraints, so their bound is admissible at every state, not only
-    where they were optimised. One-off use of :class:`CostProgram` (build it once to optimise at
-    several states).
-    """
-    program = CostProgram.of(task, time_limit=time_limit)
-    if program is None:
-        return None
-    return program.costs_at(task.start if at is None else at, time_limit=time_limit)
-
-
-class CostProgram:
-    """The linear program behind :func:`optimised_costs`, built once per level and solved at any
-    state: only the objective depends on the state, so GLOP starts each further solve from the
-    last optimal basis (expert-093: 0.1-0.35 s a state, against about 1 s for a fresh solve).
+    the LP does not finish within ``share`` of the time left (LP_SECONDS at most), or the level
+    is unsolvable by the component argument. The costs meet the pair constraints, so their
+    bound is admissible at every state, not only where they were optimised.
 
     The bound for fixed costs is, per colour, a transportation problem (class supplies at the
     squares' cells, one unit to each goal cell, shortest-path costs per class); the LP is its
@@ -113,109 +102,63 @@ class CostProgram:
     constraints: ``w[k, e] + w[k', e] <= 1`` for two classes that both reach along e; between
     a class that reaches and one that does not, through two variables per edge,
     ``w[k, e] <= A[e]`` (reaches), ``w[k, e] <= B[e]`` (does not), ``A[e] + B[e] <= 1`` (the
-    same constraints, fewer rows). Many cost vectors give the same bound at the state, and the
-    highest (largest sum) gives the strongest bounds at the states the search meets, so the
-    objective also adds ``COST_WEIGHT`` times the sum of the costs: a lexicographic "best
-    bound, then largest sum" in one solve (it was two solves until session 5; the same bounds
-    and sums to 0.1 %, measured in encodings/swap.md).
+    same constraints, fewer rows). Many cost vectors give the same bound, and the highest
+    (largest sum) gives the strongest bounds at the states the search meets, so the objective
+    adds ``COST_WEIGHT`` times the sum of the costs: "best bound, then largest sum" in one
+    solve (two solves until session 5; measured in encodings/swap.md).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1G T1R", "Q1G T1R"], goal=["R R", "G G"])
-    >>> program = CostProgram.of(task)
-    >>> StepCostBound(task, costs=program.costs_at(task.start)).bound(task.start)
+    >>> StepCostBound(task, costs=optimised_costs(task)).bound(task.start)
     2
     """
+    if task.goal_colours is None or bounds.unreachable_reason(task) is not None:
+        return None
+    from ortools.linear_solver import pywraplp
 
-    def __init__(self, task: Task, solver, potential: dict, cost: dict) -> None:
-        self.task = task
-        self.solver = solver
-        self.potential = potential
-        self.cost = cost
-        self.objective = solver.Objective()
-        self.state: tuple[int, ...] | None = None  # the state the objective is set for
-
-    @classmethod
-    def of(cls, task: Task, *, time_limit: "float | Deadline | None" = None) -> "CostProgram | None":
-        """The program for ``task``; ``None`` for goals other than match, levels unsolvable by
-        the component argument, or when building it would not leave time to solve it."""
-        if task.goal_colours is None or bounds.unreachable_reason(task) is not None:
-            return None
-        if _seconds_for_lp(Deadline.of(time_limit)) is None:
-            return None
-        from ortools.linear_solver import pywraplp
-
-        solver = pywraplp.Solver.CreateSolver("GLOP")
-        if solver is None:  # pragma: no cover - GLOP ships with every OR-Tools build
-            return None
-        infinity = solver.infinity()
-        n = len(task.cells)
-        classes = present_classes(task)
-        edges = swap_edges(task)
-        cost = {(k, e): solver.NumVar(0, 1, "") for e, (u, _) in enumerate(edges) for k in classes[u]}
-        potential = {(k, v): solver.NumVar(-infinity, infinity, "") for v in range(n) for k in classes[v]}
-        for e, (u, v) in enumerate(edges):
-            movers = [k for k in classes[u] if v in task.reach[k][u]]
-            others = [k for k in classes[u] if v not in task.reach[k][u]]
-            mover_cap = solver.NumVar(0, 1, "")
-            other_cap = solver.NumVar(0, 1, "")
-            solver.Add(mover_cap + other_cap <= 1)
-            for x, k in enumerate(movers):
-                solver.Add(cost[(k, e)] <= mover_cap)
-                for k2 in movers[x + 1:]:
-                    solver.Add(cost[(k, e)] + cost[(k2, e)] <= 1)
-            for k in others:
-                solver.Add(cost[(k, e)] <= other_cap)
-            for k in classes[u]:
-                solver.Add(potential[(k, v)] - potential[(k, u)] <= cost[(k, e)])
-                solver.Add(potential[(k, u)] - potential[(k, v)] <= cost[(k, e)])
-        beta = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
-        colour_classes: dict[int, list[int]] = {}
-        for k in set(task.start):
-            colour_classes.setdefault(task.class_colour[k], []).append(k)
-        for g in range(n):
-            for k in colour_classes.get(task.goal_colours[g], ()):
-                if k in classes[g]:
-                    solver.Add(beta[g] <= potential[(k, g)])
-        objective = solver.Objective()
-        for b in beta:
-            objective.SetCoefficient(b, 1)
-        for var in cost.values():
-            objective.SetCoefficient(var, COST_WEIGHT)
-        objective.SetMaximization()
-        return cls(task, solver, potential, cost)
-
-    def _aim_at(self, state: tuple[int, ...]) -> None:
-        """Set the objective's state part, ``- sum over squares of pi[class, cell]``."""
-        objective = self.objective
-        for sign, squares in ((1, self.state), (-1, state)):
-            for i, k in enumerate(squares or ()):
-                var = self.potential[(k, i)]
-                objective.SetCoefficient(var, objective.GetCoefficient(var) + sign)
-        self.state = state
-
-    def costs_at(
-        self, state: Sequence[int], *, time_limit: "float | Deadline | None" = None
-    ) -> dict[tuple[int, int], int] | None:
-        """The integer costs (units of 1/SCALE, pair constraints re-checked) best at ``state``;
-        ``None`` when the LP does not finish within its share of ``time_limit``."""
-        from ortools.linear_solver import pywraplp
-
-        seconds = _seconds_for_lp(Deadline.of(time_limit))
-        if seconds is None:
-            return None
-        self._aim_at(tuple(state))
-        self.solver.SetTimeLimit(int(seconds * 1000))
-        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
-            return None
-        values = {key: var.solution_value() for key, var in self.cost.items()}
-        return repair({key: int(value * SCALE + 1e-6) for key, value in values.items()}, self.task)
-
-
-def _seconds_for_lp(deadline: Deadline) -> float | None:
-    """At most LP_SECONDS and LP_SHARE of the time left; ``None`` when that is too little."""
-    remaining = deadline.remaining()
-    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, LP_SHARE * remaining)
-    return seconds if seconds > 0.05 else None
+    remaining = Deadline.of(time_limit).remaining()
+    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, share * remaining)
+    if seconds <= 0.05:
+        return None
+    solver = pywraplp.Solver.CreateSolver("GLOP")
+    if solver is None:  # pragma: no cover - GLOP ships with every OR-Tools build
+        return None
+    solver.SetTimeLimit(int(seconds * 1000))
+    infinity = solver.infinity()
+    n = len(task.cells)
+    classes = present_classes(task)
+    edges = swap_edges(task)
+    cost = {(k, e): solver.NumVar(0, 1, "") for e, (u, _) in enumerate(edges) for k in classes[u]}
+    potential = {(k, v): solver.NumVar(-infinity, infinity, "") for v in range(n) for k in classes[v]}
+    for e, (u, v) in enumerate(edges):
+        movers = [k for k in classes[u] if v in task.reach[k][u]]
+        others = [k for k in classes[u] if v not in task.reach[k][u]]
+        mover_cap = solver.NumVar(0, 1, "")
+        other_cap = solver.NumVar(0, 1, "")
+        solver.Add(mover_cap + other_cap <= 1)
+        for x, k in enumerate(movers):
+            solver.Add(cost[(k, e)] <= mover_cap)
+            for k2 in movers[x + 1:]:
+                solver.Add(cost[(k, e)] + cost[(k2, e)] <= 1)
+        for k in others:
+            solver.Add(cost[(k, e)] <= other_cap)
+        for k in classes[u]:
+            solver.Add(potential[(k, v)] - potential[(k, u)] <= cost[(k, e)])
+            solver.Add(potential[(k, u)] - potential[(k, v)] <= cost[(k, e)])
+    beta = [solver.NumVar(-infinity, infinity, "") for _ in range(n)]
+    colour_classes: dict[int, list[int]] = {}
+    for k in set(task.start):
+        colour_classes.setdefault(task.class_colour[k], []).append(k)
+    for g in range(n):
+        for k in colour_classes.get(task.goal_colours[g], ()):
+            if k in classes[g]:
+                solver.Add(beta[g] <= potential[(k, g)])
+    state = task.start if at is None else at
+    bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(state)])
+    solver.Maximize(bound + COST_WEIGHT * solver.Sum(list(cost.values())))
+    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+        return None
+    return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
 
 
 def repair(costs: dict[tuple[int, int], int], task: Task) -> dict[tuple[int, int], int]:
@@ -237,8 +180,7 @@ class StepCostBound:
     """The step-cost assignment bound (see the module docstring) for match levels.
 
     ``costs`` maps (class, edge index) to an integer cost in units of 1/SCALE; by default the LP
-    optimum at the start (:class:`CostProgram`, kept as ``program`` to optimise at other states),
-    or half costs when the LP does not finish. A state's
+    optimum at the start (:func:`optimised_costs`), or half costs when the LP does not finish. A state's
     squares of one colour are packed in one integer (class + 1 in a field per cell), and the
     assignment cost is cached per (colour, packed squares).
 
@@ -260,11 +202,8 @@ class StepCostBound:
     ) -> None:
         assert task.goal_colours is not None
         self.task = task
-        self.program: CostProgram | None = None  # the LP (kept to optimise at other states)
         if costs is None:
-            self.program = CostProgram.of(task, time_limit=time_limit)
-            if self.program is not None:
-                costs = self.program.costs_at(task.start, time_limit=time_limit)
+            costs = optimised_costs(task, time_limit=time_limit)
             self.optimised = costs is not None
             if costs is None:
                 costs = half_costs(task)
