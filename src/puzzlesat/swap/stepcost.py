@@ -17,10 +17,10 @@ The gain is on edges only some classes reach (a queen's long diagonal): a square
 make that step itself needs a partner that can, so the costs can shift toward it. The costs are
 chosen once per level by a linear program that maximises the bound at the start (GLOP, through
 OR-Tools) and, among the cost vectors with that bound, has the largest sum of costs (the
-optimum is degenerate, and higher costs prune more elsewhere); every cost
-vector meeting the pair constraints is admissible, so the costs are rounded down to integers
-(units of ``1 / SCALE``) and the pair constraints re-checked in integers before use. The bound
-is consistent: one swap changes the total cost by at most one.
+optimum is degenerate, and higher costs prune more elsewhere); every cost vector meeting the
+pair constraints is admissible, so the costs are rounded down to integers (units of
+``1 / SCALE``) and the pair constraints re-checked in integers before use. The bound is
+consistent: one swap changes the total cost by at most one.
 
 >>> from .compiled import Task
 >>> task = Task.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
@@ -180,9 +180,9 @@ class StepCostBound:
     """The step-cost assignment bound (see the module docstring) for match levels.
 
     ``costs`` maps (class, edge index) to an integer cost in units of 1/SCALE; by default the LP
-    optimum at the start (:func:`optimised_costs`), or half costs when the LP does not finish. A state's
-    squares of one colour are packed in one integer (class + 1 in a field per cell), and the
-    assignment cost is cached per (colour, packed squares).
+    optimum at the start (:func:`optimised_costs`), or half costs when the LP does not finish.
+    A state's squares of one colour are packed in one integer (class + 1 in a field per cell),
+    and the assignment cost is cached per (colour, packed squares).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1G T1R", "Q1G T1R"], goal=["R R", "G G"])
