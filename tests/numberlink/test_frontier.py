@@ -98,7 +98,7 @@ UNIQUE_NEEDS_PROOF = Puzzle.from_rows(["...B", ".A..", "..BA"])  # one answer
 def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pytest.MonkeyPatch) -> None:
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's `solve` is the function)
     monkeypatch.setattr(solve_module, "_frontier_second", lambda *args, **kwargs: os._exit(1))
-    monkeypatch.setattr(solve_module, "WINDOWS", ())
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
     monkeypatch.setattr(solve_module, "FRONTIER_POLL_SECONDS", 0.0)  # SAT steps of no time: the race waits for the process
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
@@ -109,7 +109,7 @@ def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.Monkey
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     monkeypatch.setattr(solve_module, "_can_fork", lambda: False)
     monkeypatch.setattr(solve_module, "FRONTIER_SAT_FIRST", 0.0)  # SAT gets no time of its own first
-    monkeypatch.setattr(solve_module, "WINDOWS", ())
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
     exact = count_answers(UNIQUE_NEEDS_PROOF, limit=2)
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == exact.count

@@ -280,6 +280,54 @@ def test_no_window_search_on_big_boards() -> None:
             search.close()
 
 
+# two answers: labels 4 and 7 trade their routes over a 3x4 patch (no other path changes)
+LABEL_WINDOW_MULTIPLE = [
+    ". . . 1 1 2 2",
+    ". # . . 3 . .",
+    ". . 4 . . . 3",
+    "5 . . . 4 . .",
+    "5 . 6 7 . # .",
+    "7 . . 6 . . .",
+]
+
+
+def test_label_sets_are_connected_by_touching_paths() -> None:
+    from puzzlesat.numberlink.solve import _label_sets
+
+    puzzle = Puzzle.from_rows(["A.A", "B.B", "C.C"])
+    answer = solve(puzzle).solution
+    groups = list(_label_sets(answer, 3))
+    assert groups == [frozenset("A"), frozenset("B"), frozenset("C"), frozenset("AB"), frozenset("BC"), frozenset("ABC")]
+    assert list(_label_sets(answer, 1)) == groups[:3]
+
+
+def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second answer reroutes two paths; the window of those two labels' cells holds it,
+    windows of one label do not, nor do 2x2 squares; count() takes it from the label windows
+    when the square windows miss it and no frontier count runs."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    puzzle = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
+    first = solve(puzzle).solution
+    search = solve_module._Search(puzzle, Rules(), "cadical195", Deadline(30))
+    try:
+        search.block(first)
+        assert solve_module._window_variant(search, first, windows=((2, 1000),)) is None
+        assert solve_module._label_window_variant(search, first, most=1) is None
+        second = solve_module._label_window_variant(search, first, most=2)
+    finally:
+        search.close()
+    assert second is not None and verify(puzzle, second) == []
+    assert {label for label, cells in first.paths if second.path(label) != cells} == {"4", "7"}
+
+    square_windows = solve_module._window_variant
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: square_windows(*args, **kwargs, windows=((2, 1000),)))
+    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)  # no frontier count beside
+    monkeypatch.setattr(solve_module, "LABEL_WINDOW_AFTER", 0.0)  # no global search first
+    result = count(puzzle, time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
+    assert all(verify(puzzle, answer) == [] for answer in result.solutions)
+
+
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
 def test_windows_cover_the_board(length: int, size: int, starts: list[int]) -> None:
     assert _window_starts(length, size) == starts

@@ -427,6 +427,71 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
             break  # one window holds the whole board: larger ones would repeat it
 
 
+# Label windows (cover-all): an answer that differs from the first only in the paths of a set L
+# of labels covers exactly the cells those paths cover in the first (every other path is the
+# same and every cell is covered), so the window "edges between cells of L's paths" holds it,
+# however far the paths run. If the labels that differ fall into groups whose paths never touch
+# in the first answer, each group's change alone is an answer too, so it is enough to try sets
+# connected by touching paths, smallest first. Tried after the square windows, on boards the
+# frontier count does not take, once the global search has had LABEL_WINDOW_AFTER seconds.
+# Measured: thomasahle inputs4 #6 (36x40, 54 labels) has a second answer rerouting two paths
+# across the board, found in 0.15 s (142 calls); no square window held it and the global
+# search had found none in 60 s.
+LABEL_WINDOW_LABELS = 3
+LABEL_WINDOW_CONFLICTS = 3_000
+LABEL_WINDOW_AFTER = 0.5
+
+
+def _label_sets(answer: Solution, most: int) -> Iterator[frozenset[str]]:
+    """Every set of at most ``most`` labels connected by paths that touch in ``answer``
+    (orthogonally neighbouring cells), smaller sets first, each once."""
+    owner = {cell: label for label, cells in answer.paths for cell in cells}
+    touching: dict[str, set[str]] = {label: set() for label, _ in answer.paths}
+    for (r, c), label in owner.items():
+        for other in (owner.get((r + 1, c)), owner.get((r, c + 1))):
+            if other is not None and other != label:
+                touching[label].add(other)
+                touching[other].add(label)
+    level = {frozenset([label]) for label in touching}
+    for _ in range(most):
+        yield from sorted(level, key=sorted)
+        level = {group | {other} for group in level for label in group for other in touching[label] if other not in group}
+
+
+def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABEL_WINDOW_LABELS, conflicts: int = LABEL_WINDOW_CONFLICTS) -> Solution | None:
+    """A second answer that reroutes the paths of at most ``most`` labels over the cells they
+    cover in ``answer`` (see LABEL_WINDOW_LABELS), if one is found within ``conflicts`` per set;
+    None otherwise. Like :func:`_window_variant`, one bounded call of ``search`` (which must
+    already block ``answer``) per set, every other edge assumed as in ``answer``; a model is an
+    answer of the whole puzzle. At most WINDOW_SHARE of the time left."""
+    assert search.solver is not None and search.encoding is not None
+    enc, puzzle = search.encoding, search.puzzle
+    if puzzle.width * puzzle.height > MAX_WINDOW_CELLS:
+        return None
+    remaining = search.deadline.remaining()
+    phase = Deadline(None if remaining is None else remaining * WINDOW_SHARE)
+    ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
+    used = np.zeros(enc.num_edges, dtype=bool)
+    used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
+    as_answer = np.where(used, ids, -ids)
+    label_index = {label: i for i, (label, _) in enumerate(answer.paths)}
+    cell_label = np.full(puzzle.width * puzzle.height, -1, dtype=np.int64)
+    for label, cells in answer.paths:
+        for r, c in cells:
+            cell_label[r * puzzle.width + c] = label_index[label]
+    ends = cell_label[enc.edge_cells]  # each edge's two cells' labels in the answer
+    for group in _label_sets(answer, most):
+        if phase.expired() or search.deadline.expired():
+            return None
+        members = np.zeros(len(label_index) + 1, dtype=bool)  # (index -1: blocked or outside)
+        members[[label_index[label] for label in group]] = True
+        inside = members[ends[:, 0]] & members[ends[:, 1]]
+        found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
+        if found is not None:
+            return found
+    return None
+
+
 # Cover-all with touching allowed, boards at most this many cells across: once a first answer
 # is known and FRONTIER_DELAY seconds have passed (or the windows are done), the exact frontier
 # count (:mod:`.frontier`) runs in a forked process beside the SAT search for a second answer
@@ -898,9 +963,21 @@ def count(
             if len(found) == 1 and windows_left:
                 windows_left = False
                 local = _window_variant(search, found[0], stop=race.done if race is not None else None)
+                if local is None and race is None and rules.cover_all:
+                    status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
+                    if status is Status.UNSATISFIABLE:
+                        break
+                    if status is Status.SOLVED:
+                        assert solution is not None
+                        found.append(solution)
+                        search.block(solution)
+                        continue
+                    local = _label_window_variant(search, found[0])
+                    if local is not None:
+                        stats["local_variant"] = "label window"
                 if local is not None:
                     found.append(local)
-                    stats["local_variant"] = "window"
+                    stats.setdefault("local_variant", "window")
                     search.block(local)
                     continue
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
