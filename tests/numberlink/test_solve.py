@@ -296,9 +296,13 @@ def test_label_sets_are_connected_by_touching_paths() -> None:
 
     puzzle = Puzzle.from_rows(["A.A", "B.B", "C.C"])
     answer = solve(puzzle).solution
-    groups = list(_label_sets(answer, 3))
+    groups = list(_label_sets(puzzle, answer, 3))
     assert groups == [frozenset("A"), frozenset("B"), frozenset("C"), frozenset("AB"), frozenset("BC"), frozenset("ABC")]
-    assert list(_label_sets(answer, 1)) == groups[:3]
+    assert list(_label_sets(puzzle, answer, 1)) == groups[:3]
+    # may-leave-empty: A and C touch across the empty middle row, B touches nobody
+    spaced = Puzzle.from_rows(["AA#BB", "#.###", "CC###"])  # (every path is forced)
+    answer = solve(spaced, rules=Rules(cover_all=False)).solution
+    assert list(_label_sets(spaced, answer, 2)) == [frozenset("A"), frozenset("B"), frozenset("C"), frozenset("AC")]
 
 
 def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -326,6 +330,21 @@ def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypat
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
     assert all(verify(puzzle, answer) == [] for answer in result.solutions)
+
+
+def test_label_window_decides_a_may_leave_empty_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ADC 2015 Q07 (36x36, may-leave-empty): its covering first answer has a second answer
+    that reroutes two paths further than any square window reaches (uniqueness was unknown
+    at 30 s before label windows)."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    path = shared_path("numberlink", "dasadc-conmgr-ADC2015", "sample", "ADC2015_QA", "Q", "Q07.txt")
+    puzzle = formats.read(path)[0]
+    monkeypatch.setattr(solve_module, "LABEL_WINDOW_AFTER", 0.0)  # (the global search finds none in 30 s anyway)
+    result = count(puzzle, rules=Rules(cover_all=False), time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
+    first, second = result.solutions
+    assert verify(puzzle, first, Rules(cover_all=False)) == [] and verify(puzzle, second, Rules(cover_all=False)) == []
+    assert 1 <= sum(second.path(label) != cells for label, cells in first.paths) <= solve_module.LABEL_WINDOW_LABELS
 
 
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])

@@ -427,31 +427,49 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
             break  # one window holds the whole board: larger ones would repeat it
 
 
-# Label windows (cover-all): an answer that differs from the first only in the paths of a set L
-# of labels covers exactly the cells those paths cover in the first (every other path is the
-# same and every cell is covered), so the window "edges between cells of L's paths" holds it,
-# however far the paths run. If the labels that differ fall into groups whose paths never touch
-# in the first answer, each group's change alone is an answer too, so it is enough to try sets
-# connected by touching paths, smallest first. Tried after the square windows, on boards the
-# frontier count does not take, once the global search has had LABEL_WINDOW_AFTER seconds.
-# Measured: thomasahle inputs4 #6 (36x40, 54 labels) has a second answer rerouting two paths
-# across the board, found in 0.15 s (142 calls); no square window held it and the global
-# search had found none in 60 s.
+# Label windows: an answer that differs from the first only in the paths of a set L of labels
+# lies on the cells those paths cover in the first, plus (may-leave-empty rules) cells the
+# first leaves empty (every other path is the same), so the window "every edge between two such
+# cells" holds it, however far the paths run. If the labels that differ fall into groups whose
+# paths never touch in the first answer, directly or across one empty region, each group's
+# change alone is an answer too, so it is enough to try sets connected that way, smallest
+# first. Tried after the square windows, on boards the frontier count does not take, once the
+# global search has had LABEL_WINDOW_AFTER seconds. Measured: thomasahle inputs4 #6 (36x40,
+# 54 labels, default rules) has a second answer rerouting two paths across the board, found in
+# 0.15 s (142 calls); no square window held it and the global search had found none in 60 s.
 LABEL_WINDOW_LABELS = 3
 LABEL_WINDOW_CONFLICTS = 3_000
 LABEL_WINDOW_AFTER = 0.5
 
 
-def _label_sets(answer: Solution, most: int) -> Iterator[frozenset[str]]:
+def _label_sets(puzzle: Puzzle, answer: Solution, most: int) -> Iterator[frozenset[str]]:
     """Every set of at most ``most`` labels connected by paths that touch in ``answer``
-    (orthogonally neighbouring cells), smaller sets first, each once."""
-    owner = {cell: label for label, cells in answer.paths for cell in cells}
+    (orthogonally neighbouring cells, or both beside one region of empty cells), smaller sets
+    first, each once."""
+    owner: dict[Cell, str] = {cell: label for label, cells in answer.paths for cell in cells}
     touching: dict[str, set[str]] = {label: set() for label, _ in answer.paths}
+
+    def touch(group: set[str]) -> None:
+        for label in group:
+            touching[label] |= group - {label}
+
     for (r, c), label in owner.items():
         for other in (owner.get((r + 1, c)), owner.get((r, c + 1))):
-            if other is not None and other != label:
-                touching[label].add(other)
-                touching[other].add(label)
+            if other is not None:
+                touch({label, other})
+    empty = set(puzzle.free_cells()) - set(owner)
+    while empty:  # each region of empty cells: the labels beside it touch one another
+        region, beside, todo = set(), set(), [empty.pop()]
+        while todo:
+            r, c = todo.pop()
+            region.add((r, c))
+            for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if cell in empty:
+                    empty.discard(cell)
+                    todo.append(cell)
+                elif cell in owner:
+                    beside.add(owner[cell])
+        touch(beside)
     level = {frozenset([label]) for label in touching}
     for _ in range(most):
         yield from sorted(level, key=sorted)
@@ -460,7 +478,8 @@ def _label_sets(answer: Solution, most: int) -> Iterator[frozenset[str]]:
 
 def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABEL_WINDOW_LABELS, conflicts: int = LABEL_WINDOW_CONFLICTS) -> Solution | None:
     """A second answer that reroutes the paths of at most ``most`` labels over the cells they
-    cover in ``answer`` (see LABEL_WINDOW_LABELS), if one is found within ``conflicts`` per set;
+    cover in ``answer`` and those it leaves empty (see LABEL_WINDOW_LABELS), if one is found
+    within ``conflicts`` per set;
     None otherwise. Like :func:`_window_variant`, one bounded call of ``search`` (which must
     already block ``answer``) per set, every other edge assumed as in ``answer``; a model is an
     answer of the whole puzzle. At most WINDOW_SHARE of the time left."""
@@ -475,16 +494,20 @@ def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABE
     used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
     as_answer = np.where(used, ids, -ids)
     label_index = {label: i for i, (label, _) in enumerate(answer.paths)}
-    cell_label = np.full(puzzle.width * puzzle.height, -1, dtype=np.int64)
+    empty = len(label_index)  # the index of cells the answer leaves empty: in every window
+    cell_label = np.full(puzzle.width * puzzle.height, -1, dtype=np.int64)  # (-1: blocked)
+    for r, c in puzzle.free_cells():
+        cell_label[r * puzzle.width + c] = empty
     for label, cells in answer.paths:
         for r, c in cells:
             cell_label[r * puzzle.width + c] = label_index[label]
     ends = cell_label[enc.edge_cells]  # each edge's two cells' labels in the answer
-    for group in _label_sets(answer, most):
+    for group in _label_sets(puzzle, answer, most):
         if phase.expired() or search.deadline.expired():
             return None
-        members = np.zeros(len(label_index) + 1, dtype=bool)  # (index -1: blocked or outside)
+        members = np.zeros(len(label_index) + 2, dtype=bool)  # (the last, index -1: blocked)
         members[[label_index[label] for label in group]] = True
+        members[empty] = True
         inside = members[ends[:, 0]] & members[ends[:, 1]]
         found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
         if found is not None:
@@ -963,7 +986,7 @@ def count(
             if len(found) == 1 and windows_left:
                 windows_left = False
                 local = _window_variant(search, found[0], stop=race.done if race is not None else None)
-                if local is None and race is None and rules.cover_all:
+                if local is None and race is None:
                     status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
                     if status is Status.UNSATISFIABLE:
                         break
