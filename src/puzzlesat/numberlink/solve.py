@@ -479,10 +479,10 @@ def _label_sets(puzzle: Puzzle, answer: Solution, most: int) -> Iterator[frozens
 def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABEL_WINDOW_LABELS, conflicts: int = LABEL_WINDOW_CONFLICTS) -> Solution | None:
     """A second answer that reroutes the paths of at most ``most`` labels over the cells they
     cover in ``answer`` and those it leaves empty (see LABEL_WINDOW_LABELS), if one is found
-    within ``conflicts`` per set;
-    None otherwise. Like :func:`_window_variant`, one bounded call of ``search`` (which must
-    already block ``answer``) per set, every other edge assumed as in ``answer``; a model is an
-    answer of the whole puzzle. At most WINDOW_SHARE of the time left."""
+    within ``conflicts`` per set; None otherwise. Like :func:`_window_variant`, one bounded
+    call of ``search`` (which must already block ``answer``) per set, every other edge assumed
+    as in ``answer``; a model is an answer of the whole puzzle. At most WINDOW_SHARE of the
+    time left."""
     assert search.solver is not None and search.encoding is not None
     enc, puzzle = search.encoding, search.puzzle
     if puzzle.width * puzzle.height > MAX_WINDOW_CELLS:
