@@ -393,6 +393,31 @@ def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert solution.to_rows(puzzle) == grid
 
 
+def test_cli_shows_where_a_puzzle_is_ambiguous(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A puzzle with several answers: the record carries the second answer and the labels whose
+    paths differ; the text output names them and draws the second answer."""
+    from puzzlesat.numberlink.model import Solution
+
+    path = tmp_path / "two.nl"
+    path.write_text("\n".join(LABEL_WINDOW_MULTIPLE) + "\n")
+    puzzle = formats.parse(path.read_text())
+    assert main(["solve", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["unique"] is False and record["differs"] == ["4", "7"]
+    first = Solution.from_mapping({label: tuple(map(tuple, cells)) for label, cells in record["paths"].items()})
+    second = Solution.from_mapping({label: tuple(map(tuple, cells)) for label, cells in record["second_paths"].items()})
+    assert verify(puzzle, first) == [] and verify(puzzle, second) == [] and first != second
+    assert second.to_rows(puzzle) == record["second_grid"] != record["grid"]
+    assert main(["solve", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "multiple answers (paths 4, 7 differ)" in text and "another answer:" in text
+    unique = tmp_path / "one.nl"
+    unique.write_text("A . A\nB . B\n")
+    assert main(["solve", str(unique), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["unique"] is True and "differs" not in record and "second_grid" not in record
+
+
 def test_cli_verify_json_over_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(EXAMPLES), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]

@@ -4,7 +4,10 @@ JSON record keys (the contract outside checks rely on): ``status`` ("solved", "u
 "unknown"), ``unique`` (true / false / null when not decided), ``grid`` (rows of cell strings:
 label, "." empty, "#" blocked), ``paths`` (label -> [[row, col], ...] from one endpoint to the
 other); the generic CLI adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
-Also ``proof`` (the reason) when a search-free check showed there is no answer.
+Also ``proof`` (the reason) when a search-free check showed there is no answer, and for a
+puzzle with several answers ``differs`` (the labels whose paths differ between the two answers
+found, sorted) and ``second_grid`` / ``second_paths`` (the second answer, in the same forms):
+where the puzzle is ambiguous, which a puzzle maker wants to see.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
         solution: Solution = result.solutions[0]
         record["grid"] = solution.to_rows(puzzle)
         record["paths"] = {label: [list(cell) for cell in cells] for label, cells in solution.paths}
+    if len(result.solutions) >= 2:  # where the puzzle is ambiguous
+        second: Solution = result.solutions[1]
+        record["differs"] = sorted(label for label, cells in solution.paths if second.path(label) != cells)
+        record["second_grid"] = second.to_rows(puzzle)
+        record["second_paths"] = {label: [list(cell) for cell in cells] for label, cells in second.paths}
     if "proof" in result.stats:  # why there is no answer, when no search was needed to see it
         record["proof"] = result.stats["proof"]
     record["rules"] = str(rules_from(args))
@@ -82,12 +90,17 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
     head = f"{where} ({size}): {record['status']}"
     if record["status"] == "solved":
         head += f", {_uniqueness_text(record)}"
+    if record.get("differs"):
+        head += f" (paths {', '.join(record['differs'])} differ)"
     if record.get("proof"):
         head += f" ({record['proof']})"
     head += f", {record['seconds']:.3f}s"
     if verb == "verify" or record["grid"] is None:
         return head
-    return head + "\n" + picture(record["grid"], colour=colour)
+    text = head + "\n" + picture(record["grid"], colour=colour)
+    if record.get("second_grid"):
+        text += "\nanother answer:\n" + picture(record["second_grid"], colour=colour)
+    return text
 
 
 def picture(rows: list[list[str]], *, colour: bool) -> str:
