@@ -373,6 +373,14 @@ def _window_starts(length: int, size: int) -> list[int]:
     return starts
 
 
+def _edges_as_in(enc: Encoding, answer: Solution) -> np.ndarray:
+    """Per edge variable, the literal that sets it as in ``answer`` (for window assumptions)."""
+    ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
+    used = np.zeros(enc.num_edges, dtype=bool)
+    used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
+    return np.where(used, ids, -ids)
+
+
 def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS, stop=None) -> Solution | None:
     """A second answer that differs from ``answer`` only inside one small window, if the
     windows hold one; None otherwise. ``windows`` gives (size, conflicts) pairs: squares of
@@ -385,19 +393,31 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
     #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way). ``stop`` (a
     function) is asked before each window whether to give up (the frontier count has decided)."""
+    return _first_in_windows(search, answer, _window_masks(search, windows), stop)
+
+
+def _first_in_windows(search: _Search, answer: Solution, masks: Iterator[tuple[np.ndarray, int]], stop=None) -> Solution | None:
+    """The first answer found in the windows ``masks`` yields ((edges inside, conflicts)
+    pairs), each one bounded call of ``search`` with every edge outside assumed as in
+    ``answer``; None when none holds one (or ``stop()`` says to give up)."""
     assert search.solver is not None and search.encoding is not None
-    enc = search.encoding
-    ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
-    used = np.zeros(enc.num_edges, dtype=bool)
-    used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
-    as_answer = np.where(used, ids, -ids)
-    for inside, conflicts in _window_masks(search, windows):
+    as_answer = _edges_as_in(search.encoding, answer)
+    for inside, conflicts in masks:
         if stop is not None and stop():
             return None
         found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
         if found is not None or search.deadline.expired():
             return found
     return None
+
+
+def _window_phase(search: _Search) -> Deadline | None:
+    """The end of a window phase (WINDOW_SHARE of the time left); None on boards of more than
+    MAX_WINDOW_CELLS cells, which get no windows."""
+    if search.puzzle.width * search.puzzle.height > MAX_WINDOW_CELLS:
+        return None
+    remaining = search.deadline.remaining()
+    return Deadline(None if remaining is None else remaining * WINDOW_SHARE)
 
 
 def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iterator[tuple[np.ndarray, int]]:
@@ -408,10 +428,9 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
     at the start (``WINDOW_SHARE``) has passed."""
     assert search.encoding is not None
     enc, width, height = search.encoding, search.puzzle.width, search.puzzle.height
-    if width * height > MAX_WINDOW_CELLS:
+    phase = _window_phase(search)
+    if phase is None:
         return
-    remaining = search.deadline.remaining()
-    phase = Deadline(None if remaining is None else remaining * WINDOW_SHARE)
     rows, cols = enc.edge_cells // width, enc.edge_cells % width
     low_row, high_row = rows.min(axis=1), rows.max(axis=1)
     low_col, high_col = cols.min(axis=1), cols.max(axis=1)
@@ -483,16 +502,16 @@ def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABE
     call of ``search`` (which must already block ``answer``) per set, every other edge assumed
     as in ``answer``; a model is an answer of the whole puzzle. At most WINDOW_SHARE of the
     time left."""
-    assert search.solver is not None and search.encoding is not None
+    return _first_in_windows(search, answer, _label_window_masks(search, answer, most, conflicts))
+
+
+def _label_window_masks(search: _Search, answer: Solution, most: int, conflicts: int) -> Iterator[tuple[np.ndarray, int]]:
+    """(edges inside, conflicts) for each label window of :func:`_label_window_variant`."""
+    assert search.encoding is not None
     enc, puzzle = search.encoding, search.puzzle
-    if puzzle.width * puzzle.height > MAX_WINDOW_CELLS:
-        return None
-    remaining = search.deadline.remaining()
-    phase = Deadline(None if remaining is None else remaining * WINDOW_SHARE)
-    ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
-    used = np.zeros(enc.num_edges, dtype=bool)
-    used[np.asarray(enc.edge_vars_of(answer), dtype=np.int64) - 1] = True
-    as_answer = np.where(used, ids, -ids)
+    phase = _window_phase(search)
+    if phase is None:
+        return
     label_index = {label: i for i, (label, _) in enumerate(answer.paths)}
     empty = len(label_index)  # the index of cells the answer leaves empty: in every window
     cell_label = np.full(puzzle.width * puzzle.height, -1, dtype=np.int64)  # (-1: blocked)
@@ -503,16 +522,12 @@ def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABE
             cell_label[r * puzzle.width + c] = label_index[label]
     ends = cell_label[enc.edge_cells]  # each edge's two cells' labels in the answer
     for group in _label_sets(puzzle, answer, most):
-        if phase.expired() or search.deadline.expired():
-            return None
+        if phase.expired():
+            return
         members = np.zeros(len(label_index) + 2, dtype=bool)  # (the last, index -1: blocked)
         members[[label_index[label] for label in group]] = True
         members[empty] = True
-        inside = members[ends[:, 0]] & members[ends[:, 1]]
-        found = search.bounded_answer(as_answer[~inside].tolist(), conflicts)
-        if found is not None:
-            return found
-    return None
+        yield members[ends[:, 0]] & members[ends[:, 1]], conflicts
 
 
 # Cover-all with touching allowed, boards at most this many cells across: once a first answer
