@@ -478,10 +478,9 @@ def _label_sets(puzzle: Puzzle, answer: Solution, most: int) -> Iterator[frozens
                 touch({label, other})
     empty = set(puzzle.free_cells()) - set(owner)
     while empty:  # each region of empty cells: the labels beside it touch one another
-        region, beside, todo = set(), set(), [empty.pop()]
+        beside, todo = set(), [empty.pop()]
         while todo:
             r, c = todo.pop()
-            region.add((r, c))
             for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
                 if cell in empty:
                     empty.discard(cell)
