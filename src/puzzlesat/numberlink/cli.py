@@ -56,7 +56,7 @@ def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
         record["paths"] = {label: [list(cell) for cell in cells] for label, cells in solution.paths}
     if len(result.solutions) >= 2:  # where the puzzle is ambiguous
         second: Solution = result.solutions[1]
-        record["differs"] = sorted(label for label, cells in solution.paths if second.path(label) != cells)
+        record["differs"] = sorted(label for label, cells in solution.paths if second.path(label) not in (cells, cells[::-1]))
         record["second_grid"] = second.to_rows(puzzle)
         record["second_paths"] = {label: [list(cell) for cell in cells] for label, cells in second.paths}
     if "proof" in result.stats:  # why there is no answer, when no search was needed to see it
