@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import time
 
 import pytest
 
@@ -23,11 +24,13 @@ def _key(solution: Solution) -> tuple:
     return tuple(sorted(solution.as_dict().items()))
 
 
+@pytest.mark.parametrize("reverse", [False, True], ids=["forward", "reverse"])
 @pytest.mark.parametrize("rules", TOUCHING_RULES, ids=str)
 @pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
-def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules) -> None:
+def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules, reverse: bool) -> None:
+    """Also swept from the opposite corner (``reverse``): the same counts and answers."""
     expected = brute_force_answers(puzzle, rules)
-    result = count_answers(puzzle, rules, limit=len(expected) + 1)
+    result = count_answers(puzzle, rules, limit=len(expected) + 1, reverse=reverse)
     assert result.status == "complete"
     assert result.count == len(expected)
     assert bool(result.answers) == bool(expected)
@@ -36,7 +39,7 @@ def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules) -> No
         assert verify(puzzle, answer, rules) == [] and _key(answer) in answers
     if expected:  # with a reference: the others are counted, and one of them is read back
         reference = Solution.from_mapping(expected[0])
-        others = count_answers(puzzle, rules, limit=len(expected) + 1, reference=reference)
+        others = count_answers(puzzle, rules, limit=len(expected) + 1, reference=reference, reverse=reverse)
         assert others.status == "complete" and others.count == len(expected) - 1
         if len(expected) > 1:
             assert _key(others.answers[0]) != _key(reference) and _key(others.answers[0]) in answers
@@ -50,6 +53,8 @@ def test_wide_boards_are_transposed_and_count_the_same() -> None:
     b = count_answers(tall, limit=100)
     assert a.status == b.status == "complete" and a.count == b.count == len(brute_force_answers(wide, Rules())) == 3
     assert verify(wide, a.answers[0], Rules()) == []
+    c = count_answers(wide, limit=100, reverse=True)  # transposed and turned: answers read back right
+    assert c.status == "complete" and c.count == 3 and verify(wide, c.answers[0], Rules()) == []
 
 
 def test_limits_give_unknown_and_no_self_touch_is_refused() -> None:
@@ -103,6 +108,25 @@ def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pyte
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"].startswith("failed")
+
+
+def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    real = solve_module._frontier_second
+
+    def slow_forward(puzzle, rules, answer, deadline, reverse=False):
+        if not reverse:
+            time.sleep(60)  # (killed when the race stops)
+        return real(puzzle, rules, answer, deadline, reverse=reverse)
+
+    monkeypatch.setattr(solve_module, "_frontier_second", slow_forward)
+    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_AFTER", 0.0)
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
+    started = time.perf_counter()
+    result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
+    assert result.complete and result.count == 1
+    assert result.stats["frontier"] == "no second answer" and result.stats["frontier_sweep"] == "reverse"
+    assert time.perf_counter() - started < 20
 
 
 def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -65,11 +65,13 @@ class FrontierCount:
 
 
 class _Board:
-    """The puzzle in frontier coordinates (transposed when wider than tall)."""
+    """The puzzle in frontier coordinates (transposed when wider than tall; turned half a turn
+    when ``reverse``, so that the frontier sweeps from the opposite corner)."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, reverse: bool = False) -> None:
         self.puzzle = puzzle
         self.transposed = puzzle.width > puzzle.height
+        self.reverse = reverse
         self.height, self.width = (puzzle.width, puzzle.height) if self.transposed else (puzzle.height, puzzle.width)
         # labels numbered in the order the frontier meets them, so the labels in play at one
         # time have nearby numbers (see _label_shift)
@@ -83,7 +85,14 @@ class _Board:
             self.kind[self.local(pair.end)] = i
 
     def local(self, cell: tuple[int, int]) -> tuple[int, int]:
-        return (cell[1], cell[0]) if self.transposed else (cell[0], cell[1])
+        """A puzzle cell in frontier coordinates."""
+        r, c = (cell[1], cell[0]) if self.transposed else (cell[0], cell[1])
+        return (self.height - 1 - r, self.width - 1 - c) if self.reverse else (r, c)
+
+    def original(self, cell: tuple[int, int]) -> tuple[int, int]:
+        """A frontier cell in puzzle coordinates (the inverse of :meth:`local`)."""
+        r, c = (self.height - 1 - cell[0], self.width - 1 - cell[1]) if self.reverse else (cell[0], cell[1])
+        return (c, r) if self.transposed else (r, c)
 
 
     def open(self, r: int, c: int) -> bool:
@@ -104,8 +113,7 @@ class _Board:
         for r, c in zip(*np.nonzero(choice)):
             for bit, other in ((DOWN, (r + 1, c)), (RIGHT, (r, c + 1))):
                 if choice[r, c] & bit:
-                    # (local() is its own inverse: it takes frontier cells back to the puzzle's)
-                    a, b = self.local((int(r), int(c))), self.local((int(other[0]), int(other[1])))
+                    a, b = self.original((int(r), int(c))), self.original((int(other[0]), int(other[1])))
                     neighbours.setdefault(a, []).append(b)
                     neighbours.setdefault(b, []).append(a)
         paths = []
@@ -323,6 +331,7 @@ def count_answers(
     time_limit: "float | Deadline | None" = None,
     max_states: int = DEFAULT_MAX_STATES,
     max_stored: int = DEFAULT_MAX_STORED,
+    reverse: bool = False,
 ) -> FrontierCount:
     """Count the answers of ``puzzle`` (paths may touch themselves), capped at ``limit``.
 
@@ -330,7 +339,10 @@ def count_answers(
     unique) and an answer returned differs from it. ``status`` is "unknown" when the time limit,
     ``max_states`` (children in one step) runs out. Past ``max_stored`` states over all steps
     the ways back are dropped and counting goes on: the count stays exact, but no answer is
-    read back (``answers`` empty, ``stats["read_back"]`` False).
+    read back (``answers`` empty, ``stats["read_back"]`` False). ``reverse`` sweeps from the
+    opposite corner (the board turned half a turn): the same count, but the states per step
+    can differ a lot (thomasahle inputs4 #3, 24x14: 0.92 M states in the widest step and 1.9 s
+    against 2.4 M and 8-9 s; janko #103: 6.8 M and 15.6 s against 0.34 M and 0.6 s).
 
     >>> from puzzlesat.numberlink.model import Puzzle
     >>> p = Puzzle.from_rows(["...B", ".A..", "..BA"])
@@ -341,7 +353,7 @@ def count_answers(
     if rules.no_self_touch:
         raise ValueError("the frontier counter allows touching (no-self-touch rules: use solve.count)")
     deadline = Deadline.of(time_limit)
-    board = _Board(puzzle)
+    board = _Board(puzzle, reverse)
     if board.width > MAX_SIDE:
         return FrontierCount("unknown", 0, stats={"reason": f"shorter side {board.width} > {MAX_SIDE}"})
     slots = board.width + 1

@@ -34,6 +34,7 @@ import heapq
 import math
 import multiprocessing
 import time
+from multiprocessing.connection import wait
 from typing import Iterator
 
 import numpy as np
@@ -539,8 +540,15 @@ def _label_window_masks(search: _Search, answer: Solution, most: int, conflicts:
 # second; on the hard ones the count decides in a second or two what SAT had not in 10-60 s
 # (janko #268 14x14, #104 24x14). Starting and stopping the process costs about 2.5 ms; with
 # the delay, 64 of the 270 janko puzzles start one.
+#
+# When the forward count has run FRONTIER_REVERSE_AFTER seconds without deciding (or ended
+# without deciding), a second count sweeps from the opposite corner in another process, and SAT
+# waits while both run, each on a core: the states per step depend much on the direction and
+# neither is better in general (thomasahle inputs4 #3, 24x14: 1.9 s reversed against 8-9 s;
+# janko #103: 15.6 s reversed against 0.6 s; raetsel_127a: over 10 M states in a step reversed).
 FRONTIER_MAX_SIDE = 18
 FRONTIER_DELAY = 0.05
+FRONTIER_REVERSE_AFTER = 1.0
 FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
 FRONTIER_SHARE = 0.5
@@ -550,47 +558,84 @@ def _frontier_applies(puzzle: Puzzle, rules: Rules) -> bool:
     return rules.cover_all and not rules.no_self_touch and min(puzzle.width, puzzle.height) <= FRONTIER_MAX_SIDE
 
 
-def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline) -> frontier.FrontierCount:
-    return frontier.count_answers(puzzle, rules, limit=1, reference=answer, time_limit=deadline)
+def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, reverse: bool = False) -> frontier.FrontierCount:
+    return frontier.count_answers(puzzle, rules, limit=1, reference=answer, time_limit=deadline, reverse=reverse)
 
 
 class _FrontierRace:
-    """The exact frontier count of the answers other than ``answer``, in a forked process
-    started once SAT has had FRONTIER_DELAY seconds on its own (most second answers and
-    proofs take less) or when :meth:`second_answer` needs it. Where fork is not available,
-    :meth:`second_answer` runs it in turn with SAT."""
+    """The exact frontier count of the answers other than ``answer``, in forked processes: the
+    forward sweep, started once SAT has had FRONTIER_DELAY seconds on its own (most second
+    answers and proofs take less) or when :meth:`second_answer` needs it, and the sweep from
+    the opposite corner, once the first has run FRONTIER_REVERSE_AFTER seconds or ended
+    without deciding (SAT then waits, so that each count has a core). Where fork is not
+    available, :meth:`second_answer` runs the forward count in turn with SAT."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, stats: dict) -> None:
         self.puzzle, self.rules, self.answer, self.deadline, self.stats = puzzle, rules, answer, deadline, stats
         self.start = time.perf_counter()
-        self.child: _Child | None = None
+        self.forward_start = 0.0
+        self.counts: list[_Child] = []  # forward, then reverse
+        self.results: dict[int, frontier.FrontierCount | PuzzlesatError] = {}  # by position in counts
+
+    def _count(self, reverse: bool) -> _Child:
+        return _Child(_frontier_second, self.puzzle, dict(rules=self.rules, answer=self.answer, deadline=self.deadline, reverse=reverse))
 
     def _start(self) -> None:
-        if self.child is None and _can_fork():
-            self.child = _Child(_frontier_second, self.puzzle, dict(rules=self.rules, answer=self.answer, deadline=self.deadline))
+        if not self.counts and _can_fork():
+            self.forward_start = time.perf_counter()
+            self.counts.append(self._count(reverse=False))
+
+    def _decided(self) -> tuple[int, frontier.FrontierCount] | None:
+        """The first count that has finished complete (with its position), if any; reads the
+        counts that have finished, and starts the reverse one when its time has come."""
+        for position, child in enumerate(self.counts):
+            if position not in self.results and child.done():
+                try:
+                    self.results[position] = child.result()
+                except PuzzlesatError as exc:  # the count's process died (out of memory)
+                    self.results[position] = exc
+        for position, result in self.results.items():
+            if isinstance(result, frontier.FrontierCount) and result.status == "complete":
+                return position, result
+        if len(self.counts) == 1 and (0 in self.results or time.perf_counter() - self.forward_start >= FRONTIER_REVERSE_AFTER):
+            self.counts.append(self._count(reverse=True))
+        return None
+
+    def _running(self) -> list[_Child]:
+        return [child for position, child in enumerate(self.counts) if position not in self.results]
 
     def done(self) -> bool:
-        """Whether the count has decided (starting it first if its time has come)."""
-        if self.child is None and time.perf_counter() - self.start >= FRONTIER_DELAY:
+        """Whether a count has decided (starting the counts first if their time has come)."""
+        if not self.counts and time.perf_counter() - self.start >= FRONTIER_DELAY:
             self._start()
-        return self.child is not None and self.child.done()
+        return self._decided() is not None
 
     def second_answer(self, search: _Search) -> tuple[Status, Solution | None]:
         """The second answer by whichever decides first, SAT (``search`` blocks the answer)
-        or the count. Returns as :meth:`_Search.next_answer`."""
+        or a count. Returns as :meth:`_Search.next_answer`."""
         deadline = search.deadline
         self._start()
-        if self.child is not None:
-            while not self.child.done():
+        if self.counts:
+            while (decided := self._decided()) is None:
+                running = self._running()
+                if not running:  # every count ended without deciding: SAT goes on
+                    failed = [result for result in self.results.values() if isinstance(result, PuzzlesatError)]
+                    self._note(f"failed: {failed[0]}" if failed else "unknown")
+                    return search.next_answer()
+                if deadline.expired():
+                    self._note("unknown")
+                    return Status.UNKNOWN, None
+                if len(running) > 1:  # both counts run, one per core: SAT waits for them
+                    remaining = deadline.remaining()
+                    wait([child.receive for child in running], FRONTIER_POLL_SECONDS if remaining is None else min(FRONTIER_POLL_SECONDS, remaining))
+                    continue
                 status, solution = search.next_answer(deadline.within(FRONTIER_POLL_SECONDS))
                 if status is not Status.UNKNOWN or deadline.expired():
                     self._note("unknown" if status is Status.UNKNOWN else "overtaken by SAT")
                     return status, solution
-            try:
-                exact = self.child.result()
-            except PuzzlesatError as exc:  # the count's process died (out of memory): SAT goes on
-                self._note(f"failed: {exc}")
-                return search.next_answer()
+            position, exact = decided
+            if position:
+                self.stats["frontier_sweep"] = "reverse"
         else:
             remaining = deadline.remaining()
             status, solution = search.next_answer(deadline.within(FRONTIER_SAT_FIRST if remaining is None else min(FRONTIER_SAT_FIRST, remaining / 4)))
@@ -612,8 +657,8 @@ class _FrontierRace:
         self.stats.update(frontier=outcome, frontier_seconds=round(time.perf_counter() - self.start, 3), **more)
 
     def stop(self) -> None:
-        if self.child is not None:
-            self.child.stop()
+        for child in self.counts:
+            child.stop()
 
 
 def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
