@@ -567,8 +567,9 @@ class _FrontierRace:
     forward sweep, started once SAT has had FRONTIER_DELAY seconds on its own (most second
     answers and proofs take less) or when :meth:`second_answer` needs it, and the sweep from
     the opposite corner, once the first has run FRONTIER_REVERSE_AFTER seconds or ended
-    without deciding (SAT then waits, so that each count has a core). Where fork is not
-    available, :meth:`second_answer` runs the forward count in turn with SAT."""
+    without deciding (:meth:`second_answer` then lets SAT wait, so that each count has a core;
+    the window phase before it is short and goes on). Where fork is not available,
+    :meth:`second_answer` runs the forward count in turn with SAT."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, stats: dict) -> None:
         self.puzzle, self.rules, self.answer, self.deadline, self.stats = puzzle, rules, answer, deadline, stats
