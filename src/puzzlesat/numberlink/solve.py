@@ -586,20 +586,26 @@ class _FrontierRace:
             self.forward_start = time.perf_counter()
             self.counts.append(self._count(reverse=False))
 
-    def _decided(self) -> tuple[int, frontier.FrontierCount] | None:
-        """The first count that has finished complete (with its position), if any; reads the
-        counts that have finished, and starts the reverse one when its time has come."""
+    def _read_finished(self) -> None:
         for position, child in enumerate(self.counts):
             if position not in self.results and child.done():
                 try:
                     self.results[position] = child.result()
                 except PuzzlesatError as exc:  # the count's process died (out of memory)
                     self.results[position] = exc
+
+    def _start_reverse_when_due(self) -> None:
+        if len(self.counts) == 1 and (0 in self.results or time.perf_counter() - self.forward_start >= FRONTIER_REVERSE_AFTER):
+            self.counts.append(self._count(reverse=True))
+
+    def _decided(self) -> tuple[int, frontier.FrontierCount] | None:
+        """The first count that has finished complete (with its position), if any, after
+        reading the counts that have finished; otherwise the reverse count starts when due."""
+        self._read_finished()
         for position, result in self.results.items():
             if isinstance(result, frontier.FrontierCount) and result.status == "complete":
                 return position, result
-        if len(self.counts) == 1 and (0 in self.results or time.perf_counter() - self.forward_start >= FRONTIER_REVERSE_AFTER):
-            self.counts.append(self._count(reverse=True))
+        self._start_reverse_when_due()
         return None
 
     def _running(self) -> list[_Child]:
@@ -1045,7 +1051,7 @@ def count(
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
             if len(found) == 1 and windows_left:
                 windows_left = False
-                local = _window_variant(search, found[0], stop=race.done if race is not None else None)
+                local, where = _window_variant(search, found[0], stop=race.done if race is not None else None), "window"
                 if local is None and race is None:
                     status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
                     if status is Status.UNSATISFIABLE:
@@ -1055,12 +1061,10 @@ def count(
                         found.append(solution)
                         search.block(solution)
                         continue
-                    local = _label_window_variant(search, found[0])
-                    if local is not None:
-                        stats["local_variant"] = "label window"
+                    local, where = _label_window_variant(search, found[0]), "label window"
                 if local is not None:
                     found.append(local)
-                    stats.setdefault("local_variant", "window")
+                    stats["local_variant"] = where
                     search.block(local)
                     continue
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
