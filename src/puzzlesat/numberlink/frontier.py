@@ -135,13 +135,20 @@ _DEPTH_STEP = np.zeros(1 << 16, dtype=np.int8)
 _DEPTH_STEP[OPEN], _DEPTH_STEP[CLOSE] = 1, -1
 
 
+def _rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``array[index]`` along the first axis: ``np.take`` copies a row at a time, about four
+    times faster than fancy indexing on arrays of short rows (3 M rows of 16 bytes: 5.5 ms
+    against 23.5 ms), and 2.5 times on flat arrays; the frontier count gathers rows all the time."""
+    return np.take(array, index, axis=0)
+
+
 def _partners(states: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """For each row of ``states`` the slot holding the other end of the piece whose end is at
     ``positions`` (a parenthesis in that row)."""
     out = np.empty(len(states), dtype=np.int64)
-    for position in np.unique(positions):
+    for position in np.flatnonzero(np.bincount(positions)):  # (the positions present, in order)
         rows = np.flatnonzero(positions == position)
-        out[rows] = _partners_at(states[rows] if len(rows) < len(states) else states, int(position))
+        out[rows] = _partners_at(_rows(states, rows) if len(rows) < len(states) else states, int(position))
     return out
 
 
@@ -152,11 +159,11 @@ def _partners_at(states: np.ndarray, position: int) -> np.ndarray:
     out = np.empty(len(states), dtype=np.int64)
     opening = states[:, position] == OPEN
     if opening.any():
-        depth = np.cumsum(_DEPTH_STEP[states[opening, position + 1:]], axis=1, dtype=np.int8)
+        depth = np.cumsum(_DEPTH_STEP[np.compress(opening, states[:, position + 1:], axis=0)], axis=1, dtype=np.int8)
         out[opening] = position + 1 + (depth == -1).argmax(axis=1)
     closing = ~opening
     if closing.any():
-        depth = np.cumsum(-_DEPTH_STEP[states[closing, :position][:, ::-1]], axis=1, dtype=np.int8)
+        depth = np.cumsum(-_DEPTH_STEP[np.compress(closing, states[:, :position], axis=0)[:, ::-1]], axis=1, dtype=np.int8)
         out[closing] = position - 1 - (depth == -1).argmax(axis=1)
     return out
 
@@ -185,7 +192,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
     two_in = (left != EMPTY) & (up != EMPTY)
 
     def with_slots(rows: np.ndarray, down_value, right_value) -> np.ndarray:
-        child = states[rows]  # (fancy indexing copies)
+        child = _rows(states, rows)
         child[:, c] = down_value
         child[:, c + 1] = right_value
         return child
@@ -199,7 +206,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
 
     if kind == -1:  # blocked
         rows = np.flatnonzero(none_in)
-        out.add(states[rows], rows, 0)
+        out.add(_rows(states, rows), rows, 0)
         return out
     if kind >= 0:  # an endpoint of label `kind`
         code = FIRST_LABEL + kind
@@ -210,7 +217,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
         rows = np.flatnonzero(one_in & (arriving < FIRST_LABEL))  # a piece takes the label
         if len(rows):
             position = np.where(left[rows] != EMPTY, c, c + 1)
-            child = states[rows]
+            child = _rows(states, rows)
             child[np.arange(len(rows)), _partners(child, position)] = code
             child[:, c] = EMPTY
             child[:, c + 1] = EMPTY
@@ -222,7 +229,7 @@ def _step(states: np.ndarray, c: int, kind: int, can_down: bool, can_right: bool
         out.add(with_slots(rows, OPEN, CLOSE), rows, DOWN | RIGHT)
     if not cover_all:
         rows = np.flatnonzero(none_in)
-        out.add(states[rows], rows, 0)
+        out.add(_rows(states, rows), rows, 0)
     rows = np.flatnonzero(one_in)
     hand_on(rows, (left + up)[rows])
     _join(states, c, np.flatnonzero(two_in), out)
@@ -238,7 +245,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     # two labels: the same one completes its path, two different ones never meet
     same = rows[a_label & b_label & (a == b)]
     if len(same):
-        child = states[same]
+        child = _rows(states, same)
         child[:, c] = EMPTY
         child[:, c + 1] = EMPTY
         out.add(child, same, 0)
@@ -246,7 +253,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     mixed = a_label != b_label
     if mixed.any():
         sub = rows[mixed]
-        child = states[sub]
+        child = _rows(states, sub)
         label = np.where(a_label[mixed], a[mixed], b[mixed])
         piece_at = np.where(a_label[mixed], c + 1, c)
         child[np.arange(len(sub)), _partners(child, piece_at)] = label
@@ -258,7 +265,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
     pieces = ~a_label & ~b_label
     join = rows[pieces & (a == CLOSE) & (b == OPEN)]
     if len(join):
-        child = states[join]
+        child = _rows(states, join)
         child[:, c] = EMPTY
         child[:, c + 1] = EMPTY
         out.add(child, join, 0)
@@ -266,7 +273,7 @@ def _join(states: np.ndarray, c: int, rows: np.ndarray, out: _Children) -> None:
         sub = rows[pieces & (a == value) & (b == value)]
         if not len(sub):
             continue
-        child = states[sub]
+        child = _rows(states, sub)
         # "((": b's partner lies inside a's and becomes "("; "))": a's partner becomes ")"
         inner = _partners(child, np.full(len(sub), c + 1 if value == OPEN else c))
         child[np.arange(len(sub)), inner] = turned
@@ -304,11 +311,11 @@ def _merge(states: np.ndarray, flags: np.ndarray, ways: np.ndarray | None, shift
         rows = np.ascontiguousarray(states)
         keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * slots))).ravel()
     order = np.argsort(keys, kind="stable")
-    ordered, ordered_flags = keys[order], flags[order]
+    ordered, ordered_flags = _rows(keys, order), _rows(flags, order)
     starts = np.flatnonzero(np.concatenate([[True], (ordered[1:] != ordered[:-1]) | (ordered_flags[1:] != ordered_flags[:-1])]))
     if ways is None:  # (every way counts as one: the limit is 1)
-        return order[starts], None
-    return order[starts], np.add.reduceat(ways[order], starts)
+        return _rows(order, starts), None
+    return _rows(order, starts), np.add.reduceat(_rows(ways, order), starts)
 
 
 def _label_shift(values: np.ndarray) -> int | None:
@@ -379,10 +386,10 @@ def count_answers(
             if below >= 0:  # a path entering an endpoint from above must be that label's (or a piece)
                 entering = child[:, c]
                 keep = np.flatnonzero((entering < FIRST_LABEL) | (entering == FIRST_LABEL + below))
-                child, parent, choice = child[keep], parent[keep], choice[keep]
+                child, parent, choice = _rows(child, keep), _rows(parent, keep), _rows(choice, keep)
             if not len(child):
                 return FrontierCount("complete", 0, max_states=max_seen, total_states=total)
-            flag = differs[parent]
+            flag = _rows(differs, parent)
             if reference_choice is not None:
                 flag = flag | (choice != reference_choice[r, c])
             if len(child) > min(max_states, 1 << CHOICE_SHIFT):
@@ -391,11 +398,11 @@ def count_answers(
                 row_labels = FIRST_LABEL + kind[r][kind[r] >= 0]
                 possible = np.union1d(np.unique(states), np.concatenate([[EMPTY, OPEN, CLOSE], row_labels]))
                 shift = _label_shift(possible)
-            first, merged = _merge(child, flag, counts[parent] if limit > 1 else None, shift)
-            states, differs = child[first], flag[first]
+            first, merged = _merge(child, flag, _rows(counts, parent) if limit > 1 else None, shift)
+            states, differs = _rows(child, first), _rows(flag, first)
             counts = np.minimum(merged, limit).astype(np.int64) if merged is not None else np.ones(len(first), dtype=np.int64)
             if history is not None:
-                history.append(parent[first].astype(np.uint32) | (choice[first].astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
+                history.append(_rows(parent, first).astype(np.uint32) | (_rows(choice, first).astype(np.uint32) << np.uint32(CHOICE_SHIFT)))
             max_seen = max(max_seen, len(first))
             total += len(first)
             if total > max_stored:
