@@ -129,6 +129,29 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
     assert time.perf_counter() - started < 20
 
 
+def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same slow forward count; with a reverse cap of one child per step the reverse count
+    # ends undecided at once, so SAT decides beside the forward one (without the cap the reverse
+    # sweep decides, as in the test above)
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    real = solve_module._frontier_second
+
+    def slow_forward(puzzle, rules, answer, deadline, reverse=False):
+        if not reverse:
+            time.sleep(60)  # (killed when the race stops)
+        return real(puzzle, rules, answer, deadline, reverse=reverse)
+
+    monkeypatch.setattr(solve_module, "_frontier_second", slow_forward)
+    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_AFTER", 0.0)
+    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_MAX_STATES", 1)
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
+    result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
+    assert result.complete and result.count == 1
+    assert "frontier_sweep" not in result.stats and result.stats["frontier"] == "overtaken by SAT"
+    direct = solve_module.frontier.count_answers(UNIQUE_NEEDS_PROOF, limit=1, reference=result.solutions[0], reverse=True, max_states=1)
+    assert direct.status == "unknown" and direct.stats["reason"] == "state limit"
+
+
 def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     monkeypatch.setattr(solve_module, "_can_fork", lambda: False)

@@ -546,9 +546,15 @@ def _label_window_masks(search: _Search, answer: Solution, most: int, conflicts:
 # waits while both run, each on a core: the states per step depend much on the direction and
 # neither is better in general (thomasahle inputs4 #3, 24x14: 1.9 s reversed against 8-9 s;
 # janko #103: 15.6 s reversed against 0.6 s; raetsel_127a: over 10 M states in a step reversed).
+# The reverse count gives up past FRONTIER_REVERSE_MAX_STATES children in a step: it helps where
+# its direction is much narrower (inputs4 #3: at most 2.5 M children reversed, 1.2 s), and a
+# wide one only slows the forward count, the two processes sharing the memory bandwidth
+# (raetsel_127a: forward alone 5.9 s, 7.0-7.9 s in the race beside a reverse count that runs
+# 6 s into the forward cap of 10 M; it reaches 4 M after 2.3 s).
 FRONTIER_MAX_SIDE = 18
 FRONTIER_DELAY = 0.05
 FRONTIER_REVERSE_AFTER = 1.0
+FRONTIER_REVERSE_MAX_STATES = 4_000_000
 FRONTIER_SAT_FIRST = 0.25
 FRONTIER_POLL_SECONDS = 0.1
 FRONTIER_SHARE = 0.5
@@ -559,7 +565,8 @@ def _frontier_applies(puzzle: Puzzle, rules: Rules) -> bool:
 
 
 def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, reverse: bool = False) -> frontier.FrontierCount:
-    return frontier.count_answers(puzzle, rules, limit=1, reference=answer, time_limit=deadline, reverse=reverse)
+    max_states = FRONTIER_REVERSE_MAX_STATES if reverse else frontier.DEFAULT_MAX_STATES
+    return frontier.count_answers(puzzle, rules, limit=1, reference=answer, time_limit=deadline, reverse=reverse, max_states=max_states)
 
 
 class _FrontierRace:
