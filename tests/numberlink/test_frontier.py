@@ -110,7 +110,9 @@ def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pyte
     assert result.stats["frontier"].startswith("failed")
 
 
-def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+def _race_with_a_slow_forward_count(monkeypatch: pytest.MonkeyPatch):
+    """The solve module with a forward count that hangs (the reverse one runs as usual), the
+    reverse count due at once and no windows before the race."""
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     real = solve_module._frontier_second
 
@@ -121,7 +123,12 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
 
     monkeypatch.setattr(solve_module, "_frontier_second", slow_forward)
     monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_AFTER", 0.0)
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
+    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)
+    return solve_module
+
+
+def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    _race_with_a_slow_forward_count(monkeypatch)
     started = time.perf_counter()
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
@@ -130,21 +137,10 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
 
 
 def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the same slow forward count; with a reverse cap of one child per step the reverse count
-    # ends undecided at once, so SAT decides beside the forward one (without the cap the reverse
-    # sweep decides, as in the test above)
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    real = solve_module._frontier_second
-
-    def slow_forward(puzzle, rules, answer, deadline, reverse=False):
-        if not reverse:
-            time.sleep(60)  # (killed when the race stops)
-        return real(puzzle, rules, answer, deadline, reverse=reverse)
-
-    monkeypatch.setattr(solve_module, "_frontier_second", slow_forward)
-    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_AFTER", 0.0)
+    # with a reverse cap of one child per step the reverse count ends undecided at once, so SAT
+    # decides beside the hanging forward one (without the cap the reverse sweep decides, above)
+    solve_module = _race_with_a_slow_forward_count(monkeypatch)
     monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_MAX_STATES", 1)
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert "frontier_sweep" not in result.stats and result.stats["frontier"] == "overtaken by SAT"
