@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -35,7 +36,7 @@ from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
 from puzzlesat.numberlink.verify import verify
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "numberlink"
+DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "numberlink"
 RULE_SETS = {
     "default": Rules(),
     "no-self-touch": Rules(no_self_touch=True),

@@ -66,3 +66,49 @@ def test_a_puzzle_refuted_without_search_says_why(tmp_path, capsys):
     assert code == 1 and records[0]["status"] == "unsatisfiable" and "alternate along the border" in records[0]["proof"]
     main(["verify", str(crossing), "--allow-empty"])
     assert "(pairs 'A' and 'B' alternate along the border" in capsys.readouterr().out
+
+
+def test_verify_honours_index_and_names_a_missing_one(tmp_path, capsys):
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")
+    code, records = run(capsys, "verify", str(pack), "--index", "1", "--json")
+    assert code == 0 and [r["index"] for r in records] == [1]
+    code, records = run(capsys, "verify", str(pack), "--index", "7", "--json")
+    assert code == 1 and records[0]["status"] == "error" and "no puzzle #7" in records[0]["error"]
+
+
+def test_verify_prints_each_record_as_soon_as_it_is_made(tmp_path, capsys, monkeypatch):
+    import puzzlesat.cli as cli
+
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n\n3 1\nC.C\n")
+    real, calls = cli.run_one, []
+
+    def interrupted_at_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "run_one", interrupted_at_the_second)
+    code, records = run(capsys, "verify", str(pack), "--json")
+    assert code == 130
+    assert [r["index"] for r in records] == [0] and records[0]["status"] == "solved"
+
+
+def test_an_empty_folder_is_said_plainly(tmp_path, capsys):
+    assert main(["verify", str(tmp_path)]) == 1
+    assert "no puzzle files found" in capsys.readouterr().err
+
+
+def test_library_errors_and_unwritable_outputs_are_error_lines(tmp_path, capsys):
+    puzzle = tmp_path / "p.nl"
+    puzzle.write_text("...B\n.A..\n..BA\n")
+    assert main(["render", str(puzzle), "--solution", "--solver", "bogus", "-o", str(tmp_path / "s.svg")]) == 2
+    assert "unknown SAT solver 'bogus'" in capsys.readouterr().err
+    assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path / "missing" / "x.txt")]) == 2
+    assert "No such file or directory" in capsys.readouterr().err
+    assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path)]) == 2
+    assert "cannot resume" in capsys.readouterr().err
+    assert main(["generate", "numberlink", "--size", "5x5", "--target", "1000"]) == 2
+    assert "holds at most 8 links" in capsys.readouterr().err

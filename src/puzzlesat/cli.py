@@ -20,6 +20,8 @@ from typing import Any, Iterator, Sequence
 from .errors import ParseError, PuzzlesatError
 from .families import FAMILIES, Family, detect_family, get_family
 from .progress import Progress
+from .textio import as_text
+from .timing import seconds_argument
 
 SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")
 SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
@@ -57,12 +59,7 @@ def read_source(source: str) -> str:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
     if b"\x00" in data:
         raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
-    for encoding in ("utf-8-sig", "cp932", "latin-1"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ParseError("cannot decode the file as text", source=source)  # pragma: no cover (latin-1 never fails)
+    return as_text(data)
 
 
 def pick_family(args: argparse.Namespace, text: str, source: str) -> Family:
@@ -178,28 +175,42 @@ def command_verify(args: argparse.Namespace) -> int:
             loaded.append((source, family, items))
         except ParseError as exc:
             loaded.append((source, getattr(exc, "family", None), exc))
-    total = sum(len(x) if isinstance(x, list) else 1 for _, _, x in loaded)
+    if not sources:
+        print(f"error: no puzzle files found in {', '.join(args.paths)}", file=sys.stderr)
+        return 1
+    total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1 for _, _, x in loaded)
     progress = Progress(total, label="verify")
     counts: dict[str, int] = {}
     failed = 0
     started = time.perf_counter()
     for source, family, items in loaded:
-        if isinstance(items, ParseError):
-            records = [(error_record(family, source, None, str(items)), None)]
-        else:
-            assert family is not None
-            records = [(run_one(family, "verify", item, source, i, args), item) for i, item in enumerate(items)]
-        for record, item in records:
+        for index, item, record in _verify_records(args, source, family, items):
             progress.advance(note=os.path.basename(source))
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
-            emit(record, args, family, item, "verify")
+            emit(record, args, family, item, "verify")  # each record as soon as it is made
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
     print(line, file=sys.stderr if args.json else sys.stdout)
     return 0 if failed == 0 and total > 0 else 1
+
+
+def _verify_records(args: argparse.Namespace, source: str, family: Family | None,
+                    items: list[Any] | ParseError) -> Iterator[tuple[int | None, Any, dict[str, Any]]]:
+    """(index, puzzle, record) of each puzzle ``verify`` checks in one input (``--index``: that
+    one only), made one at a time."""
+    if isinstance(items, ParseError):
+        yield None, None, error_record(family, source, None, str(items))
+        return
+    assert family is not None
+    chosen = range(len(items)) if args.index is None else [args.index]
+    for index in chosen:
+        if not 0 <= index < len(items):
+            yield index, None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+        else:
+            yield index, items[index], run_one(family, "verify", items[index], source, index, args)
 
 
 def command_generate(args: argparse.Namespace) -> int:
@@ -250,7 +261,7 @@ def command_bench(args: argparse.Namespace) -> int:
 # -- argument parsing -----------------------------------------------------------------------
 EXAMPLES = {
     "solve": "example: puzzlesat solve 'p?numlin/5/5/1j2h3m1h2j3' --json",
-    "verify": "example: puzzlesat verify tests/data/numberlink --time-limit 10",
+    "verify": "example: puzzlesat verify examples/ --time-limit 10",
     "generate": "example: puzzlesat generate numberlink --size 10x10 --count 5 --seed 1 --out pack.txt",
     "render": "example: puzzlesat render puzzle.txt --solution -o answer.svg",
     "bench": "example: puzzlesat bench --quick --out /tmp/bench",
@@ -261,7 +272,7 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--family", choices=[f.name for f in FAMILIES], help="puzzle family (default: from the file ending or content)")
     p.add_argument("--format", dest="fmt", help="input format (default: detected); see each family's docs")
     p.add_argument("--index", type=int, help="only the puzzle at this position in a multi-puzzle file (from 0)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
+    p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
     p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     nl = p.add_argument_group("numberlink rules")
     nl.add_argument("--allow-empty", action="store_true", help="cells may stay empty (Nikoli / ADC rules)")
@@ -276,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="puzzlesat",
         description="Solve, certify and generate grid logic puzzles (Numberlink, Roller, Swap) with SAT.",
-        epilog="example: puzzlesat verify tests/data/numberlink",
+        epilog="example: puzzlesat verify examples/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
@@ -308,10 +319,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="run the benchmarks of every family and write a report with plots", epilog=EXAMPLES["bench"])
     p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
+    p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
     p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
     p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, roller, swap, numberlink_vs_search, generators, roller_generate)")
-    p.add_argument("--module-budget", type=float, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
+    p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
     p.set_defaults(run=command_bench)
     return parser
@@ -327,6 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (PuzzlesatError, OSError) as exc:  # e.g. an unknown --solver, an --out path that cannot be written
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -45,3 +45,23 @@ class ParseError(PuzzlesatError, ValueError):
 
 class InvalidPuzzle(PuzzlesatError, ValueError):
     """A puzzle object that breaks the model's invariants (built in code, not parsed)."""
+
+
+def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
+    """Raise a TypeError that names the argument when ``value`` is not a ``kind``.
+
+    The public verbs check their main arguments with it, so a wrong argument fails at the call
+    with a plain message instead of deep inside a solver.
+
+    >>> class Puzzle: pass
+    >>> require_type("A.A", Puzzle, "puzzle")
+    Traceback (most recent call last):
+    ...
+    TypeError: puzzle must be a Puzzle, not str
+    """
+    if not isinstance(value, kind):
+        wanted, got = kind.__name__, type(value).__name__
+        if wanted == got:  # a Level of another family, say: name the modules
+            wanted, got = f"{kind.__module__}.{wanted}", f"{type(value).__module__}.{got}"
+        message = f"{name} must be a {wanted}, not {got}"
+        raise TypeError(f"{message} ({hint})" if hint else message)

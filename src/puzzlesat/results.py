@@ -6,6 +6,8 @@
 (True, True, 0.3)
 >>> CountResult(count=1, complete=True, limit=2, solutions=("x",)).uniqueness
 <Uniqueness.UNIQUE: 'unique'>
+>>> print(Status.SOLVED, CountResult(count=2, complete=True, limit=2).uniqueness)
+solved multiple
 """
 
 from __future__ import annotations
@@ -24,12 +26,20 @@ class Status(str, Enum):
     UNSATISFIABLE = "unsatisfiable"
     UNKNOWN = "unknown"
 
+    def __str__(self) -> str:  # print(result.status) shows "solved"
+        return self.value
+
 
 class Uniqueness(str, Enum):
+    """What a count says about the answers: exactly one, several, none, or not decided."""
+
     UNIQUE = "unique"
     MULTIPLE = "multiple"
     NONE = "none"
     UNKNOWN = "unknown"
+
+    def __str__(self) -> str:  # print(result.uniqueness) shows "unique"
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -88,9 +98,11 @@ class CountResult(Generic[A]):
 
     @property
     def uniqueness(self) -> Uniqueness:
+        """Unique / multiple / none, or unknown when the search stopped before deciding (a count
+        that reached ``limit`` 1 cannot tell one answer from several)."""
         if self.count >= 2:
             return Uniqueness.MULTIPLE
-        if not self.complete:
+        if not self.complete or self.count >= self.limit:  # stopped by the limit: "at least count"
             return Uniqueness.UNKNOWN
         return Uniqueness.UNIQUE if self.count == 1 else Uniqueness.NONE
 
@@ -101,3 +113,20 @@ class CountResult(Generic[A]):
         if u is Uniqueness.UNKNOWN:
             return None
         return u is Uniqueness.UNIQUE
+
+
+def check_count_limit(limit: object) -> int:
+    """``limit`` for the counting verbs: a whole number of answers, 1 or more.
+
+    >>> check_count_limit(2)
+    2
+    >>> check_count_limit(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: limit must be 1 or more answers, not 0
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"limit must be a whole number of answers, not {type(limit).__name__}")
+    if limit < 1:
+        raise ValueError(f"limit must be 1 or more answers, not {limit}")
+    return limit

@@ -12,6 +12,9 @@ True
 
 from __future__ import annotations
 
+import argparse
+import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -25,8 +28,24 @@ class Deadline:
 
     @classmethod
     def of(cls, limit: "float | Deadline | None") -> "Deadline":
-        """A deadline from seconds, ``None`` (never), or an existing deadline (shared)."""
-        return limit if isinstance(limit, Deadline) else cls(limit)
+        """A deadline from seconds, ``None`` (never), or an existing deadline (shared).
+
+        Seconds must be a number, zero or more (zero: "unknown" at once); infinity means no limit.
+
+        >>> Deadline.of(float("inf")).time_limit is None
+        True
+        >>> Deadline.of(-1)
+        Traceback (most recent call last):
+        ...
+        ValueError: time_limit must be zero or more seconds, not -1
+        """
+        if limit is None or isinstance(limit, Deadline):
+            return limit if isinstance(limit, Deadline) else cls(None)
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
+            raise TypeError(f"time_limit must be a number of seconds or None, not {type(limit).__name__}")
+        if math.isnan(limit) or limit < 0:
+            raise ValueError(f"time_limit must be zero or more seconds, not {limit!r}")
+        return cls(None if math.isinf(limit) else float(limit))
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -87,3 +106,22 @@ class Stopwatch:
         assert self._phase is not None
         self.seconds[self._phase] = self.seconds.get(self._phase, 0.0) + time.perf_counter() - self._start
         self._phase = None
+
+
+def seconds_argument(text: str) -> float:
+    """A command line's ``--time-limit S``: a number of seconds, zero or more.
+
+    >>> seconds_argument("2.5")
+    2.5
+    >>> seconds_argument("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-1' is not a number of seconds (zero or more)
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (zero or more)")
+    return value

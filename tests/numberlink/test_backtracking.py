@@ -161,4 +161,4 @@ def test_imports_nothing_from_the_sat_layer() -> None:
     source = open(backtracking.__file__, encoding="utf-8").read()
     imports = [line.split() for line in source.splitlines() if line.startswith(("from ", "import "))]
     modules = {words[1] for words in imports}
-    assert modules <= {"__future__", "typing", "..results", "..timing", "..grid", ".model", ".verify"}, modules
+    assert modules <= {"__future__", "typing", "..errors", "..results", "..timing", "..grid", ".model", ".verify"}, modules

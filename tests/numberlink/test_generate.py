@@ -115,6 +115,19 @@ def test_bad_requests_and_limits() -> None:
         gen.generate(12, 12, method="quality", seed=0, max_tries=1, band=0.0, target=40)
 
 
+def test_impossible_requests_fail_at_once_and_draws_stop_at_the_deadline() -> None:
+    for options, message in (({"target": 1000}, "holds at most 8 links"), ({"band": -1.0}, "band"),
+                             ({"band": float("nan")}, "band"), ({"target": float("inf")}, "target")):
+        with pytest.raises(ValueError, match=message):
+            gen.generate(5, 5, **options)
+    from puzzlesat.timing import Deadline
+
+    passed = Deadline(0.0)
+    assert gen.quality_links(60, 60, random.Random(1), deadline=passed) is None
+    assert gen.unionfind_links(60, 60, random.Random(1), deadline=passed) == ([], frozenset())
+    assert gen.quality_links(6, 6, random.Random(1), deadline=Deadline(None)) == gen.quality_links(6, 6, random.Random(1))
+
+
 def test_puzzle_text_survives_rows_that_start_with_a_blocked_cell() -> None:
     puzzle = Puzzle.from_rows([["1", ".", "1"], [".", ".", "."], ["#", "2", "2"]])
     assert parse(gen.puzzle_text(puzzle), fmt="native") == puzzle

@@ -42,6 +42,30 @@ def test_pairs_on_the_border_that_alternate_are_refuted() -> None:
     assert contradiction(Puzzle.from_rows(["A..A", "....", "....", "B..B"]), LOOSE) is None
 
 
+def test_the_bracket_walk_finds_alternating_border_pairs_exactly_when_two_pairs_alternate() -> None:
+    """The border check walks round once (linear); here against every two pairs compared."""
+    from puzzlesat.numberlink.topology import _alternating_rim_pairs, _boundary, _positions
+
+    rng = random.Random(11)
+    for _ in range(400):
+        h, w = rng.randint(2, 7), rng.randint(2, 7)
+        rim = [(r, c) for r in range(h) for c in range(w) if r in (0, h - 1) or c in (0, w - 1)]
+        rng.shuffle(rim)
+        k = rng.randint(1, len(rim) // 2)
+        pairs = tuple(Pair(f"p{i}", rim[2 * i], rim[2 * i + 1]) for i in range(k))
+        puzzle = Puzzle(w, h, pairs)
+        on_rim = _positions(_boundary(lambda cell: 0 <= cell[0] < h and 0 <= cell[1] < w, (0, 0)))
+        alternate = {
+            (p.label, q.label) for p, q in itertools.combinations(pairs, 2)
+            if (min(on_rim[p.start], on_rim[p.end]) < on_rim[q.start] < max(on_rim[p.start], on_rim[p.end]))
+            != (min(on_rim[p.start], on_rim[p.end]) < on_rim[q.end] < max(on_rim[p.start], on_rim[p.end]))
+        }
+        found = _alternating_rim_pairs(puzzle, on_rim)
+        assert (found is not None) == bool(alternate)
+        if found is not None:
+            assert found in alternate or found[::-1] in alternate
+
+
 def test_never_refutes_a_puzzle_that_has_answers() -> None:
     rng = random.Random(5)
     fired = 0

@@ -171,6 +171,13 @@ def test_verify_starhermit_par_matches(capsys, oracle):
     assert code == 0
 
 
+def test_verify_fails_a_level_whose_stated_answer_is_invalid(tmp_path, capsys):
+    path = tmp_path / "bad_answer.roller"
+    path.write_text("# name: x\n# answer: L\n#####\n#o..#\n#####\n")
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1 and "its stated answer is not valid" in out
+
+
 TMX = ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="5" height="4">\n<layer width="5" height="4">\n'
        '<data encoding="csv">\n0,0,0,0,0,\n0,1,1,1,0,\n0,1,0,1,0,\n0,0,0,0,0\n</data>\n</layer>\n</map>\n')
 

@@ -200,3 +200,24 @@ def test_dfs_rule_variants_all_find_the_minimum():
             continue
         capped = solve_dfs(graph, max_moves=truth - 1)  # a cap below the minimum: no answer, not a proof
         assert capped.solution is None and not capped.optimal and capped.status is Status.UNKNOWN
+
+
+def test_large_boards_under_a_time_limit_run_in_a_child_process(monkeypatch):
+    solve_module = importlib.import_module("puzzlesat.roller.solve")
+    level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
+    direct = solve(level)
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
+    in_child = solve(level, time_limit=30)
+    assert in_child.status is Status.SOLVED and verify(level, in_child.solution) == []
+    assert len(in_child.solution) == len(direct.solution) and in_child.optimal
+
+
+def test_a_child_process_that_overruns_its_limit_is_stopped(monkeypatch):
+    solve_module = importlib.import_module("puzzlesat.roller.solve")
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
+    monkeypatch.setattr(StopGraph, "of", staticmethod(lambda level: time.sleep(60)))  # tables that never finish
+    level = Level.from_rows(["#####", "#o..#", "#####"])
+    start = time.perf_counter()
+    result = solve(level, time_limit=0.3)
+    assert time.perf_counter() - start < 0.3 + solve_module.GRACE_SECONDS + 1.5
+    assert result.status is Status.UNKNOWN and "killed" in result.stats["stopped"]

@@ -253,3 +253,29 @@ def test_step_cost_keys_bytewise_and_bit_packed_agree():
             i, j = rng.randrange(len(state)), rng.randrange(len(state))
             state[i], state[j] = state[j], state[i]
             assert bytewise.bound(state) == packed.bound(state)
+
+
+def test_the_step_cost_tables_stop_at_the_deadline():
+    from puzzlesat.swap.stepcost import BoundTimeout
+    from puzzlesat.timing import Deadline
+
+    task = Task.from_rows(["T1G T1R", "Q1G T1R"], goal=["R R", "G G"])
+    with pytest.raises(BoundTimeout):
+        StepCostBound(task, time_limit=Deadline(0.0))
+    assert StepCostBound(task, time_limit=Deadline(30.0)).bound(task.start) == 2
+
+
+def test_a_board_too_large_for_its_time_limit_is_unknown_with_its_bound():
+    from puzzlesat.swap.formats import parse
+
+    rng = random.Random(7)
+    squares = [f"{rng.choice('TBQ')}{rng.randint(1, 3)}{rng.choice('RGB')}" for _ in range(20 * 20)]
+    goal = [square[-1] for square in squares]
+    rng.shuffle(goal)
+    text = "start\n" + "\n".join(" ".join(squares[r * 20:(r + 1) * 20]) for r in range(20))
+    text += "\ngoal\n" + "\n".join(" ".join(goal[r * 20:(r + 1) * 20]) for r in range(20)) + "\n"
+    level = parse(text)
+    for method in (None, "astar"):
+        result = solve(level, time_limit=0.5, method=method)
+        assert result.status is Status.UNKNOWN and result.timings.total < 5.0
+    assert solve(level, time_limit=0.5).stats["stopped"] == "time limit (building the bound)"

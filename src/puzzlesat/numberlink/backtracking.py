@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..results import CountResult, SolveResult, Status, Timings
+from ..errors import require_type
+from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..timing import Deadline
 from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 from .verify import verify
@@ -56,6 +57,8 @@ class _Search:
     """Mutable search state over flat cell indices ``row * width + col``."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, deadline: Deadline) -> None:
+        require_type(puzzle, Puzzle, "puzzle")
+        require_type(rules, Rules, "rules")
         self.puzzle = puzzle
         self.rules = rules
         self.deadline = deadline
@@ -451,8 +454,7 @@ def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_
     >>> r.count, r.complete, r.unique
     (2, True, False)
     """
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
+    check_count_limit(limit)
     deadline = Deadline.of(time_limit)
     search = _Search(puzzle, rules, deadline)
     started = deadline.elapsed()

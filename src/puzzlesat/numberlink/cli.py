@@ -16,6 +16,7 @@ import argparse
 from typing import Any
 
 from ..results import Status
+from ..timing import seconds_argument
 from . import formats
 from .model import Puzzle, Rules, Solution
 from .solve import count
@@ -150,8 +151,8 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=METHODS, default="quality", help="quality (puzzle-maker pipeline, default) or unionfind")
     parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified; a rerun continues it (default: standard output)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
-    parser.add_argument("--certify-limit", type=float, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
+    parser.add_argument("--certify-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
     parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
     parser.add_argument("--band", type=float, default=BAND, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
     parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height))")
@@ -200,8 +201,11 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[int, st
 
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return 0, None
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return 0, f"cannot resume {path}: {exc}"
     if text.split("\n", 1)[0] != signature:
         return 0, f"{path} was not written by a run with these settings (first line differs); choose another --out"
     marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d+): seed (-?\d+),", text, flags=re.MULTILINE)]
@@ -241,15 +245,17 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import GenerationFailed, puzzle_seed
+    from .generate import GenerationFailed, check_request, puzzle_seed
     from .generate import generate as make
 
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
         return 2
     width, height = args.size
-    if args.method == "quality" and width * height < 9:
-        print("error: the quality method needs at least 9 cells", file=sys.stderr)
+    try:
+        check_request(width, height, method=args.method, band=args.band, target=args.target)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.allow_multiple and args.method == "quality":
         print("error: --allow-multiple applies to --method unionfind (quality puzzles are always unique)", file=sys.stderr)

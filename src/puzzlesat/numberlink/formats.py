@@ -66,7 +66,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import InvalidPuzzle, ParseError
+from ..errors import InvalidPuzzle, ParseError, require_type
+from ..textio import as_text
 from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -78,21 +79,6 @@ MAX_URL_NUMBER = 4095  # '+XXX': the largest clue a numlin URL holds with the st
 # ---------------------------------------------------------------------------------------------
 # Text preparation
 # ---------------------------------------------------------------------------------------------
-
-def _as_text(data: str | bytes) -> str:
-    """Text from str or bytes: UTF-8 (with or without BOM), else cp932 (Japanese Windows, the
-    ADC originals), else Latin-1 (the binary check then refuses real garbage)."""
-    if isinstance(data, (bytes, bytearray)):
-        for encoding in ("utf-8-sig", "cp932"):
-            try:
-                return bytes(data).decode(encoding)
-            except UnicodeDecodeError:
-                continue
-        return bytes(data).decode("latin-1")
-    if not isinstance(data, str):
-        raise TypeError(f"expected text, got {type(data).__name__}")
-    return data
-
 
 _NOT_TEXT = ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private-use and unassigned characters
 
@@ -647,16 +633,13 @@ def _format_puzzlink(puzzle: Puzzle) -> str:
         raise ValueError("a puzz.link numlin URL cannot express blocked cells")
     labels = puzzle.labels
     numeric = all(label.isdigit() and label.isascii() and _canonical(label) == label for label in labels)
-    if numeric:
+    if numeric and all(_number(label) <= MAX_URL_NUMBER for label in labels):
         number_of = {label: _number(label) for label in labels}
     else:  # renumber 1..K in reading order of each label's first endpoint
         order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
         number_of = {pair.label: k for k, pair in enumerate(order, 1)}
-    too_big = [label for label, value in number_of.items() if value > MAX_URL_NUMBER]
-    if too_big:
-        raise ValueError(
-            f"puzz.link clues go up to {MAX_URL_NUMBER}; label {too_big[0]!r} is beyond that range"
-        )
+    if len(number_of) > MAX_URL_NUMBER:
+        raise ValueError(f"puzz.link clues go up to {MAX_URL_NUMBER}; this puzzle has {len(number_of)} labels")
     at = {cell: number_of[label] for cell, label in puzzle.endpoints().items()}
     out, gap = [], 0
     for r in range(puzzle.height):
@@ -758,7 +741,7 @@ def detect_format(text: str | bytes) -> str:
     >>> detect_format("3 2\\nA.B\\nA.B"), detect_format("SIZE 3X2\\nLINE_NUM 0"), detect_format("p?numlin/1/1/g")
     ('thomasahle', 'adc', 'puzzlink')
     """
-    return _detect(_lines(_as_text(data=text)))
+    return _detect(_lines(as_text(text)))
 
 
 _PARSERS: dict[str, Callable[[Sequence[str]], list[Puzzle]]] = {
@@ -791,8 +774,8 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
     """
     try:
         if fmt is not None and fmt not in FORMATS:
-            raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-        lines = _lines(_as_text(text))
+            raise ParseError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        lines = _lines(as_text(text))
         chosen = fmt or _detect(lines)
         puzzles = _PARSERS[chosen](lines)
         if not puzzles:
@@ -866,7 +849,10 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
     """The puzzle as text in any of ``FORMATS``: ``native`` token rows, a ``puzzlink`` URL, or
     the other public formats (to hand puzzles to the tools that read them).
 
-    Native text always reads back as an equal puzzle. A puzz.link URL holds numbers 0..4095 and
+    Native text always reads back as an equal puzzle with ``fmt="native"``, and with the format
+    detected too except on a board one cell wide whose labels are all numbers, among them ``0``
+    or numbers of several digits: such text is also a token grid (``0`` blank), and detection
+    reads it so. A puzz.link URL holds numbers 0..4095 and
     no blocked cells: labels that are all such numbers are kept; otherwise (letters, say) the
     labels are renumbered 1..K in reading order of their first endpoint, since only the pairs
     matter to the puzzle. Blocked cells or more than 4095 labels raise ValueError. The same
@@ -880,6 +866,7 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
     >>> format(Puzzle.from_rows(["B.A", "A.B"]), fmt="puzzlink")
     'https://puzz.link/p?numlin/3/2/1g22g1'
     """
+    require_type(puzzle, Puzzle, "puzzle")
     if fmt == "native":
         return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
     if fmt == "puzzlink":
@@ -978,6 +965,8 @@ def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "native") 
     SIZE 3X1
     01,01,01
     """
+    require_type(puzzle, Puzzle, "puzzle")
+    require_type(solution, Solution, "solution", "a result with no answer has solution None")
     if fmt == "native":
         return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
     if fmt == "adc":
@@ -1004,7 +993,7 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
     >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", parse("SIZE 3X2\\nLINE#1 (0,0)-(0,1)\\nLINE#2 (2,0)-(2,1)")).path("2")
     ((0, 2), (1, 2))
     """
-    lines = _lines(_as_text(text))
+    lines = _lines(as_text(text))
     first = _first_content(lines)
     if first is None:
         raise ParseError("empty input: no answer found", line=1 if lines else None)

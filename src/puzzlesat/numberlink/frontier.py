@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import require_type
+from ..results import check_count_limit
 from ..timing import Deadline
 from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 from .verify import verify
@@ -357,6 +359,9 @@ def count_answers(
     >>> only.count, count_answers(p, reference=only.answers[0]).count
     (1, 0)
     """
+    require_type(puzzle, Puzzle, "puzzle")
+    require_type(rules, Rules, "rules")
+    check_count_limit(limit)
     if rules.no_self_touch:
         raise ValueError("the frontier counter allows touching (no-self-touch rules: use solve.count)")
     deadline = Deadline.of(time_limit)

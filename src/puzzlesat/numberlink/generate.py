@@ -54,7 +54,7 @@ from typing import Iterator, Sequence
 from ..errors import PuzzlesatError
 from ..grid import Cell
 from ..timing import Deadline
-from .model import DEFAULT_RULES, Pair, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
 from .verify import verify
 
 METHODS = ("quality", "unionfind")
@@ -191,8 +191,9 @@ class _DisjointSets:
         return self.size[self.find(cell)] > 1
 
 
-def unionfind_links(width: int, height: int, rng: random.Random) -> tuple[list[list[Cell]], frozenset[Cell]]:
-    """One union-find partition: the paths and the leftover squares (which become blocked).
+def unionfind_links(width: int, height: int, rng: random.Random, *, deadline: Deadline | None = None) -> tuple[list[list[Cell]], frozenset[Cell]]:
+    """One union-find partition: the paths and the leftover squares (which become blocked);
+    no paths at all when ``deadline`` passes first (a draw on a large board takes seconds).
 
     >>> links, blocked = unionfind_links(5, 4, random.Random(1))
     >>> sum(map(len, links)) + len(blocked)
@@ -202,6 +203,8 @@ def unionfind_links(width: int, height: int, rng: random.Random) -> tuple[list[l
     sets = _DisjointSets(cells)
     links: list[list[Cell]] = []
     while True:
+        if deadline is not None and deadline.expired():
+            return [], frozenset()
         starts = [(a, b) for a in cells if not sets.on_a_path(a)
                   for b in _neighbours(a, width, height) if a < b and not sets.on_a_path(b)]
         if not starts:
@@ -445,21 +448,33 @@ def _pockets_absorbable(board: _Board, link: list[Cell]) -> bool:
     return True
 
 
-def _merge_adjacent_ends(links: list[list[Cell]], rng: random.Random, down_to: int) -> list[list[Cell]]:
+def _merge_adjacent_ends(links: list[list[Cell]], rng: random.Random, down_to: int,
+                         deadline: Deadline | None = None) -> list[list[Cell]] | None:
     """Join links whose ends are adjacent (never a link with itself) while more than ``down_to``
-    links remain; candidates are taken in random order."""
+    links remain; candidates are taken in random order. None when ``deadline`` passes first."""
     links = [list(link) for link in links]
     while len(links) > down_to:
-        candidates = []
+        if deadline is not None and deadline.expired():
+            return None
+        # every two link ends side by side, found through a table of the ends (comparing every two
+        # links took seconds per merge on boards with thousands of links); in the order of
+        # (first link, second link, their ends: start before end), so a seed always draws the same
+        ends_at: dict[Cell, list[tuple[int, int]]] = {}
+        for k, link in enumerate(links):
+            for end in (0, -1):
+                ends_at.setdefault(link[end], []).append((k, end))
+        touching = set()
         for i, a in enumerate(links):
-            for j, b in enumerate(links):
-                if i < j:
-                    for a_end in (0, -1):
-                        for b_end in (0, -1):
-                            if _adjacent(a[a_end], b[b_end]):
-                                joined = (a if a_end == -1 else a[::-1]) + (b if b_end == 0 else b[::-1])
-                                if _plain(joined):
-                                    candidates.append((i, a_end, j, b_end))
+            for a_end in (0, -1):
+                r, c = a[a_end]
+                for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    touching.update((i, a_end, j, b_end) for j, b_end in ends_at.get(n, ()) if i < j)
+        candidates = []
+        for i, a_end, j, b_end in sorted(touching, key=lambda t: (t[0], t[2], t[1] != 0, t[3] != 0)):
+            a, b = links[i], links[j]
+            joined = (a if a_end == -1 else a[::-1]) + (b if b_end == 0 else b[::-1])
+            if _plain(joined):
+                candidates.append((i, a_end, j, b_end))
         if not candidates:
             break
         i, a_end, j, b_end = rng.choice(candidates)
@@ -470,9 +485,11 @@ def _merge_adjacent_ends(links: list[list[Cell]], rng: random.Random, down_to: i
     return links
 
 
-def quality_links(width: int, height: int, rng: random.Random, *, target: float | None = None) -> list[list[Cell]] | None:
+def quality_links(width: int, height: int, rng: random.Random, *, target: float | None = None,
+                  deadline: Deadline | None = None) -> list[list[Cell]] | None:
     """One candidate partition of the quality pipeline, or None when it fails (a leftover area
-    no link can absorb). The 2-cell, loop and band checks are left to the caller.
+    no link can absorb, or ``deadline`` passed first). The 2-cell, loop and band checks are left
+    to the caller.
 
     >>> links = quality_links(6, 6, random.Random(0))
     >>> links is None or sum(map(len, links)) == 36
@@ -484,6 +501,8 @@ def quality_links(width: int, height: int, rng: random.Random, *, target: float 
         return None
     board.add(first)
     while True:
+        if deadline is not None and deadline.expired():
+            return None
         for area in board.areas():
             if len(area) <= SMALL_AREA and not _absorb(board, area, rng):
                 return None
@@ -502,7 +521,7 @@ def quality_links(width: int, height: int, rng: random.Random, *, target: float 
                 break
         board.add(link)
     goal = target_links(width, height) if target is None else target
-    return _merge_adjacent_ends(board.links, rng, down_to=round(goal))
+    return _merge_adjacent_ends(board.links, rng, down_to=round(goal), deadline=deadline)
 
 
 def _quality_problem(links: Sequence[Sequence[Cell]], band: tuple[int, int]) -> str | None:
@@ -556,6 +575,40 @@ def certify(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float |
     return result.unique, reread
 
 
+def check_request(width: int, height: int, *, method: str = "quality", band: float = BAND,
+                  target: float | None = None) -> tuple[int, int]:
+    """The accepted link counts of a request, or ValueError / TypeError saying why it cannot be
+    met (checked before any drawing, so an impossible request fails at once).
+
+    >>> check_request(10, 10)
+    (8, 12)
+    >>> check_request(5, 5, target=1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: the band asks for at least 850 links, but a 5x5 board holds at most 8 links of 3 cells or more
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (width, height)):
+        raise TypeError(f"width and height must be whole numbers, not {width!r} and {height!r}")
+    if width < 2 or height < 2:
+        raise ValueError(f"board {width}x{height} is too small to generate (at least 2x2)")
+    if width * height > MAX_CELLS:
+        raise ValueError(f"board {width}x{height} is larger than the {MAX_CELLS} cells a puzzle may have")
+    if method == "quality" and width * height < 9:
+        raise ValueError("the quality method needs at least 9 cells (links of 3 cells or more)")
+    if not (math.isfinite(band) and band >= 0):
+        raise ValueError(f"band must be a fraction of zero or more, not {band!r}")
+    if target is not None and not (math.isfinite(target) and target > 0):
+        raise ValueError(f"target must be a positive number of links, not {target!r}")
+    low_high = link_band(width, height, band=band, target=target)
+    most = width * height // 3
+    if method == "quality" and low_high[0] > most:
+        raise ValueError(f"the band asks for at least {low_high[0]} links, but a {width}x{height} board holds at most "
+                         f"{most} links of 3 cells or more")
+    return low_high
+
+
 def generate(
     width: int,
     height: int,
@@ -584,15 +637,9 @@ def generate(
     >>> g.method, g.tries, g.unique in (True, False)
     ('unionfind', 1, True)
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    if width < 2 or height < 2:
-        raise ValueError(f"board {width}x{height} is too small to generate (at least 2x2)")
-    if method == "quality" and width * height < 9:
-        raise ValueError("the quality method needs at least 9 cells (links of 3 cells or more)")
+    low_high = check_request(width, height, method=method, band=band, target=target)
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)
-    low_high = link_band(width, height, band=band, target=target)
     started = time.perf_counter()
     tries = 0
     draws = 0
@@ -603,11 +650,11 @@ def generate(
         if draws > max_tries * 100:
             raise GenerationFailed(f"no acceptable {width}x{height} candidate in {draws - 1} draws", tries=tries)
         if method == "unionfind":
-            links, blocked = unionfind_links(width, height, rng)
+            links, blocked = unionfind_links(width, height, rng, deadline=deadline)
             if not links:
                 continue
         else:
-            candidate = quality_links(width, height, rng, target=target)
+            candidate = quality_links(width, height, rng, target=target, deadline=deadline)
             if candidate is None or _quality_problem(candidate, low_high) is not None:
                 continue
             links, blocked = candidate, frozenset()

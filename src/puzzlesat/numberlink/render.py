@@ -18,6 +18,7 @@ different colours (greedy colouring of the touching graph), so neighbours never 
 
 from __future__ import annotations
 
+from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on, text_width
@@ -77,8 +78,13 @@ def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, s
 
 def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
     """Draw ``puzzle`` (and ``solution``'s paths when given) as a scene; ``title`` adds a caption."""
+    require_type(puzzle, Puzzle, "puzzle")
     if isinstance(solution, SolveResult):  # render(puzzle, solve(puzzle)) works too
         solution = solution.solution
+    if solution is not None:
+        require_type(solution, Solution, "solution")
+    if cell_size is not None and not cell_size > 0:
+        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
     cell = cell_size or cell_size_for(puzzle)
     margin = cell * 0.5
     caption = cell * 1.2 if title else 0.0

@@ -32,15 +32,15 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import math
-import multiprocessing
 import time
 from multiprocessing.connection import wait
 from typing import Iterator
 
 import numpy as np
 
-from ..errors import PuzzlesatError
-from ..results import CountResult, SolveResult, Status, Timings
+from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, run_in_child as _run_in_child
+from ..errors import PuzzlesatError, require_type
+from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, counter
 from ..timing import Deadline
 from . import frontier, topology
@@ -56,6 +56,11 @@ class UnverifiedAnswer(AssertionError):
     """Internal error: the solver produced an answer that the independent checker rejects."""
 
 
+def _check_arguments(puzzle: Puzzle, rules: Rules) -> None:
+    require_type(puzzle, Puzzle, "puzzle", "parse text with numberlink.parse")
+    require_type(rules, Rules, "rules", "e.g. Rules(no_self_touch=True)")
+
+
 def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     """The formula of ``puzzle`` under ``rules`` (an :class:`~.encoding.Encoding`).
 
@@ -63,6 +68,7 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     >>> enc.num_edges, len(enc.answer_vars)
     (7, 7)
     """
+    _check_arguments(puzzle, rules)
     return _encode(puzzle, rules)
 
 
@@ -847,67 +853,7 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
 # when the limit has passed by a second: on formulas of tens of millions of clauses one solver
 # call can overrun its conflict budget by many seconds (once 29 s on a busy machine).
 CHILD_PROCESS_CELLS = 250_000
-CHILD_GRACE_SECONDS = 1.0
-_in_child_process = False
-
-
-def _child_main(send, function, puzzle: Puzzle, arguments: dict) -> None:
-    global _in_child_process
-    _in_child_process = True
-    try:
-        send.send(("result", function(puzzle, **arguments)))
-    except BaseException as exc:  # handed to the parent, which raises it
-        send.send(("error", exc))
-    finally:
-        send.close()
-
-
-class _Child:
-    """``function(puzzle, **arguments)`` running in a forked process beside this one."""
-
-    def __init__(self, function, puzzle: Puzzle, arguments: dict) -> None:
-        context = multiprocessing.get_context("fork")
-        self.receive, send = context.Pipe(duplex=False)
-        self.process = context.Process(target=_child_main, args=(send, function, puzzle, arguments), daemon=True)
-        self.process.start()
-        send.close()
-
-    def done(self, wait: float | None = 0.0) -> bool:
-        """Whether the result is in (waiting up to ``wait`` seconds, None: for ever)."""
-        return self.receive.poll(wait)
-
-    def result(self):
-        """The function's value (its exception is raised here); call once :meth:`done`."""
-        try:
-            kind, value = self.receive.recv()
-        except EOFError:  # the child died without a word (e.g. out of memory)
-            raise PuzzlesatError("the solver process ended without an answer (out of memory?)") from None
-        if kind == "error":
-            raise value
-        return value
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.receive.close()
-
-
-def _can_fork() -> bool:
-    return not _in_child_process and "fork" in multiprocessing.get_all_start_methods()
-
-
-def _run_in_child(function, puzzle: Puzzle, arguments: dict, deadline: Deadline):
-    """``function(puzzle, **arguments)`` in a forked process; None when it has not answered a
-    second after ``deadline`` (it is then killed, and its memory goes with it)."""
-    child = _Child(function, puzzle, arguments)
-    try:
-        remaining = deadline.remaining()
-        if not child.done(None if remaining is None else remaining + CHILD_GRACE_SECONDS):
-            return None
-        return child.result()
-    finally:
-        child.stop()
+CHILD_GRACE_SECONDS = GRACE_SECONDS
 
 
 def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
@@ -930,6 +876,7 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
+    _check_arguments(puzzle, rules)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
     contradiction = topology.contradiction(puzzle, rules)
@@ -988,6 +935,8 @@ def count(
     >>> count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=100).count
     12
     """
+    _check_arguments(puzzle, rules)
+    check_count_limit(limit)
     deadline = Deadline.of(time_limit)
     contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import require_type
 from ..grid import Cell, is_adjacent
 from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 
@@ -47,6 +48,9 @@ class Violation:
 
 def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
     """Every rule the answer breaks, in check order; an empty list means the answer is valid."""
+    require_type(puzzle, Puzzle, "puzzle")
+    require_type(solution, Solution, "solution", "a result with no answer has solution None")
+    require_type(rules, Rules, "rules")
     out: list[Violation] = []
     paths = solution.as_dict()
     if len(paths) != len(solution.paths):

@@ -184,7 +184,9 @@ def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
 
 def passed(record: dict[str, Any]) -> bool:
     """A level passes when it is proven unsolvable, or solved with a proven minimum that is not
-    longer than the par or answer its file states."""
+    longer than the par or answer its file states; an answer it ships must replay validly."""
+    if record.get("known_answer_valid") is False:
+        return False
     if record["status"] == "unsolvable":
         return record.get("par_match") != "worse"
     return record["status"] == "solved" and record["optimal"] is True and record.get("par_match") != "worse"
@@ -209,6 +211,8 @@ def summary_line(level: Level | None, record: dict[str, Any]) -> str:
         text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("par") is not None:
         text += f"; stated {record['par']}: {record['par_match']}"
+    if record.get("known_answer_valid") is False:
+        text += "; its stated answer is not valid"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
 
 

@@ -54,7 +54,8 @@ from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree
 
-from ..errors import InvalidPuzzle, ParseError
+from ..errors import InvalidPuzzle, ParseError, require_type
+from ..textio import as_text
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
@@ -251,6 +252,7 @@ def format(level: Level, *, fmt: str = "native", start: str | None = None) -> st
     >>> parse(format(level, fmt="tmx", start="row-major"), start="row-major") == level
     True
     """
+    require_type(level, Level, "level", "parse text with roller.parse")
     name = normalise_format(fmt)
     if name == "native":
         return _format_native(level)
@@ -745,6 +747,7 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
     ``start`` ("bottom-left" / "row-major") picks the start for formats that do not store one.
     Raises :class:`ParseError` naming the line (and column) of the first problem.
     """
+    text = as_text(text)
     try:
         name = normalise_format(fmt) or detect_format(text)
         _check_start_rule(start)
@@ -780,12 +783,7 @@ def _read_text(path: str | Path) -> str:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
     if len(data) > 64 * 1024 * 1024:
         raise ParseError("file is larger than 64 MB", source=str(path))
-    for encoding in ("utf-8-sig", "cp932", "latin-1"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ParseError("cannot decode the file as text", source=str(path))  # pragma: no cover
+    return as_text(data)
 
 
 def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) -> list[Level]:

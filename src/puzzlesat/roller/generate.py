@@ -46,7 +46,7 @@ from typing import Callable
 
 from ..errors import ParseError, PuzzlesatError
 from ..results import Status
-from ..timing import Deadline
+from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
 from .verify import verify
 
@@ -75,10 +75,11 @@ def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -
         inner = max(1, (width - 2) * (height - 2))
         lo = max(3, round(inner ** 0.5))
         return lo, max(lo, 2 * lo)
-    if isinstance(moves, int):
+    if isinstance(moves, int) and not isinstance(moves, bool):
         return moves, moves
-    lo, hi = moves
-    return int(lo), int(hi)
+    if not (isinstance(moves, tuple) and len(moves) == 2 and all(isinstance(n, int) for n in moves)):
+        raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
+    return moves
 
 
 def carve(width: int, height: int, *, steps: int, rng: random.Random) -> Level:
@@ -171,6 +172,8 @@ def generate(
     """
     from .solve import solve
 
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (width, height)):
+        raise TypeError(f"width and height must be whole numbers, not {width!r} and {height!r}")
     if width < 3 or height < 3:
         raise ValueError(f"a {width}x{height} board has no inner cells: use at least 3x3")
     if width * height > MAX_AREA:
@@ -261,7 +264,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, metavar="PATH",
                         help="write the pack here (native .roller text), each level as soon as it is proven; "
                              "rerunning with the same seed and path resumes")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds allowed per level")
+    parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
     parser.add_argument("--method", default=None, help="solver method used to certify (default: solve()'s default)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per new level (the pack still goes to --out)")
@@ -315,6 +318,11 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
         if any(level.size != (width, height) for level in existing):
             print(f"error: {out} holds levels of another size; choose another --out", file=sys.stderr)
             return 2
+        expected = [f"roller-{width}x{height}-s{args.seed}-{i}" for i in range(len(existing))]
+        if [level.name for level in existing] != expected:
+            print(f"error: {out} holds levels of another pack (names differ from {expected[0]}, ...: another --seed?); "
+                  "choose another --out", file=sys.stderr)
+            return 2
         blocks = [block.strip("\n") + "\n" for block in re.split(r"\n\s*\n", text) if block.strip()]
         if len(blocks) != len(existing):
             blocks = [level_text_plain(level) for level in existing]
@@ -336,6 +344,10 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                     break
             else:
                 raise GenerationFailed(f"only duplicates of earlier levels after {DUPLICATE_RETRIES} seeds")
+        except ValueError as exc:  # a request that cannot be met (checked before any drawing)
+            progress.close()
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except GenerationFailed as exc:
             failed += 1
             progress.advance(note="failed")

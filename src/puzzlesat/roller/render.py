@@ -19,6 +19,7 @@ circle (``class="start"``), its last stop a ring (``class="finish"``).
 
 from __future__ import annotations
 
+from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, text_width
@@ -95,8 +96,16 @@ def cell_size_for(level: Level) -> float:
 def render(level: Level, moves: str | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
     """Draw ``level`` and, when ``moves`` (a string over U D L R) is given, the painted floor and
     the route as numbered arrows; ``title`` adds a caption."""
+    require_type(level, Level, "level")
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution
+    if moves is not None:
+        require_type(moves, str, "moves")
+        unknown = sorted(set(moves) - set(DELTAS))
+        if unknown:
+            raise ValueError(f"moves hold {''.join(unknown)!r}, which are not moves (U D L R)")
+    if cell_size is not None and not cell_size > 0:
+        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
     cell = cell_size or cell_size_for(level)
     margin = cell * 0.4
     caption = cell * 1.0 if title else 0.0

@@ -26,8 +26,11 @@ bound).
 from __future__ import annotations
 
 import importlib
+import time
 from typing import Callable
 
+from ..child import GRACE_SECONDS, can_fork, run_in_child
+from ..errors import require_type
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from .model import Level
@@ -36,6 +39,10 @@ from .verify import verify
 
 DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
 AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
+# Boards with more cells are solved under a time limit in a forked child, stopped a second after
+# the limit: their stop graph alone is seconds of Python (a 300,000-cell corridor: 2.2 s), which
+# no deadline check inside a solver can cut short.
+CHILD_PROCESS_CELLS = 50_000
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
@@ -68,9 +75,19 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
     with no answer; ``lower_bound`` still set). Every answer has passed ``verify``.
     """
+    require_type(level, Level, "level", "parse text with roller.parse")
     name = method or DEFAULT_METHOD
     run = _method(name)
     deadline = Deadline.of(time_limit)
+    if deadline.time_limit is not None and level.width * level.height > CHILD_PROCESS_CELLS and can_fork():
+        started = time.perf_counter()
+        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline)
+        if result is None:
+            return SolveResult(Status.UNKNOWN, None, Timings(0.0, time.perf_counter() - started), False, None, name,
+                               {"stopped": "time limit (solver process killed)"})
+        if result.solution is not None and verify(level, result.solution):  # checked again here
+            raise SolverBug(f"roller method {name!r} returned {result.solution!r} from its process, which fails verify")
+        return result
     watch = Stopwatch()
     with watch("encode"):
         graph = StopGraph.of(level)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import require_type
 from ..grid import Cell
 from .model import DELTAS, MOVES, Level, slide
 
@@ -61,6 +62,9 @@ def verify(level: Level, moves: str) -> list[Violation]:
     leave the current cell is reported (``no-move``) and changes nothing; the replay goes on
     so that every fault is named.
     """
+    require_type(level, Level, "level")
+    if moves is None:
+        raise TypeError("moves must be a string over U D L R, not None (a result with no answer has solution None)")
     out: list[Violation] = []
     if not isinstance(moves, str):
         moves = "".join(moves)

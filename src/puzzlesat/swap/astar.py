@@ -302,6 +302,8 @@ def astar_run(compiled: _Compiled, goal_kind: str, name: str, *, cap: int, deadl
                 hc = h(child_state)
                 counter += 1
                 heapq.heappush(heap, (g + hc, hc, counter, child_state))
+                if counter % 64 == 0 and deadline.expired():  # one expansion of a 20x20 board: ~1 s
+                    return done("timeout")
     return done("exhausted")
 
 

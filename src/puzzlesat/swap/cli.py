@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from ..errors import ParseError
 from ..results import SolveResult, Status
+from ..timing import seconds_argument
 from . import formats
 from .model import Level, Move, parse_moves
 from .moves import replay
@@ -243,7 +244,12 @@ def _size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not match:
         raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 7x6)")
-    return int(match.group(1)), int(match.group(2))
+    from .generate import check_size
+
+    try:
+        return check_size((int(match.group(1)), int(match.group(2))))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -256,7 +262,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=int, default=1, help="levels in the pack (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
-    parser.add_argument("--time-limit", type=float, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
+    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
     parser.add_argument("--max-tries", type=int, default=10_000, help="draws allowed per level before giving up")
 
 
@@ -266,9 +272,10 @@ def level_seed(pack_seed: int, index: int) -> int:
 
 
 def _signature(args: argparse.Namespace) -> str:
-    moves = "-" if args.moves is None else f"{args.moves[0]}-{args.moves[1]}"
-    size = "-" if args.size is None else f"{args.size[0]}x{args.size[1]}"
-    return f"puzzlesat generate swap --difficulty {args.difficulty} --goal {args.goal} --moves {moves} --size {size} --seed {args.seed}"
+    """The command that makes the pack (options left at their defaults are not written)."""
+    moves = "" if args.moves is None else f" --moves {args.moves[0]}-{args.moves[1]}"
+    size = "" if args.size is None else f" --size {args.size[0]}x{args.size[1]}"
+    return f"puzzlesat generate swap --difficulty {args.difficulty} --goal {args.goal}{moves}{size} --seed {args.seed}"
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -289,7 +296,7 @@ def generate(args: argparse.Namespace) -> int:
             print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
             return 2
         for i, level in enumerate(existing):
-            if not any(comment.startswith(signature) and comment.endswith(f"level {i}") for comment in level.comments):
+            if f"{signature} level {i}" not in level.comments:
                 print(f"error: {args.out} holds levels made with other settings (level {i}); choose another --out", file=sys.stderr)
                 return 2
     start_index = len(existing)
@@ -312,6 +319,10 @@ def generate(args: argparse.Namespace) -> int:
                 solve_time_limit=args.time_limit,
                 max_tries=args.max_tries,
             )
+        except ValueError as exc:  # a request that cannot be met (checked before any drawing)
+            progress.close()
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except GenerationFailed as exc:
             progress.close()
             print(f"error: level {index}: {exc}", file=sys.stderr)

@@ -46,7 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..errors import InvalidPuzzle, ParseError
+from ..errors import InvalidPuzzle, ParseError, require_type
+from ..textio import as_text
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -120,6 +121,7 @@ def _is_comment(tokens: list[tuple[int, str]]) -> bool:
 def parse_all(text: str, *, source: Optional[str] = None) -> list[Level]:
     """Every level in ``text``, in order. Raises ParseError (line, column) on anything wrong,
     including input with no level at all."""
+    text = as_text(text)
     levels: list[Level] = []
     pending_comments: list[str] = []
     draft: Optional[_Draft] = None
@@ -335,6 +337,7 @@ def format_level(level: Level, *, metadata: bool = True) -> str:
 
 def format(level: Level) -> str:  # noqa: A001 (the family verb)
     """The level as native text; ``parse(format(level)) == level``."""
+    require_type(level, Level, "level", "parse text with swap.parse")
     return format_level(level)
 
 

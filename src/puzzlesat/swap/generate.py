@@ -210,6 +210,27 @@ def draw_board(
     return None
 
 
+MAX_SIZE_CELLS = 400  # a fixed --size: 2 to this many cells
+
+
+def check_size(size: object) -> tuple[int, int]:
+    """A fixed board size ``(rows, cols)`` for the generator, checked.
+
+    >>> check_size((7, 6))
+    (7, 6)
+    >>> check_size((30, 30))
+    Traceback (most recent call last):
+    ...
+    ValueError: size 30x30 must have 2 to 400 cells
+    """
+    if not (isinstance(size, tuple) and len(size) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in size)):
+        raise TypeError(f"size must be a (rows, cols) pair of whole numbers, not {size!r}")
+    rows, cols = size
+    if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_SIZE_CELLS:
+        raise ValueError(f"size {rows}x{cols} must have 2 to {MAX_SIZE_CELLS} cells")
+    return size
+
+
 def draw_level(
     rng: random.Random,
     *,
@@ -222,8 +243,8 @@ def draw_level(
         raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
     if goal not in ("match", "cluster"):
         raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
-    if size is not None and (size[0] < 1 or size[1] < 1 or size[0] * size[1] < 2 or size[0] * size[1] > 400):
-        raise ValueError(f"size {size[0]}x{size[1]} must have 2 to 400 cells")
+    if size is not None:
+        check_size(size)
     for _ in range(DRAW_TRIES):
         distribution = DISTRIBUTIONS[rng.randrange(len(DISTRIBUTIONS))]
         if size is None:
@@ -273,14 +294,26 @@ def generate(
 ) -> GeneratedLevel:
     """One level drawn by the original generator and certified with its proven minimum.
 
-    ``moves=(lo, hi)`` keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
+    ``moves=(lo, hi)`` (or one number) keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
     may take ``solve_time_limit`` seconds (draws that run out are skipped and counted);
     ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
     when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
     give the same level, as long as no draw's proof hits its time limit.
     """
+    if isinstance(moves, int) and not isinstance(moves, bool):
+        moves = (moves, moves)
+    if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(isinstance(n, int) for n in moves)):
+        raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
     if moves is not None and (moves[0] < 0 or moves[0] > moves[1]):
         raise ValueError(f"moves range {moves[0]}-{moves[1]} is empty")
+    if moves is not None and moves[1] < 1:
+        raise ValueError("a drawn level is never solved at the start (its goal differs), so ask for at least 1 move")
+    if difficulty not in SIZES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
+    if goal not in ("match", "cluster"):
+        raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
+    if size is not None:
+        check_size(size)
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)
     started = time.perf_counter()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Optional
 
+from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
@@ -148,8 +149,11 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
            title: str | None = None, frames_per_row: int | None = None) -> Scene:
     """Draw ``level`` (start and goal) and, when ``moves`` is given, one frame per move and the
     board reached; ``title`` adds a caption."""
+    require_type(level, Level, "level")
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution
+    if cell_size is not None and not cell_size > 0:
+        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
     cell = cell_size or float(max(28, min(56, 360 // max(level.rows, level.cols))))
     small = max(14.0, cell * 0.5)
     margin = cell * 0.4

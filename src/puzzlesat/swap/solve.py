@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from ..errors import require_type
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from . import bounds
 from .compiled import MATCH, Task
 from .model import Level, Move
-from .stepcost import StepCostBound
+from .stepcost import BoundTimeout, StepCostBound
 from .verify import verify
 
 if TYPE_CHECKING:
@@ -211,6 +212,7 @@ def solve(
     ``stats["reason"]`` says why) or UNKNOWN (time limit, no plan; ``lower_bound`` is the best
     proven bound on the minimum).
     """
+    require_type(level, Level, "level", "parse text with swap.parse")
     deadline = Deadline.of(time_limit)
     if method == "exact":
         method = None
@@ -236,9 +238,13 @@ def solve(
 
     step_costs = None
     if task.goal == MATCH:  # the step costs come from a linear program, solved once per level
-        with watch("bound"):
-            step_costs = StepCostBound(task, time_limit=deadline)
-            lower = max(lower, step_costs.bound(task.start))
+        try:
+            with watch("bound"):
+                step_costs = StepCostBound(task, time_limit=deadline)
+                lower = max(lower, step_costs.bound(task.start))
+        except BoundTimeout:  # a large board: its tables alone outlast the time limit
+            return SolveResult(Status.UNKNOWN, None, Timings(encode + watch.seconds["bound"], 0.0), optimal=False,
+                               lower_bound=lower, method=chosen, stats={"stopped": "time limit (building the bound)"})
         encode += watch.seconds["bound"]
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":

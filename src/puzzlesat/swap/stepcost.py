@@ -124,6 +124,7 @@ def optimised_costs(
     if solver is None:  # pragma: no cover - GLOP ships with every OR-Tools build
         return None
     solver.SetTimeLimit(int(seconds * 1000))
+    building = Deadline.of(seconds)  # building the LP of a large board takes seconds by itself
     infinity = solver.infinity()
     n = len(task.cells)
     classes = present_classes(task)
@@ -131,6 +132,8 @@ def optimised_costs(
     cost = {(k, e): solver.NumVar(0, 1, "") for e, (u, _) in enumerate(edges) for k in classes[u]}
     potential = {(k, v): solver.NumVar(-infinity, infinity, "") for v in range(n) for k in classes[v]}
     for e, (u, v) in enumerate(edges):
+        if e % 256 == 0 and building.expired():
+            return None
         movers = [k for k in classes[u] if v in task.reach[k][u]]
         others = [k for k in classes[u] if v not in task.reach[k][u]]
         mover_cap = solver.NumVar(0, 1, "")
@@ -156,6 +159,10 @@ def optimised_costs(
     state = task.start if at is None else at
     bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(state)])
     solver.Maximize(bound + COST_WEIGHT * solver.Sum(list(cost.values())))
+    left = building.remaining()
+    if left is not None and left <= 0.05:
+        return None
+    solver.SetTimeLimit(int(left * 1000))
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
     return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
@@ -174,6 +181,10 @@ def repair(costs: dict[tuple[int, int], int], task: Task) -> dict[tuple[int, int
                 high = (a, e) if out[(a, e)] >= out[(b, e)] else (b, e)
                 out[high] -= excess
     return out
+
+
+class BoundTimeout(TimeoutError):
+    """The time limit ran out before a bound's tables were built (large boards)."""
 
 
 class StepCostBound:
@@ -202,8 +213,9 @@ class StepCostBound:
     ) -> None:
         assert task.goal_colours is not None
         self.task = task
+        deadline = Deadline.of(time_limit)
         if costs is None:
-            costs = optimised_costs(task, time_limit=time_limit)
+            costs = optimised_costs(task, time_limit=deadline)
             self.optimised = costs is not None
             if costs is None:
                 costs = half_costs(task)
@@ -223,11 +235,12 @@ class StepCostBound:
             bytes(k + 1 if k < len(task.classes) and task.class_colour[k] == x else 0 for k in range(256))
             for x in range(self.ncol)
         ] if self.bytewise else []
-        self.distance = self._distances()
+        self.distance = self._distances(deadline)
         self.cache: list[dict[int, int]] = [{} for _ in range(self.ncol)]
 
-    def _distances(self) -> list[list[list[int]]]:
-        """distance[k][u][v]: the cheapest path cost of a class-k square from u to v (Dijkstra)."""
+    def _distances(self, deadline: Deadline) -> list[list[list[int]]]:
+        """distance[k][u][v]: the cheapest path cost of a class-k square from u to v (Dijkstra).
+        Raises :class:`BoundTimeout` when ``deadline`` passes first (seconds on large boards)."""
         task = self.task
         n = len(task.cells)
         far = bounds.UNREACHABLE_DISTANCE * SCALE
@@ -240,6 +253,8 @@ class StepCostBound:
         for k in range(len(task.classes)):
             rows = []
             for source in range(n):
+                if deadline.expired():
+                    raise BoundTimeout("the time limit ran out while the step-cost tables were built")
                 row = [far] * n
                 if k in classes[source]:
                     row[source] = 0

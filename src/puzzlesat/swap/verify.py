@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Union
 
+from ..errors import require_type
 from ..grid import Cell
 from .model import Board, Level, Move
 
@@ -102,6 +103,9 @@ RANK = {"wall": 3, "out-of-range": 2, "wrong-direction": 1}
 def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[Violation]:
     """Replay ``moves`` (Move objects, ``r1,c1>r2,c2`` strings, or one space-separated string)
     from the start; return the violations (empty when the moves reach the goal legally)."""
+    require_type(level, Level, "level")
+    if moves is None:
+        raise TypeError("moves must be a sequence of moves, not None (a result with no answer has solution None)")
     items: Sequence[Union[Move, str]] = moves.split() if isinstance(moves, str) else list(moves)
     board = [list(row) for row in level.start]
     rows, cols = level.rows, level.cols

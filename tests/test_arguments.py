@@ -1,0 +1,124 @@
+"""Wrong arguments to the public verbs fail at the call, with a message naming the argument,
+never deep inside a solver; the command line refuses bad option values the same way."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from puzzlesat import numberlink, roller, swap
+from puzzlesat.numberlink import backtracking, frontier
+from puzzlesat.cli import main
+from puzzlesat.results import CountResult, Uniqueness
+from puzzlesat.timing import Deadline
+
+PUZZLE = numberlink.Puzzle.from_rows(["A..", "...", "..A"])  # two answers under the default rules
+LEVEL = roller.parse("#####\n#o..#\n#.#.#\n#...#\n#####")
+SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
+
+
+@pytest.mark.parametrize("call, argument", [
+    (lambda: numberlink.solve("A.A"), "puzzle"),
+    (lambda: numberlink.count("A.A"), "puzzle"),
+    (lambda: numberlink.is_unique(LEVEL), "puzzle"),
+    (lambda: numberlink.encode("A.A"), "puzzle"),
+    (lambda: numberlink.solve(PUZZLE, rules="no-self-touch"), "rules"),
+    (lambda: numberlink.verify(PUZZLE, None), "solution"),
+    (lambda: numberlink.format_solution(PUZZLE, None), "solution"),
+    (lambda: numberlink.format("A.A"), "puzzle"),
+    (lambda: numberlink.render("A.A"), "puzzle"),
+    (lambda: roller.solve("#o.#"), "level"),
+    (lambda: roller.verify(LEVEL, None), "moves"),
+    (lambda: roller.format(SWAP_LEVEL), "level"),
+    (lambda: roller.render(PUZZLE), "level"),
+    (lambda: swap.solve(LEVEL), "level"),
+    (lambda: swap.verify(SWAP_LEVEL, None), "moves"),
+    (lambda: swap.format("start"), "level"),
+    (lambda: swap.render(LEVEL), "level"),
+    (lambda: numberlink.solve(PUZZLE, time_limit="5"), "time_limit"),
+    (lambda: roller.solve(LEVEL, time_limit="5"), "time_limit"),
+    (lambda: swap.solve(SWAP_LEVEL, time_limit=[5]), "time_limit"),
+    (lambda: numberlink.count(PUZZLE, limit=2.5), "limit"),
+    (lambda: numberlink.Rules(cover_all="no"), "cover_all"),
+    (lambda: numberlink.Puzzle.from_rows("A.A"), "rows"),
+    (lambda: numberlink.Solution.from_mapping({"A": "abc"}), "path"),
+    (lambda: roller.parse(None), "text"),
+    (lambda: swap.parse(LEVEL), "text"),
+    (lambda: numberlink.generate("5", 5), "width"),
+    (lambda: roller.generate(7, 7, moves="4-8"), "moves"),
+    (lambda: swap.generate(size="7x6"), "size"),
+])
+def test_wrong_types_raise_a_type_error_naming_the_argument(call, argument):
+    with pytest.raises(TypeError, match=argument):
+        call()
+
+
+def test_a_level_of_another_family_is_named_by_its_module():
+    with pytest.raises(TypeError, match=r"swap\.model\.Level, not puzzlesat\.roller\.model\.Level"):
+        swap.solve(LEVEL)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: numberlink.solve(PUZZLE, time_limit=-1), "zero or more seconds"),
+    (lambda: roller.solve(LEVEL, time_limit=math.nan), "zero or more seconds"),
+    (lambda: numberlink.count(PUZZLE, limit=0), "1 or more"),
+    (lambda: backtracking.count(PUZZLE, limit=-1), "1 or more"),
+    (lambda: frontier.count_answers(PUZZLE, limit=0), "1 or more"),
+    (lambda: numberlink.render(PUZZLE, cell_size=-5), "cell_size"),
+    (lambda: roller.render(LEVEL, "UX"), "not moves"),
+    (lambda: swap.render(SWAP_LEVEL, cell_size=0), "cell_size"),
+    (lambda: swap.generate(size=(30, 30)), "2 to 400 cells"),
+])
+def test_bad_values_raise_a_value_error_saying_what_is_allowed(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_bytes_are_read_like_text_by_every_family():
+    assert roller.parse(b"#####\n#o..#\n#.#.#\n#...#\n#####") == LEVEL
+    assert swap.parse("start\nT1R T1G\ngoal\nG R\n".encode("utf-8-sig")) == SWAP_LEVEL
+    assert numberlink.parse(b"A..\n...\n..A") == PUZZLE
+
+
+def test_infinite_and_zero_time_limits():
+    assert Deadline.of(math.inf).time_limit is None
+    assert numberlink.solve(PUZZLE, time_limit=math.inf).solved
+    assert numberlink.solve(PUZZLE, time_limit=0).status.value == "unknown"
+
+
+def test_a_count_stopped_by_a_limit_of_one_does_not_claim_uniqueness():
+    first = numberlink.count(PUZZLE, limit=1)
+    assert first.count == 1 and first.uniqueness is Uniqueness.UNKNOWN and first.unique is None
+    assert numberlink.count(PUZZLE, limit=2).uniqueness is Uniqueness.MULTIPLE
+    assert backtracking.count(PUZZLE, limit=1).unique is None
+    assert CountResult(1, True, 2).uniqueness is Uniqueness.UNIQUE
+    assert CountResult(0, True, 2).uniqueness is Uniqueness.NONE
+
+
+def test_results_print_as_their_plain_values():
+    result = numberlink.count(numberlink.parse("...B\n.A..\n..BA"))
+    assert f"{result.uniqueness} {numberlink.solve(PUZZLE).status}" == "unique solved"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "PUZZLE", "--time-limit", "-1"], "not a number of seconds"),
+    (["verify", "PUZZLE", "--time-limit", "nan"], "not a number of seconds"),
+    (["generate", "numberlink", "--certify-limit", "-2"], "not a number of seconds"),
+    (["generate", "swap", "--size", "0x0"], "must have 2 to 400 cells"),
+    (["generate", "swap", "--size", "30x30"], "must have 2 to 400 cells"),
+])
+def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unknown_numberlink_format_is_an_error_line(tmp_path, capsys):
+    path = tmp_path / "p.nl"
+    path.write_text("A..\n...\n..A\n")
+    assert main(["solve", str(path), "--format", "nosuch"]) == 1
+    captured = capsys.readouterr()
+    assert "unknown format 'nosuch'" in captured.out + captured.err
+    assert "Traceback" not in captured.out + captured.err
