@@ -231,6 +231,15 @@ def check_size(size: object) -> tuple[int, int]:
     return size
 
 
+def _check_draw(difficulty: str, goal: str, size: Optional[tuple[int, int]]) -> None:
+    if difficulty not in SIZES:
+        raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
+    if goal not in ("match", "cluster"):
+        raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
+    if size is not None:
+        check_size(size)
+
+
 def draw_level(
     rng: random.Random,
     *,
@@ -239,12 +248,7 @@ def draw_level(
     size: Optional[tuple[int, int]] = None,
 ) -> Level:
     """One uncertified level drawn as the original generator did (it may be unsolvable)."""
-    if difficulty not in SIZES:
-        raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
-    if goal not in ("match", "cluster"):
-        raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
-    if size is not None:
-        check_size(size)
+    _check_draw(difficulty, goal, size)
     for _ in range(DRAW_TRIES):
         distribution = DISTRIBUTIONS[rng.randrange(len(DISTRIBUTIONS))]
         if size is None:
@@ -308,12 +312,7 @@ def generate(
         raise ValueError(f"moves range {moves[0]}-{moves[1]} is empty")
     if moves is not None and moves[1] < 1:
         raise ValueError("a drawn level is never solved at the start (its goal differs), so ask for at least 1 move")
-    if difficulty not in SIZES:
-        raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(SIZES)})")
-    if goal not in ("match", "cluster"):
-        raise ValueError(f"the original generator makes 'match' and 'cluster' levels, not {goal!r}")
-    if size is not None:
-        check_size(size)
+    _check_draw(difficulty, goal, size)
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)
     started = time.perf_counter()
