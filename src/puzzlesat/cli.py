@@ -184,7 +184,7 @@ def command_verify(args: argparse.Namespace) -> int:
     failed = 0
     started = time.perf_counter()
     for source, family, items in loaded:
-        for index, item, record in _verify_records(args, source, family, items):
+        for item, record in _verify_records(args, source, family, items):
             progress.advance(note=os.path.basename(source))
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
@@ -198,19 +198,19 @@ def command_verify(args: argparse.Namespace) -> int:
 
 
 def _verify_records(args: argparse.Namespace, source: str, family: Family | None,
-                    items: list[Any] | ParseError) -> Iterator[tuple[int | None, Any, dict[str, Any]]]:
-    """(index, puzzle, record) of each puzzle ``verify`` checks in one input (``--index``: that
-    one only), made one at a time."""
+                    items: list[Any] | ParseError) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """(puzzle, record) of each puzzle ``verify`` checks in one input (``--index``: that one
+    only), made one at a time."""
     if isinstance(items, ParseError):
-        yield None, None, error_record(family, source, None, str(items))
+        yield None, error_record(family, source, None, str(items))
         return
     assert family is not None
     chosen = range(len(items)) if args.index is None else [args.index]
     for index in chosen:
         if not 0 <= index < len(items):
-            yield index, None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+            yield None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
         else:
-            yield index, items[index], run_one(family, "verify", items[index], source, index, args)
+            yield items[index], run_one(family, "verify", items[index], source, index, args)
 
 
 def command_generate(args: argparse.Namespace) -> int:

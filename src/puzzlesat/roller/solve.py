@@ -29,7 +29,7 @@ import importlib
 import time
 from typing import Callable
 
-from ..child import GRACE_SECONDS, can_fork, run_in_child
+from ..child import can_fork, run_in_child
 from ..errors import require_type
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch

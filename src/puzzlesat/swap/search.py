@@ -27,7 +27,7 @@ from ..timing import Deadline
 from . import bounds
 from .compiled import MATCH, TOUCH, Task
 from .stepcost import SCALE as step_scale
-from .stepcost import StepCostBound
+from .stepcost import BoundTimeout, StepCostBound
 
 DEFAULT_MAX_STATES = 3_000_000  # about 1.2 GB (measured 620 MB at 1.5 M states on a 28-cell level)
 LAYERED_MAX_STATES = 40_000_000  # the breadth-first proof stores one byte per cell and state
@@ -325,8 +325,11 @@ def search(
     exhausted.
     """
     deadline = Deadline.of(time_limit)
-    return Search(task, max_states=max_states, known_plan=known_plan, step_costs=step_costs,
-                  time_limit=deadline).run(deadline)
+    try:
+        run = Search(task, max_states=max_states, known_plan=known_plan, step_costs=step_costs, time_limit=deadline)
+    except BoundTimeout:  # a large board whose bound tables outlast the limit
+        return SearchOutcome("unknown", None, 0, {"stopped": "time limit (building the bound)"})
+    return run.run(deadline)
 
 
 class Search:
@@ -740,7 +743,10 @@ def quick_plan(
     if task.goal == MATCH:
         cycles = bounds.MatchHeuristic(task)
         assignment = bounds.AssignmentBound(task)
-        steps = StepCostBound(task, time_limit=deadline) if step_costs is None else step_costs
+        try:
+            steps = StepCostBound(task, time_limit=deadline) if step_costs is None else step_costs
+        except BoundTimeout:
+            return None
 
         def h(state: bytes) -> int:
             return max(cycles.value(cycles.key(state)), assignment.bound(state), steps.bound(state))
