@@ -112,3 +112,16 @@ def test_library_errors_and_unwritable_outputs_are_error_lines(tmp_path, capsys)
     assert "cannot resume" in capsys.readouterr().err
     assert main(["generate", "numberlink", "--size", "5x5", "--target", "1000"]) == 2
     assert "holds at most 8 links" in capsys.readouterr().err
+
+
+def test_standard_input_and_utf16_files_are_read(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"...B\n.A..\n..BA\n")))
+    code, records = run(capsys, "solve", "-", "--json")
+    assert code == 0 and records[0]["unique"] is True and records[0]["source"] == "-"
+    wide = tmp_path / "utf16.nl"
+    wide.write_bytes("...B\n.A..\n..BA\n".encode("utf-16"))
+    code, records = run(capsys, "verify", str(wide), "--json")
+    assert code == 0 and records[0]["status"] == "solved"

@@ -50,6 +50,8 @@ def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
         return source
+    if source == "-":  # standard input
+        return as_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES])
     try:
         size = os.path.getsize(source)
         if size > MAX_FILE_BYTES:
@@ -57,7 +59,7 @@ def read_source(source: str) -> str:
         data = Path(source).read_bytes()
     except OSError as exc:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
-    if b"\x00" in data:
+    if b"\x00" in data and data[:2] not in (b"\xff\xfe", b"\xfe\xff"):  # (UTF-16 text has NUL bytes)
         raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
     return as_text(data)
 

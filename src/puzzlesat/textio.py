@@ -1,7 +1,7 @@
 """Text input shared by every family's parsers: bytes are decoded the same way everywhere.
 
->>> as_text("A.A"), as_text(b"\\xef\\xbb\\xbfA.A")
-('A.A', 'A.A')
+>>> as_text("A.A"), as_text(b"\\xef\\xbb\\xbfA.A"), as_text("A.A".encode("utf-16"))
+('A.A', 'A.A', 'A.A')
 >>> as_text(None)
 Traceback (most recent call last):
 ...
@@ -12,9 +12,15 @@ from __future__ import annotations
 
 
 def as_text(data: str | bytes | bytearray) -> str:
-    """Text from str or bytes: UTF-8 (with or without BOM), else cp932 (Japanese Windows, the
-    ADC originals), else Latin-1 (each family's parser then refuses control characters)."""
+    """Text from str or bytes: UTF-16 with a byte order mark, UTF-8 (with or without BOM), else
+    cp932 (Japanese Windows, the ADC originals), else Latin-1 (each family's parser then refuses
+    control characters)."""
     if isinstance(data, (bytes, bytearray)):
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark (Windows editors)
+            try:
+                return bytes(data).decode("utf-16")
+            except UnicodeDecodeError:
+                pass
         for encoding in ("utf-8-sig", "cp932"):
             try:
                 return bytes(data).decode(encoding)

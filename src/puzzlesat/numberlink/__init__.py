@@ -15,7 +15,7 @@ B B B A
 """
 
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_all, parse_solution, read, url_rules
-from .generate import generate
+from .generate import Generated, GenerationFailed, generate
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
 from .render import render
 from .solve import count, encode, is_unique, solve
@@ -26,5 +26,5 @@ __all__ = [
     "parse", "parse_all", "parse_solution", "read", "format", "format_solution", "detect_format", "FORMATS", "url_rules",
     "solve", "count", "is_unique", "encode",
     "verify", "is_valid", "Violation", "CODES",
-    "generate", "render",
+    "generate", "Generated", "GenerationFailed", "render",
 ]
