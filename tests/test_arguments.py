@@ -122,3 +122,36 @@ def test_an_unknown_numberlink_format_is_an_error_line(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "unknown format 'nosuch'" in captured.out + captured.err
     assert "Traceback" not in captured.out + captured.err
+
+
+def test_a_move_off_the_board_is_refused_by_swap_render():
+    with pytest.raises(ValueError, match="leaves the 1x2 board"):
+        swap.render(SWAP_LEVEL, "0,0>5,5")
+
+
+def test_ctrl_c_inside_a_solver_is_a_keyboard_interrupt(monkeypatch):
+    import pysolvers
+    from ortools.sat.python import cp_model
+
+    from puzzlesat.sat import SatSolver
+    from puzzlesat.sat.cpsat import run_cpsat
+
+    def interrupted(*args, **kwargs):
+        raise pysolvers.error("Caught keyboard interrupt")
+
+    with SatSolver([[1, 2]]) as solver:
+        monkeypatch.setattr(solver, "_solve_in_budgeted_steps", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            solver.solve(time_limit=5)
+    model = cp_model.CpModel()
+    model.new_bool_var("x")
+    # CP-SAT's own Ctrl-C handler aborts the process; ours is Python's
+    assert run_cpsat(model, time_limit=5).solver.parameters.catch_sigint_signal is False
+
+
+def test_the_roller_benchmark_skips_absent_data(monkeypatch, tmp_path):
+    import importlib
+
+    bench = importlib.import_module("benchmarks.roller")
+    monkeypatch.setattr(bench, "DATA", tmp_path)
+    assert all(bench.load_set(name) == [] for name in bench.SETS)

@@ -43,6 +43,10 @@ def run_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    # CP-SAT's own Ctrl-C handler aborts the process (std::bad_function_call, OR-Tools 9.15) and
+    # would swallow the interrupt anyway; without it Python raises KeyboardInterrupt when the
+    # call returns (within its time limit), and the caller keeps what it has finished.
+    solver.parameters.catch_sigint_signal = False
     for name, value in (parameters or {}).items():
         setattr(solver.parameters, name, value)
     remaining = deadline.remaining()

@@ -114,6 +114,10 @@ class SatSolver:
             if self.name in INTERRUPTIBLE:
                 return self._solve_with_timer(list(assumptions), deadline)
             return self._solve_in_budgeted_steps(list(assumptions), deadline)
+        except pysolvers.error as exc:
+            if "keyboard interrupt" in str(exc).lower():  # pysat's own word for Ctrl-C inside a solver
+                raise KeyboardInterrupt from None
+            raise
         finally:
             self.solve_seconds += time.perf_counter() - start
 

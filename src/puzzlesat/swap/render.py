@@ -164,6 +164,10 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
     left = margin
 
     move_list: Optional[tuple[Move, ...]] = parse_moves(moves) if moves is not None else None
+    for number, move in enumerate(move_list or (), start=1):
+        off = [cell for cell in move.cells if not (0 <= cell[0] < level.rows and 0 <= cell[1] < level.cols)]
+        if off:
+            raise ValueError(f"move {number} ({move}) leaves the {level.rows}x{level.cols} board at {off[0]}: nothing to draw")
     boards: list[Board] = [level.start]
     for move in move_list or ():
         boards.append(apply_swap(boards[-1], move.source, move.target))
