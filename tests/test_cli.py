@@ -125,3 +125,14 @@ def test_standard_input_and_utf16_files_are_read(tmp_path, capsys, monkeypatch):
     wide.write_bytes("...B\n.A..\n..BA\n".encode("utf-16"))
     code, records = run(capsys, "verify", str(wide), "--json")
     assert code == 0 and records[0]["status"] == "solved"
+
+
+def test_render_takes_no_json_flag_and_names_the_puzzle_it_draws(tmp_path, capsys):
+    import pytest
+
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")
+    assert main(["render", str(pack), "-o", str(tmp_path / "p.svg")]) == 0
+    assert "holds 2 puzzles; drawing #0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["render", str(pack), "-o", str(tmp_path / "p.svg"), "--json"])

@@ -229,6 +229,8 @@ def command_render(args: argparse.Namespace) -> int:
     if not 0 <= index < len(items):
         print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
         return 2
+    if args.index is None and len(items) > 1:
+        print(f"note: {args.input} holds {len(items)} puzzles; drawing #0 (choose with --index)", file=sys.stderr)
     return family.cli.render(items[index], args)
 
 
@@ -270,12 +272,13 @@ EXAMPLES = {
 }
 
 
-def add_common_options(p: argparse.ArgumentParser) -> None:
+def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True) -> None:
     p.add_argument("--family", choices=[f.name for f in FAMILIES], help="puzzle family (default: from the file ending or content)")
     p.add_argument("--format", dest="fmt", help="input format (default: detected); see each family's docs")
     p.add_argument("--index", type=int, help="only the puzzle at this position in a multi-puzzle file (from 0)")
     p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
+    if json_lines:
+        p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     nl = p.add_argument_group("numberlink rules")
     nl.add_argument("--allow-empty", action="store_true", help="cells may stay empty (Nikoli / ADC rules)")
     nl.add_argument("--no-self-touch", action="store_true", help="a path may not run beside itself")
@@ -316,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", metavar="FILE_OR_URL")
     p.add_argument("-o", "--output", required=True, help="out.svg or out.png (PNG needs matplotlib)")
     p.add_argument("--solution", action="store_true", help="solve first and draw the answer")
-    add_common_options(p)
+    add_common_options(p, json_lines=False)
     p.set_defaults(run=command_render)
 
     p = sub.add_parser("bench", help="run the benchmarks of every family and write a report with plots", epilog=EXAMPLES["bench"])
