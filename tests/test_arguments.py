@@ -155,3 +155,11 @@ def test_the_roller_benchmark_skips_absent_data(monkeypatch, tmp_path):
     bench = importlib.import_module("benchmarks.roller")
     monkeypatch.setattr(bench, "DATA", tmp_path)
     assert all(bench.load_set(name) == [] for name in bench.SETS)
+
+
+def test_requests_a_board_cannot_meet_and_answers_of_another_board_are_refused():
+    with pytest.raises(ValueError, match="one cell wide"):
+        roller.generate(3, 10)
+    big = numberlink.Puzzle.from_rows(["A...", "....", "...A"])
+    with pytest.raises(ValueError, match="off the 3x3 board"):
+        numberlink.render(PUZZLE, numberlink.solve(big).solution)

@@ -183,6 +183,9 @@ def generate(
         raise ValueError(f"moves range {lo}-{hi} is empty")
     if hi < 3:
         raise ValueError(f"levels painted in at most 2 moves are trivial: ask for at least 3 moves, not {lo}-{hi}")
+    if min(width, height) == 3:
+        raise ValueError(f"a {width}x{height} board's inside is one cell wide, painted in at most 2 moves: "
+                         "use at least 4 cells each way")
     lo = max(lo, 3)
     inner = (width - 2) * (height - 2)
     floor_needed = max(5, inner // 3) if min_floor is None else min_floor
