@@ -20,7 +20,7 @@ from typing import Any, Iterator, Sequence
 from .errors import ParseError, PuzzlesatError
 from .families import FAMILIES, Family, detect_family, get_family
 from .progress import Progress
-from .textio import as_text
+from .textio import UTF16_BOMS, as_text
 from .timing import seconds_argument
 
 SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")
@@ -50,16 +50,19 @@ def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
         return source
-    if source == "-":  # standard input
-        return as_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES])
     try:
-        size = os.path.getsize(source)
-        if size > MAX_FILE_BYTES:
-            raise ParseError(f"file is {size} bytes, larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
-        data = Path(source).read_bytes()
+        if source == "-":  # standard input
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            size = len(data)
+        else:
+            size = os.path.getsize(source)
+            data = Path(source).read_bytes() if size <= MAX_FILE_BYTES else b""
     except OSError as exc:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
-    if b"\x00" in data and data[:2] not in (b"\xff\xfe", b"\xfe\xff"):  # (UTF-16 text has NUL bytes)
+    if size > MAX_FILE_BYTES:
+        what = "input" if source == "-" else f"file is {size} bytes,"
+        raise ParseError(f"{what} larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
+    if b"\x00" in data and not data.startswith(UTF16_BOMS):  # (UTF-16 text has NUL bytes)
         raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
     return as_text(data)
 

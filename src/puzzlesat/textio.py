@@ -10,13 +10,15 @@ TypeError: expected text (str or bytes), got NoneType
 
 from __future__ import annotations
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
+
 
 def as_text(data: str | bytes | bytearray) -> str:
     """Text from str or bytes: UTF-16 with a byte order mark, UTF-8 (with or without BOM), else
     cp932 (Japanese Windows, the ADC originals), else Latin-1 (each family's parser then refuses
     control characters)."""
     if isinstance(data, (bytes, bytearray)):
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark (Windows editors)
+        if bytes(data[:2]) in UTF16_BOMS:  # UTF-16 with its byte order mark (Windows editors)
             try:
                 return bytes(data).decode("utf-16")
             except UnicodeDecodeError:
