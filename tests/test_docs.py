@@ -107,3 +107,12 @@ def test_relative_links_resolve(page: Path) -> None:
         if re.match(r"^[a-z]+:", target):  # http:, https:, mailto:
             continue
         assert (page.parent / target).resolve().exists(), f"docs/{page.name}: link to {target} points at nothing"
+
+
+def test_the_readme_example_prints_what_it_says(sandbox) -> None:
+    blocks = [code for language, code, _ in code_blocks((ROOT / "README.md").read_text(encoding="utf-8")) if language == "python"]
+    assert blocks, "README.md has no Python example"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "README.md", "exec"), {"__name__": "readme"})
+    assert out.getvalue().splitlines() == ["unique", "B B B B", "B A A A", "B B B A"]
