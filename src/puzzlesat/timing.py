@@ -39,8 +39,10 @@ class Deadline:
         ...
         ValueError: time_limit must be zero or more seconds, not -1
         """
-        if limit is None or isinstance(limit, Deadline):
-            return limit if isinstance(limit, Deadline) else cls(None)
+        if isinstance(limit, Deadline):
+            return limit
+        if limit is None:
+            return cls(None)
         if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
             raise TypeError(f"time_limit must be a number of seconds or None, not {type(limit).__name__}")
         if math.isnan(limit) or limit < 0:

@@ -298,6 +298,11 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _pack_name(width: int, height: int, pack_seed: int, index: int) -> str:
+    """The name of level ``index`` of a pack (a rerun resumes only a pack of the same names)."""
+    return f"roller-{width}x{height}-s{pack_seed}-{index}"
+
+
 def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | None = None) -> int:
     """``puzzlesat generate roller``: a pack of certified levels, resumable through ``--out``."""
     from ..progress import Progress
@@ -321,7 +326,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
         if any(level.size != (width, height) for level in existing):
             print(f"error: {out} holds levels of another size; choose another --out", file=sys.stderr)
             return 2
-        expected = [f"roller-{width}x{height}-s{args.seed}-{i}" for i in range(len(existing))]
+        expected = [_pack_name(width, height, args.seed, i) for i in range(len(existing))]
         if [level.name for level in existing] != expected:
             print(f"error: {out} holds levels of another pack (names differ from {expected[0]}, ...: another --seed?); "
                   "choose another --out", file=sys.stderr)
@@ -342,7 +347,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
             for attempt in range(DUPLICATE_RETRIES):
                 seed = level_seed(args.seed, index, attempt)
                 item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
-                            method=args.method, name=f"roller-{width}x{height}-s{args.seed}-{index}")
+                            method=args.method, name=_pack_name(width, height, args.seed, index))
                 if item.level not in seen:
                     break
             else:

@@ -278,6 +278,11 @@ def _signature(args: argparse.Namespace) -> str:
     return f"puzzlesat generate swap --difficulty {args.difficulty} --goal {args.goal}{moves}{size} --seed {args.seed}"
 
 
+def _level_mark(signature: str, index: int) -> str:
+    """The comment that marks level ``index`` of a pack (a rerun resumes only on an exact match)."""
+    return f"{signature} level {index}"
+
+
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate swap``: certified levels, written one by one as each is proven."""
     from ..progress import Progress
@@ -296,7 +301,7 @@ def generate(args: argparse.Namespace) -> int:
             print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
             return 2
         for i, level in enumerate(existing):
-            if f"{signature} level {i}" not in level.comments:
+            if _level_mark(signature, i) not in level.comments:
                 print(f"error: {args.out} holds levels made with other settings (level {i}); choose another --out", file=sys.stderr)
                 return 2
     start_index = len(existing)
@@ -335,7 +340,7 @@ def generate(args: argparse.Namespace) -> int:
         minima[result.min_moves] = minima.get(result.min_moves, 0) + 1
         level = result.level
         level = Level(level.start, level.goal, stated_minimum=level.stated_minimum, stated_solution=level.stated_solution,
-                      comments=level.comments + (f"{signature} level {index}",))
+                      comments=level.comments + (_level_mark(signature, index),))
         text = formats.format(level)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as handle:
