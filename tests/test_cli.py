@@ -68,6 +68,20 @@ def test_a_puzzle_refuted_without_search_says_why(tmp_path, capsys):
     assert "(pairs 'A' and 'B' alternate along the border" in capsys.readouterr().out
 
 
+def test_human_lines_number_every_puzzle_of_a_multi_puzzle_file(tmp_path, capsys):
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")
+    single = tmp_path / "single.nl"
+    single.write_text("A.A\n")
+    main(["verify", str(pack), str(single)])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(f"{pack}#0 (3x1): solved") for line in lines)
+    assert any(line.startswith(f"{pack}#1 (3x1): solved") for line in lines)
+    assert any(line.startswith(f"{single} (3x1): solved") for line in lines)
+    main(["solve", str(pack), "--index", "0"])
+    assert capsys.readouterr().out.startswith(f"{pack}#0 (3x1): solved")
+
+
 def test_verify_honours_index_and_names_a_missing_one(tmp_path, capsys):
     pack = tmp_path / "pack.txt"
     pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")

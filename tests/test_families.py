@@ -106,8 +106,8 @@ def test_answers_are_coloured_on_a_terminal_and_plain_when_piped(family) -> None
     item = family.cli.load(text, "sample", args)[0]
     record = {"family": family.name, "source": "sample", "index": 0, "seconds": 0.01, "error": None}
     record.update(family.cli.solve_record(item, args))
-    plain = family.cli.show(item, record, args, "solve", colour=False)
-    coloured = family.cli.show(item, record, args, "solve", colour=True)
+    plain = family.cli.show(item, record, args, "solve", where=record["source"], colour=False)
+    coloured = family.cli.show(item, record, args, "solve", where=record["source"], colour=True)
     assert "\x1b[" not in plain and "\x1b[" in coloured
     assert "solved" in plain
 

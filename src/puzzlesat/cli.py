@@ -131,17 +131,27 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
     return record
 
 
-def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None, item: Any, verb: str) -> None:
+def place(record: dict[str, Any], puzzles_in_source: int) -> str:
+    """Where a record's puzzle is, for human output: the source, and ``#index`` when the source
+    holds more than one puzzle (or the index asked for is not there)."""
+    index = record.get("index")
+    if index is None or (puzzles_in_source == 1 and index == 0):
+        return record["source"]
+    return f"{record['source']}#{index}"
+
+
+def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None, item: Any, verb: str,
+         puzzles_in_source: int = 1) -> None:
     if args.json:
         print(json.dumps(record), flush=True)
         return
+    where = place(record, puzzles_in_source)
     if record["status"] == "error":
-        where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
         message = record["error"]
         print(f"error: {message}" if message.startswith(record["source"]) else f"{where}: error: {message}", flush=True)
         return
     assert family is not None
-    print(family.cli.show(item, record, args, verb, colour=use_colour()), flush=True)
+    print(family.cli.show(item, record, args, verb, where=where, colour=use_colour()), flush=True)
 
 
 def use_colour() -> bool:
@@ -162,12 +172,13 @@ def command_solve(args: argparse.Namespace) -> int:
         chosen = range(len(items)) if args.index is None else [args.index]
         for index in chosen:
             if not 0 <= index < len(items):
-                emit(error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"), args, family, None, "solve")
+                emit(error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"), args, family, None, "solve",
+                     len(items))
                 ok = False
                 continue
             record = run_one(family, "solve", items[index], source, index, args)
             ok &= record["status"] == "solved"
-            emit(record, args, family, items[index], "solve")
+            emit(record, args, family, items[index], "solve", len(items))
     return 0 if ok else 1
 
 
@@ -194,7 +205,7 @@ def command_verify(args: argparse.Namespace) -> int:
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
-            emit(record, args, family, item, "verify")  # each record as soon as it is made
+            emit(record, args, family, item, "verify", len(items) if isinstance(items, list) else 1)  # as soon as it is made
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"

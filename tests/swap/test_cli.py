@@ -117,10 +117,10 @@ def test_show_draws_start_goal_reached_and_moves(exact):
     level = parse(LEVEL)
     record = swap_cli.solve_record(level, argparse.Namespace(method=None, time_limit=None))
     record.update(source="x.swap", index=0, seconds=0.1)
-    text = swap_cli.show(level, record, argparse.Namespace(), "solve", colour=False)
+    text = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=False)
     assert "start" in text and "goal" in text and "reached" in text and "moves: 0,3>1,3" in text
     assert "T1R B1G ### T1R" in text  # the reached board
-    coloured = swap_cli.show(level, record, argparse.Namespace(), "solve", colour=True)
+    coloured = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=True)
     assert "\x1b[31mT1R\x1b[0m" in coloured
 
 

@@ -85,8 +85,7 @@ def _uniqueness_text(record: dict[str, Any]) -> str:
     return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[record["unique"]]
 
 
-def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, colour: bool) -> str:
-    where = record["source"] + (f"#{record['index']}" if record["index"] else "")
+def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
     size = f"{puzzle.width}x{puzzle.height}" if puzzle else "?"
     head = f"{where} ({size}): {record['status']}"
     if record["status"] == "solved":

@@ -193,8 +193,7 @@ def passed(record: dict[str, Any]) -> bool:
 
 
 # -- human output -------------------------------------------------------------------------------
-def summary_line(level: Level | None, record: dict[str, Any]) -> str:
-    where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
+def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str:
     name = record.get("name")
     base = record["source"].replace("\\", "/").rsplit("/", 1)[-1]
     if name and name not in (base, f"{base}#{record.get('index')}"):
@@ -249,8 +248,8 @@ def picture(level: Level, moves: str | None, *, colour: bool) -> str:
     return "\n".join(lines)
 
 
-def show(level: Level | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, colour: bool) -> str:
-    head = summary_line(level, record)
+def show(level: Level | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
+    head = summary_line(level, record, where)
     if verb == "verify" or level is None:
         return head
     text = head + "\n" + picture(level, record.get("moves"), colour=colour)

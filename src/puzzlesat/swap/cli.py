@@ -148,8 +148,7 @@ def passed(record: dict[str, Any]) -> bool:
 
 
 # -- human output -------------------------------------------------------------------------------
-def summary_line(level: Optional[Level], record: dict[str, Any]) -> str:
-    where = record["source"] + (f"#{record['index']}" if record.get("index") else "")
+def summary_line(level: Optional[Level], record: dict[str, Any], where: str) -> str:
     size = f"{level.rows}x{level.cols} {level.goal.kind}" if level is not None else "?"
     status = record["status"]
     if status == "solved":
@@ -218,8 +217,8 @@ def picture(level: Level, moves: Optional[list[str]], *, colour: bool) -> str:
     return "\n".join(lines)
 
 
-def show(level: Optional[Level], record: dict[str, Any], args: argparse.Namespace, verb: str, *, colour: bool) -> str:
-    head = summary_line(level, record)
+def show(level: Optional[Level], record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
+    head = summary_line(level, record, where)
     if verb == "verify" or level is None:
         return head
     return head + "\n" + picture(level, record.get("moves"), colour=colour)
