@@ -69,6 +69,9 @@ def test_a_level_of_another_family_is_named_by_its_module():
     (lambda: roller.render(LEVEL, "UX"), "not moves"),
     (lambda: swap.render(SWAP_LEVEL, cell_size=0), "cell_size"),
     (lambda: swap.generate(size=(30, 30)), "2 to 400 cells"),
+    (lambda: numberlink.generate(5, 5, max_tries=-1), "max_tries must be 1 or more"),
+    (lambda: roller.generate(6, 6, max_tries=0), "max_tries must be 1 or more"),
+    (lambda: swap.generate(max_tries=0), "max_tries must be 1 or more"),
 ])
 def test_bad_values_raise_a_value_error_saying_what_is_allowed(call, message):
     with pytest.raises(ValueError, match=message):
@@ -107,6 +110,11 @@ def test_results_print_as_their_plain_values():
     (["generate", "numberlink", "--certify-limit", "-2"], "not a number of seconds"),
     (["generate", "swap", "--size", "0x0"], "must have 2 to 400 cells"),
     (["generate", "swap", "--size", "30x30"], "must have 2 to 400 cells"),
+    (["generate", "numberlink", "--max-tries", "-1"], "'-1' is not a whole number of 1 or more"),
+    (["generate", "swap", "--max-tries", "0"], "'0' is not a whole number of 1 or more"),
+    (["generate", "roller", "--count", "0"], "'0' is not a whole number of 1 or more"),
+    (["generate", "numberlink", "--count", "two"], "'two' is not a whole number of 1 or more"),
+    (["verify", "PUZZLE", "--index", "-1"], "'-1' is not a position from 0"),
 ])
 def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .errors import ParseError, PuzzlesatError
+from .errors import ParseError, PuzzlesatError, index_argument
 from .families import FAMILIES, Family, detect_family, get_family
 from .progress import Progress
 from .textio import UTF16_BOMS, as_text
@@ -289,7 +289,7 @@ EXAMPLES = {
 def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True) -> None:
     p.add_argument("--family", choices=[f.name for f in FAMILIES], help="puzzle family (default: from the file ending or content)")
     p.add_argument("--format", dest="fmt", help="input format (default: detected); see each family's docs")
-    p.add_argument("--index", type=int, help="only the puzzle at this position in a multi-puzzle file (from 0)")
+    p.add_argument("--index", type=index_argument, help="only the puzzle at this position in a multi-puzzle file (from 0)")
     p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
     if json_lines:
         p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")

@@ -9,6 +9,8 @@ message names the source, the line (1-based) and, where it applies, the column.
 
 from __future__ import annotations
 
+import argparse
+
 
 class PuzzlesatError(Exception):
     """Base class of every error this library raises on purpose."""
@@ -65,3 +67,51 @@ def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
             wanted, got = f"{kind.__module__}.{wanted}", f"{type(value).__module__}.{got}"
         message = f"{name} must be a {wanted}, not {got}"
         raise TypeError(f"{message} ({hint})" if hint else message)
+
+
+def require_count(value: object, name: str) -> int:
+    """Raise a TypeError or ValueError that names the argument unless ``value`` is a whole
+    number of 1 or more (a number of draws, tries or puzzles).
+
+    >>> require_count(0, "max_tries")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_tries must be 1 or more, not 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be 1 or more, not {value}")
+    return value
+
+
+def count_argument(text: str) -> int:
+    """A command line's whole number of 1 or more (``--count``, ``--max-tries``).
+
+    >>> count_argument("3")
+    3
+    >>> count_argument("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-1' is not a whole number of 1 or more
+    """
+    return _whole_number(text, 1, "a whole number of 1 or more")
+
+
+def index_argument(text: str) -> int:
+    """A command line's ``--index``: a position in a multi-puzzle file, from 0.
+
+    >>> index_argument("0")
+    0
+    """
+    return _whole_number(text, 0, "a position from 0")
+
+
+def _whole_number(text: str, minimum: int, wanted: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {wanted}")
+    return value

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import count_argument
 from ..results import Status
 from ..timing import seconds_argument
 from . import formats
@@ -146,7 +147,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--size", type=_board_size, default=(10, 10), metavar="WxH", help="board size (default 10x10)")
-    parser.add_argument("--count", type=int, default=1, help="puzzles to write (default 1)")
+    parser.add_argument("--count", type=count_argument, default=1, help="puzzles to write (default 1)")
     parser.add_argument("--method", choices=METHODS, default="quality", help="quality (puzzle-maker pipeline, default) or unionfind")
     parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified; a rerun continues it (default: standard output)")
@@ -155,7 +156,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
     parser.add_argument("--band", type=float, default=BAND, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
     parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height))")
-    parser.add_argument("--max-tries", type=int, default=10_000, metavar="N", help="certificates allowed per puzzle before giving up (default 10000)")
+    parser.add_argument("--max-tries", type=count_argument, default=10_000, metavar="N", help="certificates allowed per puzzle before giving up (default 10000)")
     parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
     parser.add_argument("--no-self-touch", action="store_true", help="certify under no-self-touch rules")
     parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
@@ -247,9 +248,6 @@ def generate(args: argparse.Namespace) -> int:
     from .generate import GenerationFailed, check_request, puzzle_seed
     from .generate import generate as make
 
-    if args.count < 1:
-        print("error: --count must be at least 1", file=sys.stderr)
-        return 2
     width, height = args.size
     try:
         check_request(width, height, method=args.method, band=args.band, target=args.target)

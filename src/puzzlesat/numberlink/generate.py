@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from ..errors import PuzzlesatError
+from ..errors import PuzzlesatError, require_count
 from ..grid import Cell
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
@@ -638,6 +638,7 @@ def generate(
     ('unionfind', 1, True)
     """
     low_high = check_request(width, height, method=method, band=band, target=target)
+    require_count(max_tries, "max_tries")
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)
     started = time.perf_counter()

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..errors import ParseError, PuzzlesatError
+from ..errors import ParseError, PuzzlesatError, count_argument, require_count
 from ..results import Status
 from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
@@ -193,6 +193,7 @@ def generate(
         raise ValueError(f"min_floor {floor_needed} exceeds the {inner} inner cells of a {width}x{height} board")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
+    require_count(max_tries, "max_tries")
     started = time.perf_counter()
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
@@ -260,7 +261,7 @@ def parse_moves(text: str) -> tuple[int, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=parse_size, default=(8, 8), metavar="WxH", help="board size with its wall border (default 8x8)")
-    parser.add_argument("--count", type=int, default=1, help="how many levels (default 1)")
+    parser.add_argument("--count", type=count_argument, default=1, help="how many levels (default 1)")
     parser.add_argument("--moves", type=parse_moves, default=None, metavar="LO-HI",
                         help="proven minimum number of moves wanted (default: from the size)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same pack)")
@@ -310,9 +311,6 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
 
     make = make or generate
     width, height = args.size
-    if args.count < 1:
-        print("error: --count must be at least 1", file=sys.stderr)
-        return 2
     out = Path(args.out) if args.out else None
     blocks: list[str] = []
     existing: list[Level] = []

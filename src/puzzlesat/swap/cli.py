@@ -24,7 +24,7 @@ import sys
 import time
 from typing import Any, Optional
 
-from ..errors import ParseError
+from ..errors import ParseError, count_argument
 from ..results import SolveResult, Status
 from ..timing import seconds_argument
 from . import formats
@@ -258,11 +258,11 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--goal", choices=["match", "cluster"], default="match", help="goal kind (default match)")
     parser.add_argument("--moves", type=_range, default=None, metavar="LO-HI", help="keep levels whose proven minimum lies in this range")
     parser.add_argument("--size", type=_size, default=None, metavar="RxC", help="fixed size instead of the difficulty's (e.g. 7x6)")
-    parser.add_argument("--count", type=int, default=1, help="levels in the pack (default 1)")
+    parser.add_argument("--count", type=count_argument, default=1, help="levels in the pack (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
-    parser.add_argument("--max-tries", type=int, default=10_000, help="draws allowed per level before giving up")
+    parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
 
 
 def level_seed(pack_seed: int, index: int) -> int:
@@ -288,9 +288,6 @@ def generate(args: argparse.Namespace) -> int:
     from .generate import GenerationFailed
     from .generate import generate as make
 
-    if args.count < 1:
-        print("error: --count must be at least 1", file=sys.stderr)
-        return 2
     signature = _signature(args)
     existing: list[Level] = []
     if args.out and os.path.exists(args.out) and os.path.getsize(args.out) > 0:

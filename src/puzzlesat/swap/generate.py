@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..errors import PuzzlesatError
+from ..errors import PuzzlesatError, require_count
 from ..results import Status
 from ..timing import Deadline
 from .astar import astar_solve
@@ -314,6 +314,7 @@ def generate(
         raise ValueError("a drawn level is never solved at the start (its goal differs), so ask for at least 1 move")
     _check_draw(difficulty, goal, size)
     deadline = Deadline.of(time_limit)
+    require_count(max_tries, "max_tries")
     rng = random.Random(seed)
     started = time.perf_counter()
     stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
