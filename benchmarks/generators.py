@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import statistics
 import sys
 import time
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 
+from benchmarks import JSON_HELP, RowWriter
 from puzzlesat.numberlink.formats import parse
 from puzzlesat.numberlink.verify import verify
 
@@ -107,24 +107,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a small sample (8x8, 10x10, 12x10; a few seeds)")
     parser.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="seconds allowed per puzzle (default 120)")
     parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
-    parser.add_argument("--json", default=None, metavar="PATH", help="write one JSON row per puzzle (JSON lines)")
+    parser.add_argument("--json", default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
     rows = []
-    sink = open(args.json, "w", encoding="utf-8") if args.json else None
+    sink = RowWriter(args.json)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, plan=args.plan):
             rows.append(row)
-            if sink:
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
+            sink.write(row)
             note = "" if row.get("confirmed") else (" (gave up: time limit or tries)" if row.get("confirmed") is None else " NOT CONFIRMED")
             print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s{note}",
                   file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted: reporting the puzzles made so far", file=sys.stderr)
     finally:
-        if sink:
-            sink.close()
+        sink.close()
     print(table(rows))
     print()
     print(histograms(rows))

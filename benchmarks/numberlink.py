@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import ROW_KEYS
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness)")
     parser.add_argument("--sets", nargs="+", choices=[*COVER_ALL_SETS, *LEAVE_EMPTY_SETS])
     parser.add_argument("--solver", default=DEFAULT_SOLVER)
-    parser.add_argument("--json", type=Path, metavar="PATH", help="append one JSON row per puzzle, as it is measured")
+    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set, no huge boards")
     parser.add_argument("--no-huge", action="store_true", help="skip boards over 250 000 cells")
     parser.add_argument("--one", nargs=2, metavar=("SET", "INDEX"), help=argparse.SUPPRESS)
@@ -205,23 +205,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"public data not present: {DATA} (nothing to measure)")
         return 0
     rows: list[dict[str, Any]] = []
-    out = args.json.open("a") if args.json else None
+    sink = RowWriter(args.json)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, rules=args.rules, sets=args.sets,
                        solver=args.solver, huge=not args.no_huge):
             missing = [key for key in ROW_KEYS if key not in row]
             assert not missing, f"row lacks {missing}"
             rows.append(row)
-            if out:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
+            sink.write(row)
             flag = "" if row["status"] != "error" else f"  {row.get('error')}"
             print(f"{row['rules']:16} {row['set']:22} {row['instance']:32} {row['status']:>13} unique={str(row.get('unique')):5} {row['seconds']:8.3f}s{flag}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print("interrupted: the table covers the rows measured so far", file=sys.stderr)
     finally:
-        if out:
-            out.close()
+        sink.close()
     if rows:
         print(table(rows))
     return 0

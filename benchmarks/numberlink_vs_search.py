@@ -36,6 +36,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
+from benchmarks import JSON_HELP, RowWriter
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
@@ -294,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a small sample (a few minutes)")
     parser.add_argument("--all-public", action="store_true", help="every public 2-D puzzle up to 50x50, not a sample")
     parser.add_argument("--agreement", type=int, default=None, metavar="N", help="random small boards for the agreement check (default 1000, 300 with --quick; 0 skips)")
-    parser.add_argument("--json", default=None, metavar="PATH", help="write the rows as JSON lines to PATH, the summary (agreement, crossover) to PATH.summary.json")
+    parser.add_argument("--json", default=None, metavar="PATH", help=JSON_HELP + "; the summary (agreement, crossover) goes to PATH.summary.json")
     parser.add_argument("--plots", default=None, metavar="DIR", help="write PNG plots (time against size, cactus) into DIR (needs matplotlib)")
     parser.add_argument("--sets", choices=["all", "public", "generated"], default="all", help="which instances to run (default all)")
     parser.add_argument("--report", nargs="+", default=None, metavar="ROWS", help="no runs: print the table, crossover and plots of JSON-lines row files")
@@ -327,24 +328,23 @@ def main(argv: list[str] | None = None) -> int:
     if not DATA.exists():
         print(f"public data not found at {DATA}: public sets skipped")
     rows = []
-    sink = open(args.json, "w", encoding="utf-8") if args.json else None
+    sink = RowWriter(args.json)
     try:
         for row in run(time_limit=time_limit, quick=args.quick, everything=args.all_public, sets=args.sets):
             rows.append(row)
-            if sink:
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
+            sink.write(row)
             print(f"  {row['set']}/{row['instance']} {row['size']} {row['method']} {row['task']}: {row['status']} {row['seconds']:.3f}s"
                   + (" (inferred)" if row.get("inferred") else ""), file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted: reporting the rows measured so far", file=sys.stderr)
+    finally:
+        sink.close()
     print(table(rows))
     print()
     text, cross = crossover(rows, time_limit)
     summary["crossover"] = cross
     print(text)
-    if sink:
-        sink.close()
+    if args.json:
         Path(args.json + ".summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     if args.plots:
         for path in plots(rows, Path(args.plots), time_limit):

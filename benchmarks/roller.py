@@ -19,7 +19,6 @@ The exact methods get ``--time-limit`` per level; the DFS baseline gets ``--dfs-
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -28,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import ROW_KEYS
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
 from puzzlesat.results import Status
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
@@ -195,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dfs-limit", type=float, default=5.0, help="seconds per level for the DFS baseline")
     parser.add_argument("--method-limit", action="append", default=[], metavar="METHOD=S",
                         help="per-level limit for one method (e.g. time-indexed=10); repeatable")
-    parser.add_argument("--json", type=Path, help="write all rows to this JSON file (rewritten after every row)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LEVELS} levels of each set")
     args = parser.parse_args(argv)
     method_limits = {}
@@ -205,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--method-limit wants METHOD=SECONDS with METHOD one of {', '.join(METHODS)}")
         method_limits[name] = float(seconds)
     rows: list[dict[str, Any]] = []
+    sink = RowWriter(args.json)
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
           f"limit {args.time_limit} s, DFS {args.dfs_limit} s", flush=True)
     try:
@@ -214,13 +214,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if row["check"] not in ("ok", "not-proven"):
                 print(f"  CHECK {row['check']}: {row['set']} {row['instance']} {row['method']} "
                       f"moves={row['moves']} known={row['known']} {row.get('error') or ''}", flush=True)
-            if args.json:
-                tmp = args.json.with_suffix(args.json.suffix + ".tmp")
-                tmp.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-                tmp.replace(args.json)
+            sink.write(row)
             sys.stderr.write(f"\r{len(rows)} rows: {row['set']} {row['instance'][:24]:24} {row['method']:13}")
     except KeyboardInterrupt:
         print("\ninterrupted; summary of the rows measured so far:")
+    finally:
+        sink.close()
     sys.stderr.write("\n")
     print(summary(rows))
     assert set(ROW_KEYS) <= set(rows[0]) if rows else True

@@ -14,13 +14,13 @@ seconds per level, certified levels per minute, and confirmations.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 from collections import defaultdict
 from typing import Any, Iterator
 
+from benchmarks import JSON_HELP, RowWriter
 from puzzlesat.roller.formats import format, parse
 from puzzlesat.roller.generate import GenerationFailed, generate
 from puzzlesat.roller.solve import solve
@@ -86,23 +86,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small plan (about a minute)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds allowed per level (default 60)")
-    parser.add_argument("--json", metavar="PATH", help="append one JSON row per level here")
+    parser.add_argument("--json", metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
     rows = []
-    sink = open(args.json, "a", encoding="utf-8") if args.json else None
+    sink = RowWriter(args.json)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick):
             rows.append(row)
-            if sink:
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
+            sink.write(row)
             print(f"{row['set']} {row['instance']}: {row['status']} {row.get('min_moves')} moves, {row['seconds']:.2f}s"
                   f"{'' if row['verified'] else ' NOT CONFIRMED'}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print("interrupted: table of the rows so far", file=sys.stderr)
     finally:
-        if sink:
-            sink.close()
+        sink.close()
     print(table(rows))
     return 0 if all(r["verified"] for r in rows if r["status"] == "solved") else 1
 

@@ -18,7 +18,6 @@ proof; how often the A* baseline was above the proven minimum and by how much.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import ROW_KEYS
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
 from puzzlesat.results import Status
 from puzzlesat.swap.astar import astar_solve
 from puzzlesat.swap.generate import draw_level
@@ -151,12 +150,13 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.swap", description=__doc__.split("\n\n")[0])
     parser.add_argument("--time-limit", type=float, default=DEFAULT_LIMIT, help="seconds per level and method")
-    parser.add_argument("--json", type=Path, help="write all rows to this JSON file (rewritten after every row)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"a few levels per set ({QUICK_LEVELS})")
     parser.add_argument("--methods", nargs="+", default=["exact", "astar"], choices=["exact", "astar", "search", "cpsat"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
+    sink = RowWriter(args.json)
     header = f"{'instance':12} {'size':>5} {'method':>14} {'status':>13} {'moves':>5} {'opt':>4} {'lb':>4} {'seconds':>8}"
     print(header)
     try:
@@ -169,12 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{'-' if row['lower_bound'] is None else row['lower_bound']:>4} {row['seconds']:8.2f}",
                 flush=True,
             )
-            if args.json:
-                tmp = args.json.with_suffix(args.json.suffix + ".tmp")
-                tmp.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-                tmp.replace(args.json)
+            sink.write(row)
     except KeyboardInterrupt:
         print("interrupted: the rows so far are kept", file=sys.stderr)
+    finally:
+        sink.close()
     print()
     print(summary(rows, args.time_limit))
     return 0

@@ -148,3 +148,19 @@ def test_report_without_matplotlib_still_has_its_tables(tmp_path, monkeypatch) -
     text = write_report(tmp_path / "rows.jsonl", tmp_path).read_text()
     assert "Plots skipped: matplotlib is not installed" in text and "| toy |" in text
     assert not list(tmp_path.glob("*.png"))
+
+
+def test_benchmark_rows_are_json_lines_kept_as_measured_and_started_afresh(tmp_path):
+    from benchmarks import RowWriter
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"instance": "from an earlier run"}\n')
+    writer = RowWriter(path)
+    writer.write({"instance": "a", "seconds": 0.5})
+    # flushed at once: a run stopped here (before close) keeps the row
+    assert [json.loads(line) for line in path.read_text().splitlines()] == [{"instance": "a", "seconds": 0.5}]
+    writer.write({"instance": "b", "seconds": 1.0})
+    writer.close()
+    assert [json.loads(line)["instance"] for line in path.read_text().splitlines()] == ["a", "b"]
+    with RowWriter(None) as nothing:
+        nothing.write({"instance": "c"})
