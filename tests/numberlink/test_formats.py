@@ -301,6 +301,11 @@ def test_puzzlink_example_decodes_to_the_spec_grid():
     assert formats.url_rules("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3") == Rules(cover_all=False)
 
 
+def test_puzzlink_url_fragment_is_not_part_of_the_puzzle():
+    plain = parse("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3")
+    assert parse("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3#top").pairs == plain.pairs
+
+
 def test_puzzlink_non_square_large_numbers_and_long_gaps():
     rows = [["." for _ in range(30)] for _ in range(3)]
     for label, a, b in (("17", (0, 0), (2, 29)), ("300", (0, 29), (1, 0)), ("5", (1, 5), (1, 28))):
@@ -425,7 +430,8 @@ def test_utf8_bom_and_crlf():
         ("p?numlin/3/2/1g1Q", None, 1, 17, ["unknown symbol 'Q'"]),
         ("p?numlin/3/2/-1", None, 1, 14, ["2 hex digits"]),
         ("p?numlin/3/2/1g1z", None, 1, 17, ["past the end"]),
-        ("p?numlin/2/1/1g1", None, 1, 16, ["more than the 2 cells"]),
+        ("p?numlin/2/1/1g1", None, 1, 16, ["unexpected '1' after the 2 cells"]),
+        ("p?numlin/5/5/1j2h3m1h2j3?x=1", None, 1, 25, ["unexpected '?x=1' after the 25 cells"]),
         ("p?numlin/99999/99999/", None, 1, None, ["absurd"]),
         ("p?numlin/3/2/1g2", None, 1, 14, ["'1' occurs once"]),
     ],

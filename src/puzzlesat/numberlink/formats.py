@@ -569,6 +569,8 @@ def _split_url(line: str, number: int) -> _Url:
     width, height = _number(parts[0]), _number(parts[1])
     _check_size(width, height, number)
     body = parts[2] if len(parts) > 2 else ""
+    if "#" in body:  # a fragment names a place on the page, never part of the puzzle
+        body, parts = body.split("#", 1)[0], parts[:3]
     if len(parts) > 3 and any(parts[3:]):
         raise ParseError("unexpected text after the URL body", line=number)
     column = match.start(2) + 1 + sum(len(p) + 1 for p in pflags) + len(parts[0]) + len(parts[1]) + 2
@@ -589,7 +591,7 @@ def _parse_puzzlink(lines: Sequence[str]) -> list[Puzzle]:
             ch = body[i]
             column = url.body_column + i
             if position >= cells:
-                raise ParseError(f"the body describes more than the {cells} cells of the board", line=number, column=column)
+                raise ParseError(f"unexpected {body[i:]!r} after the {cells} cells of the board", line=number, column=column)
             if ch in "0123456789abcdef":
                 value, width = int(ch, 16), 1
             elif ch in "-+=%":
