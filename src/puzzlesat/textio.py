@@ -2,6 +2,8 @@
 
 >>> as_text("A.A"), as_text(b"\\xef\\xbb\\xbfA.A"), as_text("A.A".encode("utf-16"))
 ('A.A', 'A.A', 'A.A')
+>>> split_lines("A.A\\r\\n.\\x0c.\\n")
+['A.A', '.\\x0c.']
 >>> as_text(None)
 Traceback (most recent call last):
 ...
@@ -10,7 +12,22 @@ TypeError: expected text (str or bytes), got NoneType
 
 from __future__ import annotations
 
+import re
+
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor numbers them: broken at ``\\n``, ``\\r\\n`` and ``\\r``
+    only (``str.splitlines`` also breaks at form feeds, NEL, U+2028 and more, which put the line
+    numbers of error messages out of step with the file)."""
+    parts = _LINE_BREAK.split(text)
+    if parts[-1] == "":
+        parts.pop()
+    return parts
 
 
 def as_text(data: str | bytes | bytearray) -> str:

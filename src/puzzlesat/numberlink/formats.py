@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text
+from ..textio import as_text, split_lines
 from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -88,7 +88,7 @@ def _lines(text: str) -> list[str]:
     characters other than tabs; any Unicode letter, mark, symbol or space is fine)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.splitlines()
+    lines = split_lines(text)
     for number, line in enumerate(lines, 1):
         if not line.isprintable():
             for column, ch in enumerate(line, 1):

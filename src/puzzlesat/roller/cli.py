@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..results import Status
+from ..textio import split_lines
 from . import formats
 from .model import DELTAS, Level, slide
 from .verify import verify
@@ -43,7 +44,7 @@ _ANSWER_LINE = re.compile(r"^[^,]+\.(?:xml|tmx),\s*\d+(?:\.\d+)?(?:,\s*[1-4])*\s
 
 def is_answer_file(text: str) -> bool:
     """TabTale answer lines (``001.xml,0,1,3,2,4``) rather than levels."""
-    lines = [line.strip() for line in text[:200_000].splitlines() if line.strip()]
+    lines = [line.strip() for line in split_lines(text[:200_000]) if line.strip()]
     return bool(lines) and all(_ANSWER_LINE.match(line) for line in lines)
 
 
@@ -53,7 +54,7 @@ def _grid_blocks(text: str) -> list[list[str]] | None:
     holds a line that is neither."""
     blocks: list[list[str]] = []
     current: list[str] = []
-    for raw in text.splitlines():
+    for raw in split_lines(text):
         line = raw.strip()
         if not line:
             if current:
@@ -83,7 +84,7 @@ def sniff(text: str, path: str) -> bool:
         return True
     if is_answer_file(head):
         return True  # claimed so that load() can say what it is
-    lines = [line.strip() for line in head.splitlines() if line.strip()]
+    lines = [line.strip() for line in split_lines(head) if line.strip()]
     if len(lines) >= 2 and all(_BINARY_ROW.match(line) for line in lines):
         return sum(line.split().count("1") for line in lines) > 2
     if len(lines) >= 2 and all(_WG_ROW.match(line) for line in lines):

@@ -55,7 +55,7 @@ from typing import Any, Callable
 from xml.etree import ElementTree
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text
+from ..textio import as_text, split_lines
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
@@ -218,7 +218,7 @@ NATIVE_SYMBOLS = {WALL: WALL, FLOOR: FLOOR, BALL: BALL}
 def parse_native(text: str, *, source: str | None = None) -> list[Level]:
     """Every level of a native text (blocks separated by blank lines)."""
     levels = []
-    blocks = _blocks(text.splitlines())
+    blocks = _blocks(split_lines(text))
     if not blocks:
         raise ParseError("empty input: no level found")
     for index, block in enumerate(blocks):
@@ -433,7 +433,7 @@ def parse_answers(text: str) -> dict[str, str]:
     {'001.xml': 'RULD', '002.xml': 'DR'}
     """
     answers: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         parts = [part.strip() for part in line.split(",")]
         if len(parts) < 2 or not parts[0] or line.lstrip().startswith(("[", "=>", "#")):
             continue
@@ -537,7 +537,7 @@ def parse_starhermit(text: str, *, source: str | None = None) -> list[Level]:
 def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
                       source: str | None, first_block_only: bool = False, start: str | None = None,
                       default_start: str | None = None) -> list[Level]:
-    blocks = _blocks(text.splitlines())
+    blocks = _blocks(split_lines(text))
     if not blocks:
         raise ParseError("empty input: no level found")
     if first_block_only:
@@ -580,7 +580,7 @@ def parse_mazepaint(text: str, *, start: str | None = None, source: str | None =
     _check_start_rule(start)
     rows: list[str] = []
     first = None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         tokens = line.split()
         if not tokens:
             if rows:
@@ -714,7 +714,7 @@ def detect_format(text: str) -> str:
         if '"rows"' in text[:100_000]:
             return "starhermit"
         return "herbou"
-    blocks = _blocks(text.splitlines())
+    blocks = _blocks(split_lines(text))
     if not blocks:
         return "native"
     first = [line for _, line in blocks[0] if not _is_comment(line)]

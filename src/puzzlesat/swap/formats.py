@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text
+from ..textio import as_text, split_lines
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -144,7 +144,7 @@ def parse_all(text: str, *, source: Optional[str] = None) -> list[Level]:
         levels.append(_build(draft, source))
         draft = None
 
-    lines = text.splitlines()
+    lines = split_lines(text)
     for number, raw in enumerate(lines, start=1):
         tokens = _tokens(raw)
         if not tokens:
