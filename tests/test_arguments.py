@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from puzzlesat import numberlink, roller, swap
@@ -48,6 +49,15 @@ SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
     (lambda: numberlink.generate("5", 5), "width"),
     (lambda: roller.generate(7, 7, moves="4-8"), "moves"),
     (lambda: swap.generate(size="7x6"), "size"),
+    (lambda: numberlink.generate(5, 5, seed="42"), "seed"),
+    (lambda: roller.generate(7, 7, seed=1.5), "seed"),
+    (lambda: swap.generate(seed=None), "seed"),
+    (lambda: numberlink.Puzzle(2.5, 2, ()), "width and height"),
+    (lambda: numberlink.Puzzle(3, 1, (numberlink.Pair("A", (0, 0.0), (0, 2)),)), "start of 'A'"),
+    (lambda: numberlink.Puzzle(3, 1, [("A", (0, 0), (0, 2))]), "Pair"),
+    (lambda: numberlink.Puzzle(3, 1, (), blocked={(0, "1")}), "blocked cell"),
+    (lambda: roller.Level(("####", "#..#", "####"), (1.9, 2.9)), "start"),
+    (lambda: roller.Level(("####", "#..#", "####"), "12"), "start"),
 ])
 def test_wrong_types_raise_a_type_error_naming_the_argument(call, argument):
     with pytest.raises(TypeError, match=argument):
@@ -76,6 +86,15 @@ def test_a_level_of_another_family_is_named_by_its_module():
 def test_bad_values_raise_a_value_error_saying_what_is_allowed(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_an_answer_to_another_board_is_refused_when_written_out():
+    other = numberlink.solve(numberlink.Puzzle.from_rows(["A...A"])).solution
+    for call in (lambda: numberlink.format_solution(PUZZLE, other), lambda: numberlink.render(PUZZLE, other)):
+        with pytest.raises(ValueError, match=r"cell \(0, 3\) lies off the 3x3 board"):
+            call()
+    start = numberlink.Pair("A", (np.int64(0), 1), (0, 2)).start  # numpy's integers are whole numbers too
+    assert start == (0, 1) and type(start[0]) is int
 
 
 def test_bytes_are_read_like_text_by_every_family():
@@ -171,3 +190,12 @@ def test_requests_a_board_cannot_meet_and_answers_of_another_board_are_refused()
     big = numberlink.Puzzle.from_rows(["A...", "....", "...A"])
     with pytest.raises(ValueError, match="off the 3x3 board"):
         numberlink.render(PUZZLE, numberlink.solve(big).solution)
+
+
+def test_a_count_has_no_truth_value_and_results_compare_without_their_timings():
+    multiple = numberlink.is_unique(PUZZLE)
+    with pytest.raises(TypeError, match=r"test \.unique"):
+        bool(multiple)  # "if is_unique(puzzle):" would hold for every puzzle
+    assert multiple.unique is False
+    assert numberlink.solve(PUZZLE) == numberlink.solve(PUZZLE)
+    assert numberlink.count(PUZZLE, limit=3) == numberlink.count(PUZZLE, limit=3)

@@ -69,7 +69,7 @@ class SolveResult(Generic[A]):
 
     status: Status
     solution: A | None = None
-    timings: Timings = Timings()
+    timings: Timings = field(default=Timings(), compare=False)  # two runs of one solve compare equal
     optimal: bool = False
     lower_bound: int | None = None
     method: str = ""
@@ -93,7 +93,7 @@ class CountResult(Generic[A]):
     complete: bool
     limit: int
     solutions: tuple[A, ...] = ()
-    timings: Timings = Timings()
+    timings: Timings = field(default=Timings(), compare=False)
     stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -113,6 +113,10 @@ class CountResult(Generic[A]):
         if u is Uniqueness.UNKNOWN:
             return None
         return u is Uniqueness.UNIQUE
+
+    def __bool__(self) -> bool:
+        # ``if is_unique(puzzle):`` would hold for every puzzle: say what to test instead
+        raise TypeError("a CountResult has no truth value: test .unique (True, False or None) or .uniqueness")
 
 
 def check_count_limit(limit: object) -> int:

@@ -48,10 +48,10 @@ import itertools
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
-from ..errors import PuzzlesatError, require_count
+from ..errors import PuzzlesatError, require_count, require_type
 from ..grid import Cell
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
@@ -86,7 +86,7 @@ class Generated:
     solution: Solution
     unique: bool | None
     tries: int
-    seconds: float
+    seconds: float = field(compare=False)  # two runs of one request compare equal
     seed: int
     method: str
 
@@ -639,6 +639,7 @@ def generate(
     """
     low_high = check_request(width, height, method=method, band=band, target=target)
     require_count(max_tries, "max_tries")
+    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)
     started = time.perf_counter()

@@ -25,15 +25,13 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidPuzzle
-from ..grid import Cell, orthogonal_neighbours
+from ..grid import Cell, as_cell, is_whole_number, orthogonal_neighbours
 
 EMPTY = "."
 BLOCKED = "#"
 
 MAX_CELLS = 4_000_000  # 2000 x 2000: beyond this a board is refused as absurd
 
-# What a cell's row and column may be (numpy's integers too: answers read back from arrays).
-_INDEX_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64})
 
 
 @dataclass(frozen=True)
@@ -68,6 +66,12 @@ class Pair:
     start: Cell
     end: Cell
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.label, str):
+            raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
+        object.__setattr__(self, "start", as_cell(self.start, f"the start of {self.label!r}"))
+        object.__setattr__(self, "end", as_cell(self.end, f"the end of {self.label!r}"))
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -80,6 +84,12 @@ class Puzzle:
     name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if not (is_whole_number(self.width) and is_whole_number(self.height)):
+            raise TypeError(f"width and height must be whole numbers, not {self.width!r} and {self.height!r}")
+        object.__setattr__(self, "width", int(self.width))
+        object.__setattr__(self, "height", int(self.height))
+        if not all(isinstance(pair, Pair) for pair in self.pairs):
+            raise TypeError("pairs must be Pair objects, e.g. Pair('A', (0, 0), (0, 2))")
         if self.width < 1 or self.height < 1:
             raise InvalidPuzzle(f"board size {self.width}x{self.height} must be at least 1x1")
         if self.width * self.height > MAX_CELLS:
@@ -88,7 +98,7 @@ class Puzzle:
         # each pair's ends in reading order, pairs sorted by their first end.
         canonical = [Pair(p.label, *sorted((tuple(p.start), tuple(p.end)))) for p in self.pairs]
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
-        object.__setattr__(self, "blocked", frozenset(self.blocked))
+        object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
         seen_labels: set[str] = set()
         used: dict[Cell, str] = {}
         for pair in self.pairs:
@@ -203,7 +213,7 @@ class Solution:
         paths = []
         for label, cells in self.paths:
             cells = tuple(map(tuple, cells))
-            if not all(len(cell) == 2 and type(cell[0]) in _INDEX_TYPES and type(cell[1]) in _INDEX_TYPES for cell in cells):
+            if not all(len(cell) == 2 and is_whole_number(cell[0]) and is_whole_number(cell[1]) for cell in cells):
                 raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers")
             if cells and cells[-1] < cells[0]:
                 cells = cells[::-1]
@@ -254,6 +264,7 @@ class Solution:
 
     def grid(self, puzzle: Puzzle) -> np.ndarray:
         """The puzzle's grid with every path cell holding its label."""
+        self.check_on_board(puzzle)
         g = puzzle.grid()
         for label, cells in self.paths:
             for cell in cells:
@@ -262,6 +273,12 @@ class Solution:
 
     def to_rows(self, puzzle: Puzzle) -> list[list[str]]:
         return self.grid(puzzle).tolist()
+
+    def check_on_board(self, puzzle: Puzzle) -> None:
+        """ValueError when a cell of the paths lies off ``puzzle``'s board."""
+        off = [cell for _, cells in self.paths for cell in cells if not puzzle.on_board(cell)]
+        if off:
+            raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.width}x{puzzle.height} board (an answer to another puzzle?)")
 
 
 def _trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[Cell, ...] | None:

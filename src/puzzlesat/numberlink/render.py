@@ -83,9 +83,7 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
         solution = solution.solution
     if solution is not None:
         require_type(solution, Solution, "solution")
-        off = [cell for _, cells in solution.paths for cell in cells if not puzzle.on_board(cell)]
-        if off:
-            raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.width}x{puzzle.height} board (an answer to another puzzle?)")
+        solution.check_on_board(puzzle)
     if cell_size is not None and not cell_size > 0:
         raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
     cell = cell_size or cell_size_for(puzzle)

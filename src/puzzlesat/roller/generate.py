@@ -40,11 +40,11 @@ import random
 import re
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import ParseError, PuzzlesatError, count_argument, require_count
+from ..errors import ParseError, PuzzlesatError, count_argument, require_count, require_type
 from ..results import Status
 from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
@@ -67,7 +67,7 @@ class GeneratedLevel:
     min_moves: int
     seed: int
     tries: int
-    seconds: float
+    seconds: float = field(compare=False)
 
 
 def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -> tuple[int, int]:
@@ -194,6 +194,7 @@ def generate(
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
     require_count(max_tries, "max_tries")
+    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     started = time.perf_counter()
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))

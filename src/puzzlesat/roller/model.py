@@ -38,7 +38,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from ..errors import InvalidPuzzle
-from ..grid import Cell
+from ..grid import Cell, as_cell
 
 UP, DOWN, LEFT, RIGHT = "U", "D", "L", "R"
 MOVES = "UDLR"  # every direction, in the order solvers try them
@@ -76,7 +76,7 @@ class Level:
     def __post_init__(self) -> None:
         rows = tuple(str(row) for row in self.rows)
         object.__setattr__(self, "rows", rows)
-        object.__setattr__(self, "start", (int(self.start[0]), int(self.start[1])))
+        object.__setattr__(self, "start", as_cell(self.start, "start"))
         if not rows or not rows[0]:
             raise InvalidPuzzle("empty level: the board has no cells")
         width = len(rows[0])

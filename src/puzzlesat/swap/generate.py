@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..errors import PuzzlesatError, require_count
+from ..errors import PuzzlesatError, require_count, require_type
 from ..results import Status
 from ..timing import Deadline
 from .astar import astar_solve
@@ -315,6 +315,7 @@ def generate(
     _check_draw(difficulty, goal, size)
     deadline = Deadline.of(time_limit)
     require_count(max_tries, "max_tries")
+    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     rng = random.Random(seed)
     started = time.perf_counter()
     stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
