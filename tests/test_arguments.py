@@ -134,6 +134,10 @@ def test_results_print_as_their_plain_values():
     (["generate", "roller", "--count", "0"], "'0' is not a whole number of 1 or more"),
     (["generate", "numberlink", "--count", "two"], "'two' is not a whole number of 1 or more"),
     (["verify", "PUZZLE", "--index", "-1"], "'-1' is not a position from 0"),
+    (["verify", "PUZZLE", "--method", "bogus"], "unknown method 'bogus'"),
+    (["solve", "PUZZLE", "--format", "toks"], "unknown format 'toks'"),
+    (["solve", "PUZZLE", "--solver", "foo"], "unknown SAT solver 'foo'"),
+    (["solve", "PUZZLE", "--solver", "lingeling"], "cannot be used"),
 ])
 def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -145,9 +149,9 @@ def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
 def test_an_unknown_numberlink_format_is_an_error_line(tmp_path, capsys):
     path = tmp_path / "p.nl"
     path.write_text("A..\n...\n..A\n")
-    assert main(["solve", str(path), "--format", "nosuch"]) == 1
+    assert main(["solve", str(path), "--format", "tmx"]) == 1  # a Roller format, not a Numberlink one
     captured = capsys.readouterr()
-    assert "unknown format 'nosuch'" in captured.out + captured.err
+    assert "unknown format 'tmx'" in captured.out + captured.err
     assert "Traceback" not in captured.out + captured.err
 
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
+
+import pytest
 
 from puzzlesat.cli import main
 
@@ -118,14 +122,31 @@ def test_an_empty_folder_is_said_plainly(tmp_path, capsys):
 def test_library_errors_and_unwritable_outputs_are_error_lines(tmp_path, capsys):
     puzzle = tmp_path / "p.nl"
     puzzle.write_text("...B\n.A..\n..BA\n")
-    assert main(["render", str(puzzle), "--solution", "--solver", "bogus", "-o", str(tmp_path / "s.svg")]) == 2
-    assert "unknown SAT solver 'bogus'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["render", str(puzzle), "--solution", "--solver", "bogus", "-o", str(tmp_path / "s.svg")])
+    assert stop.value.code == 2 and "unknown SAT solver 'bogus'" in capsys.readouterr().err
+    assert main(["render", str(puzzle), "--solution", "-o", str(tmp_path / "s.jpg")]) == 2
+    assert "must end in .svg or .png" in capsys.readouterr().err
+    assert main(["render", str(puzzle), "-o", str(tmp_path / "nowhere" / "s.svg")]) == 2
+    assert "no folder" in capsys.readouterr().err
     assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path / "missing" / "x.txt")]) == 2
     assert "No such file or directory" in capsys.readouterr().err
     assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path)]) == 2
     assert "cannot resume" in capsys.readouterr().err
     assert main(["generate", "numberlink", "--size", "5x5", "--target", "1000"]) == 2
     assert "holds at most 8 links" in capsys.readouterr().err
+
+
+def test_devices_are_refused_and_pipes_read(tmp_path, capsys):
+    code, records = run(capsys, "verify", os.devnull, "--json")
+    assert code == 1 and "not a puzzle file: a device" in records[0]["error"]
+    pipe = tmp_path / "pipe.nl"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_text("A.A\n"))
+    writer.start()
+    code, records = run(capsys, "solve", str(pipe), "--json")
+    writer.join()
+    assert code == 0 and records[0]["grid"] == [["A", "A", "A"]]
 
 
 def test_standard_input_and_utf16_files_are_read(tmp_path, capsys, monkeypatch):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import time
 import traceback
@@ -55,8 +56,13 @@ def read_source(source: str) -> str:
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
             size = len(data)
         else:
-            size = os.path.getsize(source)
-            data = Path(source).read_bytes() if size <= MAX_FILE_BYTES else b""
+            mode = os.stat(source).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe is read like standard input
+                kind = "a folder" if stat.S_ISDIR(mode) else "a device or socket"
+                raise ParseError(f"not a puzzle file: {kind}", source=source)
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)  # capped: never read without end
+            size = os.path.getsize(source) if stat.S_ISREG(mode) else len(data)
     except OSError as exc:
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
     if size > MAX_FILE_BYTES:
@@ -234,6 +240,12 @@ def command_generate(args: argparse.Namespace) -> int:
 
 
 def command_render(args: argparse.Namespace) -> int:
+    from .scene import output_problem
+
+    problem = output_problem(args.output)
+    if problem:  # said before any solving
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         family, items = load_items(args, args.input)
     except ParseError as exc:
@@ -347,9 +359,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def bad_option_value(args: argparse.Namespace) -> str | None:
+    """A ``--format``, ``--method`` or ``--solver`` value no family knows, said once before any
+    puzzle is read (the family modules are imported only when such an option is given)."""
+    if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render"):
+        from .numberlink.formats import FORMATS as NUMBERLINK_FORMATS
+        from .roller.formats import FORMATS as ROLLER_FORMATS
+
+        known = sorted({*NUMBERLINK_FORMATS, *ROLLER_FORMATS, "swap"})
+        if args.fmt not in known:
+            return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
+    if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render"):
+        from .roller.solve import METHODS as ROLLER_METHODS
+        from .swap.solve import METHODS as SWAP_METHODS
+
+        known = sorted({*ROLLER_METHODS, *SWAP_METHODS, "exact"})
+        if args.method not in known:
+            return f"argument --method: unknown method {args.method!r} (roller: {', '.join(ROLLER_METHODS)}; swap: exact, {', '.join(SWAP_METHODS)})"
+    if getattr(args, "solver", None) is not None:
+        from pysat.solvers import SolverNames
+
+        from .sat.solver import UNSUPPORTED
+
+        names = {name for field in vars(SolverNames) if not field.startswith("_") for name in getattr(SolverNames, field)}
+        if args.solver in UNSUPPORTED:
+            return f"argument --solver: {args.solver!r} cannot be used: {UNSUPPORTED[args.solver]}"
+        if args.solver not in names:
+            return f"argument --solver: unknown SAT solver {args.solver!r} (try cadical195, glucose4 or minisat22)"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    problem = bad_option_value(args)
+    if problem:
+        parser.error(problem)  # exit status 2, with the usage line
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:

@@ -270,6 +270,17 @@ def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
     return caption + f"  ({size})"
 
 
+def output_problem(output: str) -> str | None:
+    """Why ``puzzlesat render`` could not write ``output`` (checked before any solving), or None."""
+    path = Path(output)
+    if path.suffix.lower() not in (".svg", ".png"):
+        return f"cannot write {path.name!r}: the picture file must end in .svg or .png"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"cannot write {output}: no folder {folder}"
+    return None
+
+
 def save_for_cli(scene: Scene, output: str) -> int:
     """Write ``scene`` to ``output`` (.svg or .png) for ``puzzlesat render``: prints where it
     went, or a one-line error on stderr; returns the exit status (0 written, 2 not)."""
@@ -277,7 +288,10 @@ def save_for_cli(scene: Scene, output: str) -> int:
 
     try:
         path = scene.save(output, scale=png_scale(scene))
-    except (ValueError, RuntimeError, OSError) as exc:
+    except OSError as exc:
+        print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except (ValueError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {path}")
