@@ -147,3 +147,38 @@ def test_touch_selectors_switch_between_the_two_formulas(rows: list[str], cover_
     assert all_on == _answers(puzzle, list(plain.clauses()), enc.num_edges)
     assert all_off == _answers(puzzle, list(encode(puzzle, loose).clauses()), enc.num_edges)
     assert all_on <= all_off
+
+
+ORIENT_BOARDS = {**TOUCH_BOARDS, "4x5 two labels": ["A...B", ".....", ".....", "A...B"], "3x5 blocked": BOARDS["3x5 blocked"]}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(no_self_touch=True)], ids=str)
+@pytest.mark.parametrize("rows", ORIENT_BOARDS.values(), ids=list(ORIENT_BOARDS))
+def test_direction_variables_keep_every_answer_and_follow_their_size_formula(rows: list[str], rules: Rules) -> None:
+    puzzle = Puzzle.from_rows(rows)
+    plain = encode(puzzle, rules)
+    enc = encode(puzzle, rules, orientation=True)
+    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+
+    def n(cell):
+        r, c = cell
+        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+
+    E = enc.num_edges
+    more_clauses = 4 * E + sum(n(c) for c in ends) + 2 * sum(1 + comb(n(c), 2) for c in free - ends if n(c) >= 1)
+    assert (enc.num_vars, enc.num_clauses) == (plain.num_vars + 2 * E, plain.num_clauses + more_clauses)
+    answers = _answers(puzzle, list(enc.clauses()), E)
+    assert answers == _answers(puzzle, list(plain.clauses()), E)
+    # each answer has exactly one orientation: its paths walked from start to end
+    for edges in answers:
+        with SatSolver(list(enc.clauses()) + [[v if v in edges else -v] for v in range(1, E + 1)]) as solver:
+            assert solver.solve()
+            first = [lit for lit in solver.model() if abs(lit) > plain.num_vars and abs(lit) <= plain.num_vars + 2 * E]
+            solver.add_clause([-lit for lit in first])
+            assert not solver.solve()
+
+
+def test_direction_variables_need_cover_all_rules() -> None:
+    with pytest.raises(ValueError, match="cover-all"):
+        encode(Puzzle.from_rows(["A.A"]), Rules(cover_all=False), orientation=True)

@@ -14,7 +14,8 @@ Two reductions keep the loose rule sets fast (proofs in ``encodings/numberlink.m
   and a search for a detour next to the answer found (counting beyond 2 uses the full formula);
 * cover-all with touching allowed: an answer is looked for without touching first (usually
   at once), a path that runs along itself in the same direction gives a second answer by a
-  local swap, and only then is the full formula searched, next to the first answer.
+  local swap, and only then is the full formula searched, next to the first answer, with
+  direction variables that walk each path from its start (the same answers, refuted sooner).
 
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
@@ -44,7 +45,7 @@ from ..results import CountResult, SolveResult, Status, Timings, check_count_lim
 from ..sat import DEFAULT_SOLVER, SatSolver, counter
 from ..timing import Deadline
 from . import frontier, topology
-from .encoding import Encoding, EncodingTimeout
+from .encoding import Encoding, EncodingTimeout, orientation_blocks
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, Cell, Puzzle, Rules, Solution
 from .verify import verify
@@ -110,6 +111,7 @@ class _Search:
         self.solve_seconds = 0.0
         self.cuts = 0
         self.cycles = 0
+        self.oriented = False
         self.solver: SatSolver | None = None
         self.encoding: Encoding | None = None
         start = time.perf_counter()
@@ -248,6 +250,16 @@ class _Search:
         may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
         assert self.solver is not None and self.encoding is not None
         self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
+
+    def orient(self) -> None:
+        """Add the direction variables (cover-all rules; see ``encoding.orientation_blocks``):
+        the same answers, found or refuted sooner by the hard default-rules uniqueness proofs."""
+        assert self.solver is not None and self.encoding is not None
+        if self.oriented:
+            return
+        self.oriented = True
+        for _, block in orientation_blocks(self.encoding):
+            self.solver.add_clause_lists(block.tolist())
 
     def prefer(self, solution: Solution) -> None:
         """Search next to ``solution`` first (solver phases set to its edges)."""
@@ -1002,6 +1014,9 @@ def count(
         # a second answer near the first, in small windows (no-self-touch cover-all is decided
         # fast enough without); on narrow boards the exact frontier count runs beside
         windows_left = limit == 2 and not (rules.cover_all and rules.no_self_touch)
+        # the global search for a second answer under default rules walks each path from its
+        # start (direction variables): the hard uniqueness proofs go much faster
+        orient = limit == 2 and rules.cover_all and not rules.no_self_touch
         while len(found) < limit:
             if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
@@ -1009,6 +1024,8 @@ def count(
                 windows_left = False
                 local, where = _window_variant(search, found[0], stop=race.done if race is not None else None), "window"
                 if local is None and race is None:
+                    if orient:
+                        search.orient()
                     status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
                     if status is Status.UNSATISFIABLE:
                         break
@@ -1023,6 +1040,8 @@ def count(
                     stats["local_variant"] = where
                     search.block(local)
                     continue
+            if orient and len(found) == 1:
+                search.orient()
             if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
                 status, solution = search.answer_with_few_empty()
             elif race is not None and len(found) == 1:
