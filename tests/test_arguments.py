@@ -174,6 +174,8 @@ def test_ctrl_c_inside_a_solver_is_a_keyboard_interrupt(monkeypatch):
         monkeypatch.setattr(solver, "_solve_in_budgeted_steps", interrupted)
         with pytest.raises(KeyboardInterrupt):
             solver.solve(time_limit=5)
+        # the interrupted native solver is never freed (freeing it crashed or hung the process)
+        assert solver._solver.solver.cadical is None
     model = cp_model.CpModel()
     model.new_bool_var("x")
     # CP-SAT's own Ctrl-C handler aborts the process; ours is Python's

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import stat
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -185,6 +187,7 @@ def command_solve(args: argparse.Namespace) -> int:
             record = run_one(family, "solve", items[index], source, index, args)
             ok &= record["status"] == "solved"
             emit(record, args, family, items[index], "solve", len(items))
+            stop_if_interrupted()
     return 0 if ok else 1
 
 
@@ -212,6 +215,7 @@ def command_verify(args: argparse.Namespace) -> int:
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             emit(record, args, family, item, "verify", len(items) if isinstance(items, list) else 1)  # as soon as it is made
+            stop_if_interrupted()
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
@@ -395,6 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = bad_option_value(args)
     if problem:
         parser.error(problem)  # exit status 2, with the usage line
+    INTERRUPT.clear()
+    previous = signal.signal(signal.SIGINT, _note_interrupt) if threading.current_thread() is threading.main_thread() else None
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
@@ -407,6 +413,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+# Ctrl-C raises KeyboardInterrupt as usual, and is also noted here: when it lands inside a
+# finaliser (a pipe closed after a solver process ends), Python prints "Exception ignored" and
+# goes on, and the batch loops check the note after each puzzle, so the run still stops.
+INTERRUPT = threading.Event()
+
+
+def _note_interrupt(signum: int, frame: object) -> None:
+    INTERRUPT.set()
+    raise KeyboardInterrupt
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt when a Ctrl-C was swallowed on its way (see ``INTERRUPT``)."""
+    if INTERRUPT.is_set():
+        raise KeyboardInterrupt
 
 
 if __name__ == "__main__":  # pragma: no cover

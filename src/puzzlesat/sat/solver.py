@@ -116,6 +116,7 @@ class SatSolver:
             return self._solve_in_budgeted_steps(list(assumptions), deadline)
         except pysolvers.error as exc:
             if "keyboard interrupt" in str(exc).lower():  # pysat's own word for Ctrl-C inside a solver
+                self._abandon()
                 raise KeyboardInterrupt from None
             raise
         finally:
@@ -171,6 +172,17 @@ class SatSolver:
 
     def close(self) -> None:
         self._solver.delete()
+
+    def _abandon(self) -> None:
+        """Never free this solver: pysat leaves a solver interrupted by Ctrl-C by jumping out of
+        its native code, which can leave its memory half updated, and freeing it then has crashed
+        ("double free or corruption") or hung the process. Its handle is dropped instead (the
+        memory is leaked; the process is about to stop)."""
+        inner = self._solver.solver
+        if inner is not None:
+            for name, value in list(vars(inner).items()):
+                if type(value).__name__ == "PyCapsule":  # the native solver's handle
+                    setattr(inner, name, None)
 
     def __enter__(self) -> "SatSolver":
         return self
