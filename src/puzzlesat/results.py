@@ -134,3 +134,28 @@ def check_count_limit(limit: object) -> int:
     if limit < 1:
         raise ValueError(f"limit must be 1 or more answers, not {limit}")
     return limit
+
+
+def stated_phrase(stated: int, verdict: str | None, *, status: str, moves_count: int | None,
+                  optimal: bool | None, lower_bound: int | None) -> str:
+    """How a file's stated move count compares with ours, for the human output of ``verify``
+    (``verdict`` is the record's "equal", "better", "worse" or None).
+
+    >>> stated_phrase(3, "worse", status="solved", moves_count=4, optimal=True, lower_bound=4)
+    'stated 3 is below the proven minimum 4'
+    >>> stated_phrase(9, "better", status="solved", moves_count=7, optimal=True, lower_bound=7)
+    'stated 9: ours is shorter (7)'
+    """
+    if verdict == "equal":
+        return f"stated {stated}: equal"
+    if verdict == "better":
+        return f"stated {stated}: ours is shorter ({moves_count})"
+    if verdict == "worse":
+        if status == "unsolvable":
+            return f"stated {stated}, but the level is proven unsolvable"
+        if optimal:
+            return f"stated {stated} is below the proven minimum {moves_count}"
+        return f"stated {stated} is below the proven lower bound {lower_bound}"
+    if moves_count is not None and status == "solved":
+        return f"stated {stated}: ours is longer but not proven minimal"
+    return f"stated {stated}: not compared"

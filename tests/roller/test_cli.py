@@ -130,14 +130,20 @@ def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
     path.write_text(RING.replace("par: 4", "par: 3"))
     code, out, _ = run(capsys, "verify", str(path), "--json")
     (record,) = json_lines(out)
-    assert record["optimal"] is False and record["lower_bound"] == 3 and record["par_match"] == "worse"
+    # a longer answer not proven minimal says nothing about the stated 3; the level still fails
+    assert record["optimal"] is False and record["lower_bound"] == 3 and record["par_match"] is None
     assert not roller_cli.passed(record) and code == 1
+    path.write_text(RING.replace("par: 4", "par: 2"))  # below the proven lower bound 3: refuted
+    code, out, _ = run(capsys, "verify", str(path))
+    assert "stated 2 is below the proven lower bound 3" in out and code == 1
 
 
 def test_par_match_values():
     assert roller_cli.par_match("solved", "RDLU", 4) == "equal"
     assert roller_cli.par_match("solved", "RDL", 4) == "better"
     assert roller_cli.par_match("solved", "RDLUR", 4) == "worse"
+    assert roller_cli.par_match("solved", "RDLUR", 4, optimal=False) is None
+    assert roller_cli.par_match("solved", "RDLUR", 4, optimal=False, lower_bound=5) == "worse"
     assert roller_cli.par_match("unsolvable", None, 4) == "worse"
     assert roller_cli.par_match("solved", "RDLU", None) is None
     assert roller_cli.par_match("unknown", None, 4) is None

@@ -40,6 +40,7 @@ def exact(monkeypatch):
         return bfs_solve(level)
 
     fake.solve = solve
+    fake.METHODS = ("search", "cpsat", "astar")
     monkeypatch.setitem(sys.modules, "puzzlesat.swap.solve", fake)
     monkeypatch.setattr(generate_module, "exact_solve", bfs_solve)
 
@@ -81,8 +82,9 @@ def test_unsolvable_and_unknown_method(tmp_path, capsys, exact):
     code, records = run_json(capsys, "solve", str(path), "--json")
     assert code == 1 and [r["status"] for r in records] == ["unsolvable", "solved"]
     assert records[0]["moves"] is None
-    code, (record,) = run_json(capsys, "solve", str(path), "--json", "--index", "1", "--method", "nonsense")
-    assert record["status"] == "error" and "unknown method" in record["error"]
+    with pytest.raises(SystemExit) as stop:  # refused once, before any level is read
+        main(["solve", str(path), "--json", "--index", "1", "--method", "nonsense"])
+    assert stop.value.code == 2 and "unknown method 'nonsense'" in capsys.readouterr().err
 
 
 def test_verify_compares_stated_claims(tmp_path, capsys, exact):

@@ -5,8 +5,10 @@ JSON record keys (the contract outside checks rely on): ``status`` ("solved", "u
 is proven), ``lower_bound`` (the best proven lower bound on the number of moves, or null);
 extras: ``moves_count``, ``name``, ``width``, ``height``, ``start`` ([row, col]), ``start_rule``
 (how a start the file did not store was chosen), ``par`` (the optimum the file states, or the
-length of the answer it ships) with ``par_match`` ("equal", "better", "worse" or null when the
-file states nothing), ``known_answer_valid`` (whether the file's own answer replays), ``reason``
+length of the answer it ships) with ``par_match`` ("equal", "better" = ours is shorter, "worse"
+= the stated count is below our proven minimum or lower bound, or the level is proven
+unsolvable; null when the file states nothing or nothing proven bears on it),
+``known_answer_valid`` (whether the file's own answer replays), ``reason``
 (why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``. The generic CLI
 adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
 
@@ -27,7 +29,7 @@ import re
 from typing import Any
 
 from ..errors import ParseError
-from ..results import Status
+from ..results import Status, stated_phrase
 from ..textio import split_lines
 from . import formats
 from .model import DELTAS, Level, slide
@@ -130,16 +132,25 @@ def reference_length(level: Level) -> tuple[int | None, bool | None]:
     return None, answer_valid
 
 
-def par_match(status: str, moves: str | None, reference: int | None) -> str | None:
+def par_match(status: str, moves: str | None, reference: int | None, optimal: bool = True,
+              lower_bound: int | None = None) -> str | None:
     """How our answer compares with the file's stated count: "equal", "better" (fewer moves),
-    "worse" (more moves, or unsolvable where the file states an answer); None when it states none."""
-    if reference is None or status not in ("solved", "unsolvable"):
+    "worse" (the stated count is below our proven minimum or lower bound, or the level is proven
+    unsolvable); None when it states none, or nothing proven bears on it (a longer answer not
+    proven minimal says nothing)."""
+    if reference is None:
+        return None
+    if lower_bound is not None and lower_bound > reference:
+        return "worse"
+    if status not in ("solved", "unsolvable"):
         return None
     if status == "unsolvable" or moves is None:
         return "worse"
     if len(moves) == reference:
         return "equal"
-    return "better" if len(moves) < reference else "worse"
+    if len(moves) < reference:
+        return "better"
+    return "worse" if optimal else None
 
 
 def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
@@ -168,7 +179,7 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "start": list(level.start),
         "start_rule": level.start_rule,
         "par": reference,
-        "par_match": par_match(status, moves, reference),
+        "par_match": par_match(status, moves, reference, bool(result.optimal), lower_bound),
         "known_answer_valid": answer_valid,
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
         "method": result.method,
@@ -210,7 +221,8 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
     else:
         text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("par") is not None:
-        text += f"; stated {record['par']}: {record['par_match']}"
+        text += "; " + stated_phrase(record["par"], record["par_match"], status=status, moves_count=record["moves_count"],
+                                     optimal=record["optimal"], lower_bound=record["lower_bound"])
     if record.get("known_answer_valid") is False:
         text += "; its stated answer is not valid"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"

@@ -6,8 +6,9 @@ JSON record keys (the contract outside checks rely on): ``status`` ("solved", "u
 proven), ``lower_bound`` (a proven lower bound on the minimum, or null); the generic CLI adds
 ``family``, ``source``, ``index``, ``seconds`` and ``error``. Further keys: ``moves_count``,
 ``method``, ``rows``, ``cols``, ``goal`` (kind), ``stated_minimum`` (the file's ``minimum``
-line), ``stated_minimum_match`` ("equal", "better" = we need fewer moves, "worse" = we need more
-or the level is unsolvable; null when nothing is stated or nothing is known), and
+line), ``stated_minimum_match`` ("equal", "better" = we need fewer moves, "worse" = the stated
+count is below our proven minimum or lower bound, or the level is proven unsolvable; null when
+nothing is stated or nothing proven bears on it), and
 ``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line.
 
 ``--method exact`` (default) asks the exact solver for a proven minimum; ``--method astar`` runs
@@ -25,7 +26,7 @@ import time
 from typing import Any, Optional
 
 from ..errors import ParseError, count_argument
-from ..results import SolveResult, Status
+from ..results import SolveResult, Status, stated_phrase
 from ..timing import seconds_argument
 from . import formats
 from .model import Level, Move, parse_moves
@@ -73,13 +74,21 @@ def run_solver(level: Level, args: argparse.Namespace) -> SolveResult:
     return solve(level, method=method, time_limit=time_limit)
 
 
-def stated_match(status: str, count: Optional[int], optimal: bool, stated: Optional[int]) -> Optional[str]:
-    """How the file's stated minimum compares with what we found.
+def stated_match(status: str, count: Optional[int], optimal: bool, stated: Optional[int],
+                 lower_bound: Optional[int] = None) -> Optional[str]:
+    """How the file's stated minimum compares with what we found ("worse": the stated count is
+    below our proven minimum or lower bound, or the level is proven unsolvable).
 
     >>> stated_match("solved", 5, True, 7), stated_match("solved", 5, True, 4), stated_match("unsolvable", None, False, 3)
     ('better', 'worse', 'worse')
+    >>> stated_match("unknown", None, False, 3, lower_bound=4)
+    'worse'
     """
-    if stated is None or status not in ("solved", "unsolvable"):
+    if stated is None:
+        return None
+    if lower_bound is not None and lower_bound > stated:
+        return "worse"
+    if status not in ("solved", "unsolvable"):
         return None
     if status == "unsolvable" or count is None:
         return "worse"
@@ -122,7 +131,7 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "cols": level.cols,
         "goal": level.goal.kind,
         "stated_minimum": level.stated_minimum,
-        "stated_minimum_match": stated_match(status, count, optimal, level.stated_minimum),
+        "stated_minimum_match": stated_match(status, count, optimal, level.stated_minimum, lower_bound),
         "stated_solution_valid": stated_valid,
         "stated_solution_problem": stated_problem,
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
@@ -165,10 +174,8 @@ def summary_line(level: Optional[Level], record: dict[str, Any], where: str) -> 
     else:
         text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("stated_minimum") is not None:
-        verdict = record.get("stated_minimum_match")
-        if verdict is None:
-            verdict = "ours is longer but not proven minimal" if record.get("moves_count") is not None else "not compared"
-        text += f"; stated minimum {record['stated_minimum']}: {verdict}"
+        text += "; " + stated_phrase(record["stated_minimum"], record.get("stated_minimum_match"), status=status,
+                                     moves_count=record.get("moves_count"), optimal=record["optimal"], lower_bound=record["lower_bound"])
     if record.get("stated_solution_valid") is False:
         text += f"; stated solution invalid ({record.get('stated_solution_problem')})"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
