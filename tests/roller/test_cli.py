@@ -181,7 +181,9 @@ def test_verify_fails_a_level_whose_stated_answer_is_invalid(tmp_path, capsys):
     path = tmp_path / "bad_answer.roller"
     path.write_text("# name: x\n# answer: L\n#####\n#o..#\n#####\n")
     code, out, _ = run(capsys, "verify", str(path))
-    assert code == 1 and "its stated answer is not valid" in out
+    assert code == 1 and "its stated answer is not valid (no-move: move 1 (L) cannot leave (1, 1)" in out
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    assert json_lines(out)[0]["known_answer_problem"].startswith("no-move: move 1")
 
 
 TMX = ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="5" height="4">\n<layer width="5" height="4">\n'

@@ -8,7 +8,8 @@ extras: ``moves_count``, ``name``, ``width``, ``height``, ``start`` ([row, col])
 length of the answer it ships) with ``par_match`` ("equal", "better" = ours is shorter, "worse"
 = the stated count is below our proven minimum or lower bound, or the level is proven
 unsolvable; null when the file states nothing or nothing proven bears on it),
-``known_answer_valid`` (whether the file's own answer replays), ``reason``
+``known_answer_valid`` (whether the file's own answer replays) and ``known_answer_problem``
+(its first fault, e.g. ``no-move: move 5 (L) cannot leave (3, 1): ...``), ``reason``
 (why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``. The generic CLI
 adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
 
@@ -121,15 +122,18 @@ def blank_record() -> dict[str, Any]:
     return {"moves": None, "optimal": None, "lower_bound": None, "moves_count": None, "par": None, "par_match": None}
 
 
-def reference_length(level: Level) -> tuple[int | None, bool | None]:
-    """The move count the level's file states (its par, else the length of its shipped answer)
-    and whether that shipped answer replays validly (None when it ships none)."""
-    answer_valid = None if level.known_answer is None else not verify(level, level.known_answer)
+def reference_length(level: Level) -> tuple[int | None, bool | None, str | None]:
+    """The move count the level's file states (its par, else the length of its shipped answer),
+    whether that shipped answer replays validly (None when it ships none), and what is wrong
+    with it (the first fault, or None)."""
+    problems = [] if level.known_answer is None else verify(level, level.known_answer)
+    answer_valid = None if level.known_answer is None else not problems
+    problem = str(problems[0]) if problems else None
     if level.par is not None:
-        return level.par, answer_valid
+        return level.par, answer_valid, problem
     if level.known_answer is not None and answer_valid:
-        return len(level.known_answer), answer_valid
-    return None, answer_valid
+        return len(level.known_answer), answer_valid, problem
+    return None, answer_valid, problem
 
 
 def par_match(status: str, moves: str | None, reference: int | None, optimal: bool = True,
@@ -163,7 +167,7 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         if problems:  # solve() checks its answers; this is a second line of defence
             raise RuntimeError(f"the solver returned an invalid answer: {problems[0]}")
     status = {Status.SOLVED: "solved", Status.UNSATISFIABLE: "unsolvable", Status.UNKNOWN: "unknown"}[result.status]
-    reference, answer_valid = reference_length(level)
+    reference, answer_valid, answer_problem = reference_length(level)
     lower_bound = result.lower_bound
     if status == "solved" and result.optimal:
         lower_bound = len(moves) if moves is not None else lower_bound
@@ -181,6 +185,7 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "par": reference,
         "par_match": par_match(status, moves, reference, bool(result.optimal), lower_bound),
         "known_answer_valid": answer_valid,
+        "known_answer_problem": answer_problem,
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
         "method": result.method,
         "encode_seconds": round(result.timings.encode, 4),
@@ -224,7 +229,7 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
         text += "; " + stated_phrase(record["par"], record["par_match"], status=status, moves_count=record["moves_count"],
                                      optimal=record["optimal"], lower_bound=record["lower_bound"])
     if record.get("known_answer_valid") is False:
-        text += "; its stated answer is not valid"
+        text += f"; its stated answer is not valid ({record.get('known_answer_problem')})"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
 
 
