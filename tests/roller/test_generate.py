@@ -134,11 +134,16 @@ def test_cli_to_stdout_and_bad_arguments(capsys, oracle):
         cli.main(["generate", "roller", "--moves", "9-3"])
 
 
-def test_resume_refuses_a_pack_of_another_size(tmp_path, capsys, oracle):
+def test_resume_refuses_a_pack_of_another_size_or_settings(tmp_path, capsys, oracle):
     out = tmp_path / "pack.roller"
     assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "3-6", "--out", str(out)]) == 0
     assert cli.main(["generate", "roller", "--size", "7x7", "--moves", "3-6", "--out", str(out), "--count", "2"]) == 2
     assert "another size" in capsys.readouterr().err
+    # the same size and seed with another moves range would mix two kinds of level in one pack
+    assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "5-9", "--out", str(out), "--count", "2"]) == 2
+    assert "written with other settings (moves 3-6" in capsys.readouterr().err
+    assert cli.main(["generate", "roller", "--size", "6x6", "--moves", "3-6", "--out", str(out), "--count", "2"]) == 0
+    assert len(read(out)) == 2
 
 
 def test_real_solver_pack_re_solves_from_its_saved_text(tmp_path, capsys):

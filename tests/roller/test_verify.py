@@ -109,4 +109,4 @@ def test_answers_attached_to_levels_feed_the_par_comparison():
     table = read_answers(folder / "solutions" / "solution.txt")
     levels = with_answers([read(path)[0] for path in sorted((folder / "data" / "all").glob("00*.xml"))], table)
     assert [level.known_answer for level in levels] == [table[level.name] for level in levels]
-    assert all(reference_length(level) == (len(level.known_answer), True) for level in levels)
+    assert all(reference_length(level) == (len(level.known_answer), True, None) for level in levels)
