@@ -11,6 +11,7 @@ import pytest
 from puzzlesat import numberlink, roller, swap
 from puzzlesat.numberlink import backtracking, frontier
 from puzzlesat.cli import main
+from puzzlesat.errors import ParseError
 from puzzlesat.results import CountResult, Uniqueness
 from puzzlesat.timing import Deadline
 
@@ -95,6 +96,42 @@ def test_an_answer_to_another_board_is_refused_when_written_out():
             call()
     start = numberlink.Pair("A", (np.int64(0), 1), (0, 2)).start  # numpy's integers are whole numbers too
     assert start == (0, 1) and type(start[0]) is int
+
+
+def test_swap_model_helpers_refuse_what_they_cannot_use():
+    with pytest.raises(ValueError, match=r"cell \(5, 5\) is off the 1x2 board"):
+        swap.apply_swap(SWAP_LEVEL.start, (0, 0), (5, 5))
+    with pytest.raises(TypeError, match="stated_minimum"):
+        swap.Level(SWAP_LEVEL.start, SWAP_LEVEL.goal, stated_minimum="3")
+    with pytest.raises(TypeError, match="level must be a Level"):
+        swap.is_goal(SWAP_LEVEL.start, SWAP_LEVEL.start)
+    assert swap.replay(SWAP_LEVEL, ["0,0>0,1"]) == swap.replay(SWAP_LEVEL.start, ["0,0>0,1"])
+    with pytest.raises(TypeError, match=r"SolveResult \(a SolveResult's moves are its \.solution\)"):
+        swap.verify(SWAP_LEVEL, swap.solve(SWAP_LEVEL))
+    with pytest.raises(TypeError, match="not int"):
+        roller.is_solution(LEVEL, 123)
+
+
+def test_a_file_name_given_as_text_gets_a_hint(tmp_path):
+    for family, text in ((numberlink, "A..\n...\n..A\n"), (swap, "start\nT1R T1G\ngoal\nG R\n"),
+                         (roller, "#####\n#o..#\n#####\n")):
+        path = tmp_path / "level.txt"
+        path.write_text(text)
+        with pytest.raises(ParseError, match=r"read files with read\(\)"):
+            family.parse(str(path))
+        assert family.read(path)  # read() is the way
+
+
+def test_levels_read_from_a_file_are_named_after_it(tmp_path):
+    path = tmp_path / "pack.swap"
+    path.write_text(swap.format_all([SWAP_LEVEL, SWAP_LEVEL]))
+    assert [level.name for level in swap.read(path)] == ["pack.swap#0", "pack.swap#1"]
+    assert swap.parse("start\nT1R T1G\ngoal\nG R\n", fmt="native") == SWAP_LEVEL
+    with pytest.raises(ParseError, match="native format only"):
+        swap.parse("start\nT1R T1G\ngoal\nG R\n", fmt="tmx")
+    puzzles = [numberlink.Puzzle.from_rows(["A.A"]), numberlink.Puzzle.from_rows(["B", "B"])]
+    assert numberlink.parse_all(numberlink.format_all(puzzles)) == puzzles
+    assert numberlink.parse("A.A", source="x.nl").name == "x.nl"
 
 
 def test_bytes_are_read_like_text_by_every_family():

@@ -15,7 +15,7 @@ from puzzlesat.cli import build_parser, detect_family
 from puzzlesat.families import FAMILIES, family_for_path, get_family
 from puzzlesat.scene import Scene
 
-VERBS = ("parse", "parse_all", "read", "format", "solve", "verify", "generate", "render")
+VERBS = ("parse", "parse_all", "read", "format", "format_all", "solve", "verify", "is_solution", "generate", "render")
 CLI_FUNCTIONS = ("sniff", "load", "blank_record", "solve_record", "verify_record", "show", "passed",
                  "add_generate_arguments", "generate", "render")
 
@@ -52,6 +52,11 @@ def test_family_exposes_every_verb(family) -> None:
     assert "seed" in generate and generate["seed"].kind is inspect.Parameter.KEYWORD_ONLY
     if family.objective == "uniqueness":
         assert callable(getattr(package, "count", None)) and callable(getattr(package, "is_unique", None))
+    # the readers take the same keywords, and every family describes its violation codes
+    for verb in ("parse", "parse_all"):
+        assert {"fmt", "source"} <= set(inspect.signature(getattr(package, verb)).parameters), verb
+    assert "fmt" in inspect.signature(package.read).parameters
+    assert isinstance(package.CODES, dict) and all(isinstance(text, str) and text for text in package.CODES.values())
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)

@@ -12,6 +12,7 @@ TypeError: expected text (str or bytes), got NoneType
 
 from __future__ import annotations
 
+import os
 import re
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
@@ -49,3 +50,15 @@ def as_text(data: str | bytes | bytearray) -> str:
     if not isinstance(data, str):
         raise TypeError(f"expected text (str or bytes), got {type(data).__name__}")
     return data
+
+
+def file_name_hint(data: object) -> str:
+    """A hint for an error message when ``data``, given as puzzle text, is one line naming an
+    existing file (``parse("puzzles/p1.nl")`` instead of ``read(...)``); else ""."""
+    if not isinstance(data, str) or "\n" in data.strip() or len(data) > 4096:
+        return ""
+    try:
+        named = os.path.isfile(data.strip())
+    except (OSError, ValueError):
+        return ""
+    return " (this text names a file: read files with read())" if named else ""

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text, split_lines
+from ..textio import as_text, file_name_hint, split_lines
 from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -783,6 +783,9 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
         if not puzzles:
             raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
     except ParseError as error:
+        hint = file_name_hint(text)
+        if hint:
+            error = ParseError(error.message + hint, line=error.line, column=error.column)
         raise error.with_source(source) if source else error from None
     base = _source_name(source)
     if len(puzzles) == 1:
@@ -798,15 +801,15 @@ def _renamed(puzzle: Puzzle, name: str) -> Puzzle:
     return Puzzle(puzzle.width, puzzle.height, puzzle.pairs, puzzle.blocked, name=name)
 
 
-def parse(text: str | bytes, *, fmt: str | None = None) -> Puzzle:
+def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> Puzzle:
     """The one puzzle in ``text``; a ParseError when there are none or several.
 
     >>> parse("A.B\\n#..\\nA.B").blocked
     frozenset({(1, 0)})
     """
-    puzzles = parse_all(text, fmt=fmt)
+    puzzles = parse_all(text, fmt=fmt, source=source)
     if len(puzzles) != 1:
-        raise ParseError(f"expected one puzzle, found {len(puzzles)} (use parse_all)")
+        raise ParseError(f"expected one puzzle, found {len(puzzles)} (use parse_all)", source=source)
     return puzzles[0]
 
 
@@ -845,6 +848,23 @@ def _grid_text(grid: list[list[str]], width: int, height: int) -> str:
     ):
         rows.insert(0, f"{width} {height}")
     return "\n".join(rows)
+
+
+MULTI_PUZZLE_FORMATS = ("native", "thomasahle", "puzzlink")
+
+
+def format_all(puzzles: Sequence[Puzzle], *, fmt: str = "native") -> str:
+    """Several puzzles as one text that :func:`parse_all` reads back: native or thomasahle grids
+    separated by blank lines, or one puzz.link URL per line (the other formats hold one puzzle).
+
+    >>> print(format_all([Puzzle.from_rows(["AA"]), Puzzle.from_rows(["B.B"])]))
+    A A
+    <BLANKLINE>
+    B . B
+    """
+    if fmt not in MULTI_PUZZLE_FORMATS:
+        raise ValueError(f"format {fmt!r} holds one puzzle per file; several are written as {', '.join(MULTI_PUZZLE_FORMATS)}")
+    return ("\n" if fmt == "puzzlink" else "\n\n").join(format(puzzle, fmt=fmt) for puzzle in puzzles)
 
 
 def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family

@@ -20,10 +20,12 @@ nothing about SAT or search; every answer a solver returns passes through it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import require_type
 from ..grid import Cell
+from ..results import SolveResult
 from .model import DELTAS, MOVES, Level, slide
 
 # Stable violation codes, in the order they are checked.
@@ -38,8 +40,9 @@ SHOWN_CELLS = 12  # how many cells a message lists before "..."
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: a stable ``code`` (see CODES), a message, the step (0-based index of the
-    move in the answer, or None when the whole answer is at fault) and the cells involved."""
+    """One broken rule: a stable ``code`` (see CODES), a message, the step (the move's number in
+    the answer, from 1 as in Swap, or None when the whole answer is at fault) and the cells
+    involved."""
 
     code: str
     message: str
@@ -55,6 +58,10 @@ def _cells_text(cells: tuple[Cell, ...]) -> str:
     return text + (f", ... ({len(cells) - SHOWN_CELLS} more)" if len(cells) > SHOWN_CELLS else "")
 
 
+def _result_hint(moves: object) -> str:
+    return " (a SolveResult's moves are its .solution)" if isinstance(moves, SolveResult) else ""
+
+
 def verify(level: Level, moves: str) -> list[Violation]:
     """Every rule the move string breaks, in check order; an empty list means it is a valid answer.
 
@@ -67,16 +74,19 @@ def verify(level: Level, moves: str) -> list[Violation]:
         raise TypeError("moves must be a string over U D L R, not None (a result with no answer has solution None)")
     out: list[Violation] = []
     if not isinstance(moves, str):
-        moves = "".join(moves)
+        letters = list(moves) if isinstance(moves, Iterable) else None
+        if letters is None or not all(isinstance(letter, str) for letter in letters):
+            raise TypeError(f"moves must be a string over U D L R, not {type(moves).__name__}{_result_hint(moves)}")
+        moves = "".join(letters)
     position = level.start
     painted = {position}
-    for step, letter in enumerate(moves):
+    for step, letter in enumerate(moves, start=1):
         if letter not in DELTAS:
-            out.append(Violation("bad-symbol", f"move {step + 1} is {letter!r}, not one of {', '.join(MOVES)}", step))
+            out.append(Violation("bad-symbol", f"move {step} is {letter!r}, not one of {', '.join(MOVES)}", step))
             continue
         stop, cells = slide(level, position, letter)
         if not cells:
-            out.append(Violation("no-move", f"move {step + 1} ({letter}) cannot leave {position}: a wall or the edge is next to it", step, (position,)))
+            out.append(Violation("no-move", f"move {step} ({letter}) cannot leave {position}: a wall or the edge is next to it", step, (position,)))
             continue
         painted.update(cells)
         position = stop

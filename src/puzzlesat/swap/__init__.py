@@ -14,7 +14,7 @@ legal when either square reaches the other.
 """
 
 from .astar import astar_solve
-from .formats import format, format_all, parse, parse_all, read
+from .formats import FORMATS, format, format_all, parse, parse_all, read
 from .generate import GeneratedLevel, GenerationFailed, generate
 from .model import (
     Board,
@@ -46,6 +46,7 @@ __all__ = [
     "render",
     "solve",
     "CODES",
+    "FORMATS",
     "Goal",
     "Level",
     "Move",

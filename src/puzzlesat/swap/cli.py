@@ -49,10 +49,7 @@ def sniff(text: str, path: str) -> bool:
 
 
 def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
-    fmt = getattr(args, "fmt", None)
-    if fmt not in (None, "native", "swap"):
-        raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
-    return formats.parse_all(text, source=source)
+    return formats.parse_all(text, fmt=getattr(args, "fmt", None), source=source)
 
 
 def blank_record() -> dict[str, Any]:

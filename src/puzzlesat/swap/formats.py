@@ -41,13 +41,14 @@ puzzlesat.errors.ParseError: 2:5: unknown figure 'X' in 'X1G' (expected T tower,
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text, split_lines
+from ..textio import as_text, file_name_hint, split_lines
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -118,10 +119,30 @@ def _is_comment(tokens: list[tuple[int, str]]) -> bool:
     return bool(tokens) and tokens[0][1].startswith("#")
 
 
-def parse_all(text: str, *, source: Optional[str] = None) -> list[Level]:
-    """Every level in ``text``, in order. Raises ParseError (line, column) on anything wrong,
-    including input with no level at all."""
-    text = as_text(text)
+FORMATS = ("native",)  # the one Swap format; "swap" is accepted as its other name
+
+
+def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> list[Level]:
+    """Every level in ``text``, in order (``fmt``: None or "native", the only Swap format).
+    Raises ParseError (line, column) on anything wrong, including input with no level at all.
+    With ``source`` each level is named after it (``"pack.swap#3"`` in a file of several)."""
+    if fmt not in (None, "native", "swap"):
+        raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
+    try:
+        levels = _parse_levels(as_text(text), source)
+    except ParseError as error:
+        hint = file_name_hint(text)
+        if not hint:
+            raise
+        raise ParseError(error.message + hint, line=error.line, column=error.column, source=error.source) from None
+    if source:
+        base = os.path.basename(source.rstrip("/\\")) or source
+        names = [base] if len(levels) == 1 else [f"{base}#{k}" for k in range(len(levels))]
+        levels = [level if level.name else replace(level, name=name) for level, name in zip(levels, names)]
+    return levels
+
+
+def _parse_levels(text: str, source: Optional[str]) -> list[Level]:
     levels: list[Level] = []
     pending_comments: list[str] = []
     draft: Optional[_Draft] = None
@@ -296,21 +317,21 @@ def _count_difference(start: list[str], goal: list[str]) -> str:
     return "; ".join(parts)
 
 
-def parse(text: str, *, source: Optional[str] = None) -> Level:
+def parse(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> Level:
     """The one level in ``text`` (ParseError when there is none or more than one)."""
-    levels = parse_all(text, source=source)
+    levels = parse_all(text, fmt=fmt, source=source)
     if len(levels) != 1:
         raise ParseError(f"expected one level, found {len(levels)} (use parse_all)", source=source)
     return levels[0]
 
 
-def read(path: str | Path) -> list[Level]:
+def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
     """Every level in a ``.swap`` file (ParseError naming the file on bad input)."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ParseError(f"cannot read file: {exc}", source=str(path)) from None
-    return parse_all(text, source=str(path))
+    return parse_all(text, fmt=fmt, source=str(path))
 
 
 def format_level(level: Level, *, metadata: bool = True) -> str:

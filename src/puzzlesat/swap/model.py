@@ -38,7 +38,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import InvalidPuzzle
+from ..errors import InvalidPuzzle, require_type
 from ..grid import Cell
 
 FIGURE_DIRECTIONS: dict[str, tuple[Cell, ...]] = {
@@ -113,6 +113,9 @@ def board_colours(board: Board) -> tuple[tuple[Optional[str], ...], ...]:
 
 def apply_swap(board: Board, u: Cell, v: Cell) -> Board:
     """The board with the contents of cells u and v exchanged (no legality check)."""
+    for cell in (u, v):
+        if not (0 <= cell[0] < len(board) and 0 <= cell[1] < len(board[0])):
+            raise ValueError(f"cell {cell} is off the {len(board)}x{len(board[0])} board")
     rows = [list(row) for row in board]
     rows[u[0]][u[1]], rows[v[0]][v[1]] = rows[v[0]][v[1]], rows[u[0]][u[1]]
     return tuple(tuple(row) for row in rows)
@@ -235,6 +238,8 @@ class Level:
             for sq in row:
                 if sq is not None and not isinstance(sq, Square):
                     raise InvalidPuzzle(f"cell content {sq!r} is neither a Square nor None (wall)")
+        if self.stated_minimum is not None and (isinstance(self.stated_minimum, bool) or not isinstance(self.stated_minimum, int)):
+            raise TypeError(f"stated_minimum must be a whole number or None, not {type(self.stated_minimum).__name__}")
         if self.stated_minimum is not None and self.stated_minimum < 0:
             raise InvalidPuzzle("a stated minimum cannot be negative")
         if self.stated_solution is not None:
@@ -401,6 +406,7 @@ def lonely_squares(board: Board) -> list[Cell]:
 
 def is_goal(level: Level, board: Board) -> bool:
     """Whether ``board`` satisfies the level's goal."""
+    require_type(level, Level, "level")
     kind = level.goal.kind
     if kind == "match":
         return board_colours(board) == level.goal.colours

@@ -128,8 +128,11 @@ def apply_move(board: Board, move: MoveLike, *, check: bool = True) -> Board:
     return apply_swap(board, m.source, m.target)
 
 
-def replay(board: Board, moves: str | list[MoveLike] | tuple[MoveLike, ...]) -> list[Board]:
-    """The boards after each move (the first entry is ``board`` itself); ValueError if illegal."""
+def replay(board: Board | Level, moves: str | list[MoveLike] | tuple[MoveLike, ...]) -> list[Board]:
+    """The boards after each move (the first entry is ``board`` itself, or a level's start);
+    ValueError if illegal."""
+    if isinstance(board, Level):
+        board = board.start
     boards = [board]
     for move in parse_moves(moves):
         boards.append(apply_move(boards[-1], move))

@@ -37,6 +37,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 from ..errors import require_type
 from ..grid import Cell
+from ..results import SolveResult
 from .model import Board, Level, Move
 
 ORTHOGONAL = {(-1, 0), (1, 0), (0, -1), (0, 1)}
@@ -44,7 +45,14 @@ DIAGONAL = {(-1, -1), (-1, 1), (1, -1), (1, 1)}
 DIRECTIONS = {"T": ORTHOGONAL, "B": DIAGONAL, "Q": ORTHOGONAL | DIAGONAL}
 NOTATION = re.compile(r"^\s*([0-9]+)\s*,\s*([0-9]+)\s*>\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
 
-CODES = ("bad-notation", "off-board", "wall", "out-of-range", "wrong-direction", "goal-not-reached")
+CODES = {
+    "bad-notation": "a move is not written r1,c1>r2,c2, or names one cell twice",
+    "off-board": "a move names a cell off the board",
+    "wall": "a move names a wall cell",
+    "out-of-range": "neither square reaches the other cell: it lies beyond its scope or behind a wall",
+    "wrong-direction": "neither square's figure moves that way (tower orthogonal, bishop diagonal)",
+    "goal-not-reached": "the moves are legal but end short of the goal",
+}
 
 
 @dataclass(frozen=True)
@@ -100,12 +108,18 @@ def _blocker(board: Board, u: Cell, v: Cell) -> tuple[str, str]:
 RANK = {"wall": 3, "out-of-range": 2, "wrong-direction": 1}
 
 
+def _result_hint(moves: object) -> str:
+    return " (a SolveResult's moves are its .solution)" if isinstance(moves, SolveResult) else ""
+
+
 def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[Violation]:
     """Replay ``moves`` (Move objects, ``r1,c1>r2,c2`` strings, or one space-separated string)
     from the start; return the violations (empty when the moves reach the goal legally)."""
     require_type(level, Level, "level")
     if moves is None:
         raise TypeError("moves must be a sequence of moves, not None (a result with no answer has solution None)")
+    if not isinstance(moves, (str, Iterable)):
+        raise TypeError(f"moves must be a sequence of moves, not {type(moves).__name__}{_result_hint(moves)}")
     items: Sequence[Union[Move, str]] = moves.split() if isinstance(moves, str) else list(moves)
     board = [list(row) for row in level.start]
     rows, cols = level.rows, level.cols
