@@ -201,3 +201,17 @@ def test_timeout_with_lower_bound_above_the_range_counts_as_out_of_range(monkeyp
 def test_impossible_draw_is_refused_not_looped():
     with pytest.raises(ValueError, match="could be drawn"):
         draw_level(random.Random(0), goal="cluster", size=(1, 2))  # two squares are always clustered
+
+
+def test_draws_whose_start_bound_is_above_the_range_are_rejected_without_a_search(monkeypatch):
+    searched = []
+
+    def recording(level, *, time_limit=None):
+        searched.append(level)
+        return bfs_solve(level)
+
+    monkeypatch.setattr(generate_module, "exact_solve", recording)
+    made = generate(difficulty="easy", goal="match", seed=3, moves=(1, 2))
+    assert 1 <= made.min_moves <= 2
+    assert all(generate_module.start_bound(level) <= 2 for level in searched)
+    assert made.tries > len(searched)  # some draws never reached the search

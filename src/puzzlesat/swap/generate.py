@@ -329,6 +329,11 @@ def generate(
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
         solve_started = time.perf_counter()
+        if moves is not None and start_bound(level) > moves[1]:
+            # the admissible bound at the start already proves the minimum is above the range
+            stats["out_of_range"] += 1
+            stats["solve_seconds"] += time.perf_counter() - solve_started
+            continue
         if moves is not None:
             # a quick capped A* answer shorter than the range proves the minimum is below it
             quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=budget)
@@ -365,6 +370,14 @@ def generate(
         )
         return GeneratedLevel(certified, solution, minimum, seed, stats["tries"], time.perf_counter() - started, stats)
     raise GenerationFailed(f"no level certified in {max_tries} draws ({_summary(stats)})", stats)
+
+
+def start_bound(level: Level) -> int:
+    """The exact search's admissible lower bound at the level's start (cheap: no search)."""
+    from .bounds import lower_bound
+    from .compiled import Task
+
+    return lower_bound(Task.from_level(level))
 
 
 def _summary(stats: dict[str, Any]) -> str:
