@@ -86,6 +86,16 @@ def test_human_lines_number_every_puzzle_of_a_multi_puzzle_file(tmp_path, capsys
     assert capsys.readouterr().out.startswith(f"{pack}#0 (3x1): solved")
 
 
+def test_one_bad_puzzle_of_a_multi_puzzle_file_is_one_error_record(tmp_path, capsys):
+    pack = tmp_path / "pack.txt"
+    pack.write_text("3 1\nA.A\n\n3 2\nB.B\nB.\n\n3 1\nC.C\n")  # the second grid has a short row
+    code, records = run(capsys, "verify", str(pack), "--json")
+    assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
+    assert f"{pack}:6:" in records[1]["error"]
+    assert main(["render", str(pack), "--index", "1", "-o", str(tmp_path / "p.svg")]) == 2
+    assert f"{pack}:6:" in capsys.readouterr().err
+
+
 def test_verify_honours_index_and_names_a_missing_one(tmp_path, capsys):
     pack = tmp_path / "pack.txt"
     pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")

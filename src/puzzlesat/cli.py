@@ -119,7 +119,10 @@ def error_record(family: Family | None, source: str, index: int | None, message:
 
 
 def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace) -> dict[str, Any]:
-    """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback."""
+    """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
+    (as does a puzzle of a multi-puzzle file that could not be read: its ParseError)."""
+    if isinstance(item, ParseError):
+        return error_record(family, source, index, str(item))
     start = time.perf_counter()
     try:
         body = getattr(family.cli, f"{verb}_record")(item, args)
@@ -261,6 +264,9 @@ def command_render(args: argparse.Namespace) -> int:
         return 2
     if args.index is None and len(items) > 1:
         print(f"note: {args.input} holds {len(items)} puzzles; drawing #0 (choose with --index)", file=sys.stderr)
+    if isinstance(items[index], ParseError):
+        print(f"error: {items[index]}", file=sys.stderr)
+        return 2
     return family.cli.render(items[index], args)
 
 

@@ -41,10 +41,19 @@ def check(text):
     """Every reader either refuses cleanly or returns puzzles that write and re-read equal."""
     for fmt in FMTS:
         try:
+            each = formats.parse_each(text, fmt=fmt, source="fuzz.txt")
+        except ParseError as error:
+            assert error.message and str(error).startswith("fuzz.txt")
+            each = None
+        if each is not None:  # one item per puzzle: read, or its clean error
+            assert each and all(isinstance(item, (Puzzle, ParseError)) for item in each)
+            assert all(str(item).startswith("fuzz.txt") for item in each if isinstance(item, ParseError))
+        try:
             puzzles = formats.parse_all(text, fmt=fmt, source="fuzz.txt")
         except ParseError as error:
             assert error.message and str(error).startswith("fuzz.txt")
             continue
+        assert each == puzzles  # parse_each differs only where parse_all fails
         assert puzzles and all(isinstance(p, Puzzle) for p in puzzles)
         for puzzle in puzzles:
             assert formats.parse(formats.format(puzzle), fmt="native") == puzzle

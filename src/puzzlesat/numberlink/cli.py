@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import count_argument
+from ..errors import ParseError, count_argument
 from ..results import Status
 from ..timing import seconds_argument
 from . import formats
@@ -30,8 +30,10 @@ def sniff(text: str, path: str) -> bool:
     return True
 
 
-def load(text: str, source: str, args: argparse.Namespace) -> list[Puzzle]:
-    return formats.parse_all(text, fmt=args.fmt, source=source)
+def load(text: str, source: str, args: argparse.Namespace) -> list[Puzzle | ParseError]:
+    """The puzzles of one input; in a file of several, one that cannot be read is its
+    ParseError (reported as an error record) and the others are still checked."""
+    return formats.parse_each(text, fmt=args.fmt, source=source)
 
 
 def rules_from(args: argparse.Namespace) -> Rules:

@@ -795,6 +795,45 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
     return [_renamed(p, name) for p, name in zip(puzzles, names)]
 
 
+def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
+    """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens) or
+    URLs (puzzlink) a puzzle that cannot be read is its :class:`ParseError` in the list, and the
+    others are still read: one ragged row does not hide the rest of a 270-puzzle file. Errors
+    in the file's layout (where one grid ends and the next begins) still raise.
+
+    >>> [type(item).__name__ for item in parse_each("3 1\\nA.A\\n\\n3 1\\nA.B\\n\\n3 1\\nB.B")]
+    ['Puzzle', 'ParseError', 'Puzzle']
+    """
+    try:
+        return list(parse_all(text, fmt=fmt, source=source))
+    except ParseError as whole:
+        failure = whole
+    try:
+        lines = _lines(as_text(text))
+        chosen = fmt or _detect(lines)
+        if chosen == "puzzlink":  # one URL per line; blank lines keep the line numbers
+            numbered = [(number, line) for number, line in enumerate(lines) if line.strip() and not _is_comment(line)]
+            parts = [(lambda number=number, line=line: _parse_puzzlink([""] * number + [line])) for number, line in numbered]
+        elif chosen in ("native", "thomasahle", "tokens"):
+            blocks = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens")
+            parts = [(lambda block=block: [_grid_puzzle(block, chosen)]) for block in blocks]
+        else:
+            raise failure
+    except ParseError:
+        raise failure from None
+    if len(parts) < 2:
+        raise failure
+    base = _source_name(source)
+    out: list[Puzzle | ParseError] = []
+    for k, part in enumerate(parts):
+        try:
+            (puzzle,) = part()
+            out.append(_renamed(puzzle, f"{base}#{k}"))
+        except ParseError as error:
+            out.append(error.with_source(source) if source else error)
+    return out
+
+
 def _renamed(puzzle: Puzzle, name: str) -> Puzzle:
     if puzzle.name == name or not name:
         return puzzle
