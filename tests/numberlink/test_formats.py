@@ -433,6 +433,8 @@ def test_utf8_bom_and_crlf():
         ("p?numlin/2/1/1g1", None, 1, 16, ["unexpected '1' after the 2 cells"]),
         ("p?numlin/5/5/1j2h3m1h2j3?x=1", None, 1, 25, ["unexpected '?x=1' after the 25 cells"]),
         ("p?numlin/99999/99999/", None, 1, None, ["absurd"]),
+        ('{"levels": [\n {"rows": ["#..', None, 2, 12, ["JSON that does not parse", "Unterminated string"]),
+        ('\n{"a": 1}\n', None, None, None, ["JSON is not a Numberlink format"]),
         ("p?numlin/3/2/1g2", None, 1, 14, ["'1' occurs once"]),
     ],
 )

@@ -59,6 +59,7 @@ Writing: :func:`format` gives native text, a puzz.link URL or any of the other f
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import re
 import unicodedata
@@ -783,6 +784,7 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
         if not puzzles:
             raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
     except ParseError as error:
+        error = _as_json_problem(text) or error
         hint = file_name_hint(text)
         if hint:
             error = ParseError(error.message + hint, line=error.line, column=error.column)
@@ -793,6 +795,24 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
     else:
         names = [f"{base}#{k}" for k in range(len(puzzles))]
     return [_renamed(p, name) for p, name in zip(puzzles, names)]
+
+
+def _as_json_problem(text: str | bytes) -> ParseError | None:
+    """For text that failed to parse and opens like JSON (``{`` or ``[``, which a grid row may
+    also do): what is wrong with it as JSON, since no Numberlink format is JSON."""
+    try:
+        body = as_text(text).lstrip("\ufeff \t\r\n")
+    except (TypeError, ValueError):
+        return None
+    if not body.startswith(("{", "[")):
+        return None
+    try:
+        json.loads(body)
+    except json.JSONDecodeError as error:
+        lead = len(as_text(text)) - len(body)  # the blank lines before the JSON keep their numbers
+        line = error.lineno + as_text(text)[:lead].count("\n")
+        return ParseError(f"JSON that does not parse: {error.msg}", line=line, column=error.colno)
+    return ParseError("JSON is not a Numberlink format (a Roller level set holds levels with rows and a start)")
 
 
 def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
