@@ -410,7 +410,7 @@ def test_cli_shows_where_a_puzzle_is_ambiguous(tmp_path: Path, capsys: pytest.Ca
     assert second.to_rows(puzzle) == record["second_grid"] != record["grid"]
     assert main(["solve", str(path)]) == 0
     text = capsys.readouterr().out
-    assert "multiple answers (paths 4, 7 differ)" in text and "another answer:" in text
+    assert "multiple answers (paths 4, 7 differ; a path may run beside itself here, --no-self-touch forbids it)" in text and "another answer:" in text
     unique = tmp_path / "one.nl"
     unique.write_text("A . A\nB . B\n")
     assert main(["solve", str(unique), "--json"]) == 0

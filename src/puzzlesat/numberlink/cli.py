@@ -94,7 +94,10 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
     if record["status"] == "solved":
         head += f", {_uniqueness_text(record)}"
     if record.get("differs"):
-        head += f" (paths {', '.join(record['differs'])} differ)"
+        head += f" (paths {', '.join(record['differs'])} differ"
+        if record.get("rules") == str(Rules()):  # the rules in force, for puzzles made for Flow Free's
+            head += "; a path may run beside itself here, --no-self-touch forbids it"
+        head += ")"
     if record.get("proof"):
         head += f" ({record['proof']})"
     head += f", {record['seconds']:.3f}s"
