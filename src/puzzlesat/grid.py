@@ -34,6 +34,8 @@ def is_adjacent(a: Cell, b: Cell) -> bool:
 
 def is_whole_number(value: object) -> bool:
     """An int or a numpy integer (answers read back from arrays), never a bool, float or str."""
+    if type(value) is int:  # the common case, first: a million-cell answer checks each cell
+        return True
     if isinstance(value, (bool, str, bytes)):
         return False
     try:
