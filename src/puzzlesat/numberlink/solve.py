@@ -378,6 +378,10 @@ TOUCH_WINDOWS = ((8, 5_000), (16, 20_000))
 # the window, which the solver decides again after each restart (on a 1002 x 1002 board one
 # call took minutes). The window phases also get at most a third of the time left.
 MAX_WINDOW_CELLS = 40_000
+# Boards with more cells get no direction variables: 2 per edge and about 8 clauses per cell
+# (on a 1002 x 1002 board, 4 M variables and 16 M clauses more, which took its uniqueness proof
+# past 60 s); the hard proofs they speed up are on boards of a few thousand cells.
+ORIENT_MAX_CELLS = 40_000
 WINDOW_SHARE = 1 / 3
 
 
@@ -1016,7 +1020,8 @@ def count(
         windows_left = limit == 2 and not (rules.cover_all and rules.no_self_touch)
         # the global search for a second answer under default rules walks each path from its
         # start (direction variables): the hard uniqueness proofs go much faster
-        orient = limit == 2 and rules.cover_all and not rules.no_self_touch
+        orient = (limit == 2 and rules.cover_all and not rules.no_self_touch
+                  and puzzle.width * puzzle.height <= ORIENT_MAX_CELLS)
         while len(found) < limit:
             if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
