@@ -578,45 +578,50 @@ def _split_url(line: str, number: int) -> _Url:
     return _Url(variety, tuple(pflags), width, height, body, column)
 
 
+def _url_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(line number, line) of every URL line (blank and comment lines skipped)."""
+    return [(number, line) for number, line in enumerate(lines, 1) if line.strip() and not _is_comment(line)]
+
+
 def _parse_puzzlink(lines: Sequence[str]) -> list[Puzzle]:
-    puzzles = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or _is_comment(line):
+    return [_puzzlink_puzzle(line, number) for number, line in _url_lines(lines)]
+
+
+def _puzzlink_puzzle(line: str, number: int) -> Puzzle:
+    """The puzzle of one URL, on line ``number`` of its input."""
+    url = _split_url(line, number)
+    board = _Board(url.width, url.height, number)
+    cells = url.width * url.height
+    body = url.body
+    position, i = 0, 0
+    while i < len(body):
+        ch = body[i]
+        column = url.body_column + i
+        if position >= cells:
+            raise ParseError(f"unexpected {body[i:]!r} after the {cells} cells of the board", line=number, column=column)
+        if ch in "0123456789abcdef":
+            value, width = int(ch, 16), 1
+        elif ch in "-+=%":
+            digits = {"-": 2, "+": 3, "=": 3, "%": 3}[ch]
+            chunk = body[i + 1:i + 1 + digits]
+            if len(chunk) != digits or any(d not in "0123456789abcdef" for d in chunk):
+                raise ParseError(f"{ch!r} must be followed by {digits} hex digits", line=number, column=column)
+            value = int(chunk, 16) + {"-": 0, "+": 0, "=": 4096, "%": 8192}[ch]
+            width = 1 + digits
+        elif ch == ".":
+            raise ParseError("a '?' clue (number unknown) cannot be a pair label", line=number, column=column)
+        elif "g" <= ch <= "z":
+            position += int(ch, 36) - 15
+            if position > cells:
+                raise ParseError(f"{ch!r} skips past the end of the {cells}-cell board", line=number, column=column)
+            i += 1
             continue
-        url = _split_url(line, number)
-        board = _Board(url.width, url.height, number)
-        cells = url.width * url.height
-        body = url.body
-        position, i = 0, 0
-        while i < len(body):
-            ch = body[i]
-            column = url.body_column + i
-            if position >= cells:
-                raise ParseError(f"unexpected {body[i:]!r} after the {cells} cells of the board", line=number, column=column)
-            if ch in "0123456789abcdef":
-                value, width = int(ch, 16), 1
-            elif ch in "-+=%":
-                digits = {"-": 2, "+": 3, "=": 3, "%": 3}[ch]
-                chunk = body[i + 1:i + 1 + digits]
-                if len(chunk) != digits or any(d not in "0123456789abcdef" for d in chunk):
-                    raise ParseError(f"{ch!r} must be followed by {digits} hex digits", line=number, column=column)
-                value = int(chunk, 16) + {"-": 0, "+": 0, "=": 4096, "%": 8192}[ch]
-                width = 1 + digits
-            elif ch == ".":
-                raise ParseError("a '?' clue (number unknown) cannot be a pair label", line=number, column=column)
-            elif "g" <= ch <= "z":
-                position += int(ch, 36) - 15
-                if position > cells:
-                    raise ParseError(f"{ch!r} skips past the end of the {cells}-cell board", line=number, column=column)
-                i += 1
-                continue
-            else:
-                raise ParseError(f"unknown symbol {ch!r} in the URL body", line=number, column=column)
-            board.add(str(value), divmod(position, url.width), number, column)
-            position += 1
-            i += width
-        puzzles.append(board.build(name=line.strip()))
-    return puzzles
+        else:
+            raise ParseError(f"unknown symbol {ch!r} in the URL body", line=number, column=column)
+        board.add(str(value), divmod(position, url.width), number, column)
+        position += 1
+        i += width
+    return board.build(name=line.strip())
 
 
 def url_rules(url: str) -> Rules:
@@ -831,23 +836,21 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
     try:
         lines = _lines(as_text(text))
         chosen = fmt or _detect(lines)
-        if chosen == "puzzlink":  # one URL per line; blank lines keep the line numbers
-            numbered = [(number, line) for number, line in enumerate(lines) if line.strip() and not _is_comment(line)]
-            parts = [(lambda number=number, line=line: _parse_puzzlink([""] * number + [line])) for number, line in numbered]
+        if chosen == "puzzlink":  # one URL per line
+            pieces: list = _url_lines(lines)
         elif chosen in ("native", "thomasahle", "tokens"):
-            blocks = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens")
-            parts = [(lambda block=block: [_grid_puzzle(block, chosen)]) for block in blocks]
+            pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens")
         else:
             raise failure
     except ParseError:
         raise failure from None
-    if len(parts) < 2:
+    if len(pieces) < 2:
         raise failure
     base = _source_name(source)
     out: list[Puzzle | ParseError] = []
-    for k, part in enumerate(parts):
+    for k, piece in enumerate(pieces):
         try:
-            (puzzle,) = part()
+            puzzle = _puzzlink_puzzle(piece[1], piece[0]) if chosen == "puzzlink" else _grid_puzzle(piece, chosen)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
             out.append(error.with_source(source) if source else error)
