@@ -119,6 +119,11 @@ class CountResult(Generic[A]):
         raise TypeError("a CountResult has no truth value: test .unique (True, False or None) or .uniqueness")
 
 
+def solve_result_hint(value: object) -> str:
+    """For a TypeError about an answer argument: a hint when ``value`` is a whole SolveResult."""
+    return " (a SolveResult's moves are its .solution)" if isinstance(value, SolveResult) else ""
+
+
 def check_count_limit(limit: object) -> int:
     """``limit`` for the counting verbs: a whole number of answers, 1 or more.
 

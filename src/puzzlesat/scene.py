@@ -200,15 +200,15 @@ class Scene:
         """Write the picture as SVG, or as PNG (needs matplotlib) when ``path`` ends in ``.png``;
         ``scale`` is PNG pixels per unit. Raises ValueError for other endings."""
         path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix == ".svg":
+        problem = _ending_problem(path)
+        if problem:
+            raise ValueError(problem)
+        if path.suffix.lower() == ".svg":
             path.write_text(self.to_svg(), encoding="utf-8")
-        elif suffix == ".png":
+        else:
             from .png import write_png
 
             write_png(self, path, scale=scale)
-        else:
-            raise ValueError(f"cannot write {path.name!r}: the picture file must end in .svg or .png")
         return path
 
 
@@ -270,11 +270,21 @@ def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
     return caption + f"  ({size})"
 
 
+PICTURE_ENDINGS = (".svg", ".png")
+
+
+def _ending_problem(path: Path) -> str | None:
+    if path.suffix.lower() not in PICTURE_ENDINGS:
+        return f"cannot write {path.name!r}: the picture file must end in .svg or .png"
+    return None
+
+
 def output_problem(output: str) -> str | None:
     """Why ``puzzlesat render`` could not write ``output`` (checked before any solving), or None."""
     path = Path(output)
-    if path.suffix.lower() not in (".svg", ".png"):
-        return f"cannot write {path.name!r}: the picture file must end in .svg or .png"
+    problem = _ending_problem(path)
+    if problem:
+        return problem
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         return f"cannot write {output}: no folder {folder}"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import re
 
+from .errors import ParseError
+
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
 
 
@@ -52,13 +54,16 @@ def as_text(data: str | bytes | bytearray) -> str:
     return data
 
 
-def file_name_hint(data: object) -> str:
-    """A hint for an error message when ``data``, given as puzzle text, is one line naming an
-    existing file (``parse("puzzles/p1.nl")`` instead of ``read(...)``); else ""."""
+def with_file_name_hint(error: ParseError, data: object) -> ParseError:
+    """``error``, with a hint added when ``data``, given as puzzle text, is one line naming an
+    existing file (``parse("puzzles/p1.nl")`` instead of ``read(...)``)."""
     if not isinstance(data, str) or "\n" in data.strip() or len(data) > 4096:
-        return ""
+        return error
     try:
         named = os.path.isfile(data.strip())
     except (OSError, ValueError):
-        return ""
-    return " (this text names a file: read files with read())" if named else ""
+        return error
+    if not named:
+        return error
+    return ParseError(error.message + " (this text names a file: read files with read())",
+                      line=error.line, column=error.column, source=error.source)

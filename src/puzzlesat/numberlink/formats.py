@@ -68,7 +68,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text, file_name_hint, split_lines
+from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -789,10 +789,7 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
         if not puzzles:
             raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
     except ParseError as error:
-        error = _as_json_problem(text) or error
-        hint = file_name_hint(text)
-        if hint:
-            error = ParseError(error.message + hint, line=error.line, column=error.column)
+        error = with_file_name_hint(_as_json_problem(text) or error, text)
         raise error.with_source(source) if source else error from None
     base = _source_name(source)
     if len(puzzles) == 1:
@@ -806,17 +803,17 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
     """For text that failed to parse and opens like JSON (``{`` or ``[``, which a grid row may
     also do): what is wrong with it as JSON, since no Numberlink format is JSON."""
     try:
-        body = as_text(text).lstrip("\ufeff \t\r\n")
+        whole = as_text(text)
     except (TypeError, ValueError):
         return None
+    body = whole.lstrip("\ufeff \t\r\n")
     if not body.startswith(("{", "[")):
         return None
     try:
         json.loads(body)
     except json.JSONDecodeError as error:
-        lead = len(as_text(text)) - len(body)  # the blank lines before the JSON keep their numbers
-        line = error.lineno + as_text(text)[:lead].count("\n")
-        return ParseError(f"JSON that does not parse: {error.msg}", line=line, column=error.colno)
+        skipped = whole[: len(whole) - len(body)]  # the blank lines before the JSON keep their numbers
+        return ParseError(f"JSON that does not parse: {error.msg}", line=error.lineno + skipped.count("\n"), column=error.colno)
     return ParseError("JSON is not a Numberlink format (a Roller level set holds levels with rows and a start)")
 
 

@@ -55,7 +55,7 @@ from typing import Any, Callable
 from xml.etree import ElementTree
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text, file_name_hint, split_lines
+from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
@@ -760,9 +760,7 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
         else:
             levels = parser(text, source=source)
     except ParseError as exc:
-        hint = file_name_hint(text)
-        if hint:
-            exc = ParseError(exc.message + hint, line=exc.line, column=exc.column, source=exc.source)
+        exc = with_file_name_hint(exc, text)
         raise exc.with_source(source) if source and not exc.source else exc
     except RecursionError:
         raise ParseError("input nested too deeply", source=source) from None

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..errors import require_type
 from ..grid import Cell
-from ..results import SolveResult
+from ..results import solve_result_hint
 from .model import DELTAS, MOVES, Level, slide
 
 # Stable violation codes, in the order they are checked.
@@ -58,10 +58,6 @@ def _cells_text(cells: tuple[Cell, ...]) -> str:
     return text + (f", ... ({len(cells) - SHOWN_CELLS} more)" if len(cells) > SHOWN_CELLS else "")
 
 
-def _result_hint(moves: object) -> str:
-    return " (a SolveResult's moves are its .solution)" if isinstance(moves, SolveResult) else ""
-
-
 def verify(level: Level, moves: str) -> list[Violation]:
     """Every rule the move string breaks, in check order; an empty list means it is a valid answer.
 
@@ -76,7 +72,7 @@ def verify(level: Level, moves: str) -> list[Violation]:
     if not isinstance(moves, str):
         letters = list(moves) if isinstance(moves, Iterable) else None
         if letters is None or not all(isinstance(letter, str) for letter in letters):
-            raise TypeError(f"moves must be a string over U D L R, not {type(moves).__name__}{_result_hint(moves)}")
+            raise TypeError(f"moves must be a string over U D L R, not {type(moves).__name__}{solve_result_hint(moves)}")
         moves = "".join(letters)
     position = level.start
     painted = {position}

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import InvalidPuzzle, ParseError, require_type
-from ..textio import as_text, file_name_hint, split_lines
+from ..textio import as_text, split_lines, with_file_name_hint
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -131,10 +131,7 @@ def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = N
     try:
         levels = _parse_levels(as_text(text), source)
     except ParseError as error:
-        hint = file_name_hint(text)
-        if not hint:
-            raise
-        raise ParseError(error.message + hint, line=error.line, column=error.column, source=error.source) from None
+        raise with_file_name_hint(error, text) from None
     if source:
         base = os.path.basename(source.rstrip("/\\")) or source
         names = [base] if len(levels) == 1 else [f"{base}#{k}" for k in range(len(levels))]

@@ -37,7 +37,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 from ..errors import require_type
 from ..grid import Cell
-from ..results import SolveResult
+from ..results import solve_result_hint
 from .model import Board, Level, Move
 
 ORTHOGONAL = {(-1, 0), (1, 0), (0, -1), (0, 1)}
@@ -108,10 +108,6 @@ def _blocker(board: Board, u: Cell, v: Cell) -> tuple[str, str]:
 RANK = {"wall": 3, "out-of-range": 2, "wrong-direction": 1}
 
 
-def _result_hint(moves: object) -> str:
-    return " (a SolveResult's moves are its .solution)" if isinstance(moves, SolveResult) else ""
-
-
 def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[Violation]:
     """Replay ``moves`` (Move objects, ``r1,c1>r2,c2`` strings, or one space-separated string)
     from the start; return the violations (empty when the moves reach the goal legally)."""
@@ -119,7 +115,7 @@ def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[
     if moves is None:
         raise TypeError("moves must be a sequence of moves, not None (a result with no answer has solution None)")
     if not isinstance(moves, (str, Iterable)):
-        raise TypeError(f"moves must be a sequence of moves, not {type(moves).__name__}{_result_hint(moves)}")
+        raise TypeError(f"moves must be a sequence of moves, not {type(moves).__name__}{solve_result_hint(moves)}")
     items: Sequence[Union[Move, str]] = moves.split() if isinstance(moves, str) else list(moves)
     board = [list(row) for row in level.start]
     rows, cols = level.rows, level.cols
