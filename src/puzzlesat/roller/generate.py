@@ -297,7 +297,7 @@ def level_text(item: GeneratedLevel, *, width: int, height: int, seed: int, inde
 def _pack_settings(args: argparse.Namespace) -> str:
     """The options besides size and seed that decide which levels a pack holds (a rerun resumes
     only a pack made with the same ones)."""
-    moves = "auto" if args.moves is None else "-".join(str(n) for n in ((args.moves,) * 2 if isinstance(args.moves, int) else args.moves))
+    moves = "auto" if args.moves is None else f"{args.moves[0]}-{args.moves[1]}"  # (lo, hi) from parse_moves
     floor = "auto" if args.min_floor is None else args.min_floor
     return f"moves {moves}, min floor {floor}, method {args.method or 'default'}"
 
