@@ -472,7 +472,7 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     Every answer has exactly one such orientation (walk each path from its start), so the
     answers are unchanged; the directions let the solver see sooner that a path piece cannot be
     walked from a start to an end (raetsel_110a's uniqueness proof: 10-35 s, once over 120 s,
-    without; 2.7-3.6 s with, over three solver seeds)."""
+    without; 2.7-3.6 s with, over four solver seeds)."""
     if not enc.rules.cover_all:
         raise ValueError("direction variables are built for cover-all rules (every inner cell has degree 2)")
     num_edges = enc.num_edges
