@@ -131,6 +131,11 @@ def test_levels_read_from_a_file_are_named_after_it(tmp_path):
         swap.parse("start\nT1R T1G\ngoal\nG R\n", fmt="tmx")
     puzzles = [numberlink.Puzzle.from_rows(["A.A"]), numberlink.Puzzle.from_rows(["B", "B"])]
     assert numberlink.parse_all(numberlink.format_all(puzzles)) == puzzles
+    # a one-column first board with a blocked cell: written as character grids, still detected
+    puzzles = [numberlink.Puzzle.from_rows(["A", "A", "#"]), numberlink.Puzzle.from_rows(["B.B"])]
+    assert numberlink.parse_all(numberlink.format_all(puzzles)) == puzzles
+    longer = [numberlink.parse("10 . 10"), numberlink.Puzzle.from_rows(["1", "1", "#"])]
+    assert numberlink.parse_all(numberlink.format_all(longer)) == longer
     assert numberlink.parse("A.A", source="x.nl").name == "x.nl"
 
 
@@ -242,3 +247,28 @@ def test_a_count_has_no_truth_value_and_results_compare_without_their_timings():
     assert multiple.unique is False
     assert numberlink.solve(PUZZLE) == numberlink.solve(PUZZLE)
     assert numberlink.count(PUZZLE, limit=3) == numberlink.count(PUZZLE, limit=3)
+
+
+def test_edge_cases_found_in_the_last_read(monkeypatch):
+    import argparse
+    import signal
+
+    import puzzlesat.cli as cli
+
+    # a board with no edge at all: nothing to orient
+    assert numberlink.is_unique(numberlink.Puzzle.from_rows(["##"])).uniqueness is Uniqueness.UNIQUE
+    # pairs handed over as a generator are kept
+    pairs = (numberlink.Pair("A", (0, 0), (0, 2)) for _ in range(1))
+    assert len(numberlink.Puzzle(3, 1, pairs).pairs) == 1
+    # Roller's format aliases pass the command line's check; a fragment after the URL's last slash is dropped
+    assert cli.bad_option_value(argparse.Namespace(command="verify", fmt="TabTale", method=None, solver=None)) is None
+    assert numberlink.parse("p?numlin/3/1/1g1/#top").size == (3, 1)
+    # a Ctrl-C the process was started to ignore stays ignored while the command runs
+    seen = []
+    monkeypatch.setattr(cli, "command_verify", lambda args: seen.append(signal.getsignal(signal.SIGINT)) or 0)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert cli.main(["verify", "anything"]) == 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [signal.SIG_IGN]

@@ -92,6 +92,9 @@ def test_one_bad_puzzle_of_a_multi_puzzle_file_is_one_error_record(tmp_path, cap
     code, records = run(capsys, "verify", str(pack), "--json")
     assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
     assert f"{pack}:6:" in records[1]["error"]
+    main(["verify", str(pack)])
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("error:")]
+    assert line.startswith(f"error: {pack}:6: ") and line.endswith("(puzzle #1)")
     assert main(["render", str(pack), "--index", "1", "-o", str(tmp_path / "p.svg")]) == 2
     assert f"{pack}:6:" in capsys.readouterr().err
 

@@ -159,7 +159,11 @@ def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None
     where = place(record, puzzles_in_source)
     if record["status"] == "error":
         message = record["error"]
-        print(f"error: {message}" if message.startswith(record["source"]) else f"{where}: error: {message}", flush=True)
+        if message.startswith(record["source"]):  # it names the file (and line) itself
+            numbered = where != record["source"]
+            print(f"error: {message}" + (f" (puzzle #{record['index']})" if numbered else ""), flush=True)
+        else:
+            print(f"{where}: error: {message}", flush=True)
         return
     assert family is not None
     print(family.cli.show(item, record, args, verb, where=where, colour=use_colour()), flush=True)
@@ -375,10 +379,14 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
     if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render"):
         from .numberlink.formats import FORMATS as NUMBERLINK_FORMATS
         from .roller.formats import FORMATS as ROLLER_FORMATS
+        from .roller.formats import normalise_format
 
-        known = sorted({*NUMBERLINK_FORMATS, *ROLLER_FORMATS, "swap"})
-        if args.fmt not in known:
-            return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
+        try:
+            normalise_format(args.fmt)  # Roller's names and their aliases (tabtale, json, ...)
+        except ValueError:
+            if args.fmt not in (*NUMBERLINK_FORMATS, "swap"):
+                known = sorted({*NUMBERLINK_FORMATS, *ROLLER_FORMATS, "swap"})
+                return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
     if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render"):
         from .roller.solve import METHODS as ROLLER_METHODS
         from .swap.solve import METHODS as SWAP_METHODS
@@ -406,7 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         parser.error(problem)  # exit status 2, with the usage line
     INTERRUPT.clear()
-    previous = signal.signal(signal.SIGINT, _note_interrupt) if threading.current_thread() is threading.main_thread() else None
+    previous = None  # (a SIGINT the process was started to ignore stays ignored)
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, _note_interrupt)
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:

@@ -476,6 +476,8 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     if not enc.rules.cover_all:
         raise ValueError("direction variables are built for cover-all rules (every inner cell has degree 2)")
     num_edges = enc.num_edges
+    if num_edges == 0:  # nothing to walk (a board of blocked cells)
+        return []
     base = enc.pool.reserve(2 * num_edges)
     edges = np.arange(1, num_edges + 1, dtype=np.int64)
     forward = base + 2 * (edges - 1)

@@ -570,8 +570,6 @@ def _split_url(line: str, number: int) -> _Url:
     width, height = _number(parts[0]), _number(parts[1])
     _check_size(width, height, number)
     body = parts[2] if len(parts) > 2 else ""
-    if "#" in body:  # a fragment names a place on the page, never part of the puzzle
-        body, parts = body.split("#", 1)[0], parts[:3]
     if len(parts) > 3 and any(parts[3:]):
         raise ParseError("unexpected text after the URL body", line=number)
     column = match.start(2) + 1 + sum(len(p) + 1 for p in pflags) + len(parts[0]) + len(parts[1]) + 2
@@ -589,6 +587,7 @@ def _parse_puzzlink(lines: Sequence[str]) -> list[Puzzle]:
 
 def _puzzlink_puzzle(line: str, number: int) -> Puzzle:
     """The puzzle of one URL, on line ``number`` of its input."""
+    line = line.split("#", 1)[0]  # a #fragment names a place on the page, never part of the puzzle
     url = _split_url(line, number)
     board = _Board(url.width, url.height, number)
     cells = url.width * url.height
@@ -807,7 +806,8 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
     except (TypeError, ValueError):
         return None
     body = whole.lstrip("\ufeff \t\r\n")
-    if not body.startswith(("{", "[")):
+    after = body[1:].lstrip()[:1]  # what follows the opening bracket: a JSON key or value starts so
+    if not ((body.startswith("{") and after in ('"', "}")) or (body.startswith("[") and after and after in '{["]-0123456789')):
         return None
     try:
         json.loads(body)
@@ -913,17 +913,28 @@ MULTI_PUZZLE_FORMATS = ("native", "thomasahle", "puzzlink")
 
 
 def format_all(puzzles: Sequence[Puzzle], *, fmt: str = "native") -> str:
-    """Several puzzles as one text that :func:`parse_all` reads back: native or thomasahle grids
-    separated by blank lines, or one puzz.link URL per line (the other formats hold one puzzle).
+    """Several puzzles as one text that :func:`parse_all` reads back, with the format named or
+    detected: native or thomasahle grids separated by blank lines, or one puzz.link URL per line
+    (the other formats hold one puzzle). Native packs whose labels are all one character are
+    written as character grids each under its ``W H`` line (native text too, and detected as one
+    format whatever the boards; token rows after a one-column first board would be read as
+    thomasahle's). A native pack with longer labels is token rows, which detection reads back
+    unless its first board is one cell wide (such a board also reads as a thomasahle or token
+    grid: then name the format, ``parse_all(text, fmt="native")``).
 
     >>> print(format_all([Puzzle.from_rows(["AA"]), Puzzle.from_rows(["B.B"])]))
-    A A
+    2 1
+    AA
     <BLANKLINE>
-    B . B
+    3 1
+    B.B
     """
     if fmt not in MULTI_PUZZLE_FORMATS:
         raise ValueError(f"format {fmt!r} holds one puzzle per file; several are written as {', '.join(MULTI_PUZZLE_FORMATS)}")
-    return ("\n" if fmt == "puzzlink" else "\n\n").join(format(puzzle, fmt=fmt) for puzzle in puzzles)
+    if fmt == "native" and all(len(label) == 1 for puzzle in puzzles for label in puzzle.labels):
+        fmt = "thomasahle"
+    texts = [format(puzzle, fmt=fmt).rstrip("\n") for puzzle in puzzles]
+    return "\n".join(texts) if fmt == "puzzlink" else "\n\n".join(texts)
 
 
 def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family

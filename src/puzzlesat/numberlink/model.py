@@ -88,6 +88,7 @@ class Puzzle:
             raise TypeError(f"width and height must be whole numbers, not {self.width!r} and {self.height!r}")
         object.__setattr__(self, "width", int(self.width))
         object.__setattr__(self, "height", int(self.height))
+        object.__setattr__(self, "pairs", tuple(self.pairs))  # (a generator is read once, here)
         if not all(isinstance(pair, Pair) for pair in self.pairs):
             raise TypeError("pairs must be Pair objects, e.g. Pair('A', (0, 0), (0, 2))")
         if self.width < 1 or self.height < 1:

@@ -296,10 +296,11 @@ def level_text(item: GeneratedLevel, *, width: int, height: int, seed: int, inde
 
 def _pack_settings(args: argparse.Namespace) -> str:
     """The options besides size and seed that decide which levels a pack holds (a rerun resumes
-    only a pack made with the same ones)."""
+    only a pack made with the same ones). The certifying method is not one of them: every exact
+    method proves the same minimum."""
     moves = "auto" if args.moves is None else f"{args.moves[0]}-{args.moves[1]}"  # (lo, hi) from parse_moves
     floor = "auto" if args.min_floor is None else args.min_floor
-    return f"moves {moves}, min floor {floor}, method {args.method or 'default'}"
+    return f"moves {moves}, min floor {floor}"
 
 
 def _write_atomically(path: Path, text: str) -> None:
