@@ -314,3 +314,18 @@ def test_tabtale_answer_files_are_refused_with_a_clear_message(tmp_path, capsys)
     code, out, _ = run(capsys, "verify", str(path), "--json")
     (record,) = json_lines(out)
     assert record["status"] == "error" and "TabTale answer file" in record["error"] and code == 1
+
+
+def test_one_bad_level_of_a_level_set_is_one_error_record(tmp_path, capsys):
+    good = {"id": "a", "rows": ["#####", "#...#", "#####"], "start": [1, 1]}
+    bad = {"id": "b", "rows": ["#####", "#...#", "#####"], "start": [1, 1], "solution": "RX"}
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps({"levels": [good, bad, {**good, "id": "c"}]}))
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    records = json_lines(out)
+    assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
+    assert "level 1 (b)" in records[1]["error"]
+    native = tmp_path / "pack.roller"
+    native.write_text("#####\n#o..#\n#####\n\n#####\n#...#\n#####\n\n####\n#o.#\n####\n")  # the second has no start
+    code, out, _ = run(capsys, "verify", str(native), "--json")
+    assert [(r["index"], r["status"]) for r in json_lines(out)] == [(0, "solved"), (1, "error"), (2, "solved")]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from puzzlesat.errors import ParseError
 from puzzlesat.roller import detect_format, format, format_all, parse, parse_all, parse_answers, read
+from puzzlesat.roller.formats import parse_each
 from puzzlesat.roller.model import Level
 from tests.support import TEST_DATA, shared_path
 
@@ -270,6 +271,7 @@ def _check_levels(levels):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=FUZZ_ALPHABET, max_size=80))
 def test_random_text_gives_levels_or_a_parse_error(text):
+    _check_each(text)
     try:
         levels = parse_all(text)
     except ParseError:
@@ -277,9 +279,22 @@ def test_random_text_gives_levels_or_a_parse_error(text):
     _check_levels(levels)
 
 
+def _check_each(text, fmt=None):
+    """parse_each: a clean error for the whole input, or one item per level, each a level or a
+    clean error; the same levels as parse_all whenever that succeeds."""
+    try:
+        items = parse_each(text, fmt=fmt)
+    except ParseError:
+        return
+    assert items and all(isinstance(item, (Level, ParseError)) for item in items)
+    if all(isinstance(item, Level) for item in items):
+        assert items == parse_all(text, fmt=fmt)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet="#.o", min_size=1, max_size=9), min_size=1, max_size=7))
 def test_random_grids_give_levels_or_a_parse_error(rows):
+    _check_each("\n\n".join(rows))
     try:
         levels = parse_all("\n".join(rows))
     except ParseError:
@@ -292,6 +307,7 @@ def test_random_grids_give_levels_or_a_parse_error(rows):
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["levels", "rows", "start", "par", "solution", "w"]), inner, max_size=4),
                     max_leaves=12))
 def test_random_json_gives_levels_or_a_parse_error(value):
+    _check_each(json.dumps({"levels": [value, value]} if not isinstance(value, dict) else value), fmt="starhermit")
     try:
         levels = parse_all(json.dumps({"levels": [value]} if not isinstance(value, dict) else value), fmt="starhermit")
     except ParseError:

@@ -14,7 +14,7 @@ B B B A
 'unique'
 """
 
-from .formats import FORMATS, detect_format, format, format_all, format_solution, parse, parse_all, parse_solution, read, url_rules
+from .formats import FORMATS, detect_format, format, format_all, format_solution, parse, parse_all, parse_each, parse_solution, read, url_rules
 from .generate import Generated, GenerationFailed, generate
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
 from .render import render
@@ -23,7 +23,7 @@ from .verify import CODES, Violation, is_solution, is_valid, verify
 
 __all__ = [
     "Puzzle", "Pair", "Solution", "Rules", "DEFAULT_RULES", "Cell",
-    "parse", "parse_all", "parse_solution", "read", "format", "format_all", "format_solution", "detect_format", "FORMATS", "url_rules",
+    "parse", "parse_all", "parse_each", "parse_solution", "read", "format", "format_all", "format_solution", "detect_format", "FORMATS", "url_rules",
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "is_valid", "Violation", "CODES",
     "generate", "Generated", "GenerationFailed", "render",

@@ -7,7 +7,7 @@ every floor cell it passes; paint the whole floor in the fewest moves.
 []
 """
 
-from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_answers, read, read_answers, with_answers
+from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_answers, parse_each, read, read_answers, with_answers
 from .model import BALL, DELTAS, DOWN, FLOOR, LEFT, MOVES, OPPOSITE, RIGHT, UP, WALL, Level, legal_moves, replay, slide, start_cell
 from .generate import GeneratedLevel, GenerationFailed, generate
 from .render import render
@@ -17,5 +17,5 @@ from .verify import CODES, Violation, is_solution, verify
 __all__ = [
     "BALL", "CODES", "GeneratedLevel", "GenerationFailed", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
     "Violation", "WALL", "detect_format", "format", "format_all", "generate", "is_solution", "legal_moves", "parse", "parse_all",
-    "parse_answers", "read", "read_answers", "render", "replay", "slide", "solve", "start_cell", "verify", "with_answers",
+    "parse_answers", "parse_each", "read", "read_answers", "render", "replay", "slide", "solve", "start_cell", "verify", "with_answers",
 ]

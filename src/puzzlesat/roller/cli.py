@@ -107,14 +107,16 @@ def sniff(text: str, path: str) -> bool:
     return True
 
 
-def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
+def load(text: str, source: str, args: argparse.Namespace) -> list[Level | ParseError]:
+    """The levels of one input; in a native or starhermit file of several, one that cannot be
+    read is its ParseError (reported as an error record) and the others are still checked."""
     fmt = getattr(args, "fmt", None)
     if fmt is None and is_answer_file(text):
         raise ParseError("a TabTale answer file (level file, seconds, moves with 1=R 2=L 3=U 4=D), not a level; "
                          "read it with puzzlesat.roller.read_answers", line=1)
     if fmt is None and source.lower().endswith(".roller"):
         fmt = "native"
-    return formats.parse_all(text, fmt=fmt, start=getattr(args, "start", None), source=source)
+    return formats.parse_each(text, fmt=fmt, start=getattr(args, "start", None), source=source)
 
 
 # -- records ------------------------------------------------------------------------------------

@@ -217,20 +217,25 @@ NATIVE_SYMBOLS = {WALL: WALL, FLOOR: FLOOR, BALL: BALL}
 
 def parse_native(text: str, *, source: str | None = None) -> list[Level]:
     """Every level of a native text (blocks separated by blank lines)."""
-    levels = []
+    blocks = _native_blocks(text)
+    return [_native_level(block, index, len(blocks), source) for index, block in enumerate(blocks)]
+
+
+def _native_blocks(text: str) -> list:
+    """The level blocks of a native text (a trailing block of comments only is dropped)."""
     blocks = _blocks(split_lines(text))
     if not blocks:
         raise ParseError("empty input: no level found")
-    for index, block in enumerate(blocks):
-        if all(_is_comment(line) for _, line in block) and index > 0:
-            continue  # a trailing comment block
-        rows, start, metadata, first = _parse_grid_block(block, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="native")
-        if start is None:
-            raise ParseError("no start: the grid has no 'o'", line=first)
-        fields = _metadata_fields(metadata, first)
-        fields.setdefault("name", _default_name(source, index, len(blocks)))
-        levels.append(_level(rows, start, line=first, **fields))
-    return levels
+    return [block for index, block in enumerate(blocks) if index == 0 or not all(_is_comment(line) for _, line in block)]
+
+
+def _native_level(block: list, index: int, count: int, source: str | None) -> Level:
+    rows, start, metadata, first = _parse_grid_block(block, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="native")
+    if start is None:
+        raise ParseError("no start: the grid has no 'o'", line=first)
+    fields = _metadata_fields(metadata, first)
+    fields.setdefault("name", _default_name(source, index, count))
+    return _level(rows, start, line=first, **fields)
 
 
 def _default_name(source: str | None, index: int, count: int) -> str:
@@ -480,6 +485,12 @@ def _json_error(exc: json.JSONDecodeError) -> ParseError:
 
 def parse_starhermit(text: str, *, source: str | None = None) -> list[Level]:
     """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
+    entries = _starhermit_entries(text)
+    return [_starhermit_level(entry, index, len(entries), line, source) for index, (entry, line) in enumerate(entries)]
+
+
+def _starhermit_entries(text: str) -> list[tuple[object, int | None]]:
+    """Each level entry of a starhermit file with the line of its ``"rows"`` key."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -487,50 +498,54 @@ def parse_starhermit(text: str, *, source: str | None = None) -> list[Level]:
     entries = data.get("levels") if isinstance(data, dict) else data
     if not isinstance(entries, list):
         raise ParseError('expected a JSON object with a "levels" list (or a list of levels)', line=1)
-    levels = []
+    if not entries:
+        raise ParseError('the "levels" list is empty', line=1)
+    out = []
     search_from = 0
-    for index, entry in enumerate(entries):
+    for entry in entries:
         # the line of this level: where its "rows" key appears (searching forward in order)
         offset = text.find('"rows"', search_from)
         line = text.count("\n", 0, offset) + 1 if offset >= 0 else None
         if offset >= 0:
             search_from = offset + 1
-        label = f"level {index}"
-        if not isinstance(entry, dict):
-            raise ParseError(f"{label} is not a JSON object", line=line)
-        if "id" in entry:
-            label += f" ({entry['id']})"
-        rows = entry.get("rows")
-        if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
-            raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
-        if not rows or not any(rows):
-            raise ParseError(f"{label}: empty level", line=line)
-        width = max(len(row) for row in rows)
-        _check_size(width, len(rows), line)
-        for r, row in enumerate(rows):
-            bad = row.strip(WALL + FLOOR)
-            if bad:
-                raise ParseError(f"{label}: row {r} holds {bad[0]!r}; rows use '#' wall and '.' floor", line=line)
-            if len(row) < width and (not row or row[-1] != WALL):
-                raise ParseError(f"{label}: ragged row {r} ({len(row)} cells where the widest has {width}; pad with '#')", line=line)
-        for key, size in (("w", width), ("h", len(rows))):
-            if key in entry and entry[key] != size:
-                raise ParseError(f'{label}: "{key}" is {entry[key]!r} but the rows give {size}', line=line)
-        where = entry.get("start")
-        if not (isinstance(where, list) and len(where) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in where)):
-            raise ParseError(f'{label}: "start" must be [column, row], not {where!r}', line=line)
-        par = entry.get("par")
-        if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
-            raise ParseError(f'{label}: "par" must be a non-negative whole number, not {par!r}', line=line)
-        answer = entry.get("solution")
-        if answer is not None and (not isinstance(answer, str) or answer.strip(MOVES)):
-            raise ParseError(f'{label}: "solution" must be a string over U D L R, not {answer!r}', line=line)
-        padded = [row.ljust(width, WALL) for row in rows]
-        name = str(entry.get("id", _default_name(source, index, len(entries))))
-        levels.append(_level(padded, (where[1], where[0]), line=line, name=name, par=par, known_answer=answer))
-    if not levels:
-        raise ParseError('the "levels" list is empty', line=1)
-    return levels
+        out.append((entry, line))
+    return out
+
+
+def _starhermit_level(entry: object, index: int, count: int, line: int | None, source: str | None) -> Level:
+    label = f"level {index}"
+    if not isinstance(entry, dict):
+        raise ParseError(f"{label} is not a JSON object", line=line)
+    if "id" in entry:
+        label += f" ({entry['id']})"
+    rows = entry.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
+    if not rows or not any(rows):
+        raise ParseError(f"{label}: empty level", line=line)
+    width = max(len(row) for row in rows)
+    _check_size(width, len(rows), line)
+    for r, row in enumerate(rows):
+        bad = row.strip(WALL + FLOOR)
+        if bad:
+            raise ParseError(f"{label}: row {r} holds {bad[0]!r}; rows use '#' wall and '.' floor", line=line)
+        if len(row) < width and (not row or row[-1] != WALL):
+            raise ParseError(f"{label}: ragged row {r} ({len(row)} cells where the widest has {width}; pad with '#')", line=line)
+    for key, size in (("w", width), ("h", len(rows))):
+        if key in entry and entry[key] != size:
+            raise ParseError(f'{label}: "{key}" is {entry[key]!r} but the rows give {size}', line=line)
+    where = entry.get("start")
+    if not (isinstance(where, list) and len(where) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in where)):
+        raise ParseError(f'{label}: "start" must be [column, row], not {where!r}', line=line)
+    par = entry.get("par")
+    if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
+        raise ParseError(f'{label}: "par" must be a non-negative whole number, not {par!r}', line=line)
+    answer = entry.get("solution")
+    if answer is not None and (not isinstance(answer, str) or answer.strip(MOVES)):
+        raise ParseError(f'{label}: "solution" must be a string over U D L R, not {answer!r}', line=line)
+    padded = [row.ljust(width, WALL) for row in rows]
+    name = str(entry.get("id", _default_name(source, index, count)))
+    return _level(padded, (where[1], where[0]), line=line, name=name, par=par, known_answer=answer)
 
 
 # -- other text grids ---------------------------------------------------------------------------
@@ -767,6 +782,43 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
     if not levels:
         raise ParseError("no level found", source=source)
     return levels
+
+
+def parse_each(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> list[Level | ParseError]:
+    """Like :func:`parse_all`, but in a native or starhermit file of several levels a level that
+    cannot be read is its :class:`ParseError` in the list, and the others are still read. Errors
+    in the file as a whole (JSON that does not parse, no level at all) still raise.
+
+    >>> [type(item).__name__ for item in parse_each("#####\\n#o..#\\n#####\\n\\n###\\n#.#\\n###")]
+    ['Level', 'ParseError']
+    """
+    try:
+        return list(parse_all(text, fmt=fmt, start=start, source=source))
+    except ParseError as whole:
+        failure = whole
+    text = as_text(text)
+    try:
+        name = normalise_format(fmt) or detect_format(text)
+        if name == "native":
+            pieces: list = _native_blocks(text)
+        elif name == "starhermit":
+            pieces = _starhermit_entries(text)
+        else:
+            raise failure
+    except (ParseError, ValueError):
+        raise failure from None
+    if len(pieces) < 2:
+        raise failure
+    out: list[Level | ParseError] = []
+    for index, piece in enumerate(pieces):
+        try:
+            if name == "native":
+                out.append(_native_level(piece, index, len(pieces), source))
+            else:
+                out.append(_starhermit_level(piece[0], index, len(pieces), piece[1], source))
+        except ParseError as error:
+            out.append(error.with_source(source) if source and not error.source else error)
+    return out
 
 
 def parse(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> Level:
