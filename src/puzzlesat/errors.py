@@ -69,9 +69,9 @@ def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
         raise TypeError(f"{message} ({hint})" if hint else message)
 
 
-def require_count(value: object, name: str) -> int:
+def require_count(value: object, name: str, unit: str = "") -> int:
     """Raise a TypeError or ValueError that names the argument unless ``value`` is a whole
-    number of 1 or more (a number of draws, tries or puzzles).
+    number of 1 or more (a number of draws, tries, puzzles or answers: ``unit``).
 
     >>> require_count(0, "max_tries")
     Traceback (most recent call last):
@@ -79,9 +79,9 @@ def require_count(value: object, name: str) -> int:
     ValueError: max_tries must be 1 or more, not 0
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}")
+        raise TypeError(f"{name} must be a whole number{' of ' + unit if unit else ''}, not {type(value).__name__}")
     if value < 1:
-        raise ValueError(f"{name} must be 1 or more, not {value}")
+        raise ValueError(f"{name} must be 1 or more{' ' + unit if unit else ''}, not {value}")
     return value
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Mapping, TypeVar
 
+from .errors import require_count
+
 A = TypeVar("A")
 
 
@@ -134,11 +136,7 @@ def check_count_limit(limit: object) -> int:
     ...
     ValueError: limit must be 1 or more answers, not 0
     """
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        raise TypeError(f"limit must be a whole number of answers, not {type(limit).__name__}")
-    if limit < 1:
-        raise ValueError(f"limit must be 1 or more answers, not {limit}")
-    return limit
+    return require_count(limit, "limit", "answers")
 
 
 def stated_phrase(stated: int, verdict: str | None, *, status: str, moves_count: int | None,
