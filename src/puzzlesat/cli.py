@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -47,6 +48,51 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
             if not path.is_file() or name.startswith(".") or name.startswith(SKIPPED_NAMES) or name.endswith(SKIPPED_SUFFIXES):
                 continue
             yield str(path)
+
+
+def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
+    """``--answers``: the stated-answer file of each puzzle file (Numberlink). ``answers`` is a
+    file (then there must be one puzzle file) or a folder, where the answer to ``.../Q04.txt`` is
+    the file of the same name, or else the one file named ``...A04.txt`` (any prefix, the same
+    number and ending: ``A04.2016.txt`` answers ``Q04.2016.txt``, ``T99_A01.txt`` answers
+    ``NL_Q01.txt``), as in the ADC sets. A source with no answer is left out of the map; a name
+    two answer files could answer raises a ParseError naming both.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("A04.txt", "A05.2016.txt", "Q07.txt"):
+    ...     _ = (folder / name).write_text("")
+    >>> found = answer_files(["Q/Q04.txt", "Q/Q05.2016.txt", "Q/Q06.txt", "Q/Q07.txt"], str(folder))
+    >>> {Path(k).name: Path(v).name for k, v in found.items()}
+    {'Q04.txt': 'A04.txt', 'Q05.2016.txt': 'A05.2016.txt', 'Q07.txt': 'Q07.txt'}
+    """
+    if not os.path.isdir(answers):
+        if not os.path.exists(answers):
+            raise ParseError("no such file or folder", source=answers)
+        files = [source for source in sources if not is_url(source)]
+        if len(files) != 1:
+            raise ParseError(f"one answer file for {len(files)} puzzle files: give a folder of answers, paired by name", source=answers)
+        return {files[0]: answers}
+    names = sorted(path.name for path in Path(answers).iterdir() if path.is_file())
+    found = {}
+    for source in sources:
+        if is_url(source):
+            continue
+        name = os.path.basename(source)
+        same = os.path.join(answers, name)
+        if name in names and os.path.realpath(same) != os.path.realpath(source):
+            found[source] = same
+            continue
+        numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
+        if not numbered:
+            continue
+        pattern = re.compile(r".*[Aa]" + numbered.group(2) + re.escape(numbered.group(3) or ""))
+        matches = [other for other in names if pattern.fullmatch(other)]
+        if len(matches) > 1:
+            raise ParseError(f"{name} could be answered by {' or '.join(matches)}: give the answer file itself", source=answers)
+        if matches:
+            found[source] = os.path.join(answers, matches[0])
+    return found
 
 
 def read_source(source: str) -> str:
@@ -118,14 +164,17 @@ def error_record(family: Family | None, source: str, index: int | None, message:
     return record
 
 
-def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace) -> dict[str, Any]:
+def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
+            answer: str | None = None) -> dict[str, Any]:
     """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
-    (as does a puzzle of a multi-puzzle file that could not be read: its ParseError)."""
+    (as does a puzzle of a multi-puzzle file that could not be read: its ParseError).
+    ``answer``: the file of a stated answer to check as well (Numberlink ``verify --answers``)."""
     if isinstance(item, ParseError):
         return error_record(family, source, index, str(item))
     start = time.perf_counter()
     try:
-        body = getattr(family.cli, f"{verb}_record")(item, args)
+        make = getattr(family.cli, f"{verb}_record")
+        body = make(item, args) if answer is None else make(item, args, answer=answer)
     except (PuzzlesatError, ValueError) as exc:
         if os.environ.get("PUZZLESAT_DEBUG"):
             raise
@@ -200,6 +249,12 @@ def command_solve(args: argparse.Namespace) -> int:
 
 def command_verify(args: argparse.Namespace) -> int:
     sources = list(expand_paths(args.paths))
+    answers: dict[str, str] = {}
+    if args.answers is not None:
+        answers = answer_files(sources, args.answers)
+        used = {os.path.realpath(path) for path in answers.values()}
+        sources = [source for source in sources if is_url(source) or os.path.realpath(source) not in used]
+    args.answer_of = answers
     loaded: list[tuple[str, Family | None, list[Any] | ParseError]] = []
     for source in sources:
         try:
@@ -238,12 +293,17 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
         yield None, error_record(family, source, None, str(items))
         return
     assert family is not None
+    answer = args.answer_of.get(source)
     chosen = range(len(items)) if args.index is None else [args.index]
     for index in chosen:
         if not 0 <= index < len(items):
             yield None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+        elif answer is not None and family.name != "numberlink":
+            yield items[index], error_record(family, source, index, f"--answers checks Numberlink answers; a {family.name} level states its own answer in its file")
+        elif answer is not None and len(items) > 1:
+            yield items[index], error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}")
         else:
-            yield items[index], run_one(family, "verify", items[index], source, index, args)
+            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=answer)
 
 
 def command_generate(args: argparse.Namespace) -> int:
@@ -345,6 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="check puzzle sets: solvable, unique / proven minimum, seconds", epilog=EXAMPLES["verify"])
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (read recursively) or URLs")
     add_common_options(p)
+    p.add_argument("--answers", metavar="PATH", default=None,
+                   help="numberlink: check stated answers too: an answer file (for one puzzle file) or a folder of them, "
+                        "paired by name (the same name, or A04.txt for Q04.txt); ADC and native answer grids")
     p.set_defaults(run=command_verify)
 
     p = sub.add_parser("generate", help="generate certified puzzles", epilog=EXAMPLES["generate"])

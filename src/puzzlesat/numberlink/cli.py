@@ -21,6 +21,7 @@ from ..timing import seconds_argument
 from . import formats
 from .model import Puzzle, Rules, Solution
 from .solve import count
+from .verify import verify
 
 PALETTE = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96]
 
@@ -75,13 +76,49 @@ def solve_record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
     return _record(puzzle, args)
 
 
-def verify_record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
-    return _record(puzzle, args)
+def verify_record(puzzle: Puzzle, args: argparse.Namespace, *, answer: str | None = None) -> dict[str, Any]:
+    """The puzzle's record; with ``answer`` (a file: ``verify --answers``) also ``answer``, the
+    stated answer checked by :func:`~puzzlesat.numberlink.verify` under the same rules:
+    ``{"source", "valid", "violations" (messages; for an unreadable answer the reason),
+    "same" (true when it is the answer found, false when another, null when none was found)}``.
+    A valid stated answer other than the one found shows the puzzle has several answers, which
+    decides a uniqueness the search left open."""
+    record = _record(puzzle, args)
+    if answer is None:
+        return record
+    from ..cli import read_source  # (the command line's file reading: devices refused, size capped)
+
+    stated = {"source": answer, "valid": False, "violations": [], "same": None}
+    record["answer"] = stated
+    try:
+        solution = formats.parse_solution(read_source(answer), puzzle)
+    except ParseError as error:
+        stated["violations"] = [str(error if error.source else error.with_source(answer))]
+        return record
+    rules = rules_from(args)
+    violations = verify(puzzle, solution, rules)
+    stated["violations"] = [str(violation) for violation in violations]
+    if violations and rules.cover_all and {v.code for v in violations} == {"uncovered"}:
+        stated["violations"].append("(an answer that leaves cells empty is checked with --allow-empty)")
+    stated["valid"] = not violations
+    if record["paths"] is not None and stated["valid"]:
+        found = {label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()}
+        stated["same"] = all(found[label] in (list(cells), list(cells[::-1])) for label, cells in solution.paths)
+        if not stated["same"]:
+            if record["unique"] is True:  # a second valid answer to a puzzle proven unique: a bug
+                raise AssertionError(f"the stated answer {answer} is valid and differs from the one found, "
+                                     "yet the puzzle was proven unique")
+            record["unique"] = False
+            record.setdefault("differs", sorted(label for label, cells in solution.paths if found[label] not in (list(cells), list(cells[::-1]))))
+            record.setdefault("second_grid", solution.to_rows(puzzle))
+            record.setdefault("second_paths", {label: [list(cell) for cell in cells] for label, cells in solution.paths})
+    return record
 
 
 def passed(record: dict[str, Any]) -> bool:
-    """A puzzle passes when it is solved and its answer is proven unique."""
-    return record["status"] == "solved" and record["unique"] is True
+    """A puzzle passes when it is solved and its answer is proven unique (and a stated answer,
+    when one was given, is valid)."""
+    return record["status"] == "solved" and record["unique"] is True and record.get("answer", {}).get("valid", True)
 
 
 def _uniqueness_text(record: dict[str, Any]) -> str:
@@ -100,6 +137,14 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
         head += ")"
     if record.get("proof"):
         head += f" ({record['proof']})"
+    stated = record.get("answer")
+    if stated is not None:
+        if stated["valid"]:
+            head += {True: "; stated answer valid (the one found)", False: "; stated answer valid (not the one found)",
+                     None: "; stated answer valid"}[stated["same"]]
+        else:
+            problems = stated["violations"]
+            head += f"; stated answer INVALID: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
     head += f", {record['seconds']:.3f}s"
     if verb == "verify" or record["grid"] is None:
         return head

@@ -1,0 +1,125 @@
+"""``puzzlesat verify --answers``: stated Numberlink answers (ADC answer files, native answer
+grids) paired with their puzzle files by name and checked by ``verify`` under the same rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlesat.cli import answer_files, main
+from puzzlesat.errors import ParseError
+from puzzlesat.numberlink import cli as numberlink_cli
+
+PUZZLE = "...B\n.A..\n..BA\n"  # unique: B B B B / B A A A / B B B A
+ANSWER = "BBBB\nBAAA\nBBBA\n"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def test_answer_files_are_paired_by_name_in_the_adc_style(tmp_path):
+    answers = tmp_path / "A"
+    answers.mkdir()
+    for name in ("A04.txt", "A05.2016.txt", "T99_A01.txt", "Q07.txt", "A104.txt"):
+        (answers / name).write_text("")
+    sources = ["Q/Q04.txt", "Q/Q05.2016.txt", "Q/NL_Q01.txt", "Q/Q07.txt", "Q/Q06.txt", "Q/Q10.txt", "p?numlin/2/1/11"]
+    found = {source: path.rsplit("/", 1)[-1] for source, path in answer_files(sources, str(answers)).items()}
+    assert found == {"Q/Q04.txt": "A04.txt", "Q/Q05.2016.txt": "A05.2016.txt", "Q/NL_Q01.txt": "T99_A01.txt", "Q/Q07.txt": "Q07.txt"}
+    (answers / "X_A04.txt").write_text("")
+    with pytest.raises(ParseError, match="Q04.txt could be answered by A04.txt or X_A04.txt"):
+        answer_files(["Q/Q04.txt"], str(answers))
+    with pytest.raises(ParseError, match="one answer file for 2 puzzle files"):
+        answer_files(["a.txt", "b.txt"], str(answers / "A04.txt"))
+    with pytest.raises(ParseError, match="no such file or folder"):
+        answer_files(["a.txt"], str(tmp_path / "missing"))
+
+
+def test_a_valid_stated_answer_passes_and_an_invalid_one_fails_with_its_violations(tmp_path, capsys):
+    puzzle = tmp_path / "Q01.txt"
+    puzzle.write_text(PUZZLE)
+    good = tmp_path / "good.txt"
+    good.write_text(ANSWER)
+    code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json")
+    assert code == 0
+    assert record["answer"] == {"source": str(good), "valid": True, "violations": [], "same": True}
+
+    broken = tmp_path / "broken.txt"
+    broken.write_text("BBBB\nB.AA\nBBBA\n")  # A no longer reaches its endpoint at (1, 1)
+    code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(broken), "--json")
+    assert code == 1 and record["status"] == "solved" and record["unique"] is True
+    assert record["answer"]["valid"] is False
+    assert record["answer"]["violations"][0].startswith(f"{broken}:1:") and "not one simple path" in record["answer"]["violations"][0]
+
+    assert main(["verify", str(puzzle), "--answers", str(broken)]) == 1
+    assert "stated answer INVALID" in capsys.readouterr().out
+
+
+def test_an_answer_leaving_cells_empty_is_named_and_valid_under_may_leave_empty_rules(tmp_path, capsys):
+    puzzle = tmp_path / "Q02.txt"
+    puzzle.write_text("A.A\n...\nB.B\n")
+    answer = tmp_path / "A02.txt"
+    answer.write_text("AAA\n...\nBBB\n")
+    _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json")
+    problems = record["answer"]["violations"]
+    assert record["answer"]["valid"] is False and problems[0].startswith("uncovered:") and "--allow-empty" in problems[-1]
+    _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
+    assert record["answer"]["valid"] is True
+
+
+def test_answers_in_the_verified_folder_are_not_verified_as_puzzles(tmp_path, capsys):
+    (tmp_path / "Q01.txt").write_text(PUZZLE)
+    (tmp_path / "A01.txt").write_text(ANSWER)
+    code, records = run(capsys, "verify", str(tmp_path), "--answers", str(tmp_path), "--json")
+    assert code == 0
+    assert [(r["source"].rsplit("/", 1)[-1], r["answer"]["valid"]) for r in records] == [("Q01.txt", True)]
+    (tmp_path / "Q02.txt").write_text(PUZZLE)  # no answer of its own: checked as a puzzle only
+    code, records = run(capsys, "verify", str(tmp_path), "--answers", str(tmp_path), "--json")
+    assert code == 0 and [("answer" in r) for r in records] == [True, False]
+
+
+def test_a_valid_different_answer_decides_an_open_uniqueness(tmp_path, capsys, monkeypatch):
+    puzzle = tmp_path / "Q03.txt"
+    puzzle.write_text("A.A\n...\nB.B\n")  # under may-leave-empty rules: AAA/.../BBB among others
+    answer = tmp_path / "A03.txt"
+    answer.write_text("AAA\n...\nBBB\n")
+    found = {"status": "solved", "unique": None, "grid": [["A", "A", "A"], ["A", "A", "A"], ["B", "B", "B"]],
+             "paths": {"A": [[0, 0], [1, 0], [1, 1], [1, 2], [0, 2]], "B": [[2, 0], [2, 1], [2, 2]]}}
+    monkeypatch.setattr(numberlink_cli, "_record", lambda puzzle, args: dict(found))
+    _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
+    assert record["answer"]["same"] is False and record["unique"] is False
+    assert record["differs"] == ["A"] and record["second_grid"][1] == [".", ".", "."]
+
+    monkeypatch.setattr(numberlink_cli, "_record", lambda puzzle, args: {**found, "unique": True})
+    _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
+    assert record["status"] == "error" and "proven unique" in record["error"]
+
+
+def test_answers_are_refused_for_other_families_and_multi_puzzle_files(tmp_path, capsys):
+    pack = tmp_path / "Q04.txt"
+    pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")
+    answer = tmp_path / "A04.txt"
+    answer.write_text("AAA\n")
+    code, records = run(capsys, "verify", str(pack), "--answers", str(answer), "--json")
+    assert code == 1 and [r["status"] for r in records] == ["error", "error"]
+    assert "a file of one puzzle; this one holds 2" in records[0]["error"]
+    level = tmp_path / "Q05.swap"
+    level.write_text("start\nT1R T1G\ngoal\nG R\n")
+    code, records = run(capsys, "verify", str(level), "--answers", str(answer), "--json")
+    assert code == 1 and "--answers checks Numberlink answers" in records[0]["error"]
+
+
+ADC = "numberlink/dasadc-conmgr-ADC2015/sample/ADC2015_QA"
+
+
+def test_the_published_adc_2015_answers_are_valid(shared_data, capsys):
+    folder = shared_data / ADC
+    if not folder.is_dir():
+        pytest.skip("ADC 2015 set not present")
+    sources = [str(folder / "Q" / name) for name in ("Q05.txt", "Q08.txt", "Q20.txt")]
+    code, records = run(capsys, "verify", *sources, "--answers", str(folder / "A"), "--allow-empty", "--json", "--time-limit", "20")
+    assert [r["answer"]["valid"] for r in records] == [True, True, True]
+    assert [r["unique"] for r in records] == [True, False, False]
