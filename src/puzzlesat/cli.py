@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from .errors import ParseError, PuzzlesatError, index_argument
-from .families import FAMILIES, Family, detect_family, get_family
+from .families import FAMILIES, Family, detect_family, family_for_format, family_for_path, get_family
 from .progress import Progress
 from .textio import UTF16_BOMS, as_text
 from .timing import seconds_argument
@@ -122,9 +122,13 @@ def read_source(source: str) -> str:
 
 
 def pick_family(args: argparse.Namespace, text: str, source: str) -> Family:
+    """``--family``, else the file ending (``.nl``, ``.roller``, ``.swap``), else the one family
+    that reads the ``--format`` named, else the content."""
     if getattr(args, "family", None):
         return get_family(args.family)
-    return detect_family(text, "" if is_url(source) else source)
+    path = "" if is_url(source) else source
+    named = family_for_path(path) or (family_for_format(args.fmt) if getattr(args, "fmt", None) else None)
+    return named or detect_family(text, path)
 
 
 def load_items(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:

@@ -33,6 +33,10 @@ class Family:
     def cli(self) -> ModuleType:
         return importlib.import_module(f"puzzlesat.{self.name}.cli")
 
+    def formats(self) -> tuple[str, ...]:
+        """The names of the formats this family reads (its ``formats.FORMATS``)."""
+        return importlib.import_module(f"puzzlesat.{self.name}.formats").FORMATS
+
 
 FAMILIES: tuple[Family, ...] = (
     Family("numberlink", (".nl",), "uniqueness"),
@@ -55,6 +59,24 @@ def family_for_path(path: str) -> Family | None:
         if lowered.endswith(family.extensions):
             return family
     return None
+
+
+def family_for_format(fmt: str) -> Family | None:
+    """The one family that reads the format named ``fmt`` (``"native"`` is every family's, so
+    it names none).
+
+    >>> family_for_format("joseleite19").name, family_for_format("adc").name, family_for_format("native")
+    ('roller', 'numberlink', None)
+    """
+    from .roller.formats import FORMAT_ALIASES
+
+    names = {
+        "numberlink": set(get_family("numberlink").formats()),
+        "roller": {*get_family("roller").formats(), *FORMAT_ALIASES},
+        "swap": {*get_family("swap").formats(), "swap"},
+    }
+    owners = [name for name, known in names.items() if fmt in known]
+    return get_family(owners[0]) if len(owners) == 1 else None
 
 
 def detect_family(text: str, path: str = "") -> Family:

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlesat import cli
+from puzzlesat import cli, roller
+from puzzlesat.errors import ParseError
 from puzzlesat.families import detect_family
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import cli as roller_cli
@@ -329,3 +330,19 @@ def test_one_bad_level_of_a_level_set_is_one_error_record(tmp_path, capsys):
     native.write_text("#####\n#o..#\n#####\n\n#####\n#...#\n#####\n\n####\n#o.#\n####\n")  # the second has no start
     code, out, _ = run(capsys, "verify", str(native), "--json")
     assert [(r["index"], r["status"]) for r in json_lines(out)] == [(0, "solved"), (1, "error"), (2, "solved")]
+
+
+@pytest.mark.parametrize("fmt, text, bad_line", [
+    ("joseleite19", "#####\n#x..#\n#####\n\n#####\n#...#\n#####\n\n####\n#x.#\n####\n", 5),  # the second has no start
+    ("rollersplat", "WWWWW\nWGGGW\nWWWWW\n\nWWWWW\nWGGG\nWWWWW\n\nWWWW\nWGGW\nWWWW\n", 6),  # ragged
+    ("herbou", "levels = [\n[[1,1,1,1],[1,0,0,1],[1,1,1,1]],\n[[1,1,1],[1,2,1],[1,1,1]],\n[[1,1,1,1,1],[1,0,0,0,1],[1,1,1,1,1]],\n];\n", 3),
+])
+def test_one_bad_level_of_a_grid_or_javascript_set_is_one_error_record(tmp_path, capsys, fmt, text, bad_line):
+    path = tmp_path / "levels.txt"
+    path.write_text(text)
+    code, out, _ = run(capsys, "verify", str(path), "--json", "--format", fmt)
+    records = json_lines(out)
+    assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
+    assert records[1]["error"].startswith(f"{path}:{bad_line}")
+    with pytest.raises(ParseError):
+        roller.parse_all(text, fmt=fmt)

@@ -215,10 +215,33 @@ def _metadata_fields(metadata: dict[str, str], line: int) -> dict[str, Any]:
 NATIVE_SYMBOLS = {WALL: WALL, FLOOR: FLOOR, BALL: BALL}
 
 
-def parse_native(text: str, *, source: str | None = None) -> list[Level]:
-    """Every level of a native text (blocks separated by blank lines)."""
+def parse_native(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
+    """Every level of a native text (blocks separated by blank lines). ``each``: a level that
+    cannot be read is its ParseError in the list (see :func:`parse_each`)."""
     blocks = _native_blocks(text)
-    return [_native_level(block, index, len(blocks), source) for index, block in enumerate(blocks)]
+    levels = []
+    for index, block in enumerate(blocks):
+        with _level_error(levels, each):
+            levels.append(_native_level(block, index, len(blocks), source))
+    return levels
+
+
+class _level_error:
+    """``with _level_error(levels, each):`` around the reading of one level of a multi-level
+    file: with ``each``, a ParseError is appended to ``levels`` in the level's place instead of
+    ending the file."""
+
+    def __init__(self, levels: list, each: bool) -> None:
+        self.levels, self.each = levels, each
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if self.each and isinstance(error, ParseError):
+            self.levels.append(error)
+            return True
+        return False
 
 
 def _native_blocks(text: str) -> list:
@@ -483,10 +506,14 @@ def _json_error(exc: json.JSONDecodeError) -> ParseError:
     return ParseError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
 
 
-def parse_starhermit(text: str, *, source: str | None = None) -> list[Level]:
+def parse_starhermit(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
     """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
     entries = _starhermit_entries(text)
-    return [_starhermit_level(entry, index, len(entries), line, source) for index, (entry, line) in enumerate(entries)]
+    levels = []
+    for index, (entry, line) in enumerate(entries):
+        with _level_error(levels, each):
+            levels.append(_starhermit_level(entry, index, len(entries), line, source))
+    return levels
 
 
 def _starhermit_entries(text: str) -> list[tuple[object, int | None]]:
@@ -551,31 +578,33 @@ def _starhermit_level(entry: object, index: int, count: int, line: int | None, s
 # -- other text grids ---------------------------------------------------------------------------
 def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
                       source: str | None, first_block_only: bool = False, start: str | None = None,
-                      default_start: str | None = None) -> list[Level]:
+                      default_start: str | None = None, each: bool = False) -> list[Level]:
     blocks = _blocks(split_lines(text))
     if not blocks:
         raise ParseError("empty input: no level found")
     if first_block_only:
         blocks = blocks[:1]
-    levels = []
+    levels: list = []
     for index, block in enumerate(blocks):
-        rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
-        rule = None
-        if cell is None:
-            if start_symbol is not None and start is None:
-                raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
-            rule = start or default_start
-            assert rule is not None
-            cell = _implied_start(rows, rule, line=first)
-        fields = _metadata_fields(metadata, first)
-        fields.setdefault("name", _default_name(source, index, len(blocks)))
-        levels.append(_level(rows, cell, line=first, start_rule=rule, **fields))
+        with _level_error(levels, each):
+            rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
+            rule = None
+            if cell is None:
+                if start_symbol is not None and start is None:
+                    raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
+                rule = start or default_start
+                assert rule is not None
+                cell = _implied_start(rows, rule, line=first)
+            fields = _metadata_fields(metadata, first)
+            fields.setdefault("name", _default_name(source, index, len(blocks)))
+            levels.append(_level(rows, cell, line=first, start_rule=rule, **fields))
     return levels
 
 
-def parse_joseleite19(text: str, *, source: str | None = None) -> list[Level]:
+def parse_joseleite19(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
     """joseleite19 grids: ``#`` wall, ``.`` floor, ``x`` start."""
-    return _parse_text_grids(text, symbols={WALL: WALL, FLOOR: FLOOR, "x": BALL}, start_symbol="x", fmt="joseleite19", source=source)
+    return _parse_text_grids(text, symbols={WALL: WALL, FLOOR: FLOOR, "x": BALL}, start_symbol="x", fmt="joseleite19", source=source,
+                             each=each)
 
 
 def parse_nohtaray(text: str, *, source: str | None = None) -> list[Level]:
@@ -583,11 +612,11 @@ def parse_nohtaray(text: str, *, source: str | None = None) -> list[Level]:
     return _parse_text_grids(text, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="nohtaray", source=source, first_block_only=True)
 
 
-def parse_rollersplat(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+def parse_rollersplat(text: str, *, start: str | None = None, source: str | None = None, each: bool = False) -> list[Level]:
     """RollerSplat grids: ``W`` wall, ``G`` ground; no start stored (default: first floor cell in reading order)."""
     _check_start_rule(start)
     return _parse_text_grids(text, symbols={"W": WALL, "G": FLOOR}, start_symbol=None, fmt="rollersplat", source=source,
-                             start=start, default_start=DEFAULT_START["rollersplat"])
+                             start=start, default_start=DEFAULT_START["rollersplat"], each=each)
 
 
 def parse_mazepaint(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
@@ -647,7 +676,7 @@ def _level_offsets(text: str, start: int) -> list[int]:
     return offsets
 
 
-def parse_herbou(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
+def parse_herbou(text: str, *, start: str | None = None, source: str | None = None, each: bool = False) -> list[Level]:
     """herbou's ``levels-data.js``: ``levels = [[[1,0,...], ...], ...]``, ``0`` road, ``1`` wall.
 
     As the game does, the outer border is forced to wall and the ball starts on the first road
@@ -671,25 +700,30 @@ def parse_herbou(text: str, *, start: str | None = None, source: str | None = No
     if single:
         data = [data]  # one level: a list of rows
     offsets = [begin] if single else _level_offsets(clean, begin)
-    levels = []
+    levels: list = []
     for index, grid in enumerate(data):
         line = _offset_to_line_column(text, offsets[index])[0] if index < len(offsets) else None
-        if not isinstance(grid, list) or not grid or not all(isinstance(row, list) and row for row in grid):
-            raise ParseError(f"level {index + 1} is not an array of rows of 0 and 1", line=line)
-        width = len(grid[0])
-        _check_size(width, len(grid), line)
-        rows = []
-        for r, row in enumerate(grid):
-            if len(row) != width:
-                raise ParseError(f"level {index + 1}: ragged row {r} ({len(row)} values where the first row has {width})", line=line)
-            if any(v not in (0, 1) or isinstance(v, bool) for v in row):
-                raise ParseError(f"level {index + 1}: row {r} holds a value other than 0 (road) and 1 (wall)", line=line)
-            rows.append("".join(FLOOR if v == 0 and 0 < r < len(grid) - 1 and 0 < c < width - 1 else WALL
-                                for c, v in enumerate(row)))
-        cell = _implied_start(rows, rule, line=line)
-        name = f"{Path(source).name if source else 'levels'}#{index + 1}"
-        levels.append(_level(rows, cell, line=line, name=name, start_rule=rule))
+        with _level_error(levels, each):
+            levels.append(_herbou_level(grid, index, line, rule, source))
     return levels
+
+
+def _herbou_level(grid: object, index: int, line: int | None, rule: str, source: str | None) -> Level:
+    if not isinstance(grid, list) or not grid or not all(isinstance(row, list) and row for row in grid):
+        raise ParseError(f"level {index + 1} is not an array of rows of 0 and 1", line=line)
+    width = len(grid[0])
+    _check_size(width, len(grid), line)
+    rows = []
+    for r, row in enumerate(grid):
+        if len(row) != width:
+            raise ParseError(f"level {index + 1}: ragged row {r} ({len(row)} values where the first row has {width})", line=line)
+        if any(v not in (0, 1) or isinstance(v, bool) for v in row):
+            raise ParseError(f"level {index + 1}: row {r} holds a value other than 0 (road) and 1 (wall)", line=line)
+        rows.append("".join(FLOOR if v == 0 and 0 < r < len(grid) - 1 and 0 < c < width - 1 else WALL
+                            for c, v in enumerate(row)))
+    cell = _implied_start(rows, rule, line=line)
+    name = f"{Path(source).name if source else 'levels'}#{index + 1}"
+    return _level(rows, cell, line=line, name=name, start_rule=rule)
 
 
 # -- detection and the public entry points ------------------------------------------------------
@@ -704,6 +738,7 @@ PARSERS: dict[str, Callable[..., list[Level]]] = {
     "rollersplat": parse_rollersplat,
 }
 TAKES_START = {"tmx", "herbou", "mazepaint", "rollersplat"}
+TAKES_EACH = {"native", "starhermit", "joseleite19", "herbou", "rollersplat"}  # files of several levels
 
 _MAZEPAINT_ROW = re.compile(r"^\s*\d+(?:[ \t]+\d+)+\s*$")
 _ROLLERSPLAT_ROW = re.compile(r"^\s*[WG]+\s*$")
@@ -762,6 +797,25 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
     ``start`` ("bottom-left" / "row-major") picks the start for formats that do not store one.
     Raises :class:`ParseError` naming the line (and column) of the first problem.
     """
+    return _run_parser(text, fmt=fmt, start=start, source=source, each=False)
+
+
+def parse_each(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> list[Level | ParseError]:
+    """Like :func:`parse_all`, but in a file of several levels (native, starhermit, herbou,
+    joseleite19, RollerSplat) a level that cannot be read is its :class:`ParseError` in the
+    list, and the others are still read. Errors in the file as a whole (JSON that does not
+    parse, no level at all, one level that cannot be read) still raise.
+
+    >>> [type(item).__name__ for item in parse_each("#####\\n#o..#\\n#####\\n\\n###\\n#.#\\n###")]
+    ['Level', 'ParseError']
+    """
+    items = _run_parser(text, fmt=fmt, start=start, source=source, each=True)
+    if len(items) == 1 and isinstance(items[0], ParseError):
+        raise items[0]
+    return items
+
+
+def _run_parser(text: str, *, fmt: str | None, start: str | None, source: str | None, each: bool) -> list:
     text = as_text(text)
     try:
         name = normalise_format(fmt) or detect_format(text)
@@ -769,11 +823,13 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
     except ValueError as exc:
         raise ParseError(str(exc), source=source) from None
     parser = PARSERS[name]
+    options: dict = {"source": source}
+    if name in TAKES_START:
+        options["start"] = start
+    if name in TAKES_EACH:
+        options["each"] = each
     try:
-        if name in TAKES_START:
-            levels = parser(text, start=start, source=source)
-        else:
-            levels = parser(text, source=source)
+        levels = parser(text, **options)
     except ParseError as exc:
         exc = with_file_name_hint(exc, text)
         raise exc.with_source(source) if source and not exc.source else exc
@@ -781,44 +837,8 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
         raise ParseError("input nested too deeply", source=source) from None
     if not levels:
         raise ParseError("no level found", source=source)
-    return levels
-
-
-def parse_each(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> list[Level | ParseError]:
-    """Like :func:`parse_all`, but in a native or starhermit file of several levels a level that
-    cannot be read is its :class:`ParseError` in the list, and the others are still read. Errors
-    in the file as a whole (JSON that does not parse, no level at all) still raise.
-
-    >>> [type(item).__name__ for item in parse_each("#####\\n#o..#\\n#####\\n\\n###\\n#.#\\n###")]
-    ['Level', 'ParseError']
-    """
-    try:
-        return list(parse_all(text, fmt=fmt, start=start, source=source))
-    except ParseError as whole:
-        failure = whole
-    text = as_text(text)
-    try:
-        name = normalise_format(fmt) or detect_format(text)
-        if name == "native":
-            pieces: list = _native_blocks(text)
-        elif name == "starhermit":
-            pieces = _starhermit_entries(text)
-        else:
-            raise failure
-    except (ParseError, ValueError):
-        raise failure from None
-    if len(pieces) < 2:
-        raise failure
-    out: list[Level | ParseError] = []
-    for index, piece in enumerate(pieces):
-        try:
-            if name == "native":
-                out.append(_native_level(piece, index, len(pieces), source))
-            else:
-                out.append(_starhermit_level(piece[0], index, len(pieces), piece[1], source))
-        except ParseError as error:
-            out.append(error.with_source(source) if source and not error.source else error)
-    return out
+    return [with_file_name_hint(item, text).with_source(source) if isinstance(item, ParseError) and source and not item.source
+            else item for item in levels]
 
 
 def parse(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> Level:
