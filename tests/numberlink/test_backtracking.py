@@ -114,7 +114,8 @@ def test_solve_and_count_contracts() -> None:
     assert verify(unique, result.solution) == []
     counted = backtracking.count(unique, limit=2)
     assert (counted.count, counted.complete, counted.unique) == (1, True, True)
-    assert backtracking.is_unique(unique) is True
+    assert backtracking.is_unique(unique).unique is True
+    assert backtracking.is_unique(unique).uniqueness.value == "unique"
 
     several = Puzzle.from_rows(["A.B", "...", ".AB"])
     counted = backtracking.count(several, limit=2)

@@ -148,3 +148,5 @@ def test_encoding_size_matches_the_documented_formulas():
     assert size["variables"] == horizon * (n * k + pairs)
     ordered = SwapEncoding(task, horizon, filter_domains=False, distance_budget=False)
     assert len(ordered.model.proto.variables) == size["variables"] + (horizon - 1) * pairs
+    # the order constraints: 3P - 1 defining `later`, P no-undo and P - 1 commuting clauses per step boundary
+    assert len(ordered.model.proto.constraints) - len(enc.model.proto.constraints) == (horizon - 1) * (5 * pairs - 2)

@@ -483,9 +483,11 @@ def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_
     return CountResult(len(found), complete, limit, tuple(found), timings=Timings(setup, seconds), stats=_search_stats(search))
 
 
-def is_unique(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> bool | None:
-    """True when exactly one answer exists, False when none or several, None when undecided."""
-    result = count(puzzle, rules=rules, limit=2, time_limit=time_limit)
-    if not result.complete:
-        return None
-    return result.count == 1
+def is_unique(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> CountResult[Solution]:
+    """``count(limit=2)``, as the SAT path's ``is_unique``: its ``uniqueness`` is unique /
+    multiple / none / unknown, and ``unique`` is True, False or None (undecided).
+
+    >>> is_unique(Puzzle.from_rows(["A..", "..A"])).uniqueness.value
+    'unique'
+    """
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit)

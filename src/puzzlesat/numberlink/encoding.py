@@ -49,7 +49,8 @@ class Encoding:
 
     Variable numbering (all consecutive, from 1): the ``num_edges`` edge variables first
     (horizontal edges row-major, then vertical edges row-major), then ``label_bits`` label bits
-    for every free cell (free cells row-major). ``pool`` owns them (and any variable added
+    for every inner cell (a free cell that is not an endpoint, row-major; an endpoint's code is
+    a constant). ``pool`` owns them (and any variable added
     later); ``blocks`` are the clauses, each an (m, width) int array of literals.
     """
 
@@ -248,8 +249,9 @@ def encode(
     orientation: bool = False,
 ) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
-    ``deadline`` passes between steps). ``labels``: "log" (ceil(log2 K) bits per cell) or
-    "onehot" (one variable per label per cell).
+    ``deadline`` passes between steps). ``labels``: "log" (the bit length of the largest label
+    code per inner cell: ceil(log2 K) bits, or bit_length(K) under may-leave-empty + no-self-touch
+    rules, where code 0 means "no label") or "onehot" (one variable per label per inner cell).
 
     ``touch_selectors`` (no-self-touch rules, log labels only): one more variable ``s[e]`` per
     edge, numbered from ``touch_selectors``; every no-self-touch clause about edge ``e`` gets

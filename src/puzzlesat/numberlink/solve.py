@@ -378,8 +378,8 @@ TOUCH_WINDOWS = ((8, 5_000), (16, 20_000))
 # the window, which the solver decides again after each restart (on a 1002 x 1002 board one
 # call took minutes). The window phases also get at most a third of the time left.
 MAX_WINDOW_CELLS = 40_000
-# Boards with more cells get no direction variables: 2 per edge and about 8 clauses per cell
-# (on a 1002 x 1002 board, 4 M variables and 16 M clauses more, which took its uniqueness proof
+# Boards with more cells get no direction variables: 2 per edge and about 22 clauses per cell
+# (on a 1002 x 1002 board, 4 M variables and about 22 M clauses more, which took its uniqueness proof
 # past 60 s); the hard proofs they speed up are on boards of a few thousand cells.
 ORIENT_MAX_CELLS = 40_000
 WINDOW_SHARE = 1 / 3
