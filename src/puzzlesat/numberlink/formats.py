@@ -874,7 +874,19 @@ def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = Non
 
 def read(path_or_url: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file, or the puzzle a puzz.link URL describes (no network: the URL is
-    the data)."""
+    the data). A file of one puzzle names it after the file.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "tiny.txt")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("3 2\\nA.A\\nB.B\\n")
+    >>> [(p.name, p.size, p.labels) for p in read(path)]
+    [('tiny.txt', (3, 2), ('A', 'B'))]
+    >>> folder.cleanup()
+    >>> [p.size for p in read("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3")]
+    [(5, 5)]
+    """
     name = os.fspath(path_or_url)
     if isinstance(name, str) and (_URL.match(name) or re.match(r"^\s*\S*\?(numlin|arukone)/", name)):
         return parse_all(name, fmt=fmt or "puzzlink", source=name)

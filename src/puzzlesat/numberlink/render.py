@@ -77,7 +77,18 @@ def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, s
 
 
 def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
-    """Draw ``puzzle`` (and ``solution``'s paths when given) as a scene; ``title`` adds a caption."""
+    """Draw ``puzzle`` (and ``solution``'s paths when given) as a scene; ``title`` adds a caption.
+
+    ``solution`` may also be a solve result.
+
+    >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
+    >>> answer = Solution.from_rows(puzzle, ["AAA", "BBB"])
+    >>> render(puzzle).count("path"), render(puzzle, answer).count("path")
+    (0, 2)
+    >>> scene = render(puzzle, title="tiny")
+    >>> scene.to_svg().startswith("<svg"), scene.count("endpoint")
+    (True, 4)
+    """
     require_type(puzzle, Puzzle, "puzzle")
     if isinstance(solution, SolveResult):  # render(puzzle, solve(puzzle)) works too
         solution = solution.solution

@@ -47,7 +47,17 @@ class Violation:
 
 
 def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
-    """Every rule the answer breaks, in check order; an empty list means the answer is valid."""
+    """Every rule the answer breaks, in check order; an empty list means the answer is valid.
+
+    Checks run in the order of ``CODES`` and do not stop at the first fault.
+
+    >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
+    >>> verify(puzzle, Solution.from_rows(puzzle, ["AAA", "BBB"]))
+    []
+    >>> gap = Solution.from_mapping({"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 2)]})
+    >>> [v.code for v in verify(puzzle, gap)]
+    ['not-connected', 'uncovered']
+    """
     require_type(puzzle, Puzzle, "puzzle")
     require_type(solution, Solution, "solution", "a result with no answer has solution None")
     require_type(rules, Rules, "rules")

@@ -337,7 +337,19 @@ def _format_starhermit(levels: list[Level]) -> str:
 
 def format_all(levels: list[Level], *, fmt: str = "native") -> str:
     """Several levels in one text: native blocks separated by blank lines, or one starhermit
-    ``levels.json``."""
+    ``levels.json``.
+
+    >>> levels = [parse("o..", source="a"), parse("#.\\no.", source="b")]
+    >>> print(format_all(levels), end="")
+    # name: a
+    o..
+    <BLANKLINE>
+    # name: b
+    #.
+    o.
+    >>> parse_all(format_all(levels)) == levels
+    True
+    """
     if normalise_format(fmt) == "starhermit":
         return _format_starhermit(list(levels))
     return "\n".join(format(level, fmt=fmt) for level in levels)
@@ -477,7 +489,17 @@ def parse_answers(text: str) -> dict[str, str]:
 
 
 def read_answers(path: str | Path) -> dict[str, str]:
-    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``)."""
+    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``).
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "solution.txt")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("001.xml,0,1,3\\n002.xml,2\\n")
+    >>> read_answers(path)
+    {'001.xml': 'RU', '002.xml': ''}
+    >>> folder.cleanup()
+    """
     return parse_answers(_read_text(path))
 
 
@@ -796,6 +818,12 @@ def parse_all(text: str, *, fmt: str | None = None, start: str | None = None, so
 
     ``start`` ("bottom-left" / "row-major") picks the start for formats that do not store one.
     Raises :class:`ParseError` naming the line (and column) of the first problem.
+
+    >>> [(level.size, level.start) for level in parse_all("o..\\n\\n#.\\no.")]
+    [((3, 1), (0, 0)), ((2, 2), (1, 0))]
+    >>> text = "0 0\\n0 1"  # mazepaint: 0 floor, 1 wall, no start stored
+    >>> parse_all(text, start="row-major")[0].start, parse_all(text, start="bottom-left")[0].start
+    ((0, 0), (1, 0))
     """
     return _run_parser(text, fmt=fmt, start=start, source=source, each=False)
 
@@ -842,7 +870,12 @@ def _run_parser(text: str, *, fmt: str | None, start: str | None, source: str | 
 
 
 def parse(text: str, *, fmt: str | None = None, start: str | None = None, source: str | None = None) -> Level:
-    """The one level in ``text``; a ParseError when it holds none or several."""
+    """The one level in ``text``; a ParseError when it holds none or several.
+
+    >>> level = parse("#####\\n#o..#\\n#####")
+    >>> level.size, level.start, level.floor_count
+    ((5, 3), (1, 1), 3)
+    """
     levels = parse_all(text, fmt=fmt, start=start, source=source)
     if len(levels) != 1:
         raise ParseError(f"expected one level, found {len(levels)} (use parse_all)", source=source)
@@ -860,7 +893,19 @@ def _read_text(path: str | Path) -> str:
 
 
 def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) -> list[Level]:
-    """Every level in a file (format from ``fmt``, else the content, else the file ending)."""
+    """Every level in a file (format from ``fmt``, else the content, else the file ending).
+
+    A file of one level names it after the file.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "tiny.roller")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("#####\\n#o..#\\n#####\\n")
+    >>> [(level.name, level.floor_count) for level in read(path)]
+    [('tiny.roller', 3)]
+    >>> folder.cleanup()
+    """
     text = _read_text(path)
     if fmt is None and str(path).lower().endswith(".roller"):
         fmt = "native"

@@ -169,6 +169,10 @@ def generate(
     ``moves`` is ``(lo, hi)``, an exact count, or None (a range from the board size). Raises
     :class:`GenerationFailed` when ``time_limit`` seconds or ``max_tries`` boards pass without
     success; ``solve_time_limit`` bounds each certification (an unproven level is rejected).
+
+    >>> made = generate(6, 5, moves=(3, 4), seed=1)
+    >>> made.min_moves, len(made.solution), made.level.size, verify(made.level, made.solution)
+    (3, 3, (6, 5), [])
     """
     from .solve import solve
 

@@ -224,7 +224,14 @@ def stop_of(level: Level, cell: Cell, direction: str) -> Cell:
 
 
 def legal_moves(level: Level, cell: Cell) -> Iterator[str]:
-    """The directions in which the ball can leave ``cell``, in ``MOVES`` order."""
+    """The directions in which the ball can leave ``cell``, in ``MOVES`` order.
+
+    A generator: a direction is listed when the next cell that way is floor.
+
+    >>> level = Level.from_rows(["#####", "#o..#", "##..#", "#####"])
+    >>> list(legal_moves(level, level.start)), list(legal_moves(level, (1, 3)))
+    (['R'], ['D', 'L'])
+    """
     for direction in MOVES:
         dr, dc = DELTAS[direction]
         if level.is_floor((cell[0] + dr, cell[1] + dc)):

@@ -95,7 +95,16 @@ def cell_size_for(level: Level) -> float:
 
 def render(level: Level, moves: str | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
     """Draw ``level`` and, when ``moves`` (a string over U D L R) is given, the painted floor and
-    the route as numbered arrows; ``title`` adds a caption."""
+    the route as numbered arrows; ``title`` adds a caption. ``moves`` may also be a solve result.
+
+    >>> from puzzlesat.roller.model import Level
+    >>> level = Level.from_rows(["o..", "##."])
+    >>> scene = render(level, "RD")
+    >>> scene.count("move"), scene.count("painted"), scene.count("unpainted")
+    (2, 4, 0)
+    >>> render(level).to_svg().startswith("<svg")
+    True
+    """
     require_type(level, Level, "level")
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution

@@ -74,6 +74,13 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     answer was found, ``optimal`` is False and ``lower_bound`` is the best proven bound),
     UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
     with no answer; ``lower_bound`` still set). Every answer has passed ``verify``.
+
+    >>> level = Level.from_rows(["o.", ".."])
+    >>> result = solve(level, time_limit=10)
+    >>> result.status.value, result.solution, result.optimal
+    ('solved', 'DRU', True)
+    >>> solve(level, method="astar").solution
+    'DRU'
     """
     require_type(level, Level, "level", "parse text with roller.parse")
     name = method or DEFAULT_METHOD

@@ -64,6 +64,12 @@ def verify(level: Level, moves: str) -> list[Violation]:
     Letters that are not moves are reported (``bad-symbol``) and skipped; a move that cannot
     leave the current cell is reported (``no-move``) and changes nothing; the replay goes on
     so that every fault is named.
+
+    >>> level = Level.from_rows(["o..", "##."])
+    >>> verify(level, "RD")
+    []
+    >>> [(v.code, v.step) for v in verify(level, "LR")]
+    [('no-move', 1), ('unpainted', None)]
     """
     require_type(level, Level, "level")
     if moves is None:
@@ -94,5 +100,10 @@ def verify(level: Level, moves: str) -> list[Violation]:
 
 
 def is_solution(level: Level, moves: str) -> bool:
-    """True when ``moves`` paints every floor cell with legal moves only."""
+    """True when ``moves`` paints every floor cell with legal moves only.
+
+    >>> level = Level.from_rows(["o..", "##."])
+    >>> is_solution(level, "RD"), is_solution(level, "R")
+    (True, False)
+    """
     return not verify(level, moves)

@@ -324,6 +324,15 @@ def astar_solve(
     (the heuristics are inadmissible, the answer is an upper bound); UNSATISFIABLE when a run
     exhausted the reachable states; UNKNOWN when every run hit the cap or the time limit.
     ``stats["runs"]`` holds each run's status, move count and expansions.
+
+    >>> level = Level.from_rows(["T1R T1G T1R"], goal="cluster")
+    >>> result = astar_solve(level)
+    >>> result.status.value, [str(m) for m in result.solution], result.optimal
+    ('solved', ['0,0>0,1'], False)
+    >>> list(result.stats["runs"])  # one run per cluster heuristic
+    ['H_C', 'H_CC']
+    >>> astar_solve(Level.from_rows(["B1R B1G"], goal=["G R"])).status.value  # no bishop move
+    'unsatisfiable'
     """
     deadline = Deadline.of(time_limit)
     started = time.perf_counter()

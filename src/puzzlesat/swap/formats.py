@@ -125,7 +125,12 @@ FORMATS = ("native",)  # the one Swap format; "swap" is accepted as its other na
 def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> list[Level]:
     """Every level in ``text``, in order (``fmt``: None or "native", the only Swap format).
     Raises ParseError (line, column) on anything wrong, including input with no level at all.
-    With ``source`` each level is named after it (``"pack.swap#3"`` in a file of several)."""
+    With ``source`` each level is named after it (``"pack.swap#3"`` in a file of several).
+
+    >>> text = "start\\nT1R T1G\\ngoal\\nG R\\n---\\nstart\\nT1R T1G T1R\\ngoal cluster"
+    >>> [(level.goal.kind, level.name) for level in parse_all(text, source="pack.swap")]
+    [('match', 'pack.swap#0'), ('cluster', 'pack.swap#1')]
+    """
     if fmt not in (None, "native", "swap"):
         raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
     try:
@@ -315,7 +320,12 @@ def _count_difference(start: list[str], goal: list[str]) -> str:
 
 
 def parse(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> Level:
-    """The one level in ``text`` (ParseError when there is none or more than one)."""
+    """The one level in ``text`` (ParseError when there is none or more than one).
+
+    >>> level = parse("start\\nT1R T1G\\ngoal\\nG R")
+    >>> level.rows, level.cols, level.goal.colours
+    (1, 2, (('G', 'R'),))
+    """
     levels = parse_all(text, fmt=fmt, source=source)
     if len(levels) != 1:
         raise ParseError(f"expected one level, found {len(levels)} (use parse_all)", source=source)
@@ -323,7 +333,19 @@ def parse(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None)
 
 
 def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
-    """Every level in a ``.swap`` file (ParseError naming the file on bad input)."""
+    """Every level in a ``.swap`` file (ParseError naming the file on bad input).
+
+    A file of one level names it after the file.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "tiny.swap")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("start\\nT1R T1G\\ngoal\\nG R\\nminimum 1\\n")
+    >>> [(level.name, level.stated_minimum) for level in read(path)]
+    [('tiny.swap', 1)]
+    >>> folder.cleanup()
+    """
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -354,11 +376,32 @@ def format_level(level: Level, *, metadata: bool = True) -> str:
 
 
 def format(level: Level) -> str:  # noqa: A001 (the family verb)
-    """The level as native text; ``parse(format(level)) == level``."""
+    """The level as native text; ``parse(format(level)) == level``.
+
+    >>> print(format(Level.from_rows(["T1R B1G"], goal=["G R"])), end="")
+    start
+    T1R B1G
+    goal
+    G R
+    """
     require_type(level, Level, "level", "parse text with swap.parse")
     return format_level(level)
 
 
 def format_all(levels: list[Level]) -> str:
-    """Several levels, separated by ``---`` lines."""
+    """Several levels, separated by ``---`` lines; :func:`parse_all` reads them back.
+
+    >>> levels = [Level.from_rows(["T1R B1G"], goal=["G R"]), Level.from_rows(["T1R T1G T1R"])]
+    >>> print(format_all(levels), end="")
+    start
+    T1R B1G
+    goal
+    G R
+    ---
+    start
+    T1R T1G T1R
+    goal cluster
+    >>> parse_all(format_all(levels)) == levels
+    True
+    """
     return f"{SEPARATOR}\n".join(format_level(level) for level in levels)

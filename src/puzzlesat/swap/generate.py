@@ -303,6 +303,10 @@ def generate(
     ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
     when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
     give the same level, as long as no draw's proof hits its time limit.
+
+    >>> made = generate(difficulty="easy", size=(2, 3), moves=(2, 3), seed=1)
+    >>> made.min_moves, (made.level.rows, made.level.cols), verify(made.level, made.solution)
+    (2, (2, 3), [])
     """
     if isinstance(moves, int) and not isinstance(moves, bool):
         moves = (moves, moves)

@@ -96,23 +96,52 @@ Board = tuple[tuple[Optional[Square], ...], ...]
 
 
 def board_from_rows(rows: Sequence[str | Sequence[str]]) -> Board:
-    """A board from rows of tokens (``T1R``, ``###``); a row may be one space-separated string."""
+    """A board from rows of tokens (``T1R``, ``###``); a row may be one space-separated string.
+
+    Each token becomes a :class:`Square` and ``###`` becomes ``None`` (a wall).
+
+    >>> board = board_from_rows(["T1R ###", ["B2G", "Q1R"]])
+    >>> board[0]
+    (Square(figure='T', scope=1, colour='R'), None)
+    >>> board[1][0].figure, board[1][0].scope
+    ('B', 2)
+    """
     grid = [row.split() if isinstance(row, str) else list(row) for row in rows]
     return tuple(tuple(None if token == WALL_TOKEN else Square.parse(token) for token in row) for row in grid)
 
 
 def board_rows(board: Board) -> list[list[str]]:
-    """The board as rows of tokens (``T1R`` or ``###``)."""
+    """The board as rows of tokens (``T1R`` or ``###``), the inverse of :func:`board_from_rows`.
+
+    >>> board_rows(board_from_rows(["T1R ###", "B2G Q1R"]))
+    [['T1R', '###'], ['B2G', 'Q1R']]
+    """
     return [[WALL_TOKEN if sq is None else str(sq) for sq in row] for row in board]
 
 
 def board_colours(board: Board) -> tuple[tuple[Optional[str], ...], ...]:
-    """The colour layout: each square's colour, ``None`` at walls."""
+    """The colour layout: each square's colour, ``None`` at walls.
+
+    A *match* goal holds exactly when this equals the goal's colour matrix.
+
+    >>> board_colours(board_from_rows(["T1R ###", "B2G Q1R"]))
+    (('R', None), ('G', 'R'))
+    """
     return tuple(tuple(None if sq is None else sq.colour for sq in row) for row in board)
 
 
 def apply_swap(board: Board, u: Cell, v: Cell) -> Board:
-    """The board with the contents of cells u and v exchanged (no legality check)."""
+    """The board with the contents of cells u and v exchanged (no legality check).
+
+    The board itself is unchanged (boards are immutable); a cell off the board is a ValueError.
+    :func:`puzzlesat.swap.moves.apply_move` is the checked version.
+
+    >>> board = board_from_rows(["T1R B1G"])
+    >>> board_rows(apply_swap(board, (0, 0), (0, 1)))
+    [['B1G', 'T1R']]
+    >>> board_rows(board)
+    [['T1R', 'B1G']]
+    """
     for cell in (u, v):
         if not (0 <= cell[0] < len(board) and 0 <= cell[1] < len(board[0])):
             raise ValueError(f"cell {cell} is off the {len(board)}x{len(board[0])} board")
@@ -343,7 +372,14 @@ def _counts(colours: Sequence[str]) -> str:
 
 # -- goal tests -------------------------------------------------------------------------------
 def mismatches(level: Level, board: Board) -> int:
-    """For a match goal, the number of squares whose colour differs from the goal colour."""
+    """For a match goal, the number of squares whose colour differs from the goal colour.
+
+    Zero exactly when the goal holds; a cluster or touch goal is a ValueError.
+
+    >>> level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["R G", "R G"])
+    >>> mismatches(level, level.start), mismatches(level, apply_swap(level.start, (1, 0), (1, 1)))
+    (2, 0)
+    """
     target = level.goal.colours
     if target is None:
         raise ValueError("mismatches() needs a match goal")
@@ -388,7 +424,13 @@ def colour_groups(board: Board) -> dict[str, list[list[Cell]]]:
 
 
 def lonely_squares(board: Board) -> list[Cell]:
-    """Squares with no orthogonal neighbour of their own colour (what a touch goal forbids)."""
+    """Squares with no orthogonal neighbour of their own colour (what a touch goal forbids).
+
+    Walls separate, and diagonal neighbours do not count; cells come in row-major order.
+
+    >>> lonely_squares(board_from_rows(["T1R T1R T1G", "T1G ### T1R"]))
+    [(0, 2), (1, 0), (1, 2)]
+    """
     rows, cols = len(board), len(board[0])
     lonely = []
     for r in range(rows):
@@ -405,7 +447,12 @@ def lonely_squares(board: Board) -> list[Cell]:
 
 
 def is_goal(level: Level, board: Board) -> bool:
-    """Whether ``board`` satisfies the level's goal."""
+    """Whether ``board`` satisfies the level's goal (match, cluster or touch).
+
+    >>> level = Level.from_rows(["T1R T1G T1R"], goal="cluster")
+    >>> is_goal(level, level.start), is_goal(level, apply_swap(level.start, (0, 0), (0, 1)))
+    (False, True)
+    """
     require_type(level, Level, "level")
     kind = level.goal.kind
     if kind == "match":

@@ -63,7 +63,16 @@ def rays_for(board: Board) -> dict[tuple[Cell, str], Rays]:
 
 
 def reachable(board: Board, cell: Cell) -> list[Cell]:
-    """Cells the square at ``cell`` reaches (empty for a wall)."""
+    """Cells the square at ``cell`` reaches (empty for a wall).
+
+    Direction by direction, the nearest cells first, up to its scope; other squares are jumped,
+    a wall ends the ray.
+
+    >>> from .model import board_from_rows
+    >>> board = board_from_rows(["T2R T1G ### T1R"])
+    >>> reachable(board, (0, 0)), reachable(board, (0, 3)), reachable(board, (0, 2))
+    ([(0, 1)], [], [])
+    """
     sq = board[cell[0]][cell[1]]
     if sq is None:
         return []
@@ -72,7 +81,15 @@ def reachable(board: Board, cell: Cell) -> list[Cell]:
 
 
 def reaches(board: Board, u: Cell, v: Cell) -> bool:
-    """Whether the square at u can move to v (False when u is a wall or off the board)."""
+    """Whether the square at u can move to v (False when u is a wall or off the board).
+
+    Not symmetric: a swap is legal when either end reaches the other (see :func:`is_legal`).
+
+    >>> from .model import board_from_rows
+    >>> board = board_from_rows(["T2R T1G T1R"])
+    >>> reaches(board, (0, 0), (0, 2)), reaches(board, (0, 2), (0, 0))
+    (True, False)
+    """
     rows, cols = len(board), len(board[0])
     if not (0 <= u[0] < rows and 0 <= u[1] < cols and 0 <= v[0] < rows and 0 <= v[1] < cols):
         return False
@@ -80,7 +97,14 @@ def reaches(board: Board, u: Cell, v: Cell) -> bool:
 
 
 def legal_moves(board: Board | Level) -> list[Move]:
-    """Every legal swap once, mover first, sorted. Accepts a board or a level (its start)."""
+    """Every legal swap once, mover first, sorted. Accepts a board or a level (its start).
+
+    The mover is a square that reaches the other cell (the earlier cell when both do).
+
+    >>> from .model import board_from_rows
+    >>> [str(m) for m in legal_moves(board_from_rows(["T1R B1G", "### T2R"]))]
+    ['0,0>0,1', '1,1>0,1']
+    """
     if isinstance(board, Level):
         board = board.start
     rays = rays_for(board)
@@ -101,7 +125,14 @@ def legal_moves(board: Board | Level) -> list[Move]:
 
 def swap_pairs(level: Level) -> list[tuple[Cell, Cell]]:
     """Every pair of cells that some square could ever swap (walls fixed, any figure and scope
-    present in the level may stand on either cell): the candidate swaps of a search or model."""
+    present in the level may stand on either cell): the candidate swaps of a search or model.
+
+    Pairs are (earlier cell, later cell), sorted; a pair may be illegal on the start board.
+
+    >>> from .model import Level
+    >>> swap_pairs(Level.from_rows(["T1R B1G", "### T1R"], goal="cluster"))
+    [((0, 0), (0, 1)), ((0, 0), (1, 1)), ((0, 1), (1, 1))]
+    """
     board = level.start
     kinds = sorted({(sq.figure, sq.scope) for row in board for sq in row if sq is not None})
     rays = rays_for(board)
@@ -115,13 +146,31 @@ def swap_pairs(level: Level) -> list[tuple[Cell, Cell]]:
 
 
 def is_legal(board: Board, move: MoveLike) -> bool:
-    """Whether the swap is legal, written in either order."""
+    """Whether the swap is legal, written in either order.
+
+    ``move`` is a :class:`Move` or an ``r1,c1>r2,c2`` string.
+
+    >>> from .model import board_from_rows
+    >>> board = board_from_rows(["T1R B1G", "### T2R"])
+    >>> is_legal(board, "0,0>0,1"), is_legal(board, "0,1>0,0"), is_legal(board, "0,0>1,1")
+    (True, True, False)
+    """
     (m,) = parse_moves([move])
     return reaches(board, m.source, m.target) or reaches(board, m.target, m.source)
 
 
 def apply_move(board: Board, move: MoveLike, *, check: bool = True) -> Board:
-    """The board after the swap; raises ValueError for an illegal move when ``check``."""
+    """The board after the swap; raises ValueError for an illegal move when ``check``.
+
+    >>> from .model import board_from_rows, board_rows
+    >>> board = board_from_rows(["T1R B1G", "### T2R"])
+    >>> board_rows(apply_move(board, "1,1>0,1"))
+    [['T1R', 'T2R'], ['###', 'B1G']]
+    >>> apply_move(board, "0,0>1,1")
+    Traceback (most recent call last):
+    ...
+    ValueError: illegal move 0,0>1,1: neither square can reach the other cell
+    """
     (m,) = parse_moves([move])
     if check and not is_legal(board, m):
         raise ValueError(f"illegal move {m}: neither square can reach the other cell")
@@ -130,7 +179,14 @@ def apply_move(board: Board, move: MoveLike, *, check: bool = True) -> Board:
 
 def replay(board: Board | Level, moves: str | list[MoveLike] | tuple[MoveLike, ...]) -> list[Board]:
     """The boards after each move (the first entry is ``board`` itself, or a level's start);
-    ValueError if illegal."""
+    ValueError if illegal.
+
+    >>> from .model import Level, board_rows
+    >>> level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["R G", "R G"])
+    >>> boards = replay(level, "1,0>1,1")
+    >>> len(boards), board_rows(boards[-1])
+    (2, [['T1R', 'T1G'], ['T1R', 'T1G']])
+    """
     if isinstance(board, Level):
         board = board.start
     boards = [board]

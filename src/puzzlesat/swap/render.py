@@ -148,7 +148,14 @@ def _move_arrow(board: Board, move: Move, left: float, top: float, cell: float, 
 def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_size: float | None = None,
            title: str | None = None, frames_per_row: int | None = None) -> Scene:
     """Draw ``level`` (start and goal) and, when ``moves`` is given, one frame per move and the
-    board reached; ``title`` adds a caption."""
+    board reached; ``title`` adds a caption. ``moves`` may also be a solve result.
+
+    >>> level = Level.from_rows(["T1R T1G"], goal=["G R"])
+    >>> render(level).count("board"), render(level, ["0,0>0,1"]).count("board")  # + frame, end
+    (2, 4)
+    >>> render(level, title="tiny").to_svg().startswith("<svg")
+    True
+    """
     require_type(level, Level, "level")
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution

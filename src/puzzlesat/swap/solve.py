@@ -211,6 +211,11 @@ def solve(
     it found, with ``optimal`` False and the proven ``lower_bound``), UNSATISFIABLE (proven:
     ``stats["reason"]`` says why) or UNKNOWN (time limit, no plan; ``lower_bound`` is the best
     proven bound on the minimum).
+
+    >>> level = Level.from_rows(["T1R T1G T1R"], goal="cluster")
+    >>> result = solve(level, time_limit=10)
+    >>> result.status.value, [str(m) for m in result.solution], result.optimal
+    ('solved', ['0,0>0,1'], True)
     """
     require_type(level, Level, "level", "parse text with swap.parse")
     deadline = Deadline.of(time_limit)

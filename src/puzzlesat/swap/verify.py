@@ -110,7 +110,16 @@ RANK = {"wall": 3, "out-of-range": 2, "wrong-direction": 1}
 
 def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[Violation]:
     """Replay ``moves`` (Move objects, ``r1,c1>r2,c2`` strings, or one space-separated string)
-    from the start; return the violations (empty when the moves reach the goal legally)."""
+    from the start; return the violations (empty when the moves reach the goal legally).
+
+    Replay stops at the first illegal move, so the list holds at most one violation.
+
+    >>> level = Level.from_rows(["T1R B1G T1G"], goal=["G G R"])
+    >>> verify(level, "0,0>0,1 0,1>0,2")
+    []
+    >>> [(v.code, v.step) for v in verify(level, "0,0>0,2")]  # scope 1: one cell at most
+    [('out-of-range', 1)]
+    """
     require_type(level, Level, "level")
     if moves is None:
         raise TypeError("moves must be a sequence of moves, not None (a result with no answer has solution None)")
@@ -204,5 +213,10 @@ def goal_problem(level: Level, board: Board) -> str:
 
 
 def is_solution(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> bool:
-    """True when the moves are legal and reach the goal."""
+    """True when the moves are legal and reach the goal (:func:`verify` finds nothing).
+
+    >>> level = Level.from_rows(["T1R T1G"], goal=["G R"])
+    >>> is_solution(level, ["0,0>0,1"]), is_solution(level, [])
+    (True, False)
+    """
     return not verify(level, moves)
