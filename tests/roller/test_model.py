@@ -98,3 +98,20 @@ def test_cropped_drops_all_wall_border_and_keeps_the_start():
     small = level.cropped()
     assert small.to_rows() == ["o..", ".#."]
     assert small.floor_count == level.floor_count
+
+
+def test_the_ball_never_leaves_a_wall_cell():
+    level = Level.from_rows(["#####", "#o..#", "#####"])
+    assert legal_moves(level, (1, 1)) == ["R"]
+    for cell in ((0, 1), (9, 9), (-1, 1)):
+        with pytest.raises(ValueError, match="not a floor cell"):
+            legal_moves(level, cell)
+
+
+def test_several_levels_are_never_written_as_one_tmx_text():
+    from puzzlesat.roller import format_all, parse, parse_all
+
+    levels = [parse("#####\n#o..#\n#####"), parse("####\n#o.#\n####")]
+    with pytest.raises(ValueError, match="a TMX file holds one level"):
+        format_all(levels, fmt="tmx")
+    assert parse_all(format_all(levels[:1], fmt="tmx"), start="row-major")[0].rows == levels[0].rows

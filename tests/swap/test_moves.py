@@ -115,3 +115,20 @@ def test_replay_returns_each_board():
     board = board_from_rows(["T1R T1G"])
     boards = replay(board, "0,0>0,1 0,1>0,0")
     assert boards[0] == boards[2] != boards[1]
+
+
+def test_every_board_function_takes_a_level_for_its_start_board():
+    from puzzlesat.swap import Level, board_rows, colour_groups, is_legal, lonely_squares, reachable, reaches
+    from puzzlesat.swap.model import board_colours
+    from puzzlesat.swap.moves import apply_move, mover_of
+
+    level = Level.from_rows(["T1R T1G", "### T2R"], goal=["G R", "# R"])
+    board = level.start
+    assert reachable(level, (0, 0)) == reachable(board, (0, 0)) == [(0, 1)]
+    assert reaches(level, (0, 0), (0, 1)) and is_legal(level, "0,1>0,0")
+    assert apply_move(level, "0,0>0,1") == apply_move(board, "0,0>0,1")
+    assert mover_of(level, "0,1>0,0") == mover_of(board, "0,1>0,0") == (0, 1)
+    assert board_rows(level) == board_rows(board) and board_colours(level) == board_colours(board)
+    assert colour_groups(level) == colour_groups(board) and lonely_squares(level) == lonely_squares(board)
+    # a cell off the board reaches nothing (a negative index must not wrap to the last row)
+    assert reachable(board, (5, 5)) == reachable(board, (-1, 0)) == [] and not reaches(board, (-1, 0), (0, 0))

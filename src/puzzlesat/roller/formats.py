@@ -350,8 +350,12 @@ def format_all(levels: list[Level], *, fmt: str = "native") -> str:
     >>> parse_all(format_all(levels)) == levels
     True
     """
-    if normalise_format(fmt) == "starhermit":
-        return _format_starhermit(list(levels))
+    levels = list(levels)
+    name = normalise_format(fmt)
+    if name == "starhermit":
+        return _format_starhermit(levels)
+    if name == "tmx" and len(levels) != 1:
+        raise ValueError(f"a TMX file holds one level, not {len(levels)}: write each with format(level, fmt='tmx')")
     return "\n".join(format(level, fmt=fmt) for level in levels)
 
 

@@ -194,7 +194,9 @@ def generate(
     inner = (width - 2) * (height - 2)
     floor_needed = max(5, inner // 3) if min_floor is None else min_floor
     if floor_needed > inner:
-        raise ValueError(f"min_floor {floor_needed} exceeds the {inner} inner cells of a {width}x{height} board")
+        default = " (the default: a third of the inner cells, at least 5)" if min_floor is None else ""
+        raise ValueError(f"min_floor {floor_needed}{default} exceeds the {inner} inner cells of a {width}x{height} board: "
+                         "use a larger board or a smaller min_floor")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
     require_count(max_tries, "max_tries")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -223,19 +223,18 @@ def stop_of(level: Level, cell: Cell, direction: str) -> Cell:
     return slide(level, cell, direction)[0]
 
 
-def legal_moves(level: Level, cell: Cell) -> Iterator[str]:
-    """The directions in which the ball can leave ``cell``, in ``MOVES`` order.
-
-    A generator: a direction is listed when the next cell that way is floor.
+def legal_moves(level: Level, cell: Cell) -> list[str]:
+    """The directions in which the ball can leave the floor cell ``cell``, in ``MOVES`` order:
+    a direction is listed when the next cell that way is floor (ValueError for a wall cell or
+    one off the board: the ball never stands there).
 
     >>> level = Level.from_rows(["#####", "#o..#", "##..#", "#####"])
-    >>> list(legal_moves(level, level.start)), list(legal_moves(level, (1, 3)))
+    >>> legal_moves(level, level.start), legal_moves(level, (1, 3))
     (['R'], ['D', 'L'])
     """
-    for direction in MOVES:
-        dr, dc = DELTAS[direction]
-        if level.is_floor((cell[0] + dr, cell[1] + dc)):
-            yield direction
+    if not level.is_floor(cell):
+        raise ValueError(f"the ball cannot stand on {tuple(cell)}: not a floor cell of this {level.width}x{level.height} level")
+    return [direction for direction in MOVES if level.is_floor((cell[0] + DELTAS[direction][0], cell[1] + DELTAS[direction][1]))]
 
 
 def replay(level: Level, moves: Iterable[str]) -> tuple[list[Cell], set[Cell]]:

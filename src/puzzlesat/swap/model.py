@@ -110,16 +110,27 @@ def board_from_rows(rows: Sequence[str | Sequence[str]]) -> Board:
     return tuple(tuple(None if token == WALL_TOKEN else Square.parse(token) for token in row) for row in grid)
 
 
-def board_rows(board: Board) -> list[list[str]]:
+def as_board(board: "Board | Level") -> Board:
+    """A board as it stands, or a level's start board: every board function of this family
+    takes either.
+
+    >>> as_board(Level.from_rows(["T1R T1G"], goal=["G R"])) == board_from_rows(["T1R T1G"])
+    True
+    """
+    return board.start if isinstance(board, Level) else board
+
+
+def board_rows(board: "Board | Level") -> list[list[str]]:
     """The board as rows of tokens (``T1R`` or ``###``), the inverse of :func:`board_from_rows`.
 
     >>> board_rows(board_from_rows(["T1R ###", "B2G Q1R"]))
     [['T1R', '###'], ['B2G', 'Q1R']]
     """
+    board = as_board(board)
     return [[WALL_TOKEN if sq is None else str(sq) for sq in row] for row in board]
 
 
-def board_colours(board: Board) -> tuple[tuple[Optional[str], ...], ...]:
+def board_colours(board: "Board | Level") -> tuple[tuple[Optional[str], ...], ...]:
     """The colour layout: each square's colour, ``None`` at walls.
 
     A *match* goal holds exactly when this equals the goal's colour matrix.
@@ -127,6 +138,7 @@ def board_colours(board: Board) -> tuple[tuple[Optional[str], ...], ...]:
     >>> board_colours(board_from_rows(["T1R ###", "B2G Q1R"]))
     (('R', None), ('G', 'R'))
     """
+    board = as_board(board)
     return tuple(tuple(None if sq is None else sq.colour for sq in row) for row in board)
 
 
@@ -391,13 +403,14 @@ def mismatches(level: Level, board: Board) -> int:
     )
 
 
-def colour_groups(board: Board) -> dict[str, list[list[Cell]]]:
+def colour_groups(board: "Board | Level") -> dict[str, list[list[Cell]]]:
     """Each colour's orthogonally connected groups of cells (walls separate).
 
     >>> groups = colour_groups(board_from_rows(["T1R T1G T1R", "### T1G T1G"]))
     >>> {colour: len(g) for colour, g in groups.items()}
     {'R': 2, 'G': 1}
     """
+    board = as_board(board)
     rows, cols = len(board), len(board[0])
     seen = [[False] * cols for _ in range(rows)]
     groups: dict[str, list[list[Cell]]] = {}
@@ -423,7 +436,7 @@ def colour_groups(board: Board) -> dict[str, list[list[Cell]]]:
     return groups
 
 
-def lonely_squares(board: Board) -> list[Cell]:
+def lonely_squares(board: "Board | Level") -> list[Cell]:
     """Squares with no orthogonal neighbour of their own colour (what a touch goal forbids).
 
     Walls separate, and diagonal neighbours do not count; cells come in row-major order.
@@ -431,6 +444,7 @@ def lonely_squares(board: Board) -> list[Cell]:
     >>> lonely_squares(board_from_rows(["T1R T1R T1G", "T1G ### T1R"]))
     [(0, 2), (1, 0), (1, 2)]
     """
+    board = as_board(board)
     rows, cols = len(board), len(board[0])
     lonely = []
     for r in range(rows):

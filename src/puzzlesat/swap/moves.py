@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ..grid import Cell
-from .model import FIGURE_DIRECTIONS, Board, Level, Move, MoveLike, apply_swap, parse_moves
+from .model import FIGURE_DIRECTIONS, Board, Level, Move, MoveLike, apply_swap, as_board, parse_moves
 
 Rays = tuple[tuple[Cell, ...], ...]
 
@@ -62,7 +62,7 @@ def rays_for(board: Board) -> dict[tuple[Cell, str], Rays]:
     return ray_table(len(board), len(board[0]), _walls_of(board))
 
 
-def reachable(board: Board, cell: Cell) -> list[Cell]:
+def reachable(board: "Board | Level", cell: Cell) -> list[Cell]:
     """Cells the square at ``cell`` reaches (empty for a wall).
 
     Direction by direction, the nearest cells first, up to its scope; other squares are jumped,
@@ -73,6 +73,9 @@ def reachable(board: Board, cell: Cell) -> list[Cell]:
     >>> reachable(board, (0, 0)), reachable(board, (0, 3)), reachable(board, (0, 2))
     ([(0, 1)], [], [])
     """
+    board = as_board(board)
+    if not (0 <= cell[0] < len(board) and 0 <= cell[1] < len(board[0])):
+        return []  # off the board: nothing there reaches anywhere (as reaches() says False)
     sq = board[cell[0]][cell[1]]
     if sq is None:
         return []
@@ -80,7 +83,7 @@ def reachable(board: Board, cell: Cell) -> list[Cell]:
     return [v for ray in rays for v in ray[: sq.scope]]
 
 
-def reaches(board: Board, u: Cell, v: Cell) -> bool:
+def reaches(board: "Board | Level", u: Cell, v: Cell) -> bool:
     """Whether the square at u can move to v (False when u is a wall or off the board).
 
     Not symmetric: a swap is legal when either end reaches the other (see :func:`is_legal`).
@@ -90,6 +93,7 @@ def reaches(board: Board, u: Cell, v: Cell) -> bool:
     >>> reaches(board, (0, 0), (0, 2)), reaches(board, (0, 2), (0, 0))
     (True, False)
     """
+    board = as_board(board)
     rows, cols = len(board), len(board[0])
     if not (0 <= u[0] < rows and 0 <= u[1] < cols and 0 <= v[0] < rows and 0 <= v[1] < cols):
         return False
@@ -105,8 +109,7 @@ def legal_moves(board: Board | Level) -> list[Move]:
     >>> [str(m) for m in legal_moves(board_from_rows(["T1R B1G", "### T2R"]))]
     ['0,0>0,1', '1,1>0,1']
     """
-    if isinstance(board, Level):
-        board = board.start
+    board = as_board(board)
     rays = rays_for(board)
     pairs: dict[tuple[Cell, Cell], Cell] = {}
     for r, row in enumerate(board):
@@ -145,7 +148,7 @@ def swap_pairs(level: Level) -> list[tuple[Cell, Cell]]:
     return sorted(pairs)
 
 
-def is_legal(board: Board, move: MoveLike) -> bool:
+def is_legal(board: "Board | Level", move: MoveLike) -> bool:
     """Whether the swap is legal, written in either order.
 
     ``move`` is a :class:`Move` or an ``r1,c1>r2,c2`` string.
@@ -155,11 +158,12 @@ def is_legal(board: Board, move: MoveLike) -> bool:
     >>> is_legal(board, "0,0>0,1"), is_legal(board, "0,1>0,0"), is_legal(board, "0,0>1,1")
     (True, True, False)
     """
+    board = as_board(board)
     (m,) = parse_moves([move])
     return reaches(board, m.source, m.target) or reaches(board, m.target, m.source)
 
 
-def apply_move(board: Board, move: MoveLike, *, check: bool = True) -> Board:
+def apply_move(board: "Board | Level", move: MoveLike, *, check: bool = True) -> Board:
     """The board after the swap; raises ValueError for an illegal move when ``check``.
 
     >>> from .model import board_from_rows, board_rows
@@ -171,6 +175,7 @@ def apply_move(board: Board, move: MoveLike, *, check: bool = True) -> Board:
     ...
     ValueError: illegal move 0,0>1,1: neither square can reach the other cell
     """
+    board = as_board(board)
     (m,) = parse_moves([move])
     if check and not is_legal(board, m):
         raise ValueError(f"illegal move {m}: neither square can reach the other cell")
@@ -187,17 +192,17 @@ def replay(board: Board | Level, moves: str | list[MoveLike] | tuple[MoveLike, .
     >>> len(boards), board_rows(boards[-1])
     (2, [['T1R', 'T1G'], ['T1R', 'T1G']])
     """
-    if isinstance(board, Level):
-        board = board.start
+    board = as_board(board)
     boards = [board]
     for move in parse_moves(moves):
         boards.append(apply_move(boards[-1], move))
     return boards
 
 
-def mover_of(board: Board, move: MoveLike) -> Optional[Cell]:
+def mover_of(board: "Board | Level", move: MoveLike) -> Optional[Cell]:
     """The cell whose square makes the swap (the named source when it reaches, else the target
     when it reaches back, else None)."""
+    board = as_board(board)
     (m,) = parse_moves([move])
     if reaches(board, m.source, m.target):
         return m.source
