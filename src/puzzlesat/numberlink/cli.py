@@ -235,47 +235,47 @@ def _puzzle_block(index: int, made: Any) -> str:
 
     unique = {True: "unique", False: "NOT unique", None: "uniqueness unknown"}[made.unique]
     lengths = " ".join(str(n) for n in made.link_lengths())
-    head = f"# puzzle {index}: seed {made.seed}, {unique}, {made.tries} tries, {made.seconds:.3f} s, link lengths {lengths}"
+    head = f"# puzzle {index}: seed {made.seed}, {unique}, {made.tries} tries, link lengths {lengths}"  # no timings: the same run, the same bytes
     return f"{head}\n{puzzle_text(made.puzzle)}\n\n"
 
 
-def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[int, str | None]:
-    """How many puzzles a previous run with the same settings left in ``path`` (or an error):
-    the first line must be this run's signature, the puzzle comments numbered 0..n-1 with the
-    seeds this run gives them, and the file must parse as n puzzles."""
+def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Puzzle], str | None]:
+    """The puzzles a previous run with the same settings left in ``path`` (or an error): the
+    first line must be this run's signature, the puzzle comments numbered 0..n-1 with the seeds
+    this run gives them, and the file must parse as n puzzles."""
     import os
     import re
 
     from ..errors import ParseError
-    from .generate import puzzle_seed
+    from .generate import DUPLICATE_RETRIES, puzzle_seed
 
     if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return 0, None
+        return [], None
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        return 0, f"cannot resume {path}: {exc}"
+        return [], f"cannot resume {path}: {exc}"
     if text.split("\n", 1)[0] != signature:
-        return 0, f"{path} was not written by a run with these settings (first line differs); choose another --out"
+        return [], f"{path} was not written by a run with these settings (first line differs); choose another --out"
     marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d+): seed (-?\d+),", text, flags=re.MULTILINE)]
     indices = [index for index, _ in marks]
     if indices != list(range(len(indices))):
-        return 0, f"{path}: puzzle comments are not numbered 0..{len(indices) - 1}"
+        return [], f"{path}: puzzle comments are not numbered 0..{len(indices) - 1}"
     for index, seed in marks:
-        if seed != puzzle_seed(run_seed, index):
-            return 0, f"{path}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(run_seed, index)}"
+        if seed not in {puzzle_seed(run_seed, index, attempt) for attempt in range(DUPLICATE_RETRIES)}:
+            return [], f"{path}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(run_seed, index)}"
     if not indices:
-        return 0, None
+        return [], None
     if not text.endswith("\n\n"):
-        return 0, f"{path} ends in the middle of a puzzle; remove the incomplete last block to resume"
+        return [], f"{path} ends in the middle of a puzzle; remove the incomplete last block to resume"
     try:
         found = formats.parse_all(text, fmt="native", source=path)
     except ParseError as exc:
-        return 0, f"cannot resume {path}: {exc}"
+        return [], f"cannot resume {path}: {exc}"
     if len(found) != len(indices):
-        return 0, f"{path} holds {len(found)} puzzles but {len(indices)} puzzle comments"
-    return len(found), None
+        return [], f"{path} holds {len(found)} puzzles but {len(indices)} puzzle comments"
+    return found, None
 
 
 def _histogram(lengths: dict[int, int]) -> str:
@@ -295,7 +295,7 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import GenerationFailed, check_request, puzzle_seed
+    from .generate import DUPLICATE_RETRIES, GenerationFailed, check_request, puzzle_seed, puzzle_text
     from .generate import generate as make
 
     width, height = args.size
@@ -308,12 +308,14 @@ def generate(args: argparse.Namespace) -> int:
         print("error: --allow-multiple applies to --method unionfind (quality puzzles are always unique)", file=sys.stderr)
         return 2
     signature = _generate_signature(args)
-    start = 0
+    existing: list[Puzzle] = []
     if args.out:
-        start, problem = _existing_puzzles(args.out, signature, args.seed)
+        existing, problem = _existing_puzzles(args.out, signature, args.seed)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
+    start = len(existing)
+    seen = {puzzle_text(puzzle) for puzzle in existing}  # a pack never holds one puzzle twice
     out = open(args.out, "a", encoding="utf-8") if args.out else sys.stdout
     progress = Progress(args.count, label=f"generate numberlink {width}x{height}")
     progress.done = min(start, args.count)
@@ -328,13 +330,19 @@ def generate(args: argparse.Namespace) -> int:
             out.flush()
         for index in range(start, args.count):
             try:
-                made = make(width, height, seed=puzzle_seed(args.seed, index), **_generate_options(args))
+                for attempt in range(DUPLICATE_RETRIES):
+                    made = make(width, height, seed=puzzle_seed(args.seed, index, attempt), **_generate_options(args))
+                    if puzzle_text(made.puzzle) not in seen:
+                        break
+                else:
+                    raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
             except GenerationFailed as exc:
                 progress.close()
                 print(f"error: puzzle {index}: {exc}", file=sys.stderr)
                 tries += exc.tries
                 status = 1
                 break
+            seen.add(puzzle_text(made.puzzle))
             out.write(_puzzle_block(index, made))
             out.flush()
             made_count += 1

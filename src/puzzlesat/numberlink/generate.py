@@ -43,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import itertools
 import math
@@ -95,14 +96,22 @@ class Generated:
         return [len(cells) for _, cells in self.solution.paths]
 
 
-def puzzle_seed(run_seed: int, index: int) -> int:
-    """The seed of puzzle ``index`` in a run with seed ``run_seed``: ``run_seed * 1000003 + index``
-    (the convention of every family's generator, so a rerun continues where the last one stopped).
+DUPLICATE_RETRIES = 20  # a pack never holds the same puzzle twice: further seeds are tried
+TIMED_OUT_STREAK = 50  # candidates in a row whose uniqueness count ran out of time: give up, and say so
 
-    >>> puzzle_seed(0, 5), puzzle_seed(2, 0)
-    (5, 2000006)
+
+def puzzle_seed(run_seed: int, index: int, attempt: int = 0) -> int:
+    """The seed of puzzle ``index`` in a run with seed ``run_seed``: ``run_seed * 1000003 + index``
+    (as Swap's packs), so a rerun continues where the last one stopped; ``attempt`` > 0 gives
+    further seeds (from a hash of the three) when a puzzle repeats an earlier one of the pack.
+
+    >>> puzzle_seed(0, 5), puzzle_seed(2, 0), puzzle_seed(0, 5, 1) == puzzle_seed(0, 5, 1) != puzzle_seed(0, 5)
+    (5, 2000006, True)
     """
-    return run_seed * 1_000_003 + index
+    if attempt == 0:
+        return run_seed * 1_000_003 + index
+    digest = hashlib.sha256(f"numberlink/{run_seed}/{index}/{attempt}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
 
 
 def target_links(width: int, height: int) -> float:
@@ -644,7 +653,7 @@ def generate(
     rng = random.Random(seed)
     started = time.perf_counter()
     tries = 0
-    draws = 0
+    draws = timed_out = 0
     while True:
         if deadline.expired():
             raise GenerationFailed(f"no certified {width}x{height} puzzle within {time_limit} s ({tries} tries)", tries=tries)
@@ -671,5 +680,9 @@ def generate(
         is_unique, reread = certify(puzzle, rules=rules, time_limit=limit, solver=solver)
         if is_unique or not (unique or method == "quality"):
             return Generated(reread, solution, is_unique, tries, time.perf_counter() - started, seed, method)
+        timed_out = timed_out + 1 if is_unique is None else 0
+        if timed_out >= TIMED_OUT_STREAK:
+            raise GenerationFailed(f"the uniqueness counts of {timed_out} {width}x{height} candidates in a row ran out of time "
+                                   f"(certify_time_limit {certify_time_limit} s): allow more time", tries=tries)
         if tries >= max_tries:
             raise GenerationFailed(f"no certified unique {width}x{height} puzzle in {tries} tries", tries=tries)
