@@ -67,3 +67,23 @@ def with_file_name_hint(error: ParseError, data: object) -> ParseError:
         return error
     return ParseError(error.message + " (this text names a file: read files with read())",
                       line=error.line, column=error.column, source=error.source)
+
+
+def output_file_problem(path: str | os.PathLike) -> str | None:
+    """Why a pack or picture could not be written to ``path`` (checked before the work that
+    would fill it), or None.
+
+    >>> output_file_problem("no/such/folder/pack.txt")
+    'cannot write no/such/folder/pack.txt: no folder no/such/folder'
+    >>> output_file_problem(".")
+    'cannot write .: it is a folder'
+    """
+    text = os.fspath(path)
+    folder = os.path.dirname(text) or "."
+    if os.path.isdir(text):
+        return f"cannot write {text}: it is a folder"
+    if not os.path.isdir(folder):
+        return f"cannot write {text}: no folder {folder}"
+    if not os.access(text if os.path.exists(text) else folder, os.W_OK):
+        return f"cannot write {text}: permission denied"
+    return None

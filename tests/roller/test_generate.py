@@ -171,3 +171,29 @@ def test_cli_json_lines(tmp_path, capsys, oracle):
     for record, level in zip(records, pack):
         assert record["family"] == "roller" and record["optimal"] is True
         assert record["rows"] == level.to_rows() and record["min_moves"] == level.par == len(record["moves"])
+
+
+def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsys, oracle):
+    import argparse
+
+    from puzzlesat.roller.generate import run_cli
+
+    def flaky(width, height, **options):  # level 2 fails the first time, as a tight time limit can
+        if options["name"].endswith("-2") and not calls:
+            calls.append(1)
+            raise GenerationFailed("no level in time")
+        return generate(width, height, **options)
+
+    calls: list = []
+    out = tmp_path / "pack.roller"
+    args = argparse.Namespace(size=(8, 7), count=4, moves=(4, 9), seed=3, out=str(out), time_limit=None, min_floor=None, method=None, json=False)
+    assert run_cli(args, make=flaky) == 1
+    assert "error: level 2: no level in time" in capsys.readouterr().err and len(read(out)) == 2
+    assert run_cli(args, make=flaky) == 0
+    assert [lv.name for lv in read(out)] == [f"roller-8x7-s3-{i}" for i in range(4)]
+    # packs end in a blank line, so two of them concatenated are read level by level
+    twice = tmp_path / "twice.roller"
+    twice.write_text(out.read_text() + out.read_text())
+    assert len(read(twice)) == 8
+    assert cli.main(["generate", "roller", "--out", str(tmp_path / "missing" / "pack.roller")]) == 2
+    assert "no folder" in capsys.readouterr().err

@@ -46,6 +46,7 @@ from typing import Callable
 
 from ..errors import ParseError, PuzzlesatError, count_argument, require_count, require_type
 from ..results import Status
+from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
 from .verify import verify
@@ -329,6 +330,10 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     width, height = args.size
     settings = _pack_settings(args)
     out = Path(args.out) if args.out else None
+    problem = output_file_problem(out) if out is not None else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     blocks: list[str] = []
     existing: list[Level] = []
     if out is not None and out.exists() and out.stat().st_size > 0:
@@ -362,38 +367,45 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     made: list[GeneratedLevel] = []
     failed = 0
     seen = set(existing)
-    for index in range(done, args.count):
-        item = None
-        try:
-            for attempt in range(DUPLICATE_RETRIES):
-                seed = level_seed(args.seed, index, attempt)
-                item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
-                            method=args.method, name=_pack_name(width, height, args.seed, index))
-                if item.level not in seen:
-                    break
-            else:
-                raise GenerationFailed(f"only duplicates of earlier levels after {DUPLICATE_RETRIES} seeds")
-        except ValueError as exc:  # a request that cannot be met (checked before any drawing)
-            progress.close()
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        except GenerationFailed as exc:
-            failed += 1
-            progress.advance(note="failed")
-            print(f"level {index}: {exc}", file=sys.stderr)
-            continue
-        assert item is not None
-        seen.add(item.level)
-        made.append(item)
-        text = level_text(item, width=width, height=height, seed=args.seed, index=index, settings=settings)
-        blocks.append(text)
-        if out is not None:
-            _write_atomically(out, "\n".join(blocks))
-        if getattr(args, "json", False):
-            print(json.dumps(level_record(item, index=index, out=out)), flush=True)
-        elif out is None:
-            print(text, flush=True)
-        progress.advance(note=f"{item.min_moves} moves")
+    try:
+        for index in range(done, args.count):
+            item = None
+            try:
+                for attempt in range(DUPLICATE_RETRIES):
+                    seed = level_seed(args.seed, index, attempt)
+                    item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
+                                method=args.method, name=_pack_name(width, height, args.seed, index))
+                    if item.level not in seen:
+                        break
+                else:
+                    raise GenerationFailed(f"only duplicates of earlier levels after {DUPLICATE_RETRIES} seeds")
+            except ValueError as exc:  # a request that cannot be met (checked before any drawing)
+                progress.close()
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            except GenerationFailed as exc:
+                # stop here, as the other families do: a pack is levels 0..n-1 without gaps, so a
+                # rerun (with more --time-limit, say) resumes it at this level
+                failed += 1
+                progress.close()
+                print(f"error: level {index}: {exc}", file=sys.stderr)
+                break
+            assert item is not None
+            seen.add(item.level)
+            made.append(item)
+            text = level_text(item, width=width, height=height, seed=args.seed, index=index, settings=settings)
+            blocks.append(text)
+            if out is not None:
+                _write_atomically(out, "\n".join(blocks) + "\n")  # a blank line after each level: packs concatenate
+            if getattr(args, "json", False):
+                print(json.dumps(level_record(item, index=index, out=out)), flush=True)
+            elif out is None:
+                print(text, flush=True)
+            progress.advance(note=f"{item.min_moves} moves")
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"interrupted: {done + len(made)} level(s) kept" + (f" in {out}" if out is not None else ""), file=sys.stderr)
+        return 130
     progress.close()
     seconds = time.perf_counter() - started
     line = f"{len(made)} new level(s) of {width}x{height}"
