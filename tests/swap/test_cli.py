@@ -161,3 +161,29 @@ def test_solve_with_the_real_exact_solver(tmp_path, capsys):
     code, (record,) = run_json(capsys, "solve", str(path), "--json", "--time-limit", "20")
     assert code == 0 and record["status"] == "solved" and record["optimal"] is True
     assert record["moves_count"] == 1 and record["lower_bound"] == 1
+
+
+def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_path, capsys, exact):
+    out = tmp_path / "tiny.swap"  # 1x2 boards: few distinct levels, so repeats are drawn again
+    args = ["generate", "swap", "--difficulty", "easy", "--size", "1x2", "--seed", "1", "--out", str(out)]
+    code = main(args + ["--count", "3"])
+    levels = parse_all(out.read_text())
+    assert len({(level.start, level.goal) for level in levels}) == len(levels)
+    assert code == 0 or "only repeats of earlier levels" in capsys.readouterr().err
+    torn = tmp_path / "torn.swap"
+    torn.write_text(out.read_text().rsplit("minimum", 1)[0])  # the run stopped while writing the last level
+    assert main(["generate", "swap", "--difficulty", "easy", "--size", "1x2", "--seed", "1", "--out", str(torn), "--count", "9"]) == 2
+    assert "no minimum or solution line" in capsys.readouterr().err
+    assert main(["generate", "swap", "--out", str(tmp_path / "missing" / "pack.swap")]) == 2
+    assert "no folder" in capsys.readouterr().err
+
+
+def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
+    from puzzlesat.results import SolveResult, Status
+    from puzzlesat.swap.generate import UNKNOWN_STREAK, GenerationFailed, generate
+
+    calls = []
+    monkeypatch.setattr(generate_module, "exact_solve", lambda level, *, time_limit=None: calls.append(1) or SolveResult(Status.UNKNOWN))
+    with pytest.raises(GenerationFailed, match=f"the proofs of {UNKNOWN_STREAK} draws in a row ran out of time"):
+        generate(difficulty="easy", seed=0)
+    assert len(calls) == UNKNOWN_STREAK

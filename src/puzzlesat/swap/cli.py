@@ -19,6 +19,7 @@ passed to the exact solver (e.g. its search or CP-SAT back-end).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import sys
@@ -27,6 +28,7 @@ from typing import Any, Optional
 
 from ..errors import ParseError, count_argument
 from ..results import SolveResult, Status, stated_phrase
+from ..textio import output_file_problem
 from ..timing import seconds_argument
 from . import formats
 from .model import Level, Move, parse_moves
@@ -269,9 +271,20 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
 
 
-def level_seed(pack_seed: int, index: int) -> int:
-    """The seed of level ``index`` in a pack: ``pack_seed * 1000003 + index``."""
-    return pack_seed * 1_000_003 + index
+DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: further seeds are tried
+
+
+def level_seed(pack_seed: int, index: int, attempt: int = 0) -> int:
+    """The seed of level ``index`` in a pack: ``pack_seed * 1000003 + index``; ``attempt`` > 0
+    gives further seeds (from a hash) when a level repeats an earlier one of the pack.
+
+    >>> level_seed(2, 5), level_seed(2, 5, 1) != level_seed(2, 5)
+    (2000011, True)
+    """
+    if attempt == 0:
+        return pack_seed * 1_000_003 + index
+    digest = hashlib.sha256(f"swap/{pack_seed}/{index}/{attempt}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
 
 
 def _signature(args: argparse.Namespace) -> str:
@@ -286,44 +299,85 @@ def _level_mark(signature: str, index: int) -> str:
     return f"{signature} level {index}"
 
 
+def _resume_problem(path: str, existing: list[Level], signature: str) -> str | None:
+    """Why the pack in ``path`` cannot be continued by this run, or None."""
+    for i, level in enumerate(existing):
+        if _level_mark(signature, i) not in level.comments:
+            marks = [c for c in level.comments if c.startswith("puzzlesat generate swap ")]
+            made_by = f"made by `{marks[0].rsplit(' level ', 1)[0]}`" if marks else "not made by puzzlesat generate swap"
+            return f"{path} holds levels made with other settings (level {i} {made_by}; this run: `{signature}`); choose another --out"
+        if level.stated_minimum is None or level.stated_solution is None:  # a torn write: the run stopped mid-level
+            return (f"{path}: level {i} has no minimum or solution line (the file ends in the middle of a level); "
+                    "remove that incomplete last level to resume")
+    return None
+
+
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate swap``: certified levels, written one by one as each is proven."""
     from ..progress import Progress
-    from .generate import GenerationFailed
-    from .generate import generate as make
 
     signature = _signature(args)
     existing: list[Level] = []
+    problem = output_file_problem(args.out) if args.out else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     if args.out and os.path.exists(args.out) and os.path.getsize(args.out) > 0:
         try:
             existing = formats.read(args.out)
         except ParseError as exc:
             print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
             return 2
-        for i, level in enumerate(existing):
-            if _level_mark(signature, i) not in level.comments:
-                print(f"error: {args.out} holds levels made with other settings (level {i}); choose another --out", file=sys.stderr)
-                return 2
+        problem = _resume_problem(args.out, existing, signature)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     start_index = len(existing)
     progress = Progress(args.count, label="generate swap")
     progress.done = min(start_index, args.count)
     totals = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0}
     minima: dict[int, int] = {}
     started = time.perf_counter()
-    made = 0
-    status = 0
-    for index in range(start_index, args.count):
-        seed = level_seed(args.seed, index)
+    try:
+        status = _make_levels(args, signature, existing, progress, totals, minima)
+    except KeyboardInterrupt:
+        progress.close()
+        kept = start_index + sum(minima.values())
+        print(f"interrupted: {kept} level(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        return 130
+    progress.close()
+    made = sum(minima.values())
+    spread = ", ".join(f"{n}x{m}" for m, n in sorted(minima.items())) or "-"
+    where = f" in {args.out}" if args.out else ""
+    print(
+        f"{made} new level(s), {start_index + made} of {args.count}{where}; proven minima (count x moves): {spread}; "
+        f"{totals['tries']} draws: {totals['unsolvable']} proven unsolvable, {totals['unknown']} unknown (time limit), "
+        f"{totals['out_of_range']} outside the moves range; {time.perf_counter() - started:.1f}s",
+        file=sys.stderr,
+    )
+    return status
+
+
+def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level], progress: Any,
+                 totals: dict[str, int], minima: dict[int, int]) -> int:
+    """Levels ``len(existing)..count-1`` of the pack, each written as soon as it is proven (a
+    repeat of an earlier level is drawn again from further seeds). Returns the exit status: 0,
+    1 when a level could not be made, 2 when the request cannot be met."""
+    from .generate import GenerationFailed
+    from .generate import generate as make
+
+    seen = {(level.start, level.goal) for level in existing}
+    for index in range(len(existing), args.count):
         try:
-            result = make(
-                difficulty=args.difficulty,
-                goal=args.goal,
-                seed=seed,
-                moves=args.moves,
-                size=args.size,
-                solve_time_limit=args.time_limit,
-                max_tries=args.max_tries,
-            )
+            for attempt in range(DUPLICATE_RETRIES):
+                result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
+                              moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries)
+                for key in totals:
+                    totals[key] += result.stats.get(key, 0)
+                if (result.level.start, result.level.goal) not in seen:
+                    break
+            else:
+                raise GenerationFailed(f"only repeats of earlier levels of the pack after {DUPLICATE_RETRIES} seeds", {})
         except ValueError as exc:  # a request that cannot be met (checked before any drawing)
             progress.close()
             print(f"error: {exc}", file=sys.stderr)
@@ -333,10 +387,8 @@ def generate(args: argparse.Namespace) -> int:
             print(f"error: level {index}: {exc}", file=sys.stderr)
             for key in totals:
                 totals[key] += exc.stats.get(key, 0)
-            status = 1
-            break
-        for key in totals:
-            totals[key] += result.stats.get(key, 0)
+            return 1
+        seen.add((result.level.start, result.level.goal))
         minima[result.min_moves] = minima.get(result.min_moves, 0) + 1
         level = result.level
         level = Level(level.start, level.goal, stated_minimum=level.stated_minimum, stated_solution=level.stated_solution,
@@ -353,18 +405,8 @@ def generate(args: argparse.Namespace) -> int:
             if index > 0:
                 print(formats.SEPARATOR)
             print(text, end="", flush=True)
-        made += 1
         progress.advance(note=f"#{index}: {result.min_moves} moves")
-    progress.close()
-    spread = ", ".join(f"{n}x{m}" for m, n in sorted(minima.items())) or "-"
-    where = f" in {args.out}" if args.out else ""
-    print(
-        f"{made} new level(s), {start_index + made} of {args.count}{where}; proven minima (count x moves): {spread}; "
-        f"{totals['tries']} draws: {totals['unsolvable']} proven unsolvable, {totals['unknown']} unknown (time limit), "
-        f"{totals['out_of_range']} outside the moves range; {time.perf_counter() - started:.1f}s",
-        file=sys.stderr,
-    )
-    return status
+    return 0
 
 
 # -- render (owned by the rendering work) -------------------------------------------------------

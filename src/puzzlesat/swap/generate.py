@@ -63,6 +63,7 @@ CONNECT_TRIES = 1000
 SHUFFLE_TRIES = 50  # reshuffles of one board (a random arrangement almost never needs more than a few)
 DRAW_TRIES = 100
 DEFAULT_SOLVE_LIMIT = 60.0
+UNKNOWN_STREAK = 20  # draws in a row whose proof ran out of time: give up, and say so
 PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 
 
@@ -323,6 +324,7 @@ def generate(
     rng = random.Random(seed)
     started = time.perf_counter()
     stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
+    unknown_streak = 0
     while stats["tries"] < max_tries:
         if deadline.expired():
             raise GenerationFailed(f"no level certified within {time_limit}s ({_summary(stats)})", stats)
@@ -337,6 +339,7 @@ def generate(
             # the admissible bound at the start already proves the minimum is above the range
             stats["out_of_range"] += 1
             stats["solve_seconds"] += time.perf_counter() - solve_started
+            unknown_streak = 0
             continue
         if moves is not None:
             # a quick capped A* answer shorter than the range proves the minimum is below it
@@ -344,18 +347,26 @@ def generate(
             if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
                 stats["out_of_range"] += 1
                 stats["solve_seconds"] += time.perf_counter() - solve_started
+                unknown_streak = 0
                 continue
         result = exact_solve(level, time_limit=budget)
         stats["solve_seconds"] += time.perf_counter() - solve_started
         if result.status is Status.UNSATISFIABLE:
             stats["unsolvable"] += 1
+            unknown_streak = 0
             continue
         if result.status is not Status.SOLVED or not result.optimal:
             if moves is not None and result.lower_bound is not None and result.lower_bound > moves[1]:
                 stats["out_of_range"] += 1  # proven: the minimum is above the range
+                unknown_streak = 0
             else:
                 stats["unknown"] += 1
+                unknown_streak += 1
+                if unknown_streak >= UNKNOWN_STREAK:
+                    raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({solve_time_limit} s each): "
+                                           f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
             continue
+        unknown_streak = 0
         solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
         problems = verify(level, solution)
         if problems:
