@@ -147,12 +147,14 @@ def stated_phrase(stated: int, verdict: str | None, *, status: str, moves_count:
     >>> stated_phrase(3, "worse", status="solved", moves_count=4, optimal=True, lower_bound=4)
     'stated 3 is below the proven minimum 4'
     >>> stated_phrase(9, "better", status="solved", moves_count=7, optimal=True, lower_bound=7)
-    'stated 9: ours is shorter (7)'
+    'stated 9 is not the minimum: proven minimum 7'
     """
     if verdict == "equal":
         return f"stated {stated}: equal"
-    if verdict == "better":
-        return f"stated {stated}: ours is shorter ({moves_count})"
+    if verdict == "better":  # a valid shorter answer: the stated count is not the minimum
+        if optimal:
+            return f"stated {stated} is not the minimum: proven minimum {moves_count}"
+        return f"stated {stated} is not the minimum: ours has {moves_count} (not proven minimal)"
     if verdict == "worse":
         if status == "unsolvable":
             return f"stated {stated}, but the level is proven unsolvable"

@@ -91,7 +91,7 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     good = tmp_path / "good.swap"
     good.write_text(LEVEL + "minimum 1\nsolution 1,3>0,3\n")
     upper = tmp_path / "upper.swap"
-    upper.write_text(LEVEL + "minimum 4\n")  # an A*-style upper bound: passes, reported "better"
+    upper.write_text(LEVEL + "minimum 4\n")  # an A*-style upper bound: not the minimum, so it fails
     wrong = tmp_path / "wrong.swap"
     wrong.write_text(LEVEL + "minimum 0\n")  # claims fewer moves than possible
     bad_answer = tmp_path / "bad.swap"
@@ -105,7 +105,7 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert by_name["bad.swap"]["stated_solution_valid"] is False
     assert "wrong-direction" in by_name["bad.swap"]["stated_solution_problem"]
     verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
-    assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": True, "wrong.swap": False}
+    assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": False, "wrong.swap": False}
 
 
 def test_parse_error_becomes_an_error_record(tmp_path, capsys):

@@ -188,6 +188,7 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "par_match": par_match(status, moves, reference, bool(result.optimal), lower_bound),
         "known_answer_valid": answer_valid,
         "known_answer_problem": answer_problem,
+        "known_answer_too_long": bool(answer_valid and level.par is not None and len(level.known_answer or "") > level.par),
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
         "method": result.method,
         "encode_seconds": round(result.timings.encode, 4),
@@ -202,13 +203,14 @@ def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def passed(record: dict[str, Any]) -> bool:
-    """A level passes when it is proven unsolvable, or solved with a proven minimum that is not
-    longer than the par or answer its file states; an answer it ships must replay validly."""
-    if record.get("known_answer_valid") is False:
+    """A level passes when it is proven unsolvable, or solved with a proven minimum, and every
+    claim its file makes holds: a stated par (or shipped answer) is that minimum, not more and
+    not less, and a shipped answer replays validly in at most the par's moves."""
+    if record.get("known_answer_valid") is False or record.get("known_answer_too_long"):
         return False
-    if record["status"] == "unsolvable":
-        return record.get("par_match") != "worse"
-    return record["status"] == "solved" and record["optimal"] is True and record.get("par_match") != "worse"
+    if record.get("par_match") in ("worse", "better"):
+        return False
+    return record["status"] == "unsolvable" or (record["status"] == "solved" and record["optimal"] is True)
 
 
 # -- human output -------------------------------------------------------------------------------
@@ -232,6 +234,8 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
                                      optimal=record["optimal"], lower_bound=record["lower_bound"])
     if record.get("known_answer_valid") is False:
         text += f"; its stated answer is not valid ({record.get('known_answer_problem')})"
+    if record.get("known_answer_too_long") and level is not None:
+        text += f"; its stated answer has {len(level.known_answer or '')} moves, more than the par {record['par']}"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
 
 
