@@ -346,3 +346,17 @@ def test_one_bad_level_of_a_grid_or_javascript_set_is_one_error_record(tmp_path,
     assert records[1]["error"].startswith(f"{path}:{bad_line}")
     with pytest.raises(ParseError):
         roller.parse_all(text, fmt=fmt)
+
+
+def test_a_stated_par_must_be_the_minimum_and_a_shipped_answer_no_longer_than_it(tmp_path, capsys):
+    board = "#####\n#o..#\n#.#.#\n#...#\n#####\n"  # a ring: 4 moves paint it (RDLU)
+    cases = {"exact.roller": ("4", "RDLU"), "loose.roller": ("5", None), "long.roller": ("4", "RDLUR")}
+    for name, (par, answer) in cases.items():
+        text = f"# par: {par}\n" + (f"# answer: {answer}\n" if answer else "") + board
+        (tmp_path / name).write_text(text)
+    code, out, _ = run(capsys, "verify", str(tmp_path), "--json")
+    by_name = {r["source"].rsplit("/", 1)[1]: r for r in json_lines(out)}
+    assert {name: roller_cli.passed(r) for name, r in by_name.items()} == {"exact.roller": True, "loose.roller": False, "long.roller": False}
+    assert by_name["loose.roller"]["par_match"] == "better" and by_name["long.roller"]["known_answer_too_long"] is True
+    code, out, _ = run(capsys, "verify", str(tmp_path / "loose.roller"), str(tmp_path / "long.roller"))
+    assert "stated 5 is not the minimum: proven minimum 4" in out and "its stated answer has 5 moves, more than the par 4" in out
