@@ -93,3 +93,12 @@ def test_solvers_that_cannot_be_driven_are_refused_clearly(name):
 
     with pytest.raises(PuzzlesatError, match=name):
         SatSolver([[1]], name=name)
+
+
+@pytest.mark.parametrize("solver", ["minisat22", "glucose4", "cadical195"])
+def test_a_bounded_try_leaves_no_budget_behind_for_a_timed_solve(solver):
+    # a cheap bounded try first (conflict_limit), then the real search under a time limit: it
+    # must run to its answer, not stop at the first try's leftover conflict budget ("unknown")
+    with SatSolver(PHP(7).clauses, name=solver) as s:
+        assert s.solve(conflict_limit=5) is None
+        assert s.solve(time_limit=60) is False

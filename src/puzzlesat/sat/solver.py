@@ -123,6 +123,9 @@ class SatSolver:
             self.solve_seconds += time.perf_counter() - start
 
     def _solve_with_timer(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+        # a conflict budget left by an earlier bounded call (``conflict_limit``) would still
+        # apply to solve_limited and end this search long before its time (-1: no budget)
+        self._solver.conf_budget(-1)
         timer = threading.Timer(deadline.remaining() or 0.0, self._solver.interrupt)
         timer.start()
         try:
