@@ -658,3 +658,23 @@ def test_largest_public_boards_parse_and_round_trip():
     huge = formats.read(root / "HoustonWeHaveABug-FlowFree" / "puzzles" / "flowfree_huge.txt")[0]
     assert [p.size for p in puzzles][:3] == [(1002, 1002)] * 3 and huge.size == (1002, 1002)
     assert parse(format(huge)) == huge
+
+
+@pytest.mark.parametrize("text, bad", [
+    ("3 1\nA.A\n\n3 3\nB.B\n...\n\n3 1\nC.C\n", "says 3 rows but only 2 follow"),  # a row missing
+    ("3 1\nA.A\n\n3 1\nB.B\n...\n\n3 1\nC.C\n", "says 1 rows but more follow"),  # a row too many
+    ("3 1\nA.A\n\n3 2\nB.B\n...\nB..\nB..\n\n3 1\nC.C\n", "says 2 rows but more follow"),
+])
+def test_a_grid_whose_header_disagrees_with_its_rows_is_one_error_in_a_pack(text, bad):
+    items = formats.parse_each(text, source="pack.txt")
+    assert [type(item).__name__ for item in items] == ["Puzzle", "ParseError", "Puzzle"]
+    assert bad in str(items[1]) and str(items[1]).startswith("pack.txt:")
+    assert [p.labels for p in (items[0], items[2])] == [("A",), ("C",)]
+    with pytest.raises(ParseError, match=bad.split(" but")[0]):
+        parse_all(text)
+
+
+def test_a_pack_cut_inside_its_last_grid_keeps_the_grids_before_it():
+    pack = "".join(f"3 2\n{c}.{c}\n...\n\n" for c in "ABCD")
+    items = formats.parse_each(pack[:-6])  # the last grid loses its second row
+    assert [type(item).__name__ for item in items] == ["Puzzle"] * 3 + ["ParseError"]

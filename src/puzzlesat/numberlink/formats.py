@@ -228,62 +228,85 @@ class _Block:
     rows: list[tuple[int, str]]
 
 
-def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: bool) -> list[_Block]:
-    """Cut the lines into grids (see the module docstring for the grammar)."""
-    blocks: list[_Block] = []
+def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: bool, each: bool = False) -> list:
+    """Cut the lines into grids (see the module docstring for the grammar). With ``each``, a
+    grid whose layout is wrong (its header's row count, a missing header) is its ParseError in
+    the list, and the cutting goes on after the next blank line."""
+    blocks: list = []
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         if not line.strip() or _is_comment(line):
             i += 1
             continue
-        match = _HEADER.match(line)
-        comma = _COMMA_HEADER.match(line) if comma_header and not match else None
-        two_lines = (
-            comma_header and not match and not comma and i + 1 < n
-            and _SINGLE_NUMBER.match(line) and _SINGLE_NUMBER.match(lines[i + 1])
-        )
-        if match or comma or two_lines:
-            header_lines = 1
-            if match:
-                width, height = _number(match.group(1)), _number(match.group(2))
-            elif comma:
-                height, width = _number(comma.group(1)), _number(comma.group(2))
-            else:  # Copris: rows and columns on two lines
-                height, width = _number(line.strip()), _number(lines[i + 1].strip())
-                header_lines = 2
-            if width == 0 and height == 0:
-                break  # "0 0" ends the input
-            _check_size(width, height, i + 1)
-            rows = []
-            for k in range(height):
-                j = i + header_lines + k
-                if j >= n or not lines[j].strip():
-                    found = k
-                    raise ParseError(
-                        f"header on line {i + 1} says {height} rows but only {found} follow",
-                        line=j + 1 if j < n else n,
-                    )
-                rows.append((j + 1, lines[j]))
-            i += header_lines + height
-            if i < n and lines[i].strip() and not _is_comment(lines[i]) and not _HEADER.match(lines[i]):
-                raise ParseError(
-                    f"header on line {rows[0][0] - header_lines} says {height} rows but more follow "
-                    "(a blank line must end a grid)",
-                    line=i + 1,
-                )
-            blocks.append(_Block((width, height, rows[0][0] - header_lines), rows))
+        if not each:
+            i = _next_block(lines, i, blocks, header_required=header_required, comma_header=comma_header)
             continue
-        if header_required:
-            raise ParseError("expected a 'W H' size line before the grid", line=i + 1)
-        rows = []
-        while i < n and lines[i].strip():
-            rows.append((i + 1, lines[i]))
-            i += 1
-        while len(rows) > 1 and _is_comment(rows[-1][1]) and not _fits(rows[-1][1], rows[0][1]):
-            rows.pop()  # trailing comment lines (a '# . A' row as wide as the first row stays a row)
-        blocks.append(_Block(None, rows))
+        try:
+            i = _next_block(lines, i, blocks, header_required=header_required, comma_header=comma_header)
+        except ParseError as error:
+            blocks.append(error)
+            while i < n and lines[i].strip():  # skip to the blank line that ends this grid
+                i += 1
+            if error.line is not None and error.line - 1 > i:
+                i = error.line - 1
+            while i < n and lines[i].strip():
+                i += 1
     return blocks
+
+
+def _next_block(lines: Sequence[str], i: int, blocks: list, *, header_required: bool, comma_header: bool) -> int:
+    """Read the grid that starts on line index ``i`` into ``blocks``; the index after it
+    (len(lines) when a "0 0" line ends the input)."""
+    n = len(lines)
+    line = lines[i]
+    match = _HEADER.match(line)
+    comma = _COMMA_HEADER.match(line) if comma_header and not match else None
+    two_lines = (
+        comma_header and not match and not comma and i + 1 < n
+        and _SINGLE_NUMBER.match(line) and _SINGLE_NUMBER.match(lines[i + 1])
+    )
+    if match or comma or two_lines:
+        header_lines = 1
+        if match:
+            width, height = _number(match.group(1)), _number(match.group(2))
+        elif comma:
+            height, width = _number(comma.group(1)), _number(comma.group(2))
+        else:  # Copris: rows and columns on two lines
+            height, width = _number(line.strip()), _number(lines[i + 1].strip())
+            header_lines = 2
+        if width == 0 and height == 0:
+            return n  # "0 0" ends the input
+        _check_size(width, height, i + 1)
+        rows = []
+        for k in range(height):
+            j = i + header_lines + k
+            if j >= n or not lines[j].strip():
+                found = k
+                raise ParseError(
+                    f"header on line {i + 1} says {height} rows but only {found} follow",
+                    line=j + 1 if j < n else n,
+                )
+            rows.append((j + 1, lines[j]))
+        i += header_lines + height
+        if i < n and lines[i].strip() and not _is_comment(lines[i]) and not _HEADER.match(lines[i]):
+            raise ParseError(
+                f"header on line {rows[0][0] - header_lines} says {height} rows but more follow "
+                "(a blank line must end a grid)",
+                line=i + 1,
+            )
+        blocks.append(_Block((width, height, rows[0][0] - header_lines), rows))
+        return i
+    if header_required:
+        raise ParseError("expected a 'W H' size line before the grid", line=i + 1)
+    rows = []
+    while i < n and lines[i].strip():
+        rows.append((i + 1, lines[i]))
+        i += 1
+    while len(rows) > 1 and _is_comment(rows[-1][1]) and not _fits(rows[-1][1], rows[0][1]):
+        rows.pop()  # trailing comment lines (a '# . A' row as wide as the first row stays a row)
+    blocks.append(_Block(None, rows))
+    return i
 
 
 def _fits(line: str, first_row: str) -> bool:
@@ -820,8 +843,9 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
 def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
     """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens) or
     URLs (puzzlink) a puzzle that cannot be read is its :class:`ParseError` in the list, and the
-    others are still read: one ragged row does not hide the rest of a 270-puzzle file. Errors
-    in the file's layout (where one grid ends and the next begins) still raise.
+    others are still read: one ragged row, or a size line that disagrees with its rows (a
+    truncated download), does not hide the rest of a 270-puzzle file. A file of one puzzle that
+    cannot be read still raises.
 
     >>> [type(item).__name__ for item in parse_each("3 1\\nA.A\\n\\n3 1\\nA.B\\n\\n3 1\\nB.B")]
     ['Puzzle', 'ParseError', 'Puzzle']
@@ -836,7 +860,7 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
         if chosen == "puzzlink":  # one URL per line
             pieces: list = _url_lines(lines)
         elif chosen in ("native", "thomasahle", "tokens"):
-            pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens")
+            pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
         else:
             raise failure
     except ParseError:
@@ -847,6 +871,8 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
     out: list[Puzzle | ParseError] = []
     for k, piece in enumerate(pieces):
         try:
+            if isinstance(piece, ParseError):  # its layout could not be read
+                raise piece
             puzzle = _puzzlink_puzzle(piece[1], piece[0]) if chosen == "puzzlink" else _grid_puzzle(piece, chosen)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
