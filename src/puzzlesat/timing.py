@@ -19,6 +19,9 @@ import time
 from dataclasses import dataclass, field
 
 
+NO_LIMIT_ABOVE = 1e6  # seconds: a longer time limit is no limit
+
+
 @dataclass
 class Deadline:
     """A point in time after which work should stop and answer "unknown"."""
@@ -30,10 +33,12 @@ class Deadline:
     def of(cls, limit: "float | Deadline | None") -> "Deadline":
         """A deadline from seconds, ``None`` (never), or an existing deadline (shared).
 
-        Seconds must be a number, zero or more (zero: "unknown" at once); infinity means no limit.
+        Seconds must be a number, zero or more (zero: "unknown" at once); infinity, and any limit
+        above ``NO_LIMIT_ABOVE`` seconds (about 11.6 days: waits on child processes overflow at
+        24.8), mean no limit.
 
-        >>> Deadline.of(float("inf")).time_limit is None
-        True
+        >>> Deadline.of(float("inf")).time_limit is None, Deadline.of(1e7).time_limit is None
+        (True, True)
         >>> Deadline.of(-1)
         Traceback (most recent call last):
         ...
@@ -47,7 +52,7 @@ class Deadline:
             raise TypeError(f"time_limit must be a number of seconds or None, not {type(limit).__name__}")
         if math.isnan(limit) or limit < 0:
             raise ValueError(f"time_limit must be zero or more seconds, not {limit!r}")
-        return cls(None if math.isinf(limit) else float(limit))
+        return cls(None if limit > NO_LIMIT_ABOVE else float(limit))
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
