@@ -274,6 +274,8 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
+    parser.add_argument("--level-time-limit", type=seconds_argument, default=None, metavar="S",
+                        help="seconds for one level, all its draws together (default: no limit; 20 draws in a row whose proofs run out end it too)")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
 
 
@@ -377,7 +379,8 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
         try:
             for attempt in range(DUPLICATE_RETRIES):
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
-                              moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries)
+                              moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries,
+                              time_limit=getattr(args, "level_time_limit", None))
                 for key in totals:
                     totals[key] += result.stats.get(key, 0)
                 if (result.level.start, result.level.goal) not in seen:
