@@ -187,3 +187,12 @@ def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
     with pytest.raises(GenerationFailed, match=f"the proofs of {UNKNOWN_STREAK} draws in a row ran out of time"):
         generate(difficulty="easy", seed=0)
     assert len(calls) == UNKNOWN_STREAK
+
+
+def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
+    good = "start\nT1R T1G\ngoal\nG R\n"
+    pack = tmp_path / "pack.swap"
+    pack.write_text(good + "---\nstart\nT1R X1G\ngoal\nG R\n---\n" + good)
+    code, records = run_json(capsys, "verify", str(pack), "--json")
+    assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
+    assert records[1]["error"].startswith(f"{pack}:7:")  # the file's own line numbers

@@ -14,7 +14,7 @@ legal when either square reaches the other.
 """
 
 from .astar import astar_solve
-from .formats import FORMATS, format, format_all, parse, parse_all, read
+from .formats import FORMATS, format, format_all, parse, parse_all, parse_each, read
 from .generate import GeneratedLevel, GenerationFailed, generate
 from .model import (
     Board,
@@ -68,6 +68,7 @@ __all__ = [
     "mismatches",
     "parse",
     "parse_all",
+    "parse_each",
     "parse_moves",
     "reachable",
     "reaches",

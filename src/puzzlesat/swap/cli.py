@@ -50,8 +50,10 @@ def sniff(text: str, path: str) -> bool:
     return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
 
 
-def load(text: str, source: str, args: argparse.Namespace) -> list[Level]:
-    return formats.parse_all(text, fmt=getattr(args, "fmt", None), source=source)
+def load(text: str, source: str, args: argparse.Namespace) -> list[Level | ParseError]:
+    """The levels of one input; in a pack, one that cannot be read is its ParseError (an error
+    record) and the others are still checked."""
+    return formats.parse_each(text, fmt=getattr(args, "fmt", None), source=source)
 
 
 def blank_record() -> dict[str, Any]:

@@ -144,6 +144,40 @@ def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = N
     return levels
 
 
+def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> list[Level | ParseError]:
+    """Like :func:`parse_all`, but in a file of several levels separated by ``---`` lines a
+    level that cannot be read is its :class:`ParseError` in the list (with its own line
+    numbers), and the others are still read. A file of one level that cannot be read raises.
+
+    >>> text = "start\\nT1R T1G\\ngoal\\nG R\\n---\\nstart\\nT1R X1G\\ngoal\\nG R\\n---\\nstart\\nT1R T1G T1R\\ngoal cluster"
+    >>> [type(item).__name__ for item in parse_each(text)]
+    ['Level', 'ParseError', 'Level']
+    """
+    try:
+        return list(parse_all(text, fmt=fmt, source=source))
+    except ParseError as whole:
+        failure = whole
+    lines = split_lines(as_text(text))
+    cuts = [k for k, line in enumerate(lines) if line.strip() == SEPARATOR]
+    if not cuts:
+        raise failure
+    pieces: list[Level | ParseError] = []
+    for begin, end in zip([0, *[k + 1 for k in cuts]], [*cuts, len(lines)]):
+        if not any(line.strip() for line in lines[begin:end]):
+            continue
+        # the other levels' lines left blank, so that line numbers stay the file's own
+        chunk = "\n".join(line if begin <= k < end else "" for k, line in enumerate(lines))
+        try:
+            pieces.extend(_parse_levels(chunk, source))
+        except ParseError as error:
+            pieces.append(error)
+    if len(pieces) < 2:
+        raise failure
+    base = os.path.basename(source.rstrip("/\\")) or source if source else ""
+    return [item if isinstance(item, ParseError) or item.name or not base else replace(item, name=f"{base}#{k}")
+            for k, item in enumerate(pieces)]
+
+
 def _parse_levels(text: str, source: Optional[str]) -> list[Level]:
     levels: list[Level] = []
     pending_comments: list[str] = []
