@@ -184,3 +184,9 @@ def test_render_takes_no_json_flag_and_names_the_puzzle_it_draws(tmp_path, capsy
     assert "holds 2 puzzles; drawing #0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["render", str(pack), "-o", str(tmp_path / "p.svg"), "--json"])
+
+
+def test_web_addresses_other_than_puzzle_urls_are_refused_not_read_as_text(capsys):
+    assert main(["solve", "https://example.com/pack.nl"]) == 1
+    assert "web addresses are not fetched" in capsys.readouterr().out
+    assert main(["solve", "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3"]) == 0

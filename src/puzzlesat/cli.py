@@ -98,6 +98,9 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
 def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
+        if source.startswith(("http://", "https://")) and "?numlin/" not in source and "?arukone/" not in source:
+            raise ParseError("web addresses are not fetched: download the file first "
+                             "(puzz.link and pzv.jp numlin / arukone puzzle URLs are read as they stand)", source=source)
         return source
     try:
         if source == "-":  # standard input

@@ -197,3 +197,14 @@ def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsy
     assert len(read(twice)) == 8
     assert cli.main(["generate", "roller", "--out", str(tmp_path / "missing" / "pack.roller")]) == 2
     assert "no folder" in capsys.readouterr().err
+
+
+def test_a_pack_cut_inside_its_last_level_is_named_as_such(tmp_path, capsys, oracle):
+    out = tmp_path / "pack.roller"
+    args = ["generate", "roller", "--size", "8x7", "--moves", "4-9", "--seed", "3", "--out", str(out)]
+    assert cli.main(args + ["--count", "2"]) == 0
+    text = out.read_text()
+    cut = text.rindex("# name:") + 12  # the run stopped while writing the last level's name line
+    out.write_text(text[:cut])
+    assert cli.main(args + ["--count", "3"]) == 2
+    assert "ends in the middle of a level" in capsys.readouterr().err

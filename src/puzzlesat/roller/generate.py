@@ -352,9 +352,16 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                   "choose another --out", file=sys.stderr)
             return 2
         blocks = [block.strip("\n") + "\n" for block in re.split(r"\n\s*\n", text) if block.strip()]
+        per_block = [{line for line in block.splitlines() if line.startswith("# settings: ")} for block in blocks]
+        torn = len(blocks) == len(existing) + 1 or (len(blocks) > 1 and not per_block[-1])
+        if torn and all(marks == {f"# settings: {settings}"} for marks in per_block[:-1]):
+            print(f"error: {out} ends in the middle of a level (the run writing it stopped there); "
+                  "remove the incomplete last block to resume", file=sys.stderr)
+            return 2
         if len(blocks) != len(existing):
             blocks = [level_text_plain(level) for level in existing]
-        written = {line for block in blocks for line in block.splitlines() if line.startswith("# settings: ")}
+            per_block = [set() for _ in blocks]
+        written = set().union(*per_block)
         if written != {f"# settings: {settings}"}:
             before = ", ".join(sorted(line.removeprefix("# settings: ") for line in written)) or "not recorded"
             print(f"error: {out} was written with other settings ({before}; now {settings}); choose another --out",
