@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 from .errors import ParseError, PuzzlesatError, index_argument
 from .families import FAMILIES, Family, detect_family, family_for_format, family_for_path, get_family
-from .progress import Progress
+from .progress import Progress, clear_all
 from .textio import UTF16_BOMS, as_text
 from .timing import seconds_argument
 
@@ -490,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
+        clear_all()  # (not on the line of a progress bar)
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

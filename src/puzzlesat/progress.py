@@ -38,8 +38,19 @@ class Progress:
             text = f"\r{self.label} {self.done} done {elapsed:6.1f}s {note[:30]:30}"
         self.stream.write(text)
         self.stream.flush()
+        _DRAWN.add(self)
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self in _DRAWN:
             self.stream.write("\r" + " " * 100 + "\r")
             self.stream.flush()
+        _DRAWN.discard(self)
+
+
+_DRAWN: set[Progress] = set()  # bars on the screen now
+
+
+def clear_all() -> None:
+    """Wipe every bar still on the screen (before a message such as "interrupted")."""
+    for bar in list(_DRAWN):
+        bar.close()

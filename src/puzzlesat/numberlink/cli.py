@@ -204,7 +204,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
     parser.add_argument("--certify-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
     parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
-    parser.add_argument("--band", type=float, default=BAND, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
+    parser.add_argument("--band", type=float, default=None, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
     parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height))")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, metavar="N", help="certificates allowed per puzzle before giving up (default 10000)")
     parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
@@ -295,9 +295,14 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import DUPLICATE_RETRIES, GenerationFailed, check_request, puzzle_seed, puzzle_text
+    from .generate import BAND, DUPLICATE_RETRIES, GenerationFailed, check_request, puzzle_seed, puzzle_text
     from .generate import generate as make
 
+    if args.method == "unionfind" and (args.band is not None or args.target is not None):
+        print("error: --band and --target shape quality puzzles (--method quality); unionfind does not use them", file=sys.stderr)
+        return 2
+    if args.band is None:
+        args.band = BAND
     width, height = args.size
     try:
         check_request(width, height, method=args.method, band=args.band, target=args.target)
