@@ -34,7 +34,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 # -- reading inputs ---------------------------------------------------------------------------
 def is_url(source: str) -> bool:
-    return source.startswith(("http://", "https://", "p?", "puzz.link/", "pzv.jp/")) or "?numlin/" in source or "?arukone/" in source
+    lowered = source.lower()
+    return lowered.startswith(("http://", "https://", "p?", "puzz.link/", "pzv.jp/")) or "?numlin/" in lowered or "?arukone/" in lowered
 
 
 def expand_paths(paths: Sequence[str]) -> Iterator[str]:
@@ -52,11 +53,13 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
 
 def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     """``--answers``: the stated-answer file of each puzzle file (Numberlink). ``answers`` is a
-    file (then there must be one puzzle file) or a folder, where the answer to ``.../Q04.txt`` is
-    the file of the same name, or else the one file named ``...A04.txt`` (any prefix, the same
-    number and ending: ``A04.2016.txt`` answers ``Q04.2016.txt``, ``T99_A01.txt`` answers
-    ``NL_Q01.txt``), as in the ADC sets. A source with no answer is left out of the map; a name
-    two answer files could answer raises a ParseError naming both.
+    file (then there must be one puzzle file, not itself) or a folder, read recursively, where
+    the answer to ``.../Q04.txt`` is a file of the same name, or else one named ``...A04.txt``
+    (any prefix, the same number and ending: ``A04.2016.txt`` answers ``Q04.2016.txt``,
+    ``T99_A01.txt`` answers ``NL_Q01.txt``), as in the ADC sets; of several such files, the one
+    in the puzzle's own folder. A source with no answer is left out of the map; a puzzle that
+    several answer files could answer, or an answer file several puzzles would share, raises a
+    ParseError naming them.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -66,39 +69,47 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     >>> {Path(k).name: Path(v).name for k, v in found.items()}
     {'Q04.txt': 'A04.txt', 'Q05.2016.txt': 'A05.2016.txt', 'Q07.txt': 'Q07.txt'}
     """
+    files = [source for source in sources if not is_url(source)]
     if not os.path.isdir(answers):
         if not os.path.exists(answers):
             raise ParseError("no such file or folder", source=answers)
-        files = [source for source in sources if not is_url(source)]
         if len(files) != 1:
             raise ParseError(f"one answer file for {len(files)} puzzle files: give a folder of answers, paired by name", source=answers)
+        if os.path.realpath(files[0]) == os.path.realpath(answers):
+            raise ParseError("the answer file is the puzzle file itself", source=answers)
         return {files[0]: answers}
-    names = sorted(path.name for path in Path(answers).iterdir() if path.is_file())
-    found = {}
-    for source in sources:
-        if is_url(source):
-            continue
+    candidates = list(expand_paths([answers]))
+    puzzles = {os.path.realpath(source) for source in files}
+    found: dict[str, str] = {}
+    for source in files:
         name = os.path.basename(source)
-        same = os.path.join(answers, name)
-        if name in names and os.path.realpath(same) != os.path.realpath(source):
-            found[source] = same
-            continue
+        mine = os.path.realpath(source)
+        # a file of the same name answers it only when it is not a puzzle being verified itself
+        matches = [path for path in candidates if os.path.basename(path) == name and os.path.realpath(path) not in puzzles]
         numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
-        if not numbered:
-            continue
-        pattern = re.compile(r".*[Aa]" + numbered.group(2) + re.escape(numbered.group(3) or ""))
-        matches = [other for other in names if pattern.fullmatch(other)]
+        if not matches and numbered:
+            pattern = re.compile(r".*[Aa]" + numbered.group(2) + re.escape(numbered.group(3) or ""))
+            matches = [path for path in candidates if pattern.fullmatch(os.path.basename(path))]
+        if len(matches) > 1:  # the one in the puzzle's own folder, if there is one
+            beside = [path for path in matches if os.path.dirname(os.path.realpath(path)) == os.path.dirname(mine)]
+            matches = beside if len(beside) == 1 else matches
         if len(matches) > 1:
-            raise ParseError(f"{name} could be answered by {' or '.join(matches)}: give the answer file itself", source=answers)
+            raise ParseError(f"{source} could be answered by {' or '.join(matches)}: give the answer file itself", source=answers)
         if matches:
-            found[source] = os.path.join(answers, matches[0])
+            found[source] = matches[0]
+    shared: dict[str, list[str]] = {}
+    for source, answer in found.items():
+        shared.setdefault(os.path.realpath(answer), []).append(source)
+    for answer, puzzles in shared.items():
+        if len(puzzles) > 1:
+            raise ParseError(f"{' and '.join(puzzles)} would share one answer file: give each its own", source=answer)
     return found
 
 
 def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
-        if source.startswith(("http://", "https://")) and "?numlin/" not in source and "?arukone/" not in source:
+        if source.lower().startswith(("http://", "https://")) and "?numlin/" not in source.lower() and "?arukone/" not in source.lower():
             raise ParseError("web addresses are not fetched: download the file first "
                              "(puzz.link and pzv.jp numlin / arukone puzzle URLs are read as they stand)", source=source)
         return source

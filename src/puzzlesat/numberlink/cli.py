@@ -99,7 +99,7 @@ def verify_record(puzzle: Puzzle, args: argparse.Namespace, *, answer: str | Non
     violations = verify(puzzle, solution, rules)
     stated["violations"] = [str(violation) for violation in violations]
     if violations and rules.cover_all and {v.code for v in violations} == {"uncovered"}:
-        stated["violations"].append("(an answer that leaves cells empty is checked with --allow-empty)")
+        stated["hint"] = "an answer that leaves cells empty is checked with --allow-empty"
     stated["valid"] = not violations
     if record["paths"] is not None and stated["valid"]:
         found = {label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()}
@@ -145,6 +145,8 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
         else:
             problems = stated["violations"]
             head += f"; stated answer INVALID: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
+            if stated.get("hint"):
+                head += f" ({stated['hint']})"
     head += f", {record['seconds']:.3f}s"
     if verb == "verify" or record["grid"] is None:
         return head
@@ -291,6 +293,7 @@ def _histogram(lengths: dict[int, int]) -> str:
 
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate numberlink``: certified puzzles, each written as soon as it is made."""
+    import os
     import sys
     import time
 
@@ -330,7 +333,7 @@ def generate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     status = 0
     try:
-        if start == 0:
+        if start == 0 and not (args.out and os.path.getsize(args.out) > 0):  # (a run stopped before its first puzzle left the line)
             out.write(signature + "\n")
             out.flush()
         for index in range(start, args.count):
