@@ -106,6 +106,8 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert "wrong-direction" in by_name["bad.swap"]["stated_solution_problem"]
     verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
     assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": False, "wrong.swap": False}
+    code, records = run_json(capsys, "verify", str(upper), "--json", "--method", "astar")  # the baseline's shorter plan disproves it too
+    assert records[0]["stated_minimum_match"] == "better" and not swap_cli.passed(records[0]) and code == 1
 
 
 def test_parse_error_becomes_an_error_record(tmp_path, capsys):
@@ -163,17 +165,33 @@ def test_solve_with_the_real_exact_solver(tmp_path, capsys):
     assert record["moves_count"] == 1 and record["lower_bound"] == 1
 
 
-def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_path, capsys, exact):
-    out = tmp_path / "tiny.swap"  # 1x2 boards: few distinct levels, so repeats are drawn again
-    args = ["generate", "swap", "--difficulty", "easy", "--size", "1x2", "--seed", "1", "--out", str(out)]
-    code = main(args + ["--count", "3"])
+def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_path, capsys, exact, monkeypatch):
+    real = generate_module.generate
+    seeds = []
+
+    def repeating(**options):  # the first draw of every level repeats level 0
+        seeds.append(options["seed"])
+        first = swap_cli.level_seed(1, 0)
+        return real(**{**options, "seed": first if options["seed"] == swap_cli.level_seed(1, len(set(seeds)) - 1) else options["seed"]})
+
+    monkeypatch.setattr(generate_module, "generate", repeating)
+    out = tmp_path / "tiny.swap"
+    args = ["generate", "swap", "--difficulty", "easy", "--seed", "1", "--out", str(out)]
+    assert main(args + ["--count", "3"]) == 0
     levels = parse_all(out.read_text())
-    assert len({(level.start, level.goal) for level in levels}) == len(levels)
-    assert code == 0 or "only repeats of earlier levels" in capsys.readouterr().err
-    torn = tmp_path / "torn.swap"
-    torn.write_text(out.read_text().rsplit("minimum", 1)[0])  # the run stopped while writing the last level
-    assert main(["generate", "swap", "--difficulty", "easy", "--size", "1x2", "--seed", "1", "--out", str(torn), "--count", "9"]) == 2
-    assert "no minimum or solution line" in capsys.readouterr().err
+    assert len(levels) == 3 and len({(level.start, level.goal) for level in levels}) == 3
+    assert swap_cli.level_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
+    monkeypatch.setattr(generate_module, "generate", real)
+    text = out.read_text()
+    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1]):
+        torn = tmp_path / "torn.swap"  # the run stopped while writing the last level
+        torn.write_text(cut)
+        assert main(args[:-1] + [str(torn), "--count", "4"]) == 2
+        assert "ends in the middle of a level" in capsys.readouterr().err
+    whole = tmp_path / "whole.swap"  # complete, but without its last newline: the next level still starts on its own line
+    whole.write_text(text.rstrip("\n"))
+    assert main(args[:-1] + [str(whole), "--count", "4"]) == 0
+    assert len(parse_all(whole.read_text())) == 4
     assert main(["generate", "swap", "--out", str(tmp_path / "missing" / "pack.swap")]) == 2
     assert "no folder" in capsys.readouterr().err
 

@@ -29,7 +29,7 @@ from typing import Any, Optional
 from ..errors import ParseError, count_argument
 from ..results import SolveResult, Status, stated_phrase
 from ..textio import output_file_problem
-from ..timing import seconds_argument
+from ..timing import Deadline, seconds_argument
 from . import formats
 from .model import Level, Move, parse_moves
 from .moves import replay
@@ -156,8 +156,8 @@ def passed(record: dict[str, Any]) -> bool:
     have an answer."""
     if record["status"] != "solved" or record.get("stated_solution_valid") is False or record.get("stated_solution_too_long"):
         return False
-    if record.get("method") == "astar":
-        return True
+    if record.get("method") == "astar":  # an upper bound: it can still show a stated minimum too high
+        return record.get("stated_minimum_match") != "better"
     return record["optimal"] is True and record.get("stated_minimum_match") not in ("worse", "better")
 
 
@@ -309,6 +309,20 @@ def _level_mark(signature: str, index: int) -> str:
     return f"{signature} level {index}"
 
 
+def _unreadable_pack(path: str, error: ParseError) -> str:
+    """Why a pack that does not parse cannot be continued: cut inside its last level (the run
+    writing it stopped there), or ``error``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            items = formats.parse_each(handle.read(), source=path)
+    except (OSError, UnicodeDecodeError, ParseError):
+        items = []
+    if len(items) > 1 and isinstance(items[-1], ParseError) and not any(isinstance(item, ParseError) for item in items[:-1]):
+        return (f"{path}: level {len(items) - 1} cannot be read (the file ends in the middle of a level: {items[-1]}); "
+                "remove that incomplete last level to resume")
+    return f"cannot resume {path}: {error}"
+
+
 def _resume_problem(path: str, existing: list[Level], signature: str) -> str | None:
     """Why the pack in ``path`` cannot be continued by this run, or None."""
     for i, level in enumerate(existing):
@@ -316,8 +330,11 @@ def _resume_problem(path: str, existing: list[Level], signature: str) -> str | N
             marks = [c for c in level.comments if c.startswith("puzzlesat generate swap ")]
             made_by = f"made by `{marks[0].rsplit(' level ', 1)[0]}`" if marks else "not made by puzzlesat generate swap"
             return f"{path} holds levels made with other settings (level {i} {made_by}; this run: `{signature}`); choose another --out"
-        if level.stated_minimum is None or level.stated_solution is None:  # a torn write: the run stopped mid-level
-            return (f"{path}: level {i} has no minimum or solution line (the file ends in the middle of a level); "
+        # a torn write (the run stopped mid-level): no minimum or solution line, or a solution cut short
+        complete = (level.stated_minimum is not None and level.stated_solution is not None
+                    and len(level.stated_solution) == level.stated_minimum and not verify(level, level.stated_solution))
+        if not complete:
+            return (f"{path}: level {i} has no whole minimum and solution (the file ends in the middle of a level); "
                     "remove that incomplete last level to resume")
     return None
 
@@ -336,7 +353,7 @@ def generate(args: argparse.Namespace) -> int:
         try:
             existing = formats.read(args.out)
         except ParseError as exc:
-            print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
+            print(f"error: {_unreadable_pack(args.out, exc)}", file=sys.stderr)
             return 2
         problem = _resume_problem(args.out, existing, signature)
         if problem:
@@ -378,11 +395,12 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
 
     seen = {(level.start, level.goal) for level in existing}
     for index in range(len(existing), args.count):
+        level_deadline = Deadline.of(getattr(args, "level_time_limit", None))  # one for all the retries of a level
         try:
             for attempt in range(DUPLICATE_RETRIES):
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
                               moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries,
-                              time_limit=getattr(args, "level_time_limit", None))
+                              time_limit=level_deadline)
                 for key in totals:
                     totals[key] += result.stats.get(key, 0)
                 if (result.level.start, result.level.goal) not in seen:
@@ -400,15 +418,15 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
                 totals[key] += exc.stats.get(key, 0)
             return 1
         seen.add((result.level.start, result.level.goal))
-        minima[result.min_moves] = minima.get(result.min_moves, 0) + 1
         level = result.level
         level = Level(level.start, level.goal, stated_minimum=level.stated_minimum, stated_solution=level.stated_solution,
                       comments=level.comments + (_level_mark(signature, index),))
         text = formats.format(level)
         if args.out:
+            ends_a_line = not os.path.exists(args.out) or os.path.getsize(args.out) == 0 or _last_byte(args.out) == b"\n"
             with open(args.out, "a", encoding="utf-8") as handle:
                 if index > 0:
-                    handle.write(formats.SEPARATOR + "\n")
+                    handle.write(("" if ends_a_line else "\n") + formats.SEPARATOR + "\n")
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -416,8 +434,15 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
             if index > 0:
                 print(formats.SEPARATOR)
             print(text, end="", flush=True)
+        minima[result.min_moves] = minima.get(result.min_moves, 0) + 1  # (counted once written)
         progress.advance(note=f"#{index}: {result.min_moves} moves")
     return 0
+
+
+def _last_byte(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1)
 
 
 # -- render (owned by the rendering work) -------------------------------------------------------

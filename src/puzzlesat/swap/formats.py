@@ -165,10 +165,8 @@ def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = 
     for begin, end in zip([0, *[k + 1 for k in cuts]], [*cuts, len(lines)]):
         if not any(line.strip() for line in lines[begin:end]):
             continue
-        # the other levels' lines left blank, so that line numbers stay the file's own
-        chunk = "\n".join(line if begin <= k < end else "" for k, line in enumerate(lines))
-        try:
-            pieces.extend(_parse_levels(chunk, source))
+        try:  # (line numbers stay the file's own)
+            pieces.extend(_parse_levels("\n".join(lines[begin:end]), source, first_line=begin + 1))
         except ParseError as error:
             pieces.append(error)
     if len(pieces) < 2:
@@ -178,7 +176,8 @@ def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = 
             for k, item in enumerate(pieces)]
 
 
-def _parse_levels(text: str, source: Optional[str]) -> list[Level]:
+def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list[Level]:
+    """The levels of ``text``, whose first line is line ``first_line`` of its file."""
     levels: list[Level] = []
     pending_comments: list[str] = []
     draft: Optional[_Draft] = None
@@ -202,7 +201,7 @@ def _parse_levels(text: str, source: Optional[str]) -> list[Level]:
         draft = None
 
     lines = split_lines(text)
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first_line):
         tokens = _tokens(raw)
         if not tokens:
             continue
@@ -315,7 +314,7 @@ def _parse_levels(text: str, source: Optional[str]) -> list[Level]:
             tokens[0][0],
         )
 
-    finish(len(lines) + 1 if lines else 1)
+    finish(len(lines) + first_line)
     if not levels:
         raise ParseError("no swap level in the input (a level begins with a line 'start')", source=source)
     return levels

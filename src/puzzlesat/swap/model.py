@@ -142,7 +142,7 @@ def board_colours(board: "Board | Level") -> tuple[tuple[Optional[str], ...], ..
     return tuple(tuple(None if sq is None else sq.colour for sq in row) for row in board)
 
 
-def apply_swap(board: Board, u: Cell, v: Cell) -> Board:
+def apply_swap(board: "Board | Level", u: Cell, v: Cell) -> Board:
     """The board with the contents of cells u and v exchanged (no legality check).
 
     The board itself is unchanged (boards are immutable); a cell off the board is a ValueError.
@@ -154,6 +154,7 @@ def apply_swap(board: Board, u: Cell, v: Cell) -> Board:
     >>> board_rows(board)
     [['T1R', 'B1G']]
     """
+    board = as_board(board)
     for cell in (u, v):
         if not (0 <= cell[0] < len(board) and 0 <= cell[1] < len(board[0])):
             raise ValueError(f"cell {cell} is off the {len(board)}x{len(board[0])} board")
