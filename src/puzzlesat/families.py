@@ -65,7 +65,7 @@ def family_for_format(fmt: str) -> Family | None:
     """The one family that reads the format named ``fmt`` (``"native"`` is every family's, so
     it names none).
 
-    >>> family_for_format("joseleite19").name, family_for_format("adc").name, family_for_format("native")
+    >>> family_for_format("joseleite19").name, family_for_format("ADC").name, family_for_format("native")
     ('roller', 'numberlink', None)
     """
     from .roller.formats import FORMAT_ALIASES
@@ -75,6 +75,7 @@ def family_for_format(fmt: str) -> Family | None:
         "roller": {*get_family("roller").formats(), *FORMAT_ALIASES},
         "swap": {*get_family("swap").formats(), "swap"},
     }
+    fmt = fmt.strip().lower()  # (as the format checks themselves read it)
     owners = [name for name, known in names.items() if fmt in known]
     return get_family(owners[0]) if len(owners) == 1 else None
 

@@ -338,6 +338,10 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     existing: list[Level] = []
     if out is not None and out.exists() and out.stat().st_size > 0:
         text = out.read_text(encoding="utf-8")
+        if _cut_inside_last_level(text, width, height, settings):
+            print(f"error: {out} ends in the middle of a level (the run writing it stopped there); "
+                  "remove the incomplete last block to resume", file=sys.stderr)
+            return 2
         try:
             existing = parse_all(text, fmt="native", source=str(out))
         except ParseError as exc:
@@ -353,11 +357,6 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
             return 2
         blocks = [block.strip("\n") + "\n" for block in re.split(r"\n\s*\n", text) if block.strip()]
         per_block = [{line for line in block.splitlines() if line.startswith("# settings: ")} for block in blocks]
-        torn = len(blocks) == len(existing) + 1 or (len(blocks) > 1 and not per_block[-1])
-        if torn and all(marks == {f"# settings: {settings}"} for marks in per_block[:-1]):
-            print(f"error: {out} ends in the middle of a level (the run writing it stopped there); "
-                  "remove the incomplete last block to resume", file=sys.stderr)
-            return 2
         if len(blocks) != len(existing):
             blocks = [level_text_plain(level) for level in existing]
             per_block = [set() for _ in blocks]
@@ -399,11 +398,11 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                 break
             assert item is not None
             seen.add(item.level)
-            made.append(item)
             text = level_text(item, width=width, height=height, seed=args.seed, index=index, settings=settings)
             blocks.append(text)
             if out is not None:
                 _write_atomically(out, "\n".join(blocks) + "\n")  # a blank line after each level: packs concatenate
+            made.append(item)  # (counted once written)
             if getattr(args, "json", False):
                 print(json.dumps(level_record(item, index=index, out=out)), flush=True)
             elif out is None:
@@ -426,6 +425,29 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     line += f" in {seconds:.1f}s" + (f"; wrote {out}" if out is not None and made else "")
     print(line, file=sys.stderr)
     return 0 if failed == 0 else 1
+
+
+def _cut_inside_last_level(text: str, width: int, height: int, settings: str) -> bool:
+    """Whether a pack this run wrote ends in a level cut short (the run stopped while writing
+    it): every level before it whole, of the pack's size and settings, and the last one not
+    readable, of another size, or without its settings line or grid."""
+    from .formats import parse_each
+
+    blocks = [block for block in re.split(r"\n\s*\n", text) if block.strip()]
+    if len(blocks) < 2 or not all(f"# settings: {settings}" in block.splitlines() for block in blocks[:-1]):
+        return False
+    if f"# settings: {settings}" not in blocks[-1].splitlines():
+        return True
+    try:
+        items = parse_each(text, fmt="native")
+    except ParseError:
+        return False
+    if len(items) != len(blocks):
+        return True  # the last block holds comments only (dropped when read)
+    if any(isinstance(item, ParseError) or item.size != (width, height) for item in items[:-1]):
+        return False
+    last = items[-1]
+    return isinstance(last, ParseError) or last.size != (width, height)
 
 
 def level_text_plain(level: Level) -> str:
