@@ -8,11 +8,28 @@ Their ``--json PATH`` writes those rows as JSON lines through :class:`RowWriter`
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
 
 JSON_HELP = "write the rows to PATH as JSON lines, each as soon as it is measured (a new file per run)"
+
+
+def json_path(text: str) -> Path:
+    """``--json PATH``: refused before any work when the file could not be written.
+
+    >>> json_path("/no/such/folder/rows.jsonl")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: cannot write /no/such/folder/rows.jsonl: no folder /no/such/folder
+    """
+    from puzzlesat.textio import output_file_problem
+
+    problem = output_file_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return Path(text)
 
 ROW_KEYS = (
     "family",     # "numberlink" | "roller" | "swap"
@@ -27,13 +44,15 @@ ROW_KEYS = (
     "solve_s",    # seconds solving
     "seconds",    # total wall seconds for this row
     "verified",   # True when the answer passed the family's verify (False when no answer)
+    "time_limit", # seconds allowed for this row (PAR2 counts twice this when it is not answered)
 )
 
 
 class RowWriter:
     """A benchmark run's ``--json`` file: one JSON object per line, written and flushed as each
     row is measured, so an interrupted run keeps every finished row. The file is started afresh
-    (rows of an earlier run are not mixed in); with no path it writes nothing.
+    (rows of an earlier run are not mixed in); with no path it writes nothing. Beside it,
+    ``PATH.run.json`` records when and with what code (:func:`provenance`) the rows were made.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.jsonl")
@@ -45,6 +64,12 @@ class RowWriter:
 
     def __init__(self, path: str | Path | None) -> None:
         self._file = open(path, "w", encoding="utf-8") if path else None
+        if path:  # beside the rows, what they were measured with (read back by benchmarks.report)
+            import sys
+            import time
+
+            run = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "command": " ".join(sys.argv), **provenance()}
+            Path(f"{path}.run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
 
     def write(self, row: dict[str, Any]) -> None:
         if self._file is not None:
@@ -60,3 +85,26 @@ class RowWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def provenance() -> dict[str, str]:
+    """What a measurement was taken with: the code's git commit ("-dirty" with uncommitted
+    changes; "unknown" outside a checkout) and the versions that matter for speed."""
+    import platform
+    import subprocess
+    from importlib.metadata import PackageNotFoundError, version
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        commit = (commit + ("-dirty" if dirty else "")) or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    found = []
+    for package in ("puzzlesat", "python-sat", "ortools", "numpy", "networkx"):
+        try:
+            found.append(f"{package} {version(package)}")
+        except PackageNotFoundError:
+            pass
+    return {"commit": commit, "versions": ", ".join([*found, f"Python {platform.python_version()}"])}

@@ -29,9 +29,10 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from benchmarks import ROW_KEYS
+from benchmarks import ROW_KEYS, provenance
 from benchmarks.report import write_report
 from puzzlesat.families import FAMILIES
+from puzzlesat.timing import seconds_argument
 
 # The benchmarks the report expects (a missing one is named as missing): one module per family of
 # the registry, named after it, and the comparisons and generator measurements beside them; then
@@ -207,7 +208,7 @@ def run_all(
     rows_path = out / "rows.jsonl"
     notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
                              "interrupted": False, "module_budget": budget,
-                             "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": []}
+                             "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance()}
     source = rows_in_child if isolate else rows_in_process
     with rows_path.open("w", encoding="utf-8") as sink:
         for name in modules:
@@ -260,7 +261,7 @@ def build_parser(prog: str = "python -m benchmarks") -> argparse.ArgumentParser:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help=f"a small run (default limit {QUICK_LIMIT:g} s)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+    parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S",
                         help=f"seconds per instance and method (default {DEFAULT_LIMIT:g}, {QUICK_LIMIT:g} with --quick)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for rows.jsonl, report.md and plots (default %(default)s)")
     parser.add_argument("--only", nargs="+", choices=MODULES, metavar="MODULE", help=f"run only these modules ({', '.join(MODULES)})")
@@ -293,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["--child"]:
         child = argparse.ArgumentParser(prog="python -m benchmarks --child")
         child.add_argument("--child", required=True)
-        child.add_argument("--time-limit", type=float, required=True)
+        child.add_argument("--time-limit", type=seconds_argument, required=True)
         child.add_argument("--quick", action="store_true")
         options = child.parse_args(argv)
         return child_main(options.child, options.time_limit, options.quick)

@@ -23,9 +23,10 @@ import time
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter
+from benchmarks import JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink.formats import parse
 from puzzlesat.numberlink.verify import verify
+from puzzlesat.timing import seconds_argument
 
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")
@@ -105,9 +106,9 @@ def _plan(text: str) -> list:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.generators", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small sample (8x8, 10x10, 12x10; a few seeds)")
-    parser.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="seconds allowed per puzzle (default 120)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=120.0, metavar="S", help="seconds allowed per puzzle (default 120)")
     parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
-    parser.add_argument("--json", default=None, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
     rows = []
     sink = RowWriter(args.json)

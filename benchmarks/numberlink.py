@@ -30,11 +30,12 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
 from puzzlesat.numberlink.verify import verify
+from puzzlesat.timing import seconds_argument
 
 DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "numberlink"
 RULE_SETS = {
@@ -89,6 +90,7 @@ def measure(set_name: str, instance: str, puzzle: Puzzle, rules_name: str, *, ti
     row: dict[str, Any] = {
         "family": "numberlink", "set": set_name, "instance": instance, "size": f"{puzzle.width}x{puzzle.height}",
         "cells": puzzle.width * puzzle.height, "method": f"sat-{solver}", "task": "solve+unique", "rules": rules_name,
+        "time_limit": time_limit,
     }
     try:
         result = count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
@@ -121,7 +123,7 @@ def _measure_in_child(set_name: str, instance: str, index: int, rules_name: str,
     except subprocess.TimeoutExpired:
         error = f"child process killed after {wall} s"
     return {"family": "numberlink", "set": set_name, "instance": instance, "method": f"sat-{solver}", "task": "solve+unique",
-            "rules": rules_name, "status": "error", "error": error, "encode_s": 0.0, "solve_s": 0.0,
+            "rules": rules_name, "time_limit": time_limit, "status": "error", "error": error, "encode_s": 0.0, "solve_s": 0.0,
             "seconds": round(time.perf_counter() - start, 4), "verified": False, "unique": None, "size": "?", "cells": 0}
 
 
@@ -184,10 +186,10 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", choices=[*RULE_SETS, "all"], default="all")
-    parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness)")
     parser.add_argument("--sets", nargs="+", choices=[*COVER_ALL_SETS, *LEAVE_EMPTY_SETS])
     parser.add_argument("--solver", default=DEFAULT_SOLVER)
-    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set, no huge boards")
     parser.add_argument("--no-huge", action="store_true", help="skip boards over 250 000 cells")
     parser.add_argument("--one", nargs=2, metavar=("SET", "INDEX"), help=argparse.SUPPRESS)

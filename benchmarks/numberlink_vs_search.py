@@ -36,11 +36,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter
+from benchmarks import JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
 from puzzlesat.numberlink.verify import verify
+from puzzlesat.timing import seconds_argument
 
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")
@@ -291,11 +292,11 @@ def plots(rows: list[dict[str, Any]], folder: Path, time_limit: float) -> list[P
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink_vs_search", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds per instance, task and method (default 10, 2 with --quick)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds per instance, task and method (default 10, 2 with --quick)")
     parser.add_argument("--quick", action="store_true", help="a small sample (a few minutes)")
     parser.add_argument("--all-public", action="store_true", help="every public 2-D puzzle up to 50x50, not a sample")
     parser.add_argument("--agreement", type=int, default=None, metavar="N", help="random small boards for the agreement check (default 1000, 300 with --quick; 0 skips)")
-    parser.add_argument("--json", default=None, metavar="PATH", help=JSON_HELP + "; the summary (agreement, crossover) goes to PATH.summary.json")
+    parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP + "; the summary (agreement, crossover) goes to PATH.summary.json")
     parser.add_argument("--plots", default=None, metavar="DIR", help="write PNG plots (time against size, cactus) into DIR (needs matplotlib)")
     parser.add_argument("--sets", choices=["all", "public", "generated"], default="all", help="which instances to run (default all)")
     parser.add_argument("--report", nargs="+", default=None, metavar="ROWS", help="no runs: print the table, crossover and plots of JSON-lines row files")

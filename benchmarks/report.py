@@ -103,6 +103,29 @@ def par2(row: dict[str, Any], default_limit: float) -> float:
     return seconds_of(row) if answered(row) else 2.0 * limit_of(row, default_limit)
 
 
+def common_instances(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The rows of the instances every method of their comparison (family, task, rules) has a
+    row for, so that methods are compared on the same instances (in groups where methods share
+    instances at all: each generator makes its own), and how many instances were left out.
+
+    >>> rows = [{"instance": "a", "method": "x"}, {"instance": "a", "method": "y"}, {"instance": "b", "method": "x"}]
+    >>> [(r["instance"], r["method"]) for r in common_instances(rows)[0]], common_instances(rows)[1]
+    ([('a', 'x'), ('a', 'y')], 1)
+    """
+    def group(row: dict[str, Any]) -> tuple:
+        return (row.get("family"), row.get("task"), row.get("rules"))
+
+    methods: dict[tuple, set] = {}
+    per_instance: dict[tuple, set] = {}
+    for row in rows:
+        methods.setdefault(group(row), set()).add(row.get("method"))
+        per_instance.setdefault((*group(row), row.get("set"), row.get("instance")), set()).add(row.get("method"))
+    shared = {key[:3] for key, found in per_instance.items() if len(found) > 1}  # groups whose methods share instances
+    incomplete = {key for key, found in per_instance.items() if key[:3] in shared and found != methods[key[:3]]}
+    kept = [row for row in rows if (*group(row), row.get("set"), row.get("instance")) not in incomplete]
+    return kept, len(incomplete)
+
+
 def method_name(row: dict[str, Any]) -> str:
     """The method, with the rule set when the row names one (Numberlink's rule options)."""
     method = str(row.get("method") or "?")
@@ -362,6 +385,18 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     lines.append(f"- written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}" + (f", run started {notes['started']}" if notes.get("started") else ""))
     lines.append(f"- machine: {machine_line()}")
     lines.append(f"- time limit per instance and method: {default_limit:g} s" + (" (quick run)" if notes.get("quick") else ""))
+    per_method = sorted({(method_name(r), limit_of(r, default_limit)) for r in rows if limit_of(r, -1.0) != default_limit})
+    if per_method:
+        lines.append("- other limits, per method: " + ", ".join(f"{name} {limit:g} s" for name, limit in per_method)
+                     + " (PAR2 counts twice each row's own limit)")
+    unlimited = sum(1 for r in rows if limit_of(r, -1.0) < 0)
+    if unlimited:
+        lines.append(f"- {unlimited} row(s) record no time limit: counted at {default_limit:g} s")
+    for key in ("commit", "versions", "command"):
+        if notes.get(key):
+            lines.append(f"- {key}: {notes[key]}")
+    if not notes.get("commit"):
+        lines.append("- code and versions: not recorded with these rows")
     lines.append(f"- rows: {len(rows)}")
     if notes.get("modules"):
         lines.append(f"- modules run: {', '.join(notes['modules'])}")
@@ -384,6 +419,10 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     families = registry + sorted({str(r.get("family")) for r in rows} - set(registry))
     if not rows:
         lines += ["No rows: nothing was measured.", ""]
+    rows, left_out = common_instances(rows)
+    if left_out:
+        lines += [f"_{left_out} instance(s) without a row for every method (a module stopped at its budget, or a "
+                  "method that failed) are left out of the comparison._", ""]
     for family in families:
         family_rows = [r for r in rows if str(r.get("family")) == family]
         if not family_rows:
@@ -415,11 +454,12 @@ def write_report(rows_path: str | Path, out: str | Path, *, notes: dict[str, Any
     """Read the rows, write ``out/report.md`` (and the plots), return the report's path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if notes is None and (out / "run.json").exists():
-        try:
-            notes = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            notes = None
+    for beside in (out / "run.json", Path(f"{rows_path}.run.json")):  # (puzzlesat bench's, or a script's --json)
+        if notes is None and beside.exists():
+            try:
+                notes = json.loads(beside.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                notes = None
     text = render_report(load_rows(rows_path), out, notes=notes, plots=plots)
     path = out / "report.md"
     path.write_text(text, encoding="utf-8")

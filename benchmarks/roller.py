@@ -27,12 +27,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
 from puzzlesat.results import Status
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
 from puzzlesat.roller.solve import DEFAULT_METHOD, METHODS, solve
 from puzzlesat.roller.verify import verify
+from puzzlesat.timing import seconds_argument
 
 DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "roller"
 SETS = ("starhermit", "tabtale-bottom-left", "tabtale-row-major", "joseleite19", "herbou", "mazepaint",
@@ -190,11 +191,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.roller", description=__doc__.split("\n\n")[0])
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per level for the exact methods")
-    parser.add_argument("--dfs-limit", type=float, default=5.0, help="seconds per level for the DFS baseline")
+    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, help="seconds per level for the exact methods")
+    parser.add_argument("--dfs-limit", type=seconds_argument, default=5.0, help="seconds per level for the DFS baseline")
     parser.add_argument("--method-limit", action="append", default=[], metavar="METHOD=S",
                         help="per-level limit for one method (e.g. time-indexed=10); repeatable")
-    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LEVELS} levels of each set")
     args = parser.parse_args(argv)
     method_limits = {}

@@ -20,11 +20,12 @@ import time
 from collections import defaultdict
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter
+from benchmarks import JSON_HELP, RowWriter, json_path
 from puzzlesat.roller.formats import format, parse
 from puzzlesat.roller.generate import GenerationFailed, generate
 from puzzlesat.roller.solve import solve
 from puzzlesat.roller.verify import verify
+from puzzlesat.timing import seconds_argument
 
 QUICK_PLAN = [((8, 8), (6, 12), 5), ((12, 12), (15, 25), 3), ((16, 16), (30, 45), 2)]
 FULL_PLAN = [((8, 8), (6, 12), 30), ((10, 10), (10, 18), 30), ((12, 12), (15, 25), 20), ((16, 16), (30, 45), 10),
@@ -85,8 +86,8 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small plan (about a minute)")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds allowed per level (default 60)")
-    parser.add_argument("--json", metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, help="seconds allowed per level (default 60)")
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
     rows = []
     sink = RowWriter(args.json)

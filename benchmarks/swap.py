@@ -26,13 +26,14 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
 from puzzlesat.results import Status
 from puzzlesat.swap.astar import astar_solve
 from puzzlesat.swap.generate import draw_level
 from puzzlesat.swap.model import Level
 from puzzlesat.swap.solve import solve
 from puzzlesat.swap.verify import verify
+from puzzlesat.timing import seconds_argument
 
 SETS = {"expert": (100, None), "7x6": (30, (7, 6))}  # name -> (levels, size or None = by difficulty)
 QUICK_LEVELS = {"expert": 12, "7x6": 4}
@@ -49,7 +50,7 @@ def load_set(name: str, count: int) -> list[Level]:
     ]
 
 
-def _row(set_name: str, index: int, level: Level, method: str, result, seconds: float) -> dict[str, Any]:
+def _row(set_name: str, index: int, level: Level, method: str, result, seconds: float, time_limit: float) -> dict[str, Any]:
     moves = None if result.solution is None else len(result.solution)
     verified = result.status is Status.SOLVED and not verify(level, result.solution)
     return {
@@ -69,6 +70,7 @@ def _row(set_name: str, index: int, level: Level, method: str, result, seconds: 
         "optimal": bool(result.optimal),
         "lower_bound": result.lower_bound,
         "load": round(os.getloadavg()[0], 2),  # 1-minute load average of the (shared) machine
+        "time_limit": time_limit,
     }
 
 
@@ -90,7 +92,7 @@ def run(
                     result = astar_solve(level, time_limit=time_limit)
                 else:
                     result = solve(level, method=None if method == "exact" else method, time_limit=time_limit)
-                row = _row(set_name, index, level, method, result, time.perf_counter() - started)
+                row = _row(set_name, index, level, method, result, time.perf_counter() - started, time_limit)
                 if row["optimal"] and row["moves"] is not None:
                     proven = row["moves"] if proven is None else proven
                     assert proven == row["moves"], f"exact methods disagree on {row['instance']}"
@@ -149,8 +151,8 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.swap", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--time-limit", type=float, default=DEFAULT_LIMIT, help="seconds per level and method")
-    parser.add_argument("--json", type=Path, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per level and method")
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"a few levels per set ({QUICK_LEVELS})")
     parser.add_argument("--methods", nargs="+", default=["exact", "astar"], choices=["exact", "astar", "search", "cpsat"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))

@@ -164,3 +164,26 @@ def test_benchmark_rows_are_json_lines_kept_as_measured_and_started_afresh(tmp_p
     assert [json.loads(line)["instance"] for line in path.read_text().splitlines()] == ["a", "b"]
     with RowWriter(None) as nothing:
         nothing.write({"instance": "c"})
+
+
+def test_the_report_names_per_method_limits_and_compares_methods_on_common_instances(tmp_path) -> None:
+    from benchmarks.report import render_report
+
+    rows = [{"family": "roller", "set": "s", "instance": f"i{k}", "method": method, "task": "min-moves", "status": "solved",
+             "verified": True, "optimal": True, "seconds": 0.1, "time_limit": limit, "size": "5x5", "cells": 25}
+            for k in range(3) for method, limit in (("flow", 8.0), ("dfs", 5.0))]
+    rows.append({**rows[0], "instance": "unfinished", "method": "flow"})  # a module stopped before its dfs row
+    text = render_report(rows, tmp_path, notes={"time_limit": 8.0}, plots=False)
+    assert "other limits, per method: dfs 5 s" in text
+    assert "1 instance(s) without a row for every method" in text
+    assert "code and versions: not recorded" in text
+
+
+def test_bad_benchmark_arguments_are_usage_errors_not_tracebacks(capsys) -> None:
+    from benchmarks import swap as swap_bench
+
+    for argv in (["--json", "/no/such/folder/rows.jsonl"], ["--time-limit", "-1"]):
+        with pytest.raises(SystemExit) as stop:
+            swap_bench.main(argv)
+        assert stop.value.code == 2
+    assert "no folder" in capsys.readouterr().err
