@@ -216,12 +216,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  CHECK {row['check']}: {row['set']} {row['instance']} {row['method']} "
                       f"moves={row['moves']} known={row['known']} {row.get('error') or ''}", flush=True)
             sink.write(row)
-            sys.stderr.write(f"\r{len(rows)} rows: {row['set']} {row['instance'][:24]:24} {row['method']:13}")
+            if sys.stderr.isatty():  # (a log file gets no carriage-return progress)
+                sys.stderr.write(f"\r{len(rows)} rows: {row['set']} {row['instance'][:24]:24} {row['method']:13}")
     except KeyboardInterrupt:
         print("\ninterrupted; summary of the rows measured so far:")
     finally:
         sink.close()
-    sys.stderr.write("\n")
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    if not rows:
+        print("no levels measured: the Roller data sets are not present (../shared/data/roller)")
     print(summary(rows))
     assert set(ROW_KEYS) <= set(rows[0]) if rows else True
     return 0
