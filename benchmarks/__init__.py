@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ def json_path(text: str) -> Path:
     """
     from puzzlesat.textio import output_file_problem
 
-    problem = output_file_problem(text)
+    problem = "the path is empty" if not text.strip() else output_file_problem(text)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return Path(text)
@@ -64,7 +65,7 @@ class RowWriter:
 
     def __init__(self, path: str | Path | None) -> None:
         self._file = open(path, "w", encoding="utf-8") if path else None
-        if path:  # beside the rows, what they were measured with (read back by benchmarks.report)
+        if path and os.path.isfile(path):  # beside the rows (not beside /dev/stdout), what they were measured with
             import sys
             import time
 

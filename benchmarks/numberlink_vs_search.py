@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["crossover"] = cross
     print(text)
     if args.json:
-        Path(args.json + ".summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        Path(f"{args.json}.summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     if args.plots:
         for path in plots(rows, Path(args.plots), time_limit):
             print(f"plot: {path}")

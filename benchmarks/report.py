@@ -87,7 +87,7 @@ def seconds_of(row: dict[str, Any]) -> float:
 
 def limit_of(row: dict[str, Any], default: float) -> float:
     value = row.get("time_limit")
-    return float(value) if isinstance(value, (int, float)) and value > 0 else default
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else default
 
 
 def par2(row: dict[str, Any], default_limit: float) -> float:
@@ -380,12 +380,13 @@ def machine_line() -> str:
 def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any] | None = None, plots: bool = True) -> str:
     """The Markdown text of the report (plots are written into ``out`` as a side effect)."""
     notes = notes or {}
-    default_limit = float(notes.get("time_limit") or max((limit_of(r, 0) for r in rows), default=0) or 10.0)
+    recorded = [limit_of(r, -1.0) for r in rows if limit_of(r, -1.0) >= 0]
+    default_limit = float(notes["time_limit"] if isinstance(notes.get("time_limit"), (int, float)) else max(recorded, default=10.0))
     lines = ["# puzzlesat benchmark report", ""]
     lines.append(f"- written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}" + (f", run started {notes['started']}" if notes.get("started") else ""))
     lines.append(f"- machine: {machine_line()}")
     lines.append(f"- time limit per instance and method: {default_limit:g} s" + (" (quick run)" if notes.get("quick") else ""))
-    per_method = sorted({(method_name(r), limit_of(r, default_limit)) for r in rows if limit_of(r, -1.0) != default_limit})
+    per_method = sorted({(method_name(r), limit_of(r, -1.0)) for r in rows if limit_of(r, -1.0) not in (-1.0, default_limit)})
     if per_method:
         lines.append("- other limits, per method: " + ", ".join(f"{name} {limit:g} s" for name, limit in per_method)
                      + " (PAR2 counts twice each row's own limit)")

@@ -4,6 +4,7 @@ never deep inside a solver; the command line refuses bad option values the same 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -272,3 +273,10 @@ def test_edge_cases_found_in_the_last_read(monkeypatch):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert seen == [signal.SIG_IGN]
+
+
+def test_format_names_are_read_in_any_case(capsys):
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    assert main(["solve", str(examples / "numberlink" / "first_5x5.nl"), "--format", "NATIVE"]) == 0
+    assert main(["solve", str(examples / "swap" / "spec-example.swap"), "--format", "Native"]) == 0
+    capsys.readouterr()

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -187,3 +188,21 @@ def test_bad_benchmark_arguments_are_usage_errors_not_tracebacks(capsys) -> None
             swap_bench.main(argv)
         assert stop.value.code == 2
     assert "no folder" in capsys.readouterr().err
+
+
+def test_numberlink_vs_search_writes_its_summary_beside_the_json_rows(tmp_path, monkeypatch, capsys) -> None:
+    from benchmarks import numberlink_vs_search
+
+    monkeypatch.setattr(numberlink_vs_search, "DATA", tmp_path / "absent")
+    rows = tmp_path / "rows.jsonl"
+    assert numberlink_vs_search.main(["--sets", "public", "--agreement", "0", "--json", str(rows)]) == 0
+    assert (tmp_path / "rows.jsonl.summary.json").exists() and (tmp_path / "rows.jsonl.run.json").exists()
+    capsys.readouterr()
+
+
+def test_rows_to_a_device_get_no_sidecar_file(tmp_path) -> None:
+    from benchmarks import RowWriter
+
+    with RowWriter("/dev/null") as sink:
+        sink.write({"instance": "a"})
+    assert not Path("/dev/null.run.json").exists()

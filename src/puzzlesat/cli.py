@@ -78,31 +78,36 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
         if os.path.realpath(files[0]) == os.path.realpath(answers):
             raise ParseError("the answer file is the puzzle file itself", source=answers)
         return {files[0]: answers}
-    candidates = list(expand_paths([answers]))
-    puzzles = {os.path.realpath(source) for source in files}
+    candidates: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
+    for path in expand_paths([answers]):
+        candidates.setdefault(os.path.realpath(path), path)
+    being_verified = {os.path.realpath(source) for source in files}
     found: dict[str, str] = {}
     for source in files:
         name = os.path.basename(source)
-        mine = os.path.realpath(source)
+        folder = os.path.dirname(os.path.realpath(source))
         # a file of the same name answers it only when it is not a puzzle being verified itself
-        matches = [path for path in candidates if os.path.basename(path) == name and os.path.realpath(path) not in puzzles]
+        same = [real for real, path in candidates.items() if os.path.basename(path) == name and real not in being_verified]
         numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
-        if not matches and numbered:
+        lettered = []
+        if numbered:
             pattern = re.compile(r".*[Aa]" + numbered.group(2) + re.escape(numbered.group(3) or ""))
-            matches = [path for path in candidates if pattern.fullmatch(os.path.basename(path))]
-        if len(matches) > 1:  # the one in the puzzle's own folder, if there is one
-            beside = [path for path in matches if os.path.dirname(os.path.realpath(path)) == os.path.dirname(mine)]
-            matches = beside if len(beside) == 1 else matches
-        if len(matches) > 1:
-            raise ParseError(f"{source} could be answered by {' or '.join(matches)}: give the answer file itself", source=answers)
-        if matches:
-            found[source] = matches[0]
+            lettered = [real for real, path in candidates.items() if pattern.fullmatch(os.path.basename(path))]
+        same_beside = [real for real in same if os.path.dirname(real) == folder]
+        lettered_beside = [real for real in lettered if os.path.dirname(real) == folder]
+        for tier in (same_beside, lettered_beside, same, lettered):  # the answer beside its puzzle first
+            if len(tier) > 1:
+                raise ParseError(f"{source} could be answered by {' or '.join(candidates[real] for real in tier)}: "
+                                 "give the answer file itself", source=answers)
+            if tier:
+                found[source] = candidates[tier[0]]
+                break
     shared: dict[str, list[str]] = {}
     for source, answer in found.items():
         shared.setdefault(os.path.realpath(answer), []).append(source)
-    for answer, puzzles in shared.items():
-        if len(puzzles) > 1:
-            raise ParseError(f"{' and '.join(puzzles)} would share one answer file: give each its own", source=answer)
+    for answer, sharing in shared.items():
+        if len(sharing) > 1:
+            raise ParseError(f"{' and '.join(sharing)} would share one answer file: give each its own", source=answer)
     return found
 
 
@@ -290,11 +295,12 @@ def command_verify(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     for source, family, items in loaded:
         for item, record in _verify_records(args, source, family, items):
-            progress.advance(note=os.path.basename(source))
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
+            progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
             emit(record, args, family, item, "verify", len(items) if isinstance(items, list) else 1)  # as soon as it is made
+            progress.advance(note=os.path.basename(source))
             stop_if_interrupted()
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
@@ -491,6 +497,8 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "fmt", None):
+        args.fmt = args.fmt.strip().lower()  # format names are lower case; --format ADC is adc
     problem = bad_option_value(args)
     if problem:
         parser.error(problem)  # exit status 2, with the usage line

@@ -75,7 +75,7 @@ def family_for_format(fmt: str) -> Family | None:
         "roller": {*get_family("roller").formats(), *FORMAT_ALIASES},
         "swap": {*get_family("swap").formats(), "swap"},
     }
-    fmt = fmt.strip().lower()  # (as the format checks themselves read it)
+    fmt = fmt.strip().lower()  # (the command line reads format names in any case)
     owners = [name for name, known in names.items() if fmt in known]
     return get_family(owners[0]) if len(owners) == 1 else None
 

@@ -144,3 +144,15 @@ def test_answers_are_found_in_subfolders_beside_their_puzzles_and_never_shared(t
         answer_files([str(tmp_path / "top" / "Q01.txt"), str(other / "Q01.txt")], str(answers))
     with pytest.raises(ParseError, match="the answer file is the puzzle file itself"):
         answer_files([str(other / "Q01.txt")], str(other / "Q01.txt"))
+
+
+def test_the_answer_beside_a_puzzle_wins_over_a_file_of_its_name_elsewhere(tmp_path):
+    for year in ("2015", "2016"):
+        (tmp_path / year).mkdir()
+        (tmp_path / year / "Q01.txt").write_text(PUZZLE)
+        (tmp_path / year / "A01.txt").write_text(ANSWER)
+    found = answer_files([str(tmp_path / "2016" / "Q01.txt")], str(tmp_path))
+    assert found == {str(tmp_path / "2016" / "Q01.txt"): str(tmp_path / "2016" / "A01.txt")}
+    (tmp_path / "2016" / "copy").mkdir()
+    (tmp_path / "2016" / "copy" / "A01.txt").symlink_to(tmp_path / "2016" / "A01.txt")  # two paths, one file
+    assert answer_files([str(tmp_path / "2016" / "Q01.txt")], str(tmp_path)) == found

@@ -213,3 +213,16 @@ def test_a_pack_cut_inside_its_last_level_is_named_as_such(tmp_path, capsys, ora
         out.write_text(text[:cut])
         assert cli.main(args + ["--count", "3"]) == 2
         assert "ends in the middle of a level" in capsys.readouterr().err
+
+
+def test_a_pack_of_one_level_cut_short_is_named_as_such(tmp_path, capsys, oracle):
+    out = tmp_path / "one.roller"
+    args = ["generate", "roller", "--size", "8x7", "--moves", "4-9", "--seed", "3", "--out", str(out)]
+    assert cli.main(args + ["--count", "1"]) == 0
+    text = out.read_text()
+    body = text.rstrip("\n")
+    capsys.readouterr()
+    for cut in (body.rindex("\n"), text.index("# name:") + 12):
+        out.write_text(text[:cut])
+        assert cli.main(args + ["--count", "2"]) == 2
+        assert "ends in the middle of a level" in capsys.readouterr().err

@@ -183,7 +183,9 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
     assert swap_cli.level_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
     monkeypatch.setattr(generate_module, "generate", real)
     text = out.read_text()
-    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1]):
+    last = text.rindex("---\n") + 4
+    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1], text[:last], text[:last + 9],
+                text[:text.index("---\n")].rsplit(">", 1)[0]):  # ... and a pack of one level cut in its solution
         torn = tmp_path / "torn.swap"  # the run stopped while writing the last level
         torn.write_text(cut)
         assert main(args[:-1] + [str(torn), "--count", "4"]) == 2

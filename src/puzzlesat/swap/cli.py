@@ -314,10 +314,13 @@ def _unreadable_pack(path: str, error: ParseError) -> str:
     writing it stopped there), or ``error``."""
     try:
         with open(path, encoding="utf-8") as handle:
-            items = formats.parse_each(handle.read(), source=path)
-    except (OSError, UnicodeDecodeError, ParseError):
-        items = []
-    if len(items) > 1 and isinstance(items[-1], ParseError) and not any(isinstance(item, ParseError) for item in items[:-1]):
+            text = handle.read()
+        items = formats.parse_each(text, source=path)
+    except (OSError, UnicodeDecodeError):
+        return f"cannot resume {path}: {error}"
+    except ParseError:  # a pack of one level, cut short
+        items = [error] if "puzzlesat generate swap " in text else []
+    if items and isinstance(items[-1], ParseError) and not any(isinstance(item, ParseError) for item in items[:-1]):
         return (f"{path}: level {len(items) - 1} cannot be read (the file ends in the middle of a level: {items[-1]}); "
                 "remove that incomplete last level to resume")
     return f"cannot resume {path}: {error}"
@@ -325,6 +328,11 @@ def _unreadable_pack(path: str, error: ParseError) -> str:
 
 def _resume_problem(path: str, existing: list[Level], signature: str) -> str | None:
     """Why the pack in ``path`` cannot be continued by this run, or None."""
+    with open(path, encoding="utf-8") as handle:
+        tail = handle.read().split(f"\n{formats.SEPARATOR}")[-1]
+    if len(existing) > 0 and not any(line.strip().lower() == "start" for line in tail.splitlines()):
+        return (f"{path} ends in the middle of a level (after its last {formats.SEPARATOR} line no level begins); "
+                "remove that incomplete last level to resume")
     for i, level in enumerate(existing):
         if _level_mark(signature, i) not in level.comments:
             marks = [c for c in level.comments if c.startswith("puzzlesat generate swap ")]

@@ -327,7 +327,7 @@ def generate(
     unknown_streak = 0
     while stats["tries"] < max_tries:
         if deadline.expired():
-            raise GenerationFailed(f"no level certified within {time_limit}s ({_summary(stats)})", stats)
+            raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
         level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
         stats["tries"] += 1
         budget = solve_time_limit
