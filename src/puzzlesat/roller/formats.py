@@ -219,29 +219,15 @@ def parse_native(text: str, *, source: str | None = None, each: bool = False) ->
     """Every level of a native text (blocks separated by blank lines). ``each``: a level that
     cannot be read is its ParseError in the list (see :func:`parse_each`)."""
     blocks = _native_blocks(text)
-    levels = []
+    levels: list = []
     for index, block in enumerate(blocks):
-        with _level_error(levels, each):
+        try:
             levels.append(_native_level(block, index, len(blocks), source))
+        except ParseError as error:
+            if not each:
+                raise
+            levels.append(error)
     return levels
-
-
-class _level_error:
-    """``with _level_error(levels, each):`` around the reading of one level of a multi-level
-    file: with ``each``, a ParseError is appended to ``levels`` in the level's place instead of
-    ending the file."""
-
-    def __init__(self, levels: list, each: bool) -> None:
-        self.levels, self.each = levels, each
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind, error, trace) -> bool:
-        if self.each and isinstance(error, ParseError):
-            self.levels.append(error)
-            return True
-        return False
 
 
 def _native_blocks(text: str) -> list:
@@ -535,10 +521,14 @@ def _json_error(exc: json.JSONDecodeError) -> ParseError:
 def parse_starhermit(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
     """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
     entries = _starhermit_entries(text)
-    levels = []
+    levels: list = []
     for index, (entry, line) in enumerate(entries):
-        with _level_error(levels, each):
+        try:
             levels.append(_starhermit_level(entry, index, len(entries), line, source))
+        except ParseError as error:
+            if not each:
+                raise
+            levels.append(error)
     return levels
 
 
@@ -612,19 +602,29 @@ def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str |
         blocks = blocks[:1]
     levels: list = []
     for index, block in enumerate(blocks):
-        with _level_error(levels, each):
-            rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
-            rule = None
-            if cell is None:
-                if start_symbol is not None and start is None:
-                    raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
-                rule = start or default_start
-                assert rule is not None
-                cell = _implied_start(rows, rule, line=first)
-            fields = _metadata_fields(metadata, first)
-            fields.setdefault("name", _default_name(source, index, len(blocks)))
-            levels.append(_level(rows, cell, line=first, start_rule=rule, **fields))
+        try:
+            levels.append(_text_grid_level(block, index, len(blocks), symbols=symbols, start_symbol=start_symbol, fmt=fmt,
+                                           source=source, start=start, default_start=default_start))
+        except ParseError as error:
+            if not each:
+                raise
+            levels.append(error)
     return levels
+
+
+def _text_grid_level(block: list, index: int, count: int, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
+                     source: str | None, start: str | None, default_start: str | None) -> Level:
+    rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
+    rule = None
+    if cell is None:
+        if start_symbol is not None and start is None:
+            raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
+        rule = start or default_start
+        assert rule is not None
+        cell = _implied_start(rows, rule, line=first)
+    fields = _metadata_fields(metadata, first)
+    fields.setdefault("name", _default_name(source, index, count))
+    return _level(rows, cell, line=first, start_rule=rule, **fields)
 
 
 def parse_joseleite19(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
@@ -729,8 +729,12 @@ def parse_herbou(text: str, *, start: str | None = None, source: str | None = No
     levels: list = []
     for index, grid in enumerate(data):
         line = _offset_to_line_column(text, offsets[index])[0] if index < len(offsets) else None
-        with _level_error(levels, each):
+        try:
             levels.append(_herbou_level(grid, index, line, rule, source))
+        except ParseError as error:
+            if not each:
+                raise
+            levels.append(error)
     return levels
 
 
