@@ -43,7 +43,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import itertools
 import math
@@ -54,6 +53,7 @@ from typing import Iterator, Sequence
 
 from ..errors import PuzzlesatError, require_count, require_type
 from ..grid import Cell
+from ..seeds import hashed_seed
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
 from .verify import verify
@@ -110,8 +110,7 @@ def puzzle_seed(run_seed: int, index: int, attempt: int = 0) -> int:
     """
     if attempt == 0:
         return run_seed * 1_000_003 + index
-    digest = hashlib.sha256(f"numberlink/{run_seed}/{index}/{attempt}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+    return hashed_seed("numberlink", run_seed, index, attempt)
 
 
 def target_links(width: int, height: int) -> float:

@@ -33,7 +33,6 @@ range: ask for a narrow range (or an exact count) to steer the difficulty.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -46,6 +45,7 @@ from typing import Callable
 
 from ..errors import ParseError, PuzzlesatError, count_argument, require_count, require_type
 from ..results import Status
+from ..seeds import hashed_seed
 from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
@@ -240,9 +240,7 @@ def generate(
 def level_seed(seed: int, index: int, attempt: int = 0) -> int:
     """The seed of the ``index``-th level of a pack made with ``seed`` (stable across runs);
     ``attempt`` > 0 gives further seeds when a level repeats an earlier one."""
-    key = f"roller/{seed}/{index}" + (f"/{attempt}" if attempt else "")
-    digest = hashlib.sha256(key.encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+    return hashed_seed("roller", seed, index, attempt) if attempt else hashed_seed("roller", seed, index)
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -19,7 +19,6 @@ passed to the exact solver (e.g. its search or CP-SAT back-end).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import sys
@@ -28,6 +27,7 @@ from typing import Any, Optional
 
 from ..errors import ParseError, count_argument
 from ..results import SolveResult, Status, stated_phrase
+from ..seeds import hashed_seed
 from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from . import formats
@@ -293,8 +293,7 @@ def level_seed(pack_seed: int, index: int, attempt: int = 0) -> int:
     """
     if attempt == 0:
         return pack_seed * 1_000_003 + index
-    digest = hashlib.sha256(f"swap/{pack_seed}/{index}/{attempt}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+    return hashed_seed("swap", pack_seed, index, attempt)
 
 
 def _signature(args: argparse.Namespace) -> str:
