@@ -81,18 +81,22 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     candidates: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
     for path in expand_paths([answers]):
         candidates.setdefault(os.path.realpath(path), path)
+    by_name: dict[str, list[str]] = {}  # file name -> real paths
+    by_number: dict[tuple[str, str], list[str]] = {}  # ("04", ".2016.txt") -> real paths of ...A04.2016.txt
+    for real, path in candidates.items():
+        by_name.setdefault(os.path.basename(path), []).append(real)
+        lettered_name = re.fullmatch(r".*[Aa](\d+)(\D.*)?", os.path.basename(path))
+        if lettered_name:
+            by_number.setdefault((lettered_name.group(1), lettered_name.group(2) or ""), []).append(real)
     being_verified = {os.path.realpath(source) for source in files}
     found: dict[str, str] = {}
     for source in files:
         name = os.path.basename(source)
         folder = os.path.dirname(os.path.realpath(source))
         # a file of the same name answers it only when it is not a puzzle being verified itself
-        same = [real for real, path in candidates.items() if os.path.basename(path) == name and real not in being_verified]
+        same = [real for real in by_name.get(name, []) if real not in being_verified]
         numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
-        lettered = []
-        if numbered:
-            pattern = re.compile(r".*[Aa]" + numbered.group(2) + re.escape(numbered.group(3) or ""))
-            lettered = [real for real, path in candidates.items() if pattern.fullmatch(os.path.basename(path))]
+        lettered = by_number.get((numbered.group(2), numbered.group(3) or ""), []) if numbered else []
         same_beside = [real for real in same if os.path.dirname(real) == folder]
         lettered_beside = [real for real in lettered if os.path.dirname(real) == folder]
         for tier in (same_beside, lettered_beside, same, lettered):  # the answer beside its puzzle first
@@ -114,7 +118,8 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
 def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
-        if source.lower().startswith(("http://", "https://")) and "?numlin/" not in source.lower() and "?arukone/" not in source.lower():
+        lowered = source.lower()
+        if lowered.startswith(("http://", "https://")) and "?numlin/" not in lowered and "?arukone/" not in lowered:
             raise ParseError("web addresses are not fetched: download the file first "
                              "(puzz.link and pzv.jp numlin / arukone puzzle URLs are read as they stand)", source=source)
         return source
