@@ -206,3 +206,14 @@ def test_a_pack_never_holds_one_puzzle_twice_and_resumes_past_a_retried_seed(tmp
 def test_certificates_that_all_run_out_of_time_are_named_as_the_reason() -> None:
     with pytest.raises(gen.GenerationFailed, match="ran out of time"):
         gen.generate(5, 5, seed=0, certify_time_limit=0)
+
+
+def test_verify_names_the_rules_a_pack_was_generated_under_when_other_rules_fail_it(tmp_path, capsys) -> None:
+    out = tmp_path / "nst.txt"
+    assert main(["generate", "numberlink", "--size", "7x7", "--count", "8", "--seed", "2", "--no-self-touch", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 1  # some are unique only when paths may not run beside themselves
+    lines = capsys.readouterr().out.splitlines()
+    failing = [line for line in lines if "multiple answers" in line]
+    assert failing and all("the pack was generated under cover-all, no-self-touch rules" in line for line in failing)
+    assert main(["verify", str(out), "--no-self-touch"]) == 0

@@ -13,6 +13,7 @@ where the puzzle is ambiguous, which a puzzle maker wants to see.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from ..errors import ParseError, count_argument
@@ -33,7 +34,12 @@ def sniff(text: str, path: str) -> bool:
 
 def load(text: str, source: str, args: argparse.Namespace) -> list[Puzzle | ParseError]:
     """The puzzles of one input; in a file of several, one that cannot be read is its
-    ParseError (reported as an error record) and the others are still checked."""
+    ParseError (reported as an error record) and the others are still checked. The rules a
+    pack of ``generate numberlink`` records in its first line are noted (``args.pack_rules``),
+    so that ``verify`` can say when other rules are in force; they are never applied silently."""
+    declared = re.match(r"# puzzlesat generate numberlink .*\(rules: ([^)]*)\)", text)
+    if declared:
+        args.pack_rules = {**getattr(args, "pack_rules", {}), source: declared.group(1)}
     return formats.parse_each(text, fmt=args.fmt, source=source)
 
 
@@ -135,6 +141,9 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
         if record.get("rules") == str(Rules()):  # the rules in force, for puzzles made for Flow Free's
             head += "; a path may run beside itself here, --no-self-touch forbids it"
         head += ")"
+    declared = getattr(args, "pack_rules", {}).get(record.get("source"))
+    if declared and record.get("rules") and declared != record["rules"] and not passed(record):
+        head += f" [checked under {record['rules']} rules; the pack was generated under {declared} rules]"
     if record.get("proof"):
         head += f" ({record['proof']})"
     stated = record.get("answer")
