@@ -324,8 +324,13 @@ def generate(
     rng = random.Random(seed)
     started = time.perf_counter()
     stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
-    unknown_streak = 0
+    unknown_streak = counted_unknown = 0  # draws in a row whose proof ran out of time
     while stats["tries"] < max_tries:
+        unknown_streak = unknown_streak + 1 if stats["unknown"] > counted_unknown else 0
+        counted_unknown = stats["unknown"]
+        if unknown_streak >= UNKNOWN_STREAK:
+            raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({solve_time_limit} s each): "
+                                   f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
         if deadline.expired():
             raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
         level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
@@ -339,7 +344,6 @@ def generate(
             # the admissible bound at the start already proves the minimum is above the range
             stats["out_of_range"] += 1
             stats["solve_seconds"] += time.perf_counter() - solve_started
-            unknown_streak = 0
             continue
         if moves is not None:
             # a quick capped A* answer shorter than the range proves the minimum is below it
@@ -347,26 +351,18 @@ def generate(
             if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
                 stats["out_of_range"] += 1
                 stats["solve_seconds"] += time.perf_counter() - solve_started
-                unknown_streak = 0
                 continue
         result = exact_solve(level, time_limit=budget)
         stats["solve_seconds"] += time.perf_counter() - solve_started
         if result.status is Status.UNSATISFIABLE:
             stats["unsolvable"] += 1
-            unknown_streak = 0
             continue
         if result.status is not Status.SOLVED or not result.optimal:
             if moves is not None and result.lower_bound is not None and result.lower_bound > moves[1]:
                 stats["out_of_range"] += 1  # proven: the minimum is above the range
-                unknown_streak = 0
             else:
                 stats["unknown"] += 1
-                unknown_streak += 1
-                if unknown_streak >= UNKNOWN_STREAK:
-                    raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({solve_time_limit} s each): "
-                                           f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
             continue
-        unknown_streak = 0
         solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
         problems = verify(level, solution)
         if problems:
