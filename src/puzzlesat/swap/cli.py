@@ -308,15 +308,11 @@ def _level_mark(signature: str, index: int) -> str:
     return f"{signature} level {index}"
 
 
-def _unreadable_pack(path: str, error: ParseError) -> str:
-    """Why a pack that does not parse cannot be continued: cut inside its last level (the run
-    writing it stopped there), or ``error``."""
+def _unreadable_pack(path: str, text: str, error: ParseError) -> str:
+    """Why the pack ``text`` (of ``path``) that does not parse cannot be continued: cut inside
+    its last level (the run writing it stopped there), or ``error``."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
         items = formats.parse_each(text, source=path)
-    except (OSError, UnicodeDecodeError):
-        return f"cannot resume {path}: {error}"
     except ParseError:  # a pack of one level, cut short
         items = [error] if "puzzlesat generate swap " in text else []
     if items and isinstance(items[-1], ParseError) and not any(isinstance(item, ParseError) for item in items[:-1]):
@@ -325,10 +321,10 @@ def _unreadable_pack(path: str, error: ParseError) -> str:
     return f"cannot resume {path}: {error}"
 
 
-def _resume_problem(path: str, existing: list[Level], signature: str) -> str | None:
-    """Why the pack in ``path`` cannot be continued by this run, or None."""
-    with open(path, encoding="utf-8") as handle:
-        tail = handle.read().split(f"\n{formats.SEPARATOR}")[-1]
+def _resume_problem(path: str, text: str, existing: list[Level], signature: str) -> str | None:
+    """Why the pack ``text`` (of ``path``, holding ``existing``) cannot be continued by this
+    run, or None."""
+    tail = text.split(f"\n{formats.SEPARATOR}")[-1]
     if len(existing) > 0 and not any(line.strip().lower() == "start" for line in tail.splitlines()):
         return (f"{path} ends in the middle of a level (after its last {formats.SEPARATOR} line no level begins); "
                 "remove that incomplete last level to resume")
@@ -358,11 +354,17 @@ def generate(args: argparse.Namespace) -> int:
         return 2
     if args.out and os.path.exists(args.out) and os.path.getsize(args.out) > 0:
         try:
-            existing = formats.read(args.out)
-        except ParseError as exc:
-            print(f"error: {_unreadable_pack(args.out, exc)}", file=sys.stderr)
+            with open(args.out, encoding="utf-8-sig") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"error: cannot resume {args.out}: {exc}", file=sys.stderr)
             return 2
-        problem = _resume_problem(args.out, existing, signature)
+        try:
+            existing = formats.parse_all(text, source=args.out)
+        except ParseError as exc:
+            print(f"error: {_unreadable_pack(args.out, text, exc)}", file=sys.stderr)
+            return 2
+        problem = _resume_problem(args.out, text, existing, signature)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
