@@ -1,0 +1,15 @@
+"""Multi-layer (3-D) Numberlink, as in the DA Symposium Algorithm Design Contest 2016-2018.
+
+A stack of W x H layers; a path steps to one of the four neighbours on its layer or to the cell
+at the same place on the layer above or below. Cells are ``(layer, row, column)`` from 0.
+"""
+
+from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
+from .model import Cell, Pair, Puzzle, Solution
+from .verify import CODES, Violation, is_solution, verify
+
+__all__ = [
+    "Puzzle", "Pair", "Solution", "Cell",
+    "parse", "parse_solution", "parse_answer_layers", "read", "format", "format_solution", "detect_format", "FORMATS",
+    "verify", "is_solution", "Violation", "CODES",
+]

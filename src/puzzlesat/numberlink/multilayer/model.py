@@ -1,0 +1,355 @@
+"""Multi-layer (3-D) Numberlink puzzles and answers as plain immutable data.
+
+Rules as on one layer, on a stack of W x H layers: connect the two cells of every label by a
+path of steps to one of the (up to) six neighbouring cells, four on the same layer and the cell
+at the same place on the layer above or below; paths never share a cell and never enter blocked
+cells. The rule options are the family's :class:`~puzzlesat.numberlink.Rules` (the ADC
+contests, 2016-2018, let cells stay empty: ``Rules(cover_all=False)``). A cell is
+``(layer, row, column)``, all counted from 0; text shown to people counts layers from 1, as
+the contest files do.
+
+>>> p = Puzzle.from_layers([["A.", ".."], [".B", "AB"]])
+>>> p.width, p.height, p.layers, p.labels
+(2, 2, 2, ('A', 'B'))
+>>> print(p)
+layer 1
+A .
+. .
+<BLANKLINE>
+layer 2
+. B
+A B
+>>> s = Solution.from_layers(p, [["A.", ".."], ["AB", "AB"]])
+>>> s.path("A")
+((0, 0, 0), (1, 0, 0), (1, 1, 0))
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ...errors import InvalidPuzzle
+from ...grid import is_whole_number
+from ..model import BLOCKED, EMPTY, MAX_CELLS
+
+Cell = tuple[int, int, int]  # (layer, row, column)
+
+STEPS: tuple[Cell, ...] = ((-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1))
+
+
+def as_cell(value: object, what: str) -> Cell:
+    """``value`` as a ``(layer, row, column)`` of plain ints, or a TypeError naming ``what``.
+
+    >>> as_cell([1, 2, 0], "start")
+    (1, 2, 0)
+    """
+    try:
+        layer, row, column = value  # type: ignore[misc]
+    except (TypeError, ValueError):
+        layer = row = column = None
+    if not all(is_whole_number(part) for part in (layer, row, column)):
+        raise TypeError(f"{what} must be a (layer, row, column) triple of whole numbers, not {value!r}")
+    return (operator.index(layer), operator.index(row), operator.index(column))
+
+
+def is_adjacent(a: Cell, b: Cell) -> bool:
+    """One step apart: on one layer side by side, or at one place on neighbouring layers.
+
+    >>> is_adjacent((0, 1, 1), (1, 1, 1)), is_adjacent((0, 1, 1), (1, 1, 2))
+    (True, False)
+    """
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A label and its two endpoint cells ``(layer, row, column)``."""
+
+    label: str
+    start: Cell
+    end: Cell
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.label, str):
+            raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
+        object.__setattr__(self, "start", as_cell(self.start, f"the start of {self.label!r}"))
+        object.__setattr__(self, "end", as_cell(self.end, f"the end of {self.label!r}"))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A stack of ``layers`` boards of W x H cells with labelled endpoint pairs and blocked
+    cells (``Cell = (layer, row, column)``)."""
+
+    width: int
+    height: int
+    layers: int
+    pairs: tuple[Pair, ...]
+    blocked: frozenset[Cell] = frozenset()
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not all(is_whole_number(n) for n in (self.width, self.height, self.layers)):
+            raise TypeError(f"width, height and layers must be whole numbers, not {self.width!r}, {self.height!r} and {self.layers!r}")
+        for name in ("width", "height", "layers"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "pairs", tuple(self.pairs))
+        if not all(isinstance(pair, Pair) for pair in self.pairs):
+            raise TypeError("pairs must be multilayer Pair objects, e.g. Pair('A', (0, 0, 0), (1, 0, 2))")
+        if self.width < 1 or self.height < 1 or self.layers < 1:
+            raise InvalidPuzzle(f"board size {self.size_text} must be at least 1x1x1")
+        if self.width * self.height * self.layers > MAX_CELLS:
+            raise InvalidPuzzle(f"board size {self.size_text} is absurd (more than {MAX_CELLS} cells)")
+        # canonical form: each pair's ends in reading order (layer first), pairs by first end
+        canonical = [Pair(p.label, *sorted((p.start, p.end))) for p in self.pairs]
+        object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
+        object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
+        seen_labels: set[str] = set()
+        used: dict[Cell, str] = {}
+        for pair in self.pairs:
+            if not pair.label or any(ch.isspace() for ch in pair.label) or pair.label in (EMPTY, BLOCKED):
+                raise InvalidPuzzle(f"bad label {pair.label!r}")
+            if pair.label in seen_labels:
+                raise InvalidPuzzle(f"label {pair.label!r} has more than one pair")
+            seen_labels.add(pair.label)
+            for cell in (pair.start, pair.end):
+                if not self.on_board(cell):
+                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is off the {self.size_text} board")
+                if cell in used:
+                    raise InvalidPuzzle(f"cell {cell} holds both {used[cell]!r} and {pair.label!r}")
+                if cell in self.blocked:
+                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is a blocked cell")
+                used[cell] = pair.label
+        for cell in self.blocked:
+            if not self.on_board(cell):
+                raise InvalidPuzzle(f"blocked cell {cell} is off the {self.size_text} board")
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_layers(cls, layers: Sequence[Sequence[str | Sequence[str]]], *, name: str = "") -> "Puzzle":
+        """Build from layers of rows of cells (a row: a string, one character per cell, or a
+        list of tokens); ``.`` empty, ``#`` blocked, anything else a label that must occur
+        exactly twice in the whole stack."""
+        if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
+            raise TypeError("layers must be a list of layers, each a list of rows")
+        grids = [[list(row) for row in layer] for layer in layers]
+        if not grids or not grids[0]:
+            raise InvalidPuzzle("a puzzle needs at least one layer of one row")
+        height, width = len(grids[0]), len(grids[0][0])
+        for z, grid in enumerate(grids, 1):
+            if len(grid) != height or any(len(row) != width for row in grid):
+                raise InvalidPuzzle(f"layer {z} is not {width}x{height} like layer 1")
+        ends: dict[str, list[Cell]] = {}
+        blocked = set()
+        for z, grid in enumerate(grids):
+            for r, row in enumerate(grid):
+                for c, token in enumerate(row):
+                    if token == BLOCKED:
+                        blocked.add((z, r, c))
+                    elif token != EMPTY:
+                        ends.setdefault(token, []).append((z, r, c))
+        for label, cells in ends.items():
+            if len(cells) != 2:
+                raise InvalidPuzzle(f"label {label!r} occurs {len(cells)} times (expected 2)")
+        pairs = tuple(Pair(label, cells[0], cells[1]) for label, cells in ends.items())
+        return cls(width, height, len(grids), pairs, frozenset(blocked), name=name)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def size_text(self) -> str:
+        """``WxHxZ``, as the contest files write it."""
+        return f"{self.width}x{self.height}x{self.layers}"
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(pair.label for pair in self.pairs)
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """(width, height, layers)"""
+        return (self.width, self.height, self.layers)
+
+    @property
+    def num_cells(self) -> int:
+        return self.width * self.height * self.layers
+
+    def pair(self, label: str) -> Pair:
+        """The pair of ``label`` (KeyError when the puzzle has none)."""
+        return self._pair_of[label]
+
+    @cached_property
+    def _pair_of(self) -> dict[str, Pair]:
+        return {pair.label: pair for pair in self.pairs}
+
+    def endpoints(self) -> dict[Cell, str]:
+        """Every endpoint cell mapped to its label."""
+        return {cell: pair.label for pair in self.pairs for cell in (pair.start, pair.end)}
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.layers and 0 <= cell[1] < self.height and 0 <= cell[2] < self.width
+
+    def is_free(self, cell: Cell) -> bool:
+        """On the board and not blocked (endpoints are free cells)."""
+        return self.on_board(cell) and cell not in self.blocked
+
+    def free_cells(self) -> Iterator[Cell]:
+        for z in range(self.layers):
+            for r in range(self.height):
+                for c in range(self.width):
+                    if (z, r, c) not in self.blocked:
+                        yield (z, r, c)
+
+    def neighbours(self, cell: Cell) -> Iterator[Cell]:
+        """Free cells one step from ``cell`` (same layer, or the layer above or below)."""
+        z, r, c = cell
+        for dz, dr, dc in STEPS:
+            n = (z + dz, r + dr, c + dc)
+            if self.is_free(n):
+                yield n
+
+    def grid(self) -> np.ndarray:
+        """The board as a Z x H x W numpy array of strings: label, ``.`` or ``#``."""
+        g = np.full((self.layers, self.height, self.width), EMPTY, dtype=object)
+        for cell in self.blocked:
+            g[cell] = BLOCKED
+        for cell, label in self.endpoints().items():
+            g[cell] = label
+        return g
+
+    def __str__(self) -> str:
+        return layers_text(self.grid())
+
+
+def layers_text(grid: np.ndarray) -> str:
+    """A Z x H x W grid of tokens as text: ``layer z`` (from 1), then its rows, a blank line
+    between layers."""
+    blocks = []
+    for z, layer in enumerate(grid.tolist(), 1):
+        blocks.append("\n".join([f"layer {z}"] + [" ".join(row) for row in layer]))
+    return "\n\n".join(blocks)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One path per label, each a tuple of cells ``(layer, row, column)`` from one endpoint to
+    the other."""
+
+    paths: tuple[tuple[str, tuple[Cell, ...]], ...]
+
+    def __post_init__(self) -> None:
+        # canonical form: each path read from its end that comes first in reading order, paths
+        # sorted by that end; two solutions compare equal exactly when they draw the same paths
+        paths = []
+        for label, cells in self.paths:
+            cells = tuple(map(tuple, cells))
+            if not all(len(cell) == 3 and all(is_whole_number(part) for part in cell) for cell in cells):
+                raise TypeError(f"the path of {label!r} must be a sequence of (layer, row, column) triples of whole numbers")
+            cells = tuple(tuple(operator.index(part) for part in cell) for cell in cells)
+            if cells and cells[-1] < cells[0]:
+                cells = cells[::-1]
+            paths.append((label, cells))
+        object.__setattr__(self, "paths", tuple(sorted(paths, key=lambda lp: (lp[1][:1], lp[0]))))
+
+    @classmethod
+    def from_mapping(cls, paths: Mapping[str, Iterable[Cell]]) -> "Solution":
+        return cls(tuple((label, tuple(cells)) for label, cells in paths.items()))
+
+    @classmethod
+    def from_layers(cls, puzzle: Puzzle, layers: Sequence[Sequence[str | Sequence[str]]]) -> "Solution":
+        """Read an answer drawn as layers of label grids (``.`` or ``#`` for cells on no path).
+
+        Each label's cells must form one simple path between its endpoints; where a path runs
+        beside itself the drawing is ambiguous and the first path found through all of its
+        cells is taken. Raises ValueError naming the label when its cells form no such path.
+        """
+        if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
+            raise TypeError("layers must be a list of layers, each a list of rows")
+        grids = [[list(row) for row in layer] for layer in layers]
+        if len(grids) != puzzle.layers or any(
+            len(grid) != puzzle.height or any(len(row) != puzzle.width for row in grid) for grid in grids
+        ):
+            raise ValueError(f"answer is not {puzzle.size_text}")
+        cells_of: dict[str, set[Cell]] = {}
+        for z, grid in enumerate(grids):
+            for r, row in enumerate(grid):
+                for c, token in enumerate(row):
+                    if token not in (EMPTY, BLOCKED):
+                        cells_of.setdefault(token, set()).add((z, r, c))
+        paths = []
+        for pair in puzzle.pairs:
+            path = trace(pair, cells_of.pop(pair.label, set()))
+            if path is None:
+                raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
+            paths.append((pair.label, path))
+        if cells_of:
+            raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
+        return cls(tuple(paths))
+
+    def path(self, label: str) -> tuple[Cell, ...]:
+        for name, cells in self.paths:
+            if name == label:
+                return cells
+        raise KeyError(label)
+
+    def as_dict(self) -> dict[str, tuple[Cell, ...]]:
+        return dict(self.paths)
+
+    def grid(self, puzzle: Puzzle) -> np.ndarray:
+        """The puzzle's Z x H x W grid with every path cell holding its label."""
+        self.check_on_board(puzzle)
+        g = puzzle.grid()
+        for label, cells in self.paths:
+            for cell in cells:
+                g[cell] = label
+        return g
+
+    def to_layers(self, puzzle: Puzzle) -> list[list[list[str]]]:
+        return self.grid(puzzle).tolist()
+
+    def check_on_board(self, puzzle: Puzzle) -> None:
+        """ValueError when a cell of the paths lies off ``puzzle``'s board."""
+        off = [cell for _, cells in self.paths for cell in cells if not puzzle.on_board(cell)]
+        if off:
+            raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.size_text} board (an answer to another puzzle?)")
+
+
+def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[Cell, ...] | None:
+    """A simple path from ``pair.start`` to ``pair.end`` through exactly ``cells`` (depth-first,
+    bounded by ``max_steps``, default 200,000 plus 20 per cell), or None."""
+    if max_steps is None:
+        max_steps = 200_000 + 20 * len(cells)
+    if pair.start not in cells or pair.end not in cells:
+        return None
+    target = len(cells)
+    path = [pair.start]
+    on_path = {pair.start}
+    steps = 0
+
+    def onward(cell: Cell) -> list[Cell]:
+        z, r, c = cell
+        candidates = ((z + dz, r + dr, c + dc) for dz, dr, dc in STEPS)
+        return [n for n in candidates if n in cells and n not in on_path]
+
+    stack = [iter(onward(pair.start))]
+    while stack:
+        steps += 1
+        if steps > max_steps:
+            return None
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            on_path.discard(path.pop())
+            continue
+        if nxt == pair.end:
+            if len(path) + 1 == target:
+                return tuple(path + [nxt])
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        stack.append(iter(onward(nxt)))
+    return None
