@@ -6,10 +6,12 @@ at the same place on the layer above or below. Cells are ``(layer, row, column)`
 
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
 from .model import Cell, Pair, Puzzle, Solution
+from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, verify
 
 __all__ = [
     "Puzzle", "Pair", "Solution", "Cell",
     "parse", "parse_solution", "parse_answer_layers", "read", "format", "format_solution", "detect_format", "FORMATS",
+    "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "Violation", "CODES",
 ]

@@ -1,0 +1,676 @@
+"""Multi-layer (3-D) Numberlink by SAT: solve, count answers and certify uniqueness.
+
+Connect each pair of equal labels by a path of steps to one of the six neighbouring cells (four
+on the layer, the same place on the layer above or below); paths never share a cell or enter a
+blocked cell; the :class:`~puzzlesat.numberlink.Rules` say whether every free cell must be
+covered and whether a path may run beside itself (the ADC contests: ``Rules(cover_all=False)``).
+
+The formula (:mod:`.encoding`, documented in ``encodings/numberlink-multilayer.md``) admits
+stray cycles; a model with one is cut by a clause that no valid answer violates, in the same
+incremental solver, and the solver asked again (under may-leave-empty rules :func:`solve` may
+instead drop the cycle: what remains is still an answer), so no answer returned or counted ever
+holds a cycle. Every answer passes :func:`~.verify.verify` before it leaves; one that does not
+is an internal error (:class:`UnverifiedAnswer`).
+
+**May-leave-empty with touching allowed shrinks to no-self-touch.** If a path ``p_0 .. p_n``
+has two cells ``p_i``, ``p_j`` (``j > i + 1``) one step apart, in any of the six directions,
+then ``p_0 .. p_i, p_j .. p_n`` is again a path between the same ends (the step ``p_i -> p_j``
+is a step of the board; the cells dropped become empty, which these rules allow; no other path
+changes). Each such cut removes a cell, so repeating it ends in an answer in which no path runs
+beside itself. Hence the puzzle has an answer iff the no-self-touch formula has one, which
+:func:`solve` uses; and any answer ``A`` has a second answer iff the
+no-self-touch formula has a model other than ``A`` or ``A`` has a *detour* (a step ``a -> b`` of
+a path replaceable by a path through cells ``A`` leaves empty, from a neighbour of ``a`` to a
+neighbour of ``b``): given another answer ``B``, shrink it to ``B*``; if ``B* != A`` the
+formula has a model other than ``A``; if ``B* = A``, the last cut took ``A`` with one detour
+put in back to ``A``, so ``A`` has a detour. (Nothing in this uses the board's shape: only that
+adjacency is symmetric and that a step between adjacent cells is always allowed.) If ``A`` runs
+beside itself, its shrunk form is a second answer at once. Counting beyond 2 uses the full
+formula (shrinking merges answers).
+
+**May-leave-empty: routing first.** Before any formula, a negotiated-congestion router
+(:func:`_route`) looks for an answer for a bounded time; its answer is verified like any other
+and, under no-self-touch rules, shrunk first. The contest problems (ADC 2018) are routing
+problems with much empty space: the router answers all 29 in at most a few seconds, where the
+SAT search alone leaves several open at 60 s (``encodings/numberlink-multilayer.md``).
+
+>>> from puzzlesat.numberlink.multilayer.model import Puzzle
+>>> puzzle = Puzzle.from_layers([["A..", "BB."], ["...", ".A."]])
+>>> result = solve(puzzle)
+>>> result.status.value, len(result.solution.path("A"))   # A covers all ten other cells
+('solved', 10)
+>>> is_unique(puzzle).uniqueness.value
+'unique'
+>>> is_unique(puzzle, rules=Rules(cover_all=False)).uniqueness.value
+'multiple'
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+
+import numpy as np
+
+from ...child import can_fork as _can_fork, run_in_child as _run_in_child
+from ...errors import require_type
+from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
+from ...sat import DEFAULT_SOLVER, SatSolver
+from ...timing import Deadline
+from ..model import DEFAULT_RULES, Rules
+from ..solve import BIG_FORMULA_CLAUSES, CADICAL_BIG_FORMULA_OPTIONS, CADICAL_OPTIONS, UnverifiedAnswer
+from .encoding import Encoding, EncodingTimeout
+from .encoding import encode as _encode
+from .model import STEPS, Cell, Puzzle, Solution
+from .verify import verify
+
+__all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
+
+# CaDiCaL options as in the one-layer solver (CADICAL_OPTIONS: no "lucky" first assignments,
+# no bounded variable elimination; over BIG_FORMULA_CLAUSES = 2 M clauses also none of the
+# inprocessing that runs in bursts of seconds between two conflicts: with it a conflict-budgeted
+# step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it 0.0 s)
+CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
+# Boards with more cells are solved in a forked child process under a time limit, stopped a
+# second after the limit (one solver call on tens of millions of clauses can overrun its step).
+CHILD_PROCESS_CELLS = 250_000
+
+
+def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
+    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
+    require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
+    require_type(solver, str, "solver", "a SAT solver's name, e.g. 'cadical195'")
+
+
+def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
+    """The formula of ``puzzle`` under ``rules`` (an :class:`~.encoding.Encoding`).
+
+    >>> enc = encode(Puzzle.from_layers([["A.", "B."], ["A.", "B."]]))
+    >>> enc.num_edges, len(enc.answer_vars)
+    (12, 12)
+    """
+    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
+    require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
+    return _encode(puzzle, rules)
+
+
+# -- refutations without search ---------------------------------------------------------------
+
+def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
+    """A reason ``puzzle`` has no answer under ``rules`` that needs no search, or None.
+
+    Each check is sound (it reports only when no answer exists):
+
+    * an endpoint with no free neighbour has no path;
+    * a path runs through inner cells (free cells that are not endpoints) between its two
+      ends, so two ends that do not touch and whose inner neighbours lie in different
+      connected parts of the inner cells cannot be joined;
+    * cover-all: an inner cell with fewer than two free neighbours cannot be passed through;
+      a connected part of inner cells beside no endpoint cannot be reached by any path;
+    * cover-all, chessboard colours (``(layer + row + column) % 2``; every step changes it): a
+      path whose end cells have colours ``c1, c2`` (+1 / -1) covers ``(c1 + c2) / 2`` more cells
+      of colour +1 than -1, and the paths must cover the free cells' own difference.
+
+    >>> contradiction(Puzzle.from_layers([["A.#.A"]]))
+    "the ends of 'A' lie in different parts of the board: no path joins them"
+    >>> contradiction(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]))
+    'chessboard colours: the free cells have 0 more of colour +1 than -1, but paths between these endpoints cover 1'
+    >>> contradiction(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), Rules(cover_all=False)) is None
+    True
+    """
+    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
+    require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
+    layers, height, width = puzzle.layers, puzzle.height, puzzle.width
+    size = layers * height * width
+    free = np.ones(size, dtype=bool)
+    blocked = [(z * height + r) * width + c for z, r, c in puzzle.blocked]
+    free[blocked] = False
+    ends = puzzle.endpoints()
+    inner = free.copy()
+    inner[[(z * height + r) * width + c for z, r, c in ends]] = False
+
+    def flat(cell: Cell) -> int:
+        return (cell[0] * height + cell[1]) * width + cell[2]
+
+    for pair in puzzle.pairs:
+        for cell in (pair.start, pair.end):
+            if not any(True for _ in puzzle.neighbours(cell)):
+                return f"endpoint {cell} of {pair.label!r} has no free neighbour"
+
+    part = _parts(inner, layers, height, width)
+    for pair in puzzle.pairs:
+        if abs(pair.start[0] - pair.end[0]) + abs(pair.start[1] - pair.end[1]) + abs(pair.start[2] - pair.end[2]) == 1:
+            continue
+        near_start = {int(part[flat(n)]) for n in puzzle.neighbours(pair.start) if inner[flat(n)]}
+        near_end = {int(part[flat(n)]) for n in puzzle.neighbours(pair.end) if inner[flat(n)]}
+        if not near_start & near_end:
+            return f"the ends of {pair.label!r} lie in different parts of the board: no path joins them"
+
+    if not rules.cover_all:
+        return None
+    grid = np.pad(free.reshape(layers, height, width), 1).astype(np.int8)
+    around = (grid[:-2, 1:-1, 1:-1] + grid[2:, 1:-1, 1:-1] + grid[1:-1, :-2, 1:-1] + grid[1:-1, 2:, 1:-1]
+              + grid[1:-1, 1:-1, :-2] + grid[1:-1, 1:-1, 2:]).ravel()
+    narrow = np.flatnonzero(inner & (around < 2))
+    if len(narrow):
+        cell = tuple(int(i) for i in np.unravel_index(int(narrow[0]), (layers, height, width)))
+        return f"free cell {cell} has fewer than two free neighbours, so no path can pass through it (cover-all)"
+    reached = {int(part[flat(n)]) for cell in ends for n in puzzle.neighbours(cell) if inner[flat(n)]}
+    lonely = np.flatnonzero(inner & ~np.isin(part, list(reached)))
+    if len(lonely):
+        cell = tuple(int(i) for i in np.unravel_index(int(lonely[0]), (layers, height, width)))
+        return f"the free cells around {cell} are walled off from every endpoint, so no path can cover them (cover-all)"
+    colour = np.where(np.indices((layers, height, width)).sum(axis=0).ravel() % 2 == 0, 1, -1)
+    difference = int(colour[free].sum())
+
+    def colour_of(cell: Cell) -> int:
+        return 1 if sum(cell) % 2 == 0 else -1
+
+    covered = sum((colour_of(pair.start) + colour_of(pair.end)) // 2 for pair in puzzle.pairs)
+    if covered != difference:
+        return (f"chessboard colours: the free cells have {difference} more of colour +1 than -1, "
+                f"but paths between these endpoints cover {covered}")
+    return None
+
+
+def _parts(mask: np.ndarray, layers: int, height: int, width: int) -> np.ndarray:
+    """A connected-part number for every cell of ``mask`` (six-neighbour steps inside it; -1
+    outside): hooking each part's root to the smallest root beside it, then pointer jumping,
+    until nothing changes (a few dozen numpy rounds even on snake-shaped parts)."""
+    size = layers * height * width
+    grid = mask.reshape(layers, height, width)
+    index = np.arange(size, dtype=np.int64).reshape(layers, height, width)
+    pairs = [
+        (index[:, :, :-1][grid[:, :, :-1] & grid[:, :, 1:]], index[:, :, 1:][grid[:, :, :-1] & grid[:, :, 1:]]),
+        (index[:, :-1][grid[:, :-1] & grid[:, 1:]], index[:, 1:][grid[:, :-1] & grid[:, 1:]]),
+        (index[:-1][grid[:-1] & grid[1:]], index[1:][grid[:-1] & grid[1:]]),
+    ]
+    u = np.concatenate([a for a, _ in pairs])
+    v = np.concatenate([b for _, b in pairs])
+    parent = np.arange(size, dtype=np.int64)
+    while True:
+        pu, pv = parent[u], parent[v]
+        low = np.minimum(pu, pv)
+        before = parent.copy()
+        np.minimum.at(parent, pu, low)
+        np.minimum.at(parent, pv, low)
+        while True:  # pointer jumping: every cell points at its root
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
+        if np.array_equal(parent, before):
+            break
+    return np.where(mask, parent, -1)
+
+
+# -- the SAT search ---------------------------------------------------------------------------
+
+class _Search:
+    """One formula in one incremental solver, yielding verified cycle-free answers.
+
+    ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
+    ``rules``. ``ready`` is False when the deadline passed while the formula was being built."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
+        self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
+        self.formula_rules = formula_rules or rules
+        self.encode_seconds = 0.0
+        self.solve_seconds = 0.0
+        self.cuts = 0
+        self.cycles = 0
+        self.dropped = 0
+        self.solver: SatSolver | None = None
+        self.encoding: Encoding | None = None
+        start = time.perf_counter()
+        try:
+            self.encoding = _encode(puzzle, self.formula_rules, deadline=deadline)
+            options = None
+            if solver == "cadical195":
+                options = CADICAL_OPTIONS
+                if self.encoding.num_clauses > BIG_FORMULA_CLAUSES:
+                    options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
+            self.solver = SatSolver(name=solver, options=options)
+            self.encoding.feed(self.solver, deadline)
+            # keep back time to stop a solver step and free a big formula within the limit
+            self.deadline = deadline.earlier(self.encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
+        except EncodingTimeout:
+            self.close()
+        finally:
+            self.encode_seconds = time.perf_counter() - start
+
+    @property
+    def ready(self) -> bool:
+        return self.solver is not None
+
+    def next_answer(self, *, drop_cycles: bool = False) -> tuple[Status, Solution | None]:
+        """The next answer: (SOLVED, solution), (UNSATISFIABLE, None) when there is none, or
+        (UNKNOWN, None) when the deadline passed. A model with stray cycles is cut and the
+        solver asked again, or with ``drop_cycles`` (may-leave-empty rules only) the answer
+        without the cycles is taken (it is still an answer)."""
+        assert self.solver is not None and self.encoding is not None
+        start = time.perf_counter()
+        try:
+            while True:
+                outcome = self.solver.solve(time_limit=self.deadline)
+                if outcome is None:
+                    return Status.UNKNOWN, None
+                if not outcome:
+                    return Status.UNSATISFIABLE, None
+                paths, cycles = self.encoding.components(self.solver.model())
+                if cycles:
+                    self.cycles += len(cycles)
+                    if not drop_cycles:
+                        cuts = self.encoding.cycle_cuts(cycles)
+                        self.cuts += len(cuts)
+                        self.solver.add_clause_lists(cuts)
+                        continue
+                    self.dropped += len(cycles)
+                solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+                _check(self.puzzle, solution, self.rules)
+                return Status.SOLVED, solution
+        finally:
+            self.solve_seconds += time.perf_counter() - start
+
+    def block(self, solution: Solution) -> None:
+        """Forbid exactly this answer, by its edge variables only.
+
+        Two different cycle-free answers differ in an edge true in the first: under cover-all
+        every answer has the same number of edges (half the degree sum), and under
+        may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
+        assert self.solver is not None and self.encoding is not None
+        self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
+
+    def prefer(self, solution: Solution) -> None:
+        """Search next to ``solution`` first (solver phases set to its edges)."""
+        assert self.solver is not None and self.encoding is not None
+        used = set(self.encoding.edge_vars_of(solution))
+        self.solver.set_phases([v if v in used else -v for v in self.encoding.answer_vars])
+
+    def timings(self) -> Timings:
+        return Timings(encode=self.encode_seconds, solve=self.solve_seconds)
+
+    def stats(self) -> dict[str, int | str]:
+        out: dict[str, int | str] = {"cycles_cut": self.cycles - self.dropped, "cut_clauses": self.cuts}
+        if self.dropped:
+            out["cycles_dropped"] = self.dropped
+        if self.encoding is not None:
+            out.update(variables=self.encoding.num_vars, clauses=self.encoding.num_clauses, edges=self.encoding.num_edges)
+        if self.solver is not None:
+            out["solver_calls"] = self.solver.calls
+        out["formula"] = str(self.formula_rules)
+        return out
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.close()
+            self.solver = None
+
+
+def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
+    violations = verify(puzzle, solution, rules)
+    if violations:
+        raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
+
+
+def _shrinks_to_no_touch(rules: Rules) -> bool:
+    """May-leave-empty with touching allowed: every answer shrinks to a no-self-touch one."""
+    return not rules.cover_all and not rules.no_self_touch
+
+
+def _strict(rules: Rules) -> Rules:
+    return Rules(cover_all=rules.cover_all, no_self_touch=True)
+
+
+def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
+    """(May-leave-empty) the answer with one step a->b of a path replaced by a detour through
+    empty cells from a neighbour of a to a neighbour of b, if any exists (module docstring:
+    together with the no-self-touch answers this finds a second answer whenever there is one)."""
+    used = {cell for _, cells in solution.paths for cell in cells}
+
+    def around(cell: Cell) -> list[Cell]:
+        return [n for n in puzzle.neighbours(cell) if n not in used]
+
+    region: dict[Cell, int] = {}  # connected regions of empty cells
+    for cell in puzzle.free_cells():
+        if cell in used or cell in region:
+            continue
+        region[cell] = len(region)
+        name, stack = region[cell], [cell]
+        while stack:
+            for n in around(stack.pop()):
+                if n not in region:
+                    region[n] = name
+                    stack.append(n)
+    paths = solution.as_dict()
+    for label, cells in solution.paths:
+        for i in range(len(cells) - 1):
+            a, b = cells[i], cells[i + 1]
+            targets = {region[n] for n in around(b)}
+            starts = [n for n in around(a) if region[n] in targets]
+            if not starts:
+                continue
+            goal = set(around(b))
+            parent: dict[Cell, Cell | None] = {starts[0]: None}
+            queue = [starts[0]]
+            for cell in queue:  # breadth-first through the empty region
+                if cell in goal:
+                    detour = [cell]
+                    while parent[detour[-1]] is not None:
+                        detour.append(parent[detour[-1]])  # type: ignore[arg-type]
+                    path = cells[: i + 1] + tuple(reversed(detour)) + cells[i + 1:]
+                    return Solution.from_mapping({**paths, label: path})
+                for n in around(cell):
+                    if n not in parent:
+                        parent[n] = cell
+                        queue.append(n)
+    return None
+
+
+def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, str] | None:
+    """May-leave-empty with touching allowed: a second answer without search, if ``answer``
+    runs beside itself (its shrunk form differs) or has a detour; with its kind. None means
+    every other answer, if any, is a no-self-touch answer other than ``answer`` (module
+    docstring), which the no-self-touch formula with ``answer`` blocked finds."""
+    rules = Rules(cover_all=False)
+    shrunk = _shrunk(puzzle, answer)
+    if shrunk != answer:
+        _check(puzzle, shrunk, rules)
+        return shrunk, "shrunk"
+    detour = _detour_variant(puzzle, answer)
+    if detour is not None:
+        _check(puzzle, detour, rules)
+        return detour, "detour"
+    return None
+
+
+# -- routing first (may-leave-empty) ---------------------------------------------------------
+
+ROUTE_SECONDS = 20.0  # at most this long (and half the time left) for the router
+ROUTE_ROUNDS = 400    # rip-up rounds before the router gives up
+ROUTE_PRESENT_GROWTH = 1.5  # the price of a shared cell grows by this factor each round...
+ROUTE_PRESENT_MAX = 1000.0  # ...up to this (beyond, float sums lose the distance heuristic)
+
+
+def _route(puzzle: Puzzle, deadline: Deadline, budget: float = ROUTE_SECONDS) -> Solution | None:
+    """May-leave-empty: an answer by negotiated-congestion routing (PathFinder), or None.
+
+    Every pair is routed by a shortest path (A*, distance as the heuristic) through cells that
+    are not another pair's endpoint; a cell already used by other paths costs more (``1 +
+    present * users``, the present price growing each round) and so does a cell that was
+    shared in earlier rounds (a history price, raised once per round per extra user). After
+    the first round only the paths through shared cells are ripped up and routed again; when no
+    cell is shared the paths are an answer (touching allowed). None when ``budget`` seconds (or
+    half the deadline's time left), ``ROUTE_ROUNDS`` rounds, or a pair walled in by endpoints
+    stop it. The contest problems this is for (ADC 2018) are routing problems with much empty
+    space: all 29 are routed in 0.01-4 s, where the SAT search alone leaves several open at 60 s."""
+    remaining = deadline.remaining()
+    stop = time.perf_counter() + (budget if remaining is None else min(budget, remaining / 2))
+    layers, height, width = puzzle.layers, puzzle.height, puzzle.width
+    size = layers * height * width
+    free3 = np.ones((layers, height, width), dtype=bool)
+    for cell in puzzle.blocked:
+        free3[cell] = False
+    index = np.arange(size, dtype=np.int64).reshape(layers, height, width)
+    around = np.full((layers, height, width, 6), -1, dtype=np.int64)
+    around[1:, :, :, 0] = index[:-1]
+    around[:-1, :, :, 1] = index[1:]
+    around[:, 1:, :, 2] = index[:, :-1]
+    around[:, :-1, :, 3] = index[:, 1:]
+    around[:, :, 1:, 4] = index[:, :, :-1]
+    around[:, :, :-1, 5] = index[:, :, 1:]
+    around = around.reshape(size, 6)
+    free = free3.ravel()
+    around[~free] = -1
+    around[(around >= 0) & ~free[np.maximum(around, 0)]] = -1
+    neighbours = [[n for n in row if n >= 0] for row in around.tolist()]
+    zs, rs, cs = (a.tolist() for a in np.unravel_index(np.arange(size), (layers, height, width)))
+    nets = [(pair.label, (pair.start[0] * height + pair.start[1]) * width + pair.start[2],
+             (pair.end[0] * height + pair.end[1]) * width + pair.end[2]) for pair in puzzle.pairs]
+    is_end = [False] * size
+    for _, s, t in nets:
+        is_end[s] = is_end[t] = True
+    users = [0] * size
+    history = [0.0] * size
+    shared: set[int] = set()
+    paths: dict[str, list[int]] = {}
+    present = 0.5
+    inf = float("inf")
+
+    def shortest(s: int, t: int) -> list[int] | None:
+        """The cheapest path from s to t; [] when time ran out, None when there is none."""
+        tz, tr, tc = zs[t], rs[t], cs[t]
+        best = {s: 0.0}
+        parent = {s: -1}
+        heap = [(0.0, -0.0, s)]
+        pops = 0
+        while heap:
+            pops += 1
+            if not pops % 4096 and time.perf_counter() > stop:
+                return []
+            _, d, u = heapq.heappop(heap)
+            if u == t:
+                out = [t]
+                while parent[out[-1]] >= 0:
+                    out.append(parent[out[-1]])
+                return out[::-1]
+            d = -d
+            if d > best[u]:
+                continue
+            for v in neighbours[u]:
+                if is_end[v] and v != t:
+                    continue
+                step = d + (1.0 + history[v]) * (1.0 + present * users[v])
+                if step < best.get(v, inf):
+                    best[v] = step
+                    parent[v] = u
+                    # ties go to the deeper node (fewer expansions)
+                    heapq.heappush(heap, (step + abs(zs[v] - tz) + abs(rs[v] - tr) + abs(cs[v] - tc), -step, v))
+        return None
+
+    order = sorted(nets, key=lambda n: abs(zs[n[1]] - zs[n[2]]) + abs(rs[n[1]] - rs[n[2]]) + abs(cs[n[1]] - cs[n[2]]))
+    todo = order
+    for _ in range(ROUTE_ROUNDS):
+        for label, s, t in todo:
+            if time.perf_counter() > stop or deadline.expired():
+                return None
+            for f in paths.pop(label, [])[1:-1]:
+                users[f] -= 1
+                if users[f] == 1:
+                    shared.discard(f)
+            path = shortest(s, t)
+            if not path:
+                return None  # out of time, or walled in by endpoints and blocked cells
+            paths[label] = path
+            for f in path[1:-1]:
+                users[f] += 1
+                if users[f] == 2:
+                    shared.add(f)
+        if not shared:
+            return Solution(tuple((label, tuple((zs[f], rs[f], cs[f]) for f in path)) for label, path in paths.items()))
+        for f in shared:
+            history[f] += users[f] - 1
+        present = min(present * ROUTE_PRESENT_GROWTH, ROUTE_PRESENT_MAX)
+        todo = [net for net in order if not shared.isdisjoint(paths[net[0]][1:-1])]
+    return None
+
+
+def _shrunk(puzzle: Puzzle, solution: Solution) -> Solution:
+    """``solution`` with every path cut short wherever it runs beside itself (module
+    docstring): from each cell the path jumps to the latest of its cells one step away. One
+    pass leaves no touching: a later cell one step from a kept cell would have been jumped to.
+    Under may-leave-empty rules the result is an answer that does not touch itself."""
+    paths = []
+    for label, cells in solution.paths:
+        position = {cell: i for i, cell in enumerate(cells)}
+        kept, i = [], 0
+        while True:
+            kept.append(cells[i])
+            if i == len(cells) - 1:
+                break
+            z, r, c = cells[i]
+            i = max(position.get((z + dz, r + dr, c + dc), -1) for dz, dr, dc in STEPS)
+        paths.append((label, tuple(kept)))
+    return Solution(tuple(paths))
+
+
+def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
+    """May-leave-empty: the router's answer (shrunk to no touching under no-self-touch
+    rules), verified; None under cover-all rules or when the router finds none."""
+    if rules.cover_all:
+        return None
+    routed = _route(puzzle, deadline)
+    if routed is None:
+        return None
+    if rules.no_self_touch:
+        routed = _shrunk(puzzle, routed)
+    _check(puzzle, routed, rules)
+    return routed
+
+
+def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
+    return deadline.time_limit is not None and puzzle.num_cells > CHILD_PROCESS_CELLS and _can_fork()
+
+
+# -- the verbs --------------------------------------------------------------------------------
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    time_limit: float | None = None,
+    solver: str = DEFAULT_SOLVER,
+) -> SolveResult[Solution]:
+    """Find one answer (verified), prove there is none, or say UNKNOWN when ``time_limit``
+    seconds (building the formula included) run out. A proof found without search is given
+    in ``stats["proof"]``.
+
+    >>> solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]])).status.value   # colours
+    'unsatisfiable'
+    >>> r = solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False))
+    >>> r.status.value, verify(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), r.solution, Rules(cover_all=False))
+    ('solved', [])
+    """
+    _check_arguments(puzzle, rules, solver)
+    deadline = Deadline.of(time_limit)
+    method = f"sat-{solver}"
+    proof = contradiction(puzzle, rules)
+    if proof is not None:
+        return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": proof})
+    if _use_child(puzzle, deadline):
+        start = time.perf_counter()
+        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
+        if result is None:
+            return SolveResult(Status.UNKNOWN, timings=Timings(solve=time.perf_counter() - start), method=method,
+                               stats={"stopped": "time limit (solver process killed)"})
+        if result.solution is not None:
+            _check(puzzle, result.solution, rules)
+        return result
+    start = time.perf_counter()
+    routed = _routed(puzzle, rules, deadline)
+    earlier = Timings(solve=time.perf_counter() - start)
+    if routed is not None:
+        return SolveResult(Status.SOLVED, routed, timings=earlier, method="route", stats={"first_answer": "route"})
+    formula = _strict(rules) if _shrinks_to_no_touch(rules) else rules
+    search = _Search(puzzle, rules, solver, deadline, formula_rules=formula)
+    try:
+        if not search.ready:
+            return SolveResult(Status.UNKNOWN, timings=earlier + search.timings(), method=method, stats=search.stats())
+        status, solution = search.next_answer(drop_cycles=not rules.cover_all)
+        return SolveResult(status, solution, timings=earlier + search.timings(), method=method, stats=search.stats())
+    finally:
+        search.close()
+
+
+def count(
+    puzzle: Puzzle,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    limit: int = 2,
+    time_limit: float | None = None,
+    solver: str = DEFAULT_SOLVER,
+) -> CountResult[Solution]:
+    """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
+    variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
+
+    >>> count(Puzzle.from_layers([["A.", ".."], ["..", ".A"]]), rules=Rules(cover_all=False), limit=100).count
+    18
+    """
+    _check_arguments(puzzle, rules, solver)
+    check_count_limit(limit)
+    deadline = Deadline.of(time_limit)
+    proof = contradiction(puzzle, rules)
+    if proof is not None:
+        return CountResult(0, True, limit, (), stats={"proof": proof})
+    if _use_child(puzzle, deadline):
+        start = time.perf_counter()
+        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline)
+        if result is None:
+            return CountResult(0, False, limit, (), timings=Timings(solve=time.perf_counter() - start),
+                               stats={"stopped": "time limit (solver process killed)"})
+        for answer in result.solutions:
+            _check(puzzle, answer, rules)
+        return result
+    # uniqueness under may-leave-empty with touching allowed: no-self-touch answers plus one
+    # detour search (module docstring); full counts use the full formula
+    shrink = _shrinks_to_no_touch(rules) and limit <= 2
+    found: list[Solution] = []
+    stats: dict[str, int | str] = {}
+    start = time.perf_counter()
+    routed = _routed(puzzle, rules, deadline)
+    if routed is not None:
+        found.append(routed)
+        stats["first_answer"] = "route"
+        if shrink and limit == 2:
+            second = _second_by_shrinking(puzzle, routed)
+            if second is not None:
+                found.append(second[0])
+                stats["local_variant"] = second[1]
+    earlier = Timings(solve=time.perf_counter() - start)
+    if len(found) >= limit:
+        return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
+    search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
+    if not search.ready:
+        return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+    complete = True
+    try:
+        for answer in found:
+            search.block(answer)
+        if found:
+            search.prefer(found[0])
+        while len(found) < limit:
+            status, solution = search.next_answer()
+            if status is Status.UNKNOWN:
+                complete = False
+                break
+            if status is Status.UNSATISFIABLE:
+                break
+            assert solution is not None
+            found.append(solution)
+            search.block(solution)
+            if shrink and len(found) == 1 and limit == 2:
+                second = _second_by_shrinking(puzzle, solution)
+                if second is not None:
+                    found.append(second[0])
+                    stats["local_variant"] = second[1]
+                else:
+                    search.prefer(solution)
+        return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+    finally:
+        search.close()
+
+
+def is_unique(
+    puzzle: Puzzle,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    time_limit: float | None = None,
+    solver: str = DEFAULT_SOLVER,
+) -> CountResult[Solution]:
+    """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
+    unknown, and ``unique`` is True, False or None.
+
+    >>> is_unique(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False)).unique
+    False
+    """
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
