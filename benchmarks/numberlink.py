@@ -13,8 +13,9 @@ a child process each, whose row also gives ``peak_mb`` (its peak resident memory
 Sets (skipped when ``../shared/data/numberlink`` is absent): ``janko`` (thomasahle's copy of
 the janko.at Arukone series, 270), ``thomasahle-inputs1`` .. ``-inputs10``, ``mzucker`` (Flow
 Free levels, one unsolvable), ``houston`` (HoustonWeHaveABug's 41, up to 1002 x 1002), and under
-may-leave-empty rules ``adc2015`` (Q04-Q20), ``imos`` and ``algorithms2012``. The cover-all sets
-run under default and no-self-touch rules, the others under may-leave-empty rules.
+may-leave-empty rules ``adc2015`` (Q04-Q20), ``adc2018`` (Q1-Q29: 27 of them have several layers,
+solved by ``numberlink.multilayer``; two are single-layer), ``imos`` and ``algorithms2012``. The
+cover-all sets run under default and no-self-touch rules, the others under may-leave-empty rules.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
-from puzzlesat.numberlink import formats
+from puzzlesat.numberlink import formats, multilayer
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
 from puzzlesat.numberlink.verify import verify
@@ -44,7 +45,7 @@ RULE_SETS = {
     "may-leave-empty": Rules(cover_all=False),
 }
 COVER_ALL_SETS = ("janko", *(f"thomasahle-inputs{i}" for i in range(1, 11)), "mzucker", "houston")
-LEAVE_EMPTY_SETS = ("adc2015", "imos", "algorithms2012")
+LEAVE_EMPTY_SETS = ("adc2015", "adc2018", "imos", "algorithms2012")
 HUGE_CELLS = 250_000
 QUICK_PUZZLES = 15
 
@@ -60,6 +61,9 @@ def _files(name: str) -> list[Path]:
         return sorted((DATA / "HoustonWeHaveABug-FlowFree" / "puzzles").glob("*.txt"))
     if name == "adc2015":
         return sorted((DATA / "dasadc-conmgr-ADC2015" / "sample" / "ADC2015_QA" / "Q").glob("Q*.txt"))
+    if name == "adc2018":
+        questions = DATA / "dasadc-github-io-ADC2017-2018" / "adc2018" / "Questions"
+        return sorted(questions.glob("Q*.txt"), key=lambda path: int(path.stem[1:]) if path.stem[1:].isdigit() else 0)
     if name == "imos":
         return [DATA / "imos-Puzzle" / "NumberLink" / "sample_input"]
     if name == "algorithms2012":
@@ -67,13 +71,18 @@ def _files(name: str) -> list[Path]:
     raise ValueError(f"unknown set {name!r}")
 
 
-def load_set(name: str) -> list[tuple[str, Puzzle]]:
-    """(instance name, puzzle) for every puzzle of a set; [] when the data is absent."""
-    out = []
+def load_set(name: str) -> list[tuple[str, Puzzle | multilayer.Puzzle]]:
+    """(instance name, puzzle) for every puzzle of a set; [] when the data is absent. A file of
+    several layers gives a multi-layer puzzle."""
+    out: list[tuple[str, Puzzle | multilayer.Puzzle]] = []
     for path in _files(name):
         if not path.exists():
             continue
-        puzzles = formats.parse_all(path.read_bytes(), source=str(path))
+        data = path.read_bytes()
+        if path.is_file() and multilayer.formats.layered_format(data):
+            out.append((path.name, multilayer.parse(data, source=str(path))))
+            continue
+        puzzles = formats.parse_all(data, source=str(path))
         for i, puzzle in enumerate(puzzles):
             out.append((path.name if len(puzzles) == 1 else f"{path.name}#{i}", puzzle))
     return out
@@ -83,24 +92,31 @@ def sets_for(rules_name: str) -> tuple[str, ...]:
     return LEAVE_EMPTY_SETS if rules_name == "may-leave-empty" else COVER_ALL_SETS
 
 
-def measure(set_name: str, instance: str, puzzle: Puzzle, rules_name: str, *, time_limit: float | None, solver: str) -> dict[str, Any]:
+def _cells(puzzle: Puzzle | multilayer.Puzzle) -> int:
+    return puzzle.num_cells if isinstance(puzzle, multilayer.Puzzle) else puzzle.width * puzzle.height
+
+
+def measure(set_name: str, instance: str, puzzle: Puzzle | multilayer.Puzzle, rules_name: str, *, time_limit: float | None, solver: str) -> dict[str, Any]:
     """One row: count(limit=2) under the named rules, the answer re-verified here."""
     rules = RULE_SETS[rules_name]
+    layered = isinstance(puzzle, multilayer.Puzzle)
+    counter, checker = (multilayer.count, multilayer.verify) if layered else (count, verify)
     start = time.perf_counter()
     row: dict[str, Any] = {
-        "family": "numberlink", "set": set_name, "instance": instance, "size": f"{puzzle.width}x{puzzle.height}",
-        "cells": puzzle.width * puzzle.height, "method": f"sat-{solver}", "task": "solve+unique", "rules": rules_name,
+        "family": "numberlink", "set": set_name, "instance": instance,
+        "size": puzzle.size_text if layered else f"{puzzle.width}x{puzzle.height}",
+        "cells": _cells(puzzle), "method": f"sat-{solver}", "task": "solve+unique", "rules": rules_name,
         "time_limit": time_limit,
     }
     try:
-        result = count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
+        result = counter(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
     except Exception as exc:  # a crash is a finding, not the end of the run
         row.update(status="error", error=f"{type(exc).__name__}: {exc}", encode_s=0.0, solve_s=0.0,
                    seconds=round(time.perf_counter() - start, 4), verified=False, unique=None)
         return row
     seconds = time.perf_counter() - start
     status = "solved" if result.count else ("unsatisfiable" if result.complete else "unknown")
-    verified = bool(result.solutions) and all(not verify(puzzle, s, rules) for s in result.solutions)
+    verified = bool(result.solutions) and all(not checker(puzzle, s, rules) for s in result.solutions)
     row.update(status=status, unique=result.unique, encode_s=round(result.timings.encode, 4),
                solve_s=round(result.timings.solve, 4), seconds=round(seconds, 4), verified=verified,
                variables=result.stats.get("variables"), clauses=result.stats.get("clauses"),
@@ -144,9 +160,9 @@ def run(
                 continue
             puzzles = load_set(set_name)
             if quick:
-                puzzles = [(n, p) for n, p in puzzles if p.width * p.height <= HUGE_CELLS][:QUICK_PUZZLES]
+                puzzles = [(n, p) for n, p in puzzles if _cells(p) <= HUGE_CELLS][:QUICK_PUZZLES]
             for index, (instance, puzzle) in enumerate(puzzles):
-                if puzzle.width * puzzle.height > HUGE_CELLS:
+                if _cells(puzzle) > HUGE_CELLS:
                     if huge:
                         yield _measure_in_child(set_name, instance, index, rules_name, time_limit=time_limit, solver=solver)
                     continue

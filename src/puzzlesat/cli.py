@@ -470,14 +470,15 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
     puzzle is read (the family modules are imported only when such an option is given)."""
     if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render"):
         from .numberlink.formats import FORMATS as NUMBERLINK_FORMATS
+        from .numberlink.multilayer.formats import FORMATS as LAYERED_FORMATS
         from .roller.formats import FORMATS as ROLLER_FORMATS
         from .roller.formats import normalise_format
 
         try:
             normalise_format(args.fmt)  # Roller's names and their aliases (tabtale, json, ...)
         except ValueError:
-            if args.fmt not in (*NUMBERLINK_FORMATS, "swap"):
-                known = sorted({*NUMBERLINK_FORMATS, *ROLLER_FORMATS, "swap"})
+            if args.fmt not in (*NUMBERLINK_FORMATS, *LAYERED_FORMATS, "swap"):
+                known = sorted({*NUMBERLINK_FORMATS, *LAYERED_FORMATS, *ROLLER_FORMATS, "swap"})
                 return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
     if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render"):
         from .roller.solve import METHODS as ROLLER_METHODS

@@ -67,11 +67,14 @@ def family_for_format(fmt: str) -> Family | None:
 
     >>> family_for_format("joseleite19").name, family_for_format("ADC").name, family_for_format("native")
     ('roller', 'numberlink', None)
+    >>> family_for_format("layers").name   # multi-layer Numberlink
+    'numberlink'
     """
+    from .numberlink.multilayer.formats import FORMATS as LAYERED_FORMATS
     from .roller.formats import FORMAT_ALIASES
 
     names = {
-        "numberlink": set(get_family("numberlink").formats()),
+        "numberlink": {*get_family("numberlink").formats(), *LAYERED_FORMATS},
         "roller": {*get_family("roller").formats(), *FORMAT_ALIASES},
         "swap": {*get_family("swap").formats(), "swap"},
     }

@@ -4,6 +4,8 @@ JSON record keys (the contract outside checks rely on): ``status`` ("solved", "u
 "unknown"), ``unique`` (true / false / null when not decided), ``grid`` (rows of cell strings:
 label, "." empty, "#" blocked), ``paths`` (label -> [[row, col], ...] from one endpoint to the
 other); the generic CLI adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
+A multi-layer (3-D) puzzle's record also has ``layers`` (their number); its ``grid`` is a list
+of layers, each a list of rows, and its path cells are ``[layer, row, col]``.
 Also ``proof`` (the reason) when a search-free check showed there is no answer, and for a
 puzzle with several answers ``differs`` (the labels whose paths differ between the two answers
 found, sorted) and ``second_grid`` / ``second_paths`` (the second answer, in the same forms):
@@ -19,10 +21,13 @@ from typing import Any
 from ..errors import ParseError, count_argument
 from ..results import Status
 from ..timing import seconds_argument
-from . import formats
+from . import formats, multilayer
 from .model import Puzzle, Rules, Solution
 from .solve import count
 from .verify import verify
+
+AnyPuzzle = Puzzle | multilayer.Puzzle
+AnySolution = Solution | multilayer.Solution
 
 PALETTE = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96]
 
@@ -40,7 +45,20 @@ def load(text: str, source: str, args: argparse.Namespace) -> list[Puzzle | Pars
     declared = re.match(r"# puzzlesat generate numberlink .*\(rules: ([^)]*)\)", text)
     if declared:
         args.pack_rules = {**getattr(args, "pack_rules", {}), source: declared.group(1)}
+    layered = _layered_format(text, args.fmt)
+    if layered is not None:  # one multi-layer puzzle per file
+        return [multilayer.parse(text, fmt=layered, source=source)]
     return formats.parse_each(text, fmt=args.fmt, source=source)
+
+
+def _layered_format(text: str, fmt: str | None) -> str | None:
+    """The multi-layer format to read ``text`` in, or None for the 2-D readers: ``--format
+    layers``, or an ADC problem (detected, or ``--format adc``) whose SIZE has several layers."""
+    if fmt == "layers":
+        return fmt
+    if fmt in (None, "adc"):
+        return multilayer.formats.layered_format(text)
+    return None
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
@@ -51,9 +69,17 @@ def blank_record() -> dict[str, Any]:
     return {"unique": None, "grid": None, "paths": None}
 
 
-def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
+def _grid(puzzle: AnyPuzzle, solution: AnySolution) -> list:
+    """The answer drawn as rows of cell strings, or for a multi-layer puzzle as layers of rows."""
+    if isinstance(puzzle, multilayer.Puzzle):
+        return solution.to_layers(puzzle)
+    return solution.to_rows(puzzle)
+
+
+def _record(puzzle: AnyPuzzle, args: argparse.Namespace) -> dict[str, Any]:
     options = {"solver": args.solver} if args.solver else {}
-    result = count(puzzle, rules=rules_from(args), limit=2, time_limit=args.time_limit, **options)
+    counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else count
+    result = counter(puzzle, rules=rules_from(args), limit=2, time_limit=args.time_limit, **options)
     if result.count:
         status = Status.SOLVED
     elif result.complete:
@@ -61,14 +87,16 @@ def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
     else:
         status = Status.UNKNOWN
     record: dict[str, Any] = {"status": status.value, "unique": result.unique, "grid": None, "paths": None}
+    if isinstance(puzzle, multilayer.Puzzle):
+        record["layers"] = puzzle.layers
     if result.solutions:
-        solution: Solution = result.solutions[0]
-        record["grid"] = solution.to_rows(puzzle)
+        solution: AnySolution = result.solutions[0]
+        record["grid"] = _grid(puzzle, solution)
         record["paths"] = {label: [list(cell) for cell in cells] for label, cells in solution.paths}
     if len(result.solutions) >= 2:  # where the puzzle is ambiguous
-        second: Solution = result.solutions[1]
+        second: AnySolution = result.solutions[1]
         record["differs"] = sorted(label for label, cells in solution.paths if second.path(label) not in (cells, cells[::-1]))
-        record["second_grid"] = second.to_rows(puzzle)
+        record["second_grid"] = _grid(puzzle, second)
         record["second_paths"] = {label: [list(cell) for cell in cells] for label, cells in second.paths}
     if "proof" in result.stats:  # why there is no answer, when no search was needed to see it
         record["proof"] = result.stats["proof"]
@@ -78,11 +106,11 @@ def _record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
     return record
 
 
-def solve_record(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
+def solve_record(puzzle: AnyPuzzle, args: argparse.Namespace) -> dict[str, Any]:
     return _record(puzzle, args)
 
 
-def verify_record(puzzle: Puzzle, args: argparse.Namespace, *, answer: str | None = None) -> dict[str, Any]:
+def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | None = None) -> dict[str, Any]:
     """The puzzle's record; with ``answer`` (a file: ``verify --answers``) also ``answer``, the
     stated answer checked by :func:`~puzzlesat.numberlink.verify` under the same rules:
     ``{"source", "valid", "violations" (messages; for an unreadable answer the reason),
@@ -97,12 +125,15 @@ def verify_record(puzzle: Puzzle, args: argparse.Namespace, *, answer: str | Non
     stated = {"source": answer, "valid": False, "violations": [], "same": None}
     record["answer"] = stated
     try:
-        solution = formats.parse_solution(read_source(answer), puzzle)
+        if isinstance(puzzle, multilayer.Puzzle):
+            solution = multilayer.parse_solution(read_source(answer), puzzle, source=answer)
+        else:
+            solution = formats.parse_solution(read_source(answer), puzzle)
     except ParseError as error:
         stated["violations"] = [str(error if error.source else error.with_source(answer))]
         return record
     rules = rules_from(args)
-    violations = verify(puzzle, solution, rules)
+    violations = multilayer.verify(puzzle, solution, rules) if isinstance(puzzle, multilayer.Puzzle) else verify(puzzle, solution, rules)
     stated["violations"] = [str(violation) for violation in violations]
     if violations and rules.cover_all and {v.code for v in violations} == {"uncovered"}:
         stated["hint"] = "an answer that leaves cells empty is checked with --allow-empty"
@@ -116,7 +147,7 @@ def verify_record(puzzle: Puzzle, args: argparse.Namespace, *, answer: str | Non
                                      "yet the puzzle was proven unique")
             record["unique"] = False
             record.setdefault("differs", sorted(label for label, cells in solution.paths if found[label] not in (list(cells), list(cells[::-1]))))
-            record.setdefault("second_grid", solution.to_rows(puzzle))
+            record.setdefault("second_grid", _grid(puzzle, solution))
             record.setdefault("second_paths", {label: [list(cell) for cell in cells] for label, cells in solution.paths})
     return record
 
@@ -131,8 +162,11 @@ def _uniqueness_text(record: dict[str, Any]) -> str:
     return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[record["unique"]]
 
 
-def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
-    size = f"{puzzle.width}x{puzzle.height}" if puzzle else "?"
+def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
+    if isinstance(puzzle, multilayer.Puzzle):
+        size = puzzle.size_text
+    else:
+        size = f"{puzzle.width}x{puzzle.height}" if puzzle else "?"
     head = f"{where} ({size}): {record['status']}"
     if record["status"] == "solved":
         head += f", {_uniqueness_text(record)}"
@@ -165,8 +199,19 @@ def show(puzzle: Puzzle | None, record: dict[str, Any], args: argparse.Namespace
     return text
 
 
-def picture(rows: list[list[str]], *, colour: bool) -> str:
-    """The answer grid as text, each label in its own ANSI colour on a terminal."""
+def picture(rows: list, *, colour: bool) -> str:
+    """The answer grid as text, each label in its own ANSI colour on a terminal; a multi-layer
+    answer (a list of layers of rows) as one grid per layer under ``layer z``, the same label
+    in the same colour on every layer."""
+    if rows and rows[0] and isinstance(rows[0][0], list):
+        every = [row for layer in rows for row in layer]
+        whole = _picture_rows(every, colour=colour).split("\n")
+        height = len(rows[0])
+        return "\n\n".join("\n".join([f"layer {z + 1}"] + whole[z * height:(z + 1) * height]) for z in range(len(rows)))
+    return _picture_rows(rows, colour=colour)
+
+
+def _picture_rows(rows: list[list[str]], *, colour: bool) -> str:
     width = max(len(cell) for row in rows for cell in row)
     labels = sorted({cell for row in rows for cell in row} - {".", "#"})
     codes = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
@@ -390,11 +435,17 @@ def generate(args: argparse.Namespace) -> int:
 
 
 # -- render (owned by the rendering work) -------------------------------------------------------
-def render(puzzle: Puzzle, args: argparse.Namespace) -> int:
+def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
     """``puzzlesat render``: draw the puzzle, or with ``--solution`` its verified answer, to
     ``args.output`` (.svg or .png). Exit 0 when drawn as asked, 1 when no answer was found (the
-    puzzle alone is drawn), 2 when the file could not be written."""
+    puzzle alone is drawn), 2 when the file could not be written or the puzzle has several
+    layers (pictures are drawn for one layer; ``solve`` prints a multi-layer answer as text)."""
     import sys
+
+    if isinstance(puzzle, multilayer.Puzzle):
+        print(f"error: render draws single-layer puzzles; this one has {puzzle.layers} layers "
+              "(puzzlesat solve prints its answer layer by layer)", file=sys.stderr)
+        return 2
 
     from ..scene import cli_caption, save_for_cli
     from .render import render as draw

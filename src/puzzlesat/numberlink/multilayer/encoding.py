@@ -10,7 +10,7 @@ degree clauses make every endpoint end one path and every other cell carry a pat
 every edge join cells of equal label; under no-self-touch rules adjacent cells of one label are
 joined and no unit square (in any of the three planes) holds three path edges. Stray cycles are
 cut lazily by :mod:`.solve`. ``encodings/numberlink-multilayer.md`` gives every clause family,
-why it is sound, and its size formula (checked by ``tests/test_numberlink_multilayer_solve.py``).
+why it is sound, and its size formula (checked by ``tests/numberlink/test_multilayer_solve.py``).
 
 Clauses are numpy blocks (one fixed width per block), fed to the solver in chunks with the
 deadline checked between chunks, so a 72 x 72 x 8 board with 1,500 labels encodes in a second.

@@ -484,6 +484,24 @@ def detect_format(text: str | bytes) -> str:
     return _detect(_text_lines(text))
 
 
+def layered_format(text: str | bytes) -> str | None:
+    """The format of ``text`` when it is a multi-layer puzzle, else None: ``adc`` when it opens
+    with an ADC ``SIZE XxYxZ`` line of more than one layer, ``layers`` when it opens with a
+    ``layer`` line. A single-layer ADC problem (``SIZE 5X5`` or ``SIZE 5X5X1``) is a 2-D puzzle
+    and gives None; so does text that is no puzzle at all (its reader names the fault).
+
+    >>> layered_format("SIZE 3X3X2\\nLINE_NUM 0"), layered_format("SIZE 3X3X1"), layered_format("layer 1\\nA A")
+    ('adc', None, 'layers')
+    """
+    first = _first_content(_text_lines(text))
+    if first is None:
+        return None
+    match = _SIZE.match(first[1])
+    if match:
+        return "adc" if match.group(3) is not None and _number(match.group(3)) > 1 else None
+    return "layers" if _LAYER_LINE.match(first[1]) else None
+
+
 def _fail(error: ParseError, text: object, source: str | None) -> ParseError:
     error = with_file_name_hint(error, text)
     return error.with_source(source) if source else error
