@@ -100,25 +100,7 @@ class Puzzle:
         canonical = [Pair(p.label, *sorted((tuple(p.start), tuple(p.end)))) for p in self.pairs]
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
         object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
-        seen_labels: set[str] = set()
-        used: dict[Cell, str] = {}
-        for pair in self.pairs:
-            if not pair.label or any(ch.isspace() for ch in pair.label) or pair.label in (EMPTY, BLOCKED):
-                raise InvalidPuzzle(f"bad label {pair.label!r}")
-            if pair.label in seen_labels:
-                raise InvalidPuzzle(f"label {pair.label!r} has more than one pair")
-            seen_labels.add(pair.label)
-            for cell in (pair.start, pair.end):
-                if not self.on_board(cell):
-                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is off the {self.width}x{self.height} board")
-                if cell in used:
-                    raise InvalidPuzzle(f"cell {cell} holds both {used[cell]!r} and {pair.label!r}")
-                if cell in self.blocked:
-                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is a blocked cell")
-                used[cell] = pair.label
-        for cell in self.blocked:
-            if not self.on_board(cell):
-                raise InvalidPuzzle(f"blocked cell {cell} is off the board")
+        check_pairs(self, f"{self.width}x{self.height}")
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -200,6 +182,32 @@ class Puzzle:
 
     def __str__(self) -> str:
         return "\n".join(" ".join(row) for row in self.grid().tolist())
+
+
+def check_pairs(puzzle, size: str) -> None:
+    """InvalidPuzzle unless every label is a plain token with one pair, every endpoint and
+    blocked cell lies on the board (``size`` names it), and no cell holds two endpoints or an
+    endpoint and a block (for boards of one layer and of several: ``puzzle`` needs ``pairs``,
+    ``blocked`` and ``on_board``)."""
+    seen_labels: set[str] = set()
+    used: dict[object, str] = {}
+    for pair in puzzle.pairs:
+        if not pair.label or any(ch.isspace() for ch in pair.label) or pair.label in (EMPTY, BLOCKED):
+            raise InvalidPuzzle(f"bad label {pair.label!r}")
+        if pair.label in seen_labels:
+            raise InvalidPuzzle(f"label {pair.label!r} has more than one pair")
+        seen_labels.add(pair.label)
+        for cell in (pair.start, pair.end):
+            if not puzzle.on_board(cell):
+                raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is off the {size} board")
+            if cell in used:
+                raise InvalidPuzzle(f"cell {cell} holds both {used[cell]!r} and {pair.label!r}")
+            if cell in puzzle.blocked:
+                raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is a blocked cell")
+            used[cell] = pair.label
+    for cell in puzzle.blocked:
+        if not puzzle.on_board(cell):
+            raise InvalidPuzzle(f"blocked cell {cell} is off the {size} board")
 
 
 @dataclass(frozen=True)

@@ -303,15 +303,12 @@ def _strict(rules: Rules) -> Rules:
 def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
     """(May-leave-empty) the answer with one step a->b of a path replaced by a detour through
     empty cells from a neighbour of a to a neighbour of b, if any exists. Together with the
-    no-self-touch answers this finds every answer (encodings/numberlink.md)."""
+    no-self-touch answers this finds every answer (encodings/numberlink.md). Boards of several
+    layers use it too: it needs only ``puzzle.neighbours`` and ``free_cells``."""
     used = {cell for _, cells in solution.paths for cell in cells}
 
-    def empty(cell: Cell) -> bool:
-        return puzzle.is_free(cell) and cell not in used
-
     def around(cell: Cell) -> list[Cell]:
-        r, c = cell
-        return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if empty(n)]
+        return [n for n in puzzle.neighbours(cell) if n not in used]
 
     region: dict[Cell, int] = {}  # connected regions of empty cells
     for cell in puzzle.free_cells():
@@ -342,7 +339,7 @@ def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
                         detour.append(parent[detour[-1]])
                         assert detour[-1] is not None
                     path = cells[: i + 1] + tuple(reversed(detour)) + cells[i + 1 :]
-                    return Solution.from_mapping({**paths, label: path})
+                    return type(solution).from_mapping({**paths, label: path})
                 for n in around(cell):
                     if n not in parent:
                         parent[n] = cell

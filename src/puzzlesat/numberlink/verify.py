@@ -14,6 +14,7 @@ It knows nothing about SAT or search; every answer a solver returns passes throu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 from ..errors import require_type
 from ..grid import Cell, is_adjacent
@@ -61,6 +62,21 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(puzzle, Puzzle, "puzzle")
     require_type(solution, Solution, "solution", "a result with no answer has solution None")
     require_type(rules, Rules, "rules")
+    return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
+
+
+def _onward(cell: Cell) -> tuple[Cell, ...]:
+    r, c = cell
+    return ((r + 1, c), (r, c + 1))
+
+
+def check_paths(puzzle, solution, rules: Rules, *, adjacent: Callable[[Any, Any], bool],
+                onward: Callable[[Any], Iterable[Any]]) -> list[Violation]:
+    """The checks of :func:`verify` for any board shape: ``puzzle`` and ``solution`` need the
+    queries both the one-layer and the multi-layer types have (``pairs``, ``pair``,
+    ``endpoints``, ``on_board``, ``free_cells``, ``blocked``; ``paths``, ``as_dict``);
+    ``adjacent(a, b)`` says whether two cells are one step apart and ``onward(cell)`` gives the
+    cells one step on in each direction, each pair of neighbours once (for the self-touch check)."""
     out: list[Violation] = []
     paths = solution.as_dict()
     if len(paths) != len(solution.paths):
@@ -85,7 +101,7 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
             continue
         if len(cells) < 2 or {cells[0], cells[-1]} != {pair.start, pair.end}:
             out.append(Violation("not-connected", f"path {label!r} does not run from {pair.start} to {pair.end}", label, (cells[0], cells[-1]) if cells else ()))
-        gaps = tuple(b for a, b in zip(cells, cells[1:]) if not is_adjacent(a, b))
+        gaps = tuple(b for a, b in zip(cells, cells[1:]) if not adjacent(a, b))
         if gaps:
             out.append(Violation("not-connected", f"path {label!r} jumps to {gaps[0]}", label, gaps))
         seen: set[Cell] = set()
@@ -114,11 +130,11 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     if rules.no_self_touch:
         for label, cells in solution.paths:
             position = {cell: i for i, cell in enumerate(cells)}
-            for i, (r, c) in enumerate(cells):
-                for n in ((r + 1, c), (r, c + 1)):
+            for i, cell in enumerate(cells):
+                for n in onward(cell):
                     j = position.get(n)
                     if j is not None and abs(i - j) != 1:
-                        out.append(Violation("self-touch", f"path {label!r} runs beside itself at {(r, c)} and {n}", label, ((r, c), n)))
+                        out.append(Violation("self-touch", f"path {label!r} runs beside itself at {cell} and {n}", label, (cell, n)))
     return out
 
 

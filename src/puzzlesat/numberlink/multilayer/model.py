@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import BLOCKED, EMPTY, MAX_CELLS
+from ..model import BLOCKED, EMPTY, MAX_CELLS, check_pairs
 
 Cell = tuple[int, int, int]  # (layer, row, column)
 
@@ -109,25 +109,7 @@ class Puzzle:
         canonical = [Pair(p.label, *sorted((p.start, p.end))) for p in self.pairs]
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
         object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
-        seen_labels: set[str] = set()
-        used: dict[Cell, str] = {}
-        for pair in self.pairs:
-            if not pair.label or any(ch.isspace() for ch in pair.label) or pair.label in (EMPTY, BLOCKED):
-                raise InvalidPuzzle(f"bad label {pair.label!r}")
-            if pair.label in seen_labels:
-                raise InvalidPuzzle(f"label {pair.label!r} has more than one pair")
-            seen_labels.add(pair.label)
-            for cell in (pair.start, pair.end):
-                if not self.on_board(cell):
-                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is off the {self.size_text} board")
-                if cell in used:
-                    raise InvalidPuzzle(f"cell {cell} holds both {used[cell]!r} and {pair.label!r}")
-                if cell in self.blocked:
-                    raise InvalidPuzzle(f"endpoint {cell} of {pair.label!r} is a blocked cell")
-                used[cell] = pair.label
-        for cell in self.blocked:
-            if not self.on_board(cell):
-                raise InvalidPuzzle(f"blocked cell {cell} is off the {self.size_text} board")
+        check_pairs(self, self.size_text)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

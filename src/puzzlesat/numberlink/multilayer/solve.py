@@ -59,6 +59,7 @@ from ...sat import DEFAULT_SOLVER, SatSolver
 from ...timing import Deadline
 from ..model import DEFAULT_RULES, Rules
 from ..solve import BIG_FORMULA_CLAUSES, CADICAL_BIG_FORMULA_OPTIONS, CADICAL_OPTIONS, UnverifiedAnswer
+from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
 from .encoding import Encoding, EncodingTimeout
 from .encoding import encode as _encode
 from .model import STEPS, Cell, Puzzle, Solution
@@ -311,60 +312,6 @@ def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
     violations = verify(puzzle, solution, rules)
     if violations:
         raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
-
-
-def _shrinks_to_no_touch(rules: Rules) -> bool:
-    """May-leave-empty with touching allowed: every answer shrinks to a no-self-touch one."""
-    return not rules.cover_all and not rules.no_self_touch
-
-
-def _strict(rules: Rules) -> Rules:
-    return Rules(cover_all=rules.cover_all, no_self_touch=True)
-
-
-def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
-    """(May-leave-empty) the answer with one step a->b of a path replaced by a detour through
-    empty cells from a neighbour of a to a neighbour of b, if any exists (module docstring:
-    together with the no-self-touch answers this finds a second answer whenever there is one)."""
-    used = {cell for _, cells in solution.paths for cell in cells}
-
-    def around(cell: Cell) -> list[Cell]:
-        return [n for n in puzzle.neighbours(cell) if n not in used]
-
-    region: dict[Cell, int] = {}  # connected regions of empty cells
-    for cell in puzzle.free_cells():
-        if cell in used or cell in region:
-            continue
-        region[cell] = len(region)
-        name, stack = region[cell], [cell]
-        while stack:
-            for n in around(stack.pop()):
-                if n not in region:
-                    region[n] = name
-                    stack.append(n)
-    paths = solution.as_dict()
-    for label, cells in solution.paths:
-        for i in range(len(cells) - 1):
-            a, b = cells[i], cells[i + 1]
-            targets = {region[n] for n in around(b)}
-            starts = [n for n in around(a) if region[n] in targets]
-            if not starts:
-                continue
-            goal = set(around(b))
-            parent: dict[Cell, Cell | None] = {starts[0]: None}
-            queue = [starts[0]]
-            for cell in queue:  # breadth-first through the empty region
-                if cell in goal:
-                    detour = [cell]
-                    while parent[detour[-1]] is not None:
-                        detour.append(parent[detour[-1]])  # type: ignore[arg-type]
-                    path = cells[: i + 1] + tuple(reversed(detour)) + cells[i + 1:]
-                    return Solution.from_mapping({**paths, label: path})
-                for n in around(cell):
-                    if n not in parent:
-                        parent[n] = cell
-                        queue.append(n)
-    return None
 
 
 def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, str] | None:
