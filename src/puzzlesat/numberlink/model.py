@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..errors import InvalidPuzzle
-from ..grid import Cell, as_cell, is_whole_number, orthogonal_neighbours
+from ..grid import ORTHOGONAL, Cell, as_cell, is_whole_number, orthogonal_neighbours
 
 EMPTY = "."
 BLOCKED = "#"
@@ -254,7 +254,7 @@ class Solution:
         paths = []
         for pair in puzzle.pairs:
             cells = cells_of.pop(pair.label, set())
-            path = _trace(pair, cells)
+            path = trace(pair, cells)
             if path is None:
                 raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
             paths.append((pair.label, path))
@@ -290,9 +290,11 @@ class Solution:
             raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.width}x{puzzle.height} board (an answer to another puzzle?)")
 
 
-def _trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[Cell, ...] | None:
+def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None, *,
+          steps: Sequence[tuple[int, ...]] = ORTHOGONAL) -> tuple[Cell, ...] | None:
     """A simple path from pair.start to pair.end through exactly ``cells`` (DFS, bounded by
-    ``max_steps``, default 200,000 plus 20 per cell, so long paths of huge boards still trace)."""
+    ``max_steps``, default 200,000 plus 20 per cell, so long paths of huge boards still trace),
+    moving by ``steps`` (one layer's four by default; boards of several layers pass six)."""
     if max_steps is None:
         max_steps = 200_000 + 20 * len(cells)
     if pair.start not in cells or pair.end not in cells:
@@ -300,16 +302,16 @@ def _trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[
     target = len(cells)
     path = [pair.start]
     on_path = {pair.start}
-    steps = 0
+    visited = 0
 
     def neighbours(cell: Cell) -> list[Cell]:
-        r, c = cell
-        return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells and n not in on_path]
+        ahead = (tuple(a + b for a, b in zip(cell, step)) for step in steps)
+        return [n for n in ahead if n in cells and n not in on_path]
 
     stack = [iter(neighbours(pair.start))]
     while stack:
-        steps += 1
-        if steps > max_steps:
+        visited += 1
+        if visited > max_steps:
             return None
         nxt = next(stack[-1], None)
         if nxt is None:

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import BLOCKED, EMPTY, MAX_CELLS, check_pairs
+from ..model import BLOCKED, EMPTY, MAX_CELLS, check_pairs, trace
 
 Cell = tuple[int, int, int]  # (layer, row, column)
 
@@ -264,7 +264,7 @@ class Solution:
                         cells_of.setdefault(token, set()).add((z, r, c))
         paths = []
         for pair in puzzle.pairs:
-            path = trace(pair, cells_of.pop(pair.label, set()))
+            path = trace(pair, cells_of.pop(pair.label, set()), steps=STEPS)
             if path is None:
                 raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
             paths.append((pair.label, path))
@@ -298,40 +298,3 @@ class Solution:
         off = [cell for _, cells in self.paths for cell in cells if not puzzle.on_board(cell)]
         if off:
             raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.size_text} board (an answer to another puzzle?)")
-
-
-def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None) -> tuple[Cell, ...] | None:
-    """A simple path from ``pair.start`` to ``pair.end`` through exactly ``cells`` (depth-first,
-    bounded by ``max_steps``, default 200,000 plus 20 per cell), or None."""
-    if max_steps is None:
-        max_steps = 200_000 + 20 * len(cells)
-    if pair.start not in cells or pair.end not in cells:
-        return None
-    target = len(cells)
-    path = [pair.start]
-    on_path = {pair.start}
-    steps = 0
-
-    def onward(cell: Cell) -> list[Cell]:
-        z, r, c = cell
-        candidates = ((z + dz, r + dr, c + dc) for dz, dr, dc in STEPS)
-        return [n for n in candidates if n in cells and n not in on_path]
-
-    stack = [iter(onward(pair.start))]
-    while stack:
-        steps += 1
-        if steps > max_steps:
-            return None
-        nxt = next(stack[-1], None)
-        if nxt is None:
-            stack.pop()
-            on_path.discard(path.pop())
-            continue
-        if nxt == pair.end:
-            if len(path) + 1 == target:
-                return tuple(path + [nxt])
-            continue
-        path.append(nxt)
-        on_path.add(nxt)
-        stack.append(iter(onward(nxt)))
-    return None
