@@ -43,28 +43,15 @@ class EncodingTimeout(Exception):
     """The deadline passed while the formula was being built or fed to the solver."""
 
 
-@dataclass
-class Encoding:
-    """A built formula for one puzzle under one rule set.
+class ClauseBlocks:
+    """What every Numberlink formula object shares (one layer or several): clause blocks, their
+    sizes, and feeding them to a solver. The dataclasses that inherit it hold ``pool``,
+    ``edge_cells``, ``blocks`` and ``contradiction``; their edge variables come first, from 1."""
 
-    Variable numbering (all consecutive, from 1): the ``num_edges`` edge variables first
-    (horizontal edges row-major, then vertical edges row-major), then ``label_bits`` label bits
-    for every inner cell (a free cell that is not an endpoint, row-major; an endpoint's code is
-    a constant). ``pool`` owns them (and any variable added
-    later); ``blocks`` are the clauses, each an (m, width) int array of literals.
-    """
-
-    puzzle: Puzzle
-    rules: Rules
     pool: VarPool
-    edge_cells: np.ndarray          # (E, 2) flat cell indices r*W + c of each edge's two cells
-    free_index: np.ndarray          # (H, W) index of each free cell among free cells, -1 if blocked
-    incident: np.ndarray            # (H*W, 4) edge variables around each cell (up, down, left, right), 0 if none
-    label_bits: int
-    label_codes: dict[str, int]
-    blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
-    contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
-    touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
+    edge_cells: np.ndarray
+    blocks: list[tuple[str, np.ndarray]]
+    contradiction: str | None
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -92,10 +79,6 @@ class Encoding:
     def answer_vars(self) -> range:
         """The edge variables: an answer is exactly the set of its true edges."""
         return range(1, self.num_edges + 1)
-
-    def edge_var(self, a: Cell, b: Cell) -> int:
-        """The variable of the edge between adjacent free cells ``a`` and ``b``."""
-        return self.edge_vars_of(Solution((("", (a, b)),)))[0]
 
     # -- clauses -----------------------------------------------------------------------------
     def clauses(self) -> Iterator[list[int]]:
@@ -132,6 +115,34 @@ class Encoding:
         if len(values) < self.num_edges:  # variables the solver never saw are false
             values = np.concatenate([values, -np.arange(len(values) + 1, self.num_edges + 1)])
         return np.flatnonzero(values > 0)
+
+
+@dataclass
+class Encoding(ClauseBlocks):
+    """A built formula for one puzzle under one rule set.
+
+    Variable numbering (all consecutive, from 1): the ``num_edges`` edge variables first
+    (horizontal edges row-major, then vertical edges row-major), then ``label_bits`` label bits
+    for every inner cell (a free cell that is not an endpoint, row-major; an endpoint's code is
+    a constant). ``pool`` owns them (and any variable added
+    later); ``blocks`` are the clauses, each an (m, width) int array of literals.
+    """
+
+    puzzle: Puzzle
+    rules: Rules
+    pool: VarPool
+    edge_cells: np.ndarray          # (E, 2) flat cell indices r*W + c of each edge's two cells
+    free_index: np.ndarray          # (H, W) index of each free cell among free cells, -1 if blocked
+    incident: np.ndarray            # (H*W, 4) edge variables around each cell (up, down, left, right), 0 if none
+    label_bits: int
+    label_codes: dict[str, int]
+    blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
+    touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
+
+    def edge_var(self, a: Cell, b: Cell) -> int:
+        """The variable of the edge between adjacent free cells ``a`` and ``b``."""
+        return self.edge_vars_of(Solution((("", (a, b)),)))[0]
 
     def components(self, model: Sequence[int]) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         """Split the true edges of ``model`` into one path per label (cells from the pair's

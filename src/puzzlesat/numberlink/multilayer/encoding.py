@@ -30,16 +30,15 @@ True
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from ...sat import VarPool
 from ...timing import Deadline
-from ..encoding import FEED_CHUNK, EncodingTimeout
+from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout
 from ..model import DEFAULT_RULES, Rules
 from .model import Cell, Puzzle, Solution
 
@@ -51,8 +50,9 @@ DIRECTIONS = ("below", "above", "up", "down", "left", "right")
 
 
 @dataclass
-class Encoding:
-    """A built formula for one multi-layer puzzle under one rule set.
+class Encoding(ClauseBlocks):
+    """A built formula for one multi-layer puzzle under one rule set (sizes, ``clauses``,
+    ``feed`` and ``true_edges`` as for one layer: :class:`~puzzlesat.numberlink.encoding.ClauseBlocks`).
 
     Variable numbering (consecutive, from 1): the ``num_edges`` edge variables first (edges
     along a row, i.e. between columns c and c+1, in (layer, row, column) order; then edges
@@ -76,38 +76,6 @@ class Encoding:
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
     used_base: int = 0  # first "inner cell used" variable (may-leave-empty no-self-touch, many labels), 0 if none
 
-    # -- sizes -------------------------------------------------------------------------------
-    @property
-    def num_edges(self) -> int:
-        return len(self.edge_cells)
-
-    @property
-    def num_vars(self) -> int:
-        return self.pool.top
-
-    @property
-    def num_clauses(self) -> int:
-        return sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
-
-    def clause_counts(self) -> dict[str, int]:
-        """Number of clauses per named family (as in ``encodings/numberlink-multilayer.md``).
-
-        >>> from puzzlesat.numberlink.multilayer.model import Puzzle
-        >>> encode(Puzzle.from_layers([["AA"]])).clause_counts()
-        {'endpoint-at-least-one': 2}
-        """
-        out: dict[str, int] = {}
-        for name, block in self.blocks:
-            out[name] = out.get(name, 0) + len(block)
-        if self.contradiction:
-            out["contradiction"] = 1
-        return out
-
-    @property
-    def answer_vars(self) -> range:
-        """The edge variables: an answer is exactly the set of its true edges."""
-        return range(1, self.num_edges + 1)
-
     def edge_var(self, a: Cell, b: Cell) -> int:
         """The variable of the edge between free cells ``a`` and ``b`` one step apart.
 
@@ -117,40 +85,7 @@ class Encoding:
         """
         return self.edge_vars_of(Solution((("", (a, b)),)))[0]
 
-    # -- clauses -----------------------------------------------------------------------------
-    def clauses(self) -> Iterator[list[int]]:
-        """Every clause as a list of literals (small boards; large ones use :meth:`feed`)."""
-        if self.contradiction:
-            yield []
-        for _, block in self.blocks:
-            yield from block.tolist()
-
-    def feed(self, solver, deadline: Deadline | None = None) -> None:
-        """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks of
-        ``FEED_CHUNK``, raising :class:`EncodingTimeout` between chunks once ``deadline`` has
-        passed."""
-        if self.contradiction:
-            solver.add_clause([])
-        collecting = gc.isenabled()
-        gc.disable()  # (the one-layer encoder measured ndarray.tolist 5x faster this way)
-        try:
-            for _, block in self.blocks:
-                for start in range(0, len(block), FEED_CHUNK):
-                    if deadline is not None and deadline.expired():
-                        raise EncodingTimeout()
-                    solver.add_clause_lists(block[start:start + FEED_CHUNK].tolist())
-        finally:
-            if collecting:
-                gc.enable()
-
     # -- decoding ----------------------------------------------------------------------------
-    def true_edges(self, model: Sequence[int]) -> np.ndarray:
-        """Indices (0-based) of the edges set true in a solver model (a list of literals)."""
-        values = np.asarray(model[: self.num_edges], dtype=np.int64)
-        if len(values) < self.num_edges:  # variables the solver never saw are false
-            values = np.concatenate([values, -np.arange(len(values) + 1, self.num_edges + 1)])
-        return np.flatnonzero(values > 0)
-
     def components(self, model: Sequence[int]) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         """Split the true edges of ``model`` into one path per label (cells from the pair's
         start) and stray cycles (each a list of edge indices, 0-based). A label whose start
