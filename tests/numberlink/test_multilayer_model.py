@@ -94,3 +94,29 @@ def test_blocked_cells_and_self_touch_across_layers():
     assert {frozenset(v.cells) for v in touches} == {
         frozenset({(0, 0, 0), (1, 0, 0)}), frozenset({(0, 1, 0), (1, 1, 0)}), frozenset({(1, 1, 1), (1, 1, 0)}),
     }
+
+
+def test_long_paths_that_run_beside_themselves_are_read_back_from_their_drawing():
+    # one path filling 12x12x4 (and a 24x24 board): the drawing is ambiguous wherever the path
+    # runs beside itself, and the tracer must still find a path through all its cells
+    from puzzlesat.numberlink import format_solution as format_flat, parse_solution as parse_flat, solve as solve_flat
+    from puzzlesat.numberlink import verify as verify_flat
+    from puzzlesat.numberlink.model import Puzzle as FlatPuzzle
+    from puzzlesat.numberlink.multilayer import format_solution, parse_solution, solve
+
+    stacked = Puzzle(12, 12, 4, (Pair("1", (0, 0, 0), (3, 11, 11)),))
+    answer = solve(stacked, time_limit=60).solution
+    for fmt in ("layers", "adc"):
+        assert verify(stacked, parse_solution(format_solution(stacked, answer, fmt=fmt), stacked)) == []
+    flat = FlatPuzzle.from_rows(["A" + "." * 23] + ["." * 24] * 22 + ["." * 22 + "A."])
+    drawn = format_flat(flat, solve_flat(flat, time_limit=60).solution)
+    assert verify_flat(flat, parse_flat(drawn, flat)) == []
+
+
+def test_a_tracing_cut_short_says_so_instead_of_calling_the_answer_invalid():
+    from puzzlesat.numberlink.model import Pair as FlatPair, TraceCapped, trace
+
+    snake = {(r, c) for r in range(6) for c in range(6)}
+    with pytest.raises(TraceCapped, match="not traced as one path within 3 steps"):
+        trace(FlatPair("A", (0, 0), (5, 0)), snake, max_steps=3)
+    assert len(trace(FlatPair("A", (0, 0), (5, 0)), snake)) == 36

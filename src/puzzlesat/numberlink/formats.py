@@ -69,7 +69,7 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
-from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution
+from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
 
@@ -1151,5 +1151,7 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
         )
     try:
         return Solution.from_rows(puzzle, [row for _, row in rows])
+    except TraceCapped as error:  # (a valid answer may be too tangled to read from its drawing)
+        raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=rows[0][0]) from None
     except ValueError as error:
         raise ParseError(f"not an answer to this puzzle: {error}", line=rows[0][0]) from None

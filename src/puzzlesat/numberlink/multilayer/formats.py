@@ -54,7 +54,7 @@ from typing import Sequence
 from ...errors import InvalidPuzzle, ParseError, require_type
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number
-from ..model import BLOCKED, EMPTY, MAX_CELLS
+from ..model import BLOCKED, EMPTY, MAX_CELLS, TraceCapped
 from .model import Cell, Pair, Puzzle, Solution, layers_text
 
 __all__ = [
@@ -645,9 +645,11 @@ def _solution(grid: _Grid, puzzle: Puzzle, fmt: str) -> Solution:
         # point at the refused label's first cell (from_layers names it in its message)
         line, column = grid[0][0][0], None
         for pair in puzzle.pairs:
-            if f"label {pair.label!r} " in str(error):
+            if f"label {pair.label!r}" in str(error):
                 line, column = first.get(pair.label, (line, column))
                 break
+        if isinstance(error, TraceCapped):  # (a valid answer may be too tangled to read from its drawing)
+            raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=line, column=column) from None
         raise ParseError(f"not an answer to this puzzle: {error}", line=line, column=column) from None
 
 

@@ -247,7 +247,8 @@ class Solution:
 
         Each label's cells must form one simple path between its endpoints; where a path runs
         beside itself the drawing is ambiguous and the first path found through all of its
-        cells is taken. Raises ValueError naming the label when its cells form no such path.
+        cells is taken. Raises ValueError naming the label when its cells form no such path
+        (``TraceCapped`` when the search for one was cut short).
         """
         if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
             raise TypeError("layers must be a list of layers, each a list of rows")
