@@ -262,13 +262,13 @@ def test_adc_answer_is_not_a_problem():
 
 @pytest.mark.parametrize("name, layers", [("NL_Q02.txt", 2), ("01utf8/NL_Q01.txt", 2)])
 def test_adc_3d_problems_are_refused_clearly(name, layers):
-    with pytest.raises(ParseError, match=rf"3-D \({layers} layers\) not supported") as caught:
+    with pytest.raises(ParseError, match=rf"SIZE gives {layers} layers: a multi-layer \(3-D\) board") as caught:
         formats.read(DATA / "adc2015" / name)
     assert caught.value.line == 1
 
 
 def test_adc_2018_3d_problem_refused():
-    with pytest.raises(ParseError, match=r"3-D \(2 layers\)"):
+    with pytest.raises(ParseError, match=r"SIZE gives 2 layers: a multi-layer \(3-D\) board"):
         formats.read(DATA / "adc2018" / "Q24.txt")
 
 
@@ -363,7 +363,7 @@ def test_native_answer_file_verifies():
         ("SIZE 3X2\n01,00\n01,00,02", 2, ["ragged"]),
         ("SIZE 3X2\n01,00,x2\n01,00,02", 2, ["unknown symbol"]),
         ("SIZE 3X2\n01,00,02", 2, ["2 rows", "1 follow"]),
-        ("SIZE 3X2X2\nLAYER 1\n", 1, ["3-D (2 layers)"]),
+        ("SIZE 3X2X2\nLAYER 1\n", 1, ["SIZE gives 2 layers", "multilayer"]),
     ],
 )
 def test_bad_answers(answer, line, words):
@@ -590,13 +590,13 @@ def test_every_public_file_parses_or_is_refused_clearly():
         data = path.read_bytes()
         assert detect_format(data) == EXPECTED_FORMAT[collection], relative
         if relative in THREE_D:
-            with pytest.raises(ParseError, match=rf"3-D \({THREE_D[relative]} layers\) not supported"):
+            with pytest.raises(ParseError, match=rf"SIZE gives {THREE_D[relative]} layers: a multi-layer \(3-D\) board"):
                 formats.read(path)
             continue
         try:
             puzzles = formats.read(path)
         except ParseError as error:
-            assert "3-D (" in error.message and collection == "dasadc-github-io-ADC2017-2018", relative
+            assert "multi-layer (3-D)" in error.message and collection == "dasadc-github-io-ADC2017-2018", relative
             continue
         counts[collection] += len(puzzles)
     assert counts == EXPECTED_2D

@@ -111,3 +111,15 @@ def test_render_refuses_several_layers_plainly(tmp_path, capsys):
     assert code == 2
     assert "2 layers" in capsys.readouterr().err
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_the_one_layer_reader_points_to_the_multilayer_one_and_format_adc_is_kept(tmp_path, capsys):
+    from puzzlesat import numberlink
+    from puzzlesat.errors import ParseError
+
+    with pytest.raises(ParseError, match="multi-layer.*puzzlesat.numberlink.multilayer"):
+        numberlink.parse(ADC_PROBLEM)
+    layered = tmp_path / "board.txt"
+    layered.write_text(EXAMPLE.read_text())
+    code, [record] = run(capsys, "solve", layered, "--format", "adc", "--json")
+    assert code == 1 and record["status"] == "error" and "SIZE" in record["error"]

@@ -56,9 +56,8 @@ def _layered_format(text: str, fmt: str | None) -> str | None:
     layers``, or an ADC problem (detected, or ``--format adc``) whose SIZE has several layers."""
     if fmt == "layers":
         return fmt
-    if fmt in (None, "adc"):
-        return multilayer.formats.layered_format(text)
-    return None
+    found = multilayer.formats.layered_format(text) if fmt in (None, "adc") else None
+    return found if fmt is None or found == fmt else None  # (--format adc on 'layer' text: the ADC reader refuses it)
 
 
 def rules_from(args: argparse.Namespace) -> Rules:

@@ -478,7 +478,8 @@ def _adc_size(line: str, number: int) -> tuple[int, int]:
     width, height = _number(match.group(1)), _number(match.group(2))
     layers = _number(match.group(3)) if match.group(3) is not None else 1
     if layers > 1:
-        raise ParseError(f"3-D ({layers} layers) not supported: only single-layer ADC problems", line=number)
+        raise ParseError(f"SIZE gives {layers} layers: a multi-layer (3-D) board, read by puzzlesat.numberlink.multilayer "
+                         "(the command line reads it so itself)", line=number)
     if layers < 1:
         raise ParseError("SIZE has 0 layers", line=number)
     _check_size(width, height, number)
