@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from puzzlesat.errors import ParseError
-from puzzlesat.numberlink.model import MAX_CELLS, Rules
+from puzzlesat.numberlink.model import Rules
+from puzzlesat.numberlink.multilayer.model import MAX_CELLS
 from puzzlesat.numberlink.multilayer import Pair, Puzzle, Solution, is_solution, verify
 from puzzlesat.numberlink.multilayer import formats
 from puzzlesat.numberlink.multilayer.formats import (

@@ -54,8 +54,8 @@ from typing import Sequence
 from ...errors import InvalidPuzzle, ParseError, require_type
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number
-from ..model import BLOCKED, EMPTY, MAX_CELLS, TraceCapped
-from .model import Cell, Pair, Puzzle, Solution, layers_text
+from ..model import BLOCKED, EMPTY, TraceCapped
+from .model import MAX_CELLS, Cell, Pair, Puzzle, Solution, layers_text
 
 __all__ = [
     "FORMATS", "parse", "read", "detect_format", "format", "format_solution",

@@ -35,9 +35,14 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import BLOCKED, EMPTY, MAX_CELLS, check_pairs, trace
+from ..model import BLOCKED, EMPTY, check_pairs, trace
 
 Cell = tuple[int, int, int]  # (layer, row, column)
+
+# Beyond this a stack is refused as absurd: a layered formula has about 150 clauses a cell, and
+# 1000x1000x4 (the one-layer bound of 4 M cells) went past 15 GB (QA); the largest contest
+# board is 72x72x8 = 41,472 cells.
+MAX_CELLS = 1_000_000
 
 STEPS: tuple[Cell, ...] = ((-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1))
 
@@ -104,7 +109,7 @@ class Puzzle:
         if self.width < 1 or self.height < 1 or self.layers < 1:
             raise InvalidPuzzle(f"board size {self.size_text} must be at least 1x1x1")
         if self.width * self.height * self.layers > MAX_CELLS:
-            raise InvalidPuzzle(f"board size {self.size_text} is absurd (more than {MAX_CELLS} cells)")
+            raise InvalidPuzzle(f"board size {self.size_text} is absurd (more than {MAX_CELLS:,} cells on several layers)")
         # canonical form: each pair's ends in reading order (layer first), pairs by first end
         canonical = [Pair(p.label, *sorted((p.start, p.end))) for p in self.pairs]
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
