@@ -56,7 +56,8 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     file (then there must be one puzzle file, not itself) or a folder, read recursively, where
     the answer to ``.../Q04.txt`` is a file of the same name, or else one named ``...A04.txt``
     (any prefix, the same number and ending: ``A04.2016.txt`` answers ``Q04.2016.txt``,
-    ``T99_A01.txt`` answers ``NL_Q01.txt``), as in the ADC sets; of several such files, the one
+    ``T99_A01.txt`` answers ``NL_Q01.txt``; without a number, the same name with ``A`` for ``Q``:
+    ``sample_A.txt`` answers ``sample_Q.txt``), as in the ADC sets; of several such files, the one
     in the puzzle's own folder. A source with no answer is left out of the map; a puzzle that
     several answer files could answer, or an answer file several puzzles would share, raises a
     ParseError naming them.
@@ -97,6 +98,10 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
         same = [real for real in by_name.get(name, []) if real not in being_verified]
         numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
         lettered = by_number.get((numbered.group(2), numbered.group(3) or ""), []) if numbered else []
+        unnumbered = re.fullmatch(r"(.*[^A-Za-z]|)([Qq])([^A-Za-z0-9].*)", name)  # sample_Q.txt -> sample_A.txt
+        if unnumbered:
+            answer_name = unnumbered.group(1) + ("A" if unnumbered.group(2) == "Q" else "a") + unnumbered.group(3)
+            lettered = lettered + by_name.get(answer_name, [])
         same_beside = [real for real in same if os.path.dirname(real) == folder]
         lettered_beside = [real for real in lettered if os.path.dirname(real) == folder]
         for tier in (same_beside, lettered_beside, same, lettered):  # the answer beside its puzzle first

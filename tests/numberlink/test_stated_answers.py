@@ -4,6 +4,7 @@ grids) paired with their puzzle files by name and checked by ``verify`` under th
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,11 @@ def test_the_answer_beside_a_puzzle_wins_over_a_file_of_its_name_elsewhere(tmp_p
     (tmp_path / "2016" / "copy").mkdir()
     (tmp_path / "2016" / "copy" / "A01.txt").symlink_to(tmp_path / "2016" / "A01.txt")  # two paths, one file
     assert answer_files([str(tmp_path / "2016" / "Q01.txt")], str(tmp_path)) == found
+
+
+def test_an_unnumbered_question_is_answered_by_the_same_name_with_a_for_q(tmp_path):
+    for name in ("sample_Q.txt", "sample_A.txt", "unique.txt", "Q.txt", "A.txt"):
+        (tmp_path / name).write_text("")
+    sources = [str(tmp_path / name) for name in ("sample_Q.txt", "unique.txt", "Q.txt")]
+    found = {Path(k).name: Path(v).name for k, v in answer_files(sources, str(tmp_path)).items()}
+    assert found == {"sample_Q.txt": "sample_A.txt", "Q.txt": "A.txt"}
