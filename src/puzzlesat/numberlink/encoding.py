@@ -377,28 +377,39 @@ def encode(
     return enc
 
 
-def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check) -> None:
-    height, width = puzzle.height, puzzle.width
-    blocks, codes, pool, edge_cells = enc.blocks, enc.label_codes, enc.pool, enc.edge_cells
-    num_edges, label_bits = enc.num_edges, enc.label_bits
-    # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
-    # is a constant, substituted into the clauses of its edges.
-    b = label_bits
-    code_of = np.full(height * width, -1, dtype=np.int64)
-    for label, code in codes.items():
-        pair = puzzle.pair(label)
-        for cell in (pair.start, pair.end):
-            code_of[cell[0] * width + cell[1]] = code
-    inner = free.ravel() & (code_of < 0)
-    cell_bits = np.zeros((height * width, b), dtype=np.int64)
+def bits_equal_to(code: np.ndarray, b: int) -> np.ndarray:
+    """(n, b) signs: +1 where bit i of each code is 1, else -1."""
+    return np.where((code[:, None] >> np.arange(b)) & 1, 1, -1).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class EdgeLabels:
+    """The label clauses of every edge formula (one layer or several), and the arrays the
+    no-self-touch clauses go on to use: ``e_ii`` the (n, 1) inner-inner edge ids with ``ub``,
+    ``vb`` their cells' bits; ``e_ei`` the endpoint-inner edge ids with ``ei_bits``, the inner
+    cell's bits signed by the endpoint's code."""
+
+    blocks: list[tuple[str, np.ndarray]]
+    edge_ids: np.ndarray
+    u_code: np.ndarray
+    v_code: np.ndarray
+    e_ii: np.ndarray
+    ub: np.ndarray
+    vb: np.ndarray
+    e_ei: np.ndarray
+    ei_bits: np.ndarray
+    inner_bits: np.ndarray
+
+
+def edge_labels(edge_cells: np.ndarray, code_of: np.ndarray, inner: np.ndarray, bit_base: int, b: int) -> EdgeLabels:
+    """Log-encoded labels on flat cells: ``b`` bits per ``inner`` cell from ``bit_base`` (an
+    endpoint's code, ``code_of`` >= 0, is a constant substituted into its edges' clauses); every
+    edge joins cells of equal label (``encodings/numberlink.md``)."""
+    cell_bits = np.zeros((len(code_of), b), dtype=np.int64)
     cell_bits[inner] = bit_base + np.arange(int(inner.sum()), dtype=np.int64)[:, None] * b + np.arange(b)
-    edge_ids = np.arange(1, num_edges + 1, dtype=np.int64)
+    edge_ids = np.arange(1, len(edge_cells) + 1, dtype=np.int64)
     u_code, v_code = code_of[edge_cells[:, 0]], code_of[edge_cells[:, 1]]
-
-    def bits_equal_to(code: np.ndarray) -> np.ndarray:
-        """(n, b) signs: +1 where bit i of each code is 1, else -1."""
-        return np.where((code[:, None] >> np.arange(b)) & 1, 1, -1).astype(np.int64)
-
+    blocks = []
     # inner - inner edges: e -> (u_i <-> v_i)
     ii = (u_code < 0) & (v_code < 0)
     e_ii = edge_ids[ii][:, None]
@@ -415,11 +426,31 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     ei = (u_code >= 0) != (v_code >= 0)
     e_ei = edge_ids[ei][:, None]
     ei_code = np.maximum(u_code[ei], v_code[ei])
-    ei_bits = cell_bits[np.where(u_code[ei] >= 0, edge_cells[ei, 1], edge_cells[ei, 0])] * bits_equal_to(ei_code)
+    ei_bits = cell_bits[np.where(u_code[ei] >= 0, edge_cells[ei, 1], edge_cells[ei, 0])] * bits_equal_to(ei_code, b)
     blocks.append(("edge-endpoint-label", np.stack([np.repeat(-e_ei[:, 0], b), ei_bits.reshape(-1)], axis=1)))
     # endpoint - endpoint edges of different labels are never used
     ee_diff = (u_code >= 0) & (v_code >= 0) & (u_code != v_code)
     blocks.append(("edge-endpoints-differ", -edge_ids[ee_diff][:, None]))
+    return EdgeLabels(blocks, edge_ids, u_code, v_code, e_ii, ub, vb, e_ei, ei_bits, cell_bits[inner])
+
+
+def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check) -> None:
+    height, width = puzzle.height, puzzle.width
+    blocks, codes, pool, edge_cells = enc.blocks, enc.label_codes, enc.pool, enc.edge_cells
+    label_bits = enc.label_bits
+    # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
+    # is a constant, substituted into the clauses of its edges.
+    b = label_bits
+    code_of = np.full(height * width, -1, dtype=np.int64)
+    for label, code in codes.items():
+        pair = puzzle.pair(label)
+        for cell in (pair.start, pair.end):
+            code_of[cell[0] * width + cell[1]] = code
+    inner = free.ravel() & (code_of < 0)
+    labels = edge_labels(edge_cells, code_of, inner, bit_base, b)
+    blocks.extend(labels.blocks)
+    e_ii, ub, vb, e_ei, ei_bits = labels.e_ii, labels.ub, labels.vb, labels.e_ei, labels.ei_bits
+    u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
     check()
     if rules.no_self_touch:
         label_code_list = sorted(codes.values())
@@ -442,7 +473,7 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
             parts = []
             for code in label_code_list:
                 check()
-                sign = -bits_equal_to(np.array([code]))
+                sign = -bits_equal_to(np.array([code]), b)
                 parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
             blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code

@@ -38,7 +38,7 @@ import numpy as np
 
 from ...sat import VarPool
 from ...timing import Deadline
-from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout
+from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout, edge_labels
 from ..model import DEFAULT_RULES, Rules
 from .model import Cell, Puzzle, Solution
 
@@ -237,9 +237,7 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline |
 
     layers, height, width = puzzle.layers, puzzle.height, puzzle.width
     size = layers * height * width
-    free3 = np.ones((layers, height, width), dtype=bool)
-    for cell in puzzle.blocked:
-        free3[cell] = False
+    free3 = puzzle.free_mask()
     flat = np.arange(size, dtype=np.int64).reshape(layers, height, width)
 
     # edges: along rows (x), then between rows (y), then between layers (z); ids 1..E
@@ -316,40 +314,14 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline |
     b = label_bits
     inner_count = int(inner.sum())
     bit_base = pool.reserve(inner_count * b)
-    cell_bits = np.zeros((size, b), dtype=np.int64)
-    cell_bits[inner] = bit_base + np.arange(inner_count, dtype=np.int64)[:, None] * b + np.arange(b)
-    edge_ids = np.arange(1, num_edges + 1, dtype=np.int64)
-    u_code, v_code = code_of[edge_cells[:, 0]], code_of[edge_cells[:, 1]]
-
-    def bits_equal_to(code: np.ndarray) -> np.ndarray:
-        """(n, b) signs: +1 where bit i of each code is 1, else -1."""
-        return np.where((code[:, None] >> np.arange(b)) & 1, 1, -1).astype(np.int64)
-
-    # inner - inner edges: e -> (u_i <-> v_i)
-    ii = (u_code < 0) & (v_code < 0)
-    e_ii = edge_ids[ii][:, None]
-    ub, vb = cell_bits[edge_cells[ii, 0]], cell_bits[edge_cells[ii, 1]]
-    eq = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
-    eq[:, :, 0, 0] = -e_ii
-    eq[:, :, 0, 1] = -ub
-    eq[:, :, 0, 2] = vb
-    eq[:, :, 1, 0] = -e_ii
-    eq[:, :, 1, 1] = ub
-    eq[:, :, 1, 2] = -vb
-    blocks.append(("edge-equal-labels", eq.reshape(-1, 3)))
-    # endpoint - inner edges: e -> the inner cell has the endpoint's code (b binary clauses)
-    ei = (u_code >= 0) != (v_code >= 0)
-    e_ei = edge_ids[ei][:, None]
-    ei_code = np.maximum(u_code[ei], v_code[ei])
-    ei_bits = cell_bits[np.where(u_code[ei] >= 0, edge_cells[ei, 1], edge_cells[ei, 0])] * bits_equal_to(ei_code)
-    blocks.append(("edge-endpoint-label", np.stack([np.repeat(-e_ei[:, 0], b), ei_bits.reshape(-1)], axis=1)))
-    # endpoint - endpoint edges of different labels are never used
-    ee_diff = (u_code >= 0) & (v_code >= 0) & (u_code != v_code)
-    blocks.append(("edge-endpoints-differ", -edge_ids[ee_diff][:, None]))
+    labels = edge_labels(edge_cells, code_of, inner, bit_base, b)
+    blocks.extend(labels.blocks)
+    e_ii, ub, vb, e_ei, ei_bits = labels.e_ii, labels.ub, labels.vb, labels.e_ei, labels.ei_bits
+    u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
     # every inner cell's code is at most the largest label code: for each 0 bit i of the top
     # code C, -x_i OR (-x_j for the 1 bits j > i of C)
     top = max(codes.values(), default=0)
-    inner_bits = cell_bits[inner]
+    inner_bits = labels.inner_bits
     for i in range(b):
         if not (top >> i) & 1:
             higher = [j for j in range(i + 1, b) if (top >> j) & 1]

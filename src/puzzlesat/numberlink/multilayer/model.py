@@ -199,6 +199,13 @@ class Puzzle:
             if self.is_free(n):
                 yield n
 
+    def free_mask(self) -> np.ndarray:
+        """A Z x H x W boolean array, True on the free cells."""
+        free = np.ones((self.layers, self.height, self.width), dtype=bool)
+        for cell in self.blocked:
+            free[cell] = False
+        return free
+
     def grid(self) -> np.ndarray:
         """The board as a Z x H x W numpy array of strings: label, ``.`` or ``#``."""
         g = np.full((self.layers, self.height, self.width), EMPTY, dtype=object)

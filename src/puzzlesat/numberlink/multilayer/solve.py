@@ -358,9 +358,7 @@ def _route(puzzle: Puzzle, deadline: Deadline, budget: float = ROUTE_SECONDS) ->
     stop = time.perf_counter() + (budget if remaining is None else min(budget, remaining / 2))
     layers, height, width = puzzle.layers, puzzle.height, puzzle.width
     size = layers * height * width
-    free3 = np.ones((layers, height, width), dtype=bool)
-    for cell in puzzle.blocked:
-        free3[cell] = False
+    free3 = puzzle.free_mask()
     index = np.arange(size, dtype=np.int64).reshape(layers, height, width)
     around = np.full((layers, height, width, 6), -1, dtype=np.int64)
     around[1:, :, :, 0] = index[:-1]
