@@ -98,6 +98,26 @@ def _label_encoding(rules: Rules) -> str:
     return "log"
 
 
+def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver, Deadline]:
+    """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options, fewer on big
+    formulas), and the deadline to search by: time is kept back to stop a solver step and free a
+    big formula within the limit (1002 x 1002: a step overran by 2 s and freeing took 1-2 s).
+    Raises EncodingTimeout when ``deadline`` passes while the clauses are fed (the solver is
+    closed first). Serves formulas of one layer and of several."""
+    options = None
+    if solver == "cadical195":
+        options = CADICAL_OPTIONS
+        if encoding.num_clauses > BIG_FORMULA_CLAUSES:
+            options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
+    sat = SatSolver(name=solver, options=options)
+    try:
+        encoding.feed(sat, deadline)
+    except EncodingTimeout:
+        sat.close()
+        raise
+    return sat, deadline.earlier(encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
+
+
 class _Search:
     """One formula in one incremental solver, yielding verified cycle-free answers.
 
@@ -117,16 +137,7 @@ class _Search:
         start = time.perf_counter()
         try:
             self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline, touch_selectors=touch_selectors)
-            options = None
-            if solver == "cadical195":
-                options = CADICAL_OPTIONS
-                if self.encoding.num_clauses > BIG_FORMULA_CLAUSES:
-                    options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
-            self.solver = SatSolver(name=solver, options=options)
-            self.encoding.feed(self.solver, deadline)
-            # keep back time to stop a solver step and free a big formula within the limit
-            # (1002 x 1002: a step overran by 2 s and freeing took 1-2 s)
-            self.deadline = deadline.earlier(self.encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
+            self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline)
         except EncodingTimeout:
             self.close()
         finally:

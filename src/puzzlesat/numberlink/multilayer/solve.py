@@ -58,7 +58,7 @@ from ...results import CountResult, SolveResult, Status, Timings, check_count_li
 from ...sat import DEFAULT_SOLVER, SatSolver
 from ...timing import Deadline
 from ..model import DEFAULT_RULES, Rules
-from ..solve import BIG_FORMULA_CLAUSES, CADICAL_BIG_FORMULA_OPTIONS, CADICAL_OPTIONS, UnverifiedAnswer
+from ..solve import UnverifiedAnswer, loaded_solver
 from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
 from .encoding import Encoding, EncodingTimeout
 from .encoding import encode as _encode
@@ -67,11 +67,10 @@ from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
 
-# CaDiCaL options as in the one-layer solver (CADICAL_OPTIONS: no "lucky" first assignments,
-# no bounded variable elimination; over BIG_FORMULA_CLAUSES = 2 M clauses also none of the
-# inprocessing that runs in bursts of seconds between two conflicts: with it a conflict-budgeted
-# step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it 0.0 s)
-CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
+# The solver is loaded as on one layer (``loaded_solver``: its CaDiCaL options, and over 2 M
+# clauses none of the inprocessing that runs in bursts of seconds between two conflicts: with it
+# a conflict-budgeted step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it
+# 0.0 s; time kept back before the deadline in proportion to the formula's size).
 # Boards with more cells are solved in a forked child process under a time limit, stopped a
 # second after the limit: one solver call can overrun its step (QA: a 3 s limit on the
 # 72x72x8 ADC 2018 Q17 under cover-all rules took 5 s in process). A layered board's formula
@@ -229,15 +228,7 @@ class _Search:
         start = time.perf_counter()
         try:
             self.encoding = _encode(puzzle, self.formula_rules, deadline=deadline)
-            options = None
-            if solver == "cadical195":
-                options = CADICAL_OPTIONS
-                if self.encoding.num_clauses > BIG_FORMULA_CLAUSES:
-                    options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
-            self.solver = SatSolver(name=solver, options=options)
-            self.encoding.feed(self.solver, deadline)
-            # keep back time to stop a solver step and free a big formula within the limit
-            self.deadline = deadline.earlier(self.encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
+            self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline)
         except EncodingTimeout:
             self.close()
         finally:
