@@ -120,6 +120,29 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     return found
 
 
+def answers_without_puzzle(sources: Sequence[str], answers: str, found: dict[str, str]) -> list[str]:
+    """``--answers``: the files of an answer folder that no puzzle file pairs with (``found`` is
+    :func:`answer_files`' map) and that are not puzzles being verified themselves. An answer
+    file given on its own always pairs.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("A04.txt", "A09.txt"):
+    ...     _ = (folder / name).write_text("")
+    >>> sources = ["Q/Q04.txt"]
+    >>> [Path(path).name for path in answers_without_puzzle(sources, str(folder), answer_files(sources, str(folder)))]
+    ['A09.txt']
+    """
+    if not os.path.isdir(answers):
+        return []
+    taken = {os.path.realpath(path) for path in [*found.values(), *sources] if not is_url(path)}
+    left: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
+    for path in expand_paths([answers]):
+        if os.path.realpath(path) not in taken:
+            left.setdefault(os.path.realpath(path), path)
+    return list(left.values())
+
+
 def read_source(source: str) -> str:
     """The text of a file (or the URL itself), with clear errors for missing or binary files."""
     if is_url(source):
@@ -283,8 +306,10 @@ def command_solve(args: argparse.Namespace) -> int:
 def command_verify(args: argparse.Namespace) -> int:
     sources = list(expand_paths(args.paths))
     answers: dict[str, str] = {}
+    unpaired_answers: list[str] = []
     if args.answers is not None:
         answers = answer_files(sources, args.answers)
+        unpaired_answers = answers_without_puzzle(sources, args.answers, answers)
         used = {os.path.realpath(path) for path in answers.values()}
         sources = [source for source in sources if is_url(source) or os.path.realpath(source) not in used]
     args.answer_of = answers
@@ -302,10 +327,12 @@ def command_verify(args: argparse.Namespace) -> int:
     progress = Progress(total, label="verify")
     counts: dict[str, int] = {}
     failed = 0
+    unanswered = 0  # puzzles no answer file pairs with (--answers)
     started = time.perf_counter()
     for source, family, items in loaded:
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
+            unanswered += "answer" in record and record["answer"] is None
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
@@ -315,6 +342,11 @@ def command_verify(args: argparse.Namespace) -> int:
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
+    if args.answers is not None:
+        line += f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer file(s) paired with no puzzle"
+        if unpaired_answers:
+            shown = [os.path.basename(path) for path in unpaired_answers[:5]]
+            line += f" ({', '.join(shown)}{', ...' if len(unpaired_answers) > 5 else ''})"
     print(line, file=sys.stderr if args.json else sys.stdout)
     return 0 if failed == 0 and total > 0 else 1
 

@@ -80,7 +80,7 @@ def test_answers_in_the_verified_folder_are_not_verified_as_puzzles(tmp_path, ca
     assert [(r["source"].rsplit("/", 1)[-1], r["answer"]["valid"]) for r in records] == [("Q01.txt", True)]
     (tmp_path / "Q02.txt").write_text(PUZZLE)  # no answer of its own: checked as a puzzle only
     code, records = run(capsys, "verify", str(tmp_path), "--answers", str(tmp_path), "--json")
-    assert code == 0 and [("answer" in r) for r in records] == [True, False]
+    assert code == 0 and [r["answer"] is None for r in records] == [False, True]
 
 
 def test_a_valid_different_answer_decides_an_open_uniqueness(tmp_path, capsys, monkeypatch):
@@ -165,3 +165,25 @@ def test_an_unnumbered_question_is_answered_by_the_same_name_with_a_for_q(tmp_pa
     sources = [str(tmp_path / name) for name in ("sample_Q.txt", "unique.txt", "Q.txt")]
     found = {Path(k).name: Path(v).name for k, v in answer_files(sources, str(tmp_path)).items()}
     assert found == {"sample_Q.txt": "sample_A.txt", "Q.txt": "A.txt"}
+
+
+def test_puzzles_without_a_stated_answer_and_answers_without_a_puzzle_are_reported(tmp_path, capsys):
+    questions, answers = tmp_path / "Q", tmp_path / "A"
+    questions.mkdir()
+    answers.mkdir()
+    (questions / "Q01.txt").write_text(PUZZLE)
+    (questions / "Q02.txt").write_text(PUZZLE)  # no A02.txt
+    (answers / "A01.txt").write_text(ANSWER)
+    (answers / "A09.txt").write_text(ANSWER)  # no Q09.txt
+    code, records = run(capsys, "verify", str(questions), "--answers", str(answers), "--json")
+    assert code == 0 and [r["answer"] is None for r in records] == [False, True]
+    code = main(["verify", str(questions), "--answers", str(answers)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Q02.txt (4x3): solved, unique; no stated answer found," in out
+    summary = out.splitlines()[-1]
+    assert "1 puzzle(s) with no stated answer" in summary
+    assert "1 answer file(s) paired with no puzzle" in summary and "A09.txt" in summary
+    main(["verify", str(questions / "Q01.txt")])  # without --answers nothing is said about answers
+    out = capsys.readouterr().out
+    assert "stated answer" not in out and "answer file" not in out

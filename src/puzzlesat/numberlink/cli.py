@@ -113,11 +113,14 @@ def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | 
     """The puzzle's record; with ``answer`` (a file: ``verify --answers``) also ``answer``, the
     stated answer checked by :func:`~puzzlesat.numberlink.verify` under the same rules:
     ``{"source", "valid", "violations" (messages; for an unreadable answer the reason),
-    "same" (true when it is the answer found, false when another, null when none was found)}``.
+    "same" (true when it is the answer found, false when another, null when none was found)}``;
+    under ``--answers`` a puzzle no answer file pairs with has ``answer`` null.
     A valid stated answer other than the one found shows the puzzle has several answers, which
     decides a uniqueness the search left open."""
     record = _record(puzzle, args)
     if answer is None:
+        if getattr(args, "answers", None) is not None:  # answers were asked for, and none pairs with this puzzle
+            record["answer"] = None
         return record
     from ..cli import read_source  # (the command line's file reading: devices refused, size capped)
 
@@ -154,7 +157,7 @@ def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | 
 def passed(record: dict[str, Any]) -> bool:
     """A puzzle passes when it is solved and its answer is proven unique (and a stated answer,
     when one was given, is valid)."""
-    return record["status"] == "solved" and record["unique"] is True and record.get("answer", {}).get("valid", True)
+    return record["status"] == "solved" and record["unique"] is True and (record.get("answer") or {}).get("valid", True)
 
 
 def _uniqueness_text(record: dict[str, Any]) -> str:
@@ -180,7 +183,9 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
     if record.get("proof"):
         head += f" ({record['proof']})"
     stated = record.get("answer")
-    if stated is not None:
+    if stated is None and "answer" in record:
+        head += "; no stated answer found"
+    elif stated is not None:
         if stated["valid"]:
             head += {True: "; stated answer valid (the one found)", False: "; stated answer valid (not the one found)",
                      None: "; stated answer valid"}[stated["same"]]
