@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 from puzzlesat import numberlink, roller, swap
-from puzzlesat.numberlink import backtracking, frontier
+from puzzlesat.numberlink import backtracking, frontier, multilayer
 from puzzlesat.cli import main
 from puzzlesat.errors import ParseError
 from puzzlesat.results import CountResult, Uniqueness
+from puzzlesat.roller.stopgraph import StopGraph
+from puzzlesat.roller.timeindexed import solve_time_indexed
 from puzzlesat.timing import Deadline
 
 PUZZLE = numberlink.Puzzle.from_rows(["A..", "...", "..A"])  # two answers under the default rules
@@ -88,6 +90,34 @@ def test_a_level_of_another_family_is_named_by_its_module():
 def test_bad_values_raise_a_value_error_saying_what_is_allowed(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+REFUTED = numberlink.Puzzle.from_rows(["A.B", "...", "A.B"])  # chessboard colours: no answer, no search
+REFUTED_LAYERS = multilayer.Puzzle.from_layers([["A.", ".A"], ["..", ".."]])  # colours too
+ROUTED_LAYERS = multilayer.Puzzle.from_layers([["A.", "A."], ["..", ".."]])  # the router answers it
+
+
+@pytest.mark.parametrize("call", [
+    lambda: numberlink.solve(REFUTED, solver="nosuch"),
+    lambda: numberlink.count(REFUTED, solver="nosuch"),
+    lambda: numberlink.is_unique(REFUTED, solver="nosuch"),
+    lambda: multilayer.solve(REFUTED_LAYERS, solver="nosuch"),
+    lambda: multilayer.count(REFUTED_LAYERS, solver="nosuch"),
+    lambda: multilayer.is_unique(REFUTED_LAYERS, solver="nosuch"),
+    lambda: multilayer.solve(ROUTED_LAYERS, rules=numberlink.Rules(cover_all=False), solver="nosuch"),
+    lambda: numberlink.generate(5, 5, method="unionfind", unique=False, solver="nosuch"),
+    lambda: solve_time_indexed(StopGraph.of(roller.parse("###\n#o#\n###")), solver="nosuch"),  # nothing to paint
+])
+def test_an_unknown_sat_solver_is_refused_before_any_work(call):
+    with pytest.raises(ValueError, match=r"unknown SAT solver 'nosuch' \(known: .*cadical195.*glucose4"):
+        call()
+
+
+def test_an_unusable_sat_solver_is_refused_under_any_of_its_names():
+    for name in ("lingeling", "lgl", "kissat404", "ks"):
+        with pytest.raises(ValueError, match=f"SAT solver '{name}' cannot be used"):
+            numberlink.solve(REFUTED, solver=name)
+    assert numberlink.solve(REFUTED, solver="g4").status.value == "unsatisfiable"  # pysat's short names are known
 
 
 def test_an_answer_to_another_board_is_refused_when_written_out():

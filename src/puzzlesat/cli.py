@@ -525,15 +525,12 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
         if args.method not in known:
             return f"argument --method: unknown method {args.method!r} (roller: {', '.join(ROLLER_METHODS)}; swap: exact, {', '.join(SWAP_METHODS)})"
     if getattr(args, "solver", None) is not None:
-        from pysat.solvers import SolverNames
+        from .sat.solver import UnknownSolver, check_solver_name
 
-        from .sat.solver import UNSUPPORTED
-
-        names = {name for field in vars(SolverNames) if not field.startswith("_") for name in getattr(SolverNames, field)}
-        if args.solver in UNSUPPORTED:
-            return f"argument --solver: {args.solver!r} cannot be used: {UNSUPPORTED[args.solver]}"
-        if args.solver not in names:
-            return f"argument --solver: unknown SAT solver {args.solver!r} (try cadical195, glucose4 or minisat22)"
+        try:
+            check_solver_name(args.solver)
+        except UnknownSolver as error:
+            return f"argument --solver: {error}"
     return None
 
 

@@ -53,6 +53,7 @@ from typing import Iterator, Sequence
 
 from ..errors import PuzzlesatError, require_count, require_type
 from ..grid import Cell
+from ..sat import check_solver_name
 from ..seeds import hashed_seed
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
@@ -647,6 +648,8 @@ def generate(
     """
     low_high = check_request(width, height, method=method, band=band, target=target)
     require_count(max_tries, "max_tries")
+    if solver is not None:
+        check_solver_name(solver)  # before any drawing, not at the first certificate
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     deadline = Deadline.of(time_limit)
     rng = random.Random(seed)

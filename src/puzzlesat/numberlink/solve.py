@@ -42,7 +42,7 @@ import numpy as np
 from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, run_in_child as _run_in_child
 from ..errors import PuzzlesatError, require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
-from ..sat import DEFAULT_SOLVER, SatSolver, counter
+from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
 from . import frontier, topology
 from .encoding import Encoding, EncodingTimeout, orientation_blocks
@@ -57,9 +57,10 @@ class UnverifiedAnswer(AssertionError):
     """Internal error: the solver produced an answer that the independent checker rejects."""
 
 
-def _check_arguments(puzzle: Puzzle, rules: Rules) -> None:
+def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
     require_type(puzzle, Puzzle, "puzzle", "parse text with numberlink.parse")
     require_type(rules, Rules, "rules", "e.g. Rules(no_self_touch=True)")
+    check_solver_name(solver)  # even where no SAT call turns out to be needed
 
 
 def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
@@ -69,7 +70,8 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     >>> enc.num_edges, len(enc.answer_vars)
     (7, 7)
     """
-    _check_arguments(puzzle, rules)
+    require_type(puzzle, Puzzle, "puzzle", "parse text with numberlink.parse")
+    require_type(rules, Rules, "rules", "e.g. Rules(no_self_touch=True)")
     return _encode(puzzle, rules)
 
 
@@ -900,7 +902,7 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
-    _check_arguments(puzzle, rules)
+    _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
     contradiction = topology.contradiction(puzzle, rules)
@@ -959,7 +961,7 @@ def count(
     >>> count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=100).count
     12
     """
-    _check_arguments(puzzle, rules)
+    _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
     contradiction = topology.contradiction(puzzle, rules)

@@ -22,7 +22,7 @@ from itertools import combinations
 
 from ..grid import Cell
 from ..results import SolveResult, Status, Timings
-from ..sat import DEFAULT_SOLVER, SatSolver, VarPool
+from ..sat import DEFAULT_SOLVER, SatSolver, VarPool, check_solver_name
 from ..timing import Deadline, Stopwatch
 from .stopgraph import Move, StopGraph
 
@@ -116,6 +116,7 @@ def solve_time_indexed(graph: StopGraph, *, time_limit: "float | Deadline | None
     """Minimum answer by growing the horizon from the run-cover bound (unverified; see
     :func:`puzzlesat.roller.solve.solve`). UNKNOWN with the proven ``lower_bound`` when time runs
     out. The level must be feasible, or the horizon would grow for ever."""
+    check_solver_name(solver)  # even for a level that needs no SAT call
     deadline = Deadline.of(time_limit)
     watch = Stopwatch()
     with watch("encode"):

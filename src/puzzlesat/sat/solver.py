@@ -24,9 +24,9 @@ from itertools import repeat
 from typing import Iterable, Sequence
 
 import pysolvers
-from pysat.solvers import NoSuchSolverError, Solver
+from pysat.solvers import Solver, SolverNames
 
-from ..errors import PuzzlesatError
+from ..errors import PuzzlesatError, require_type
 from ..timing import Deadline
 
 DEFAULT_SOLVER = "cadical195"
@@ -46,6 +46,50 @@ _RAW_ADD = {
     "minisat22": ("minisat", "minisat22_add_cl"),
 }
 
+
+
+class UnknownSolver(PuzzlesatError, ValueError):
+    """A SAT solver name this layer cannot drive: unknown to pysat, or one it cannot use."""
+
+
+def _backend_of_name() -> dict[str, str]:
+    """Every name pysat accepts for a SAT back-end (``g4``, ``glucose4``, ...) -> the back-end
+    (pysat's key for it, as in :data:`UNSUPPORTED`)."""
+    return {name: backend for backend, names in vars(SolverNames).items() if not backend.startswith("_") for name in names}
+
+
+def known_solvers() -> list[str]:
+    """The SAT back-ends this layer can drive, one name each (pysat also takes short names).
+
+    >>> known_solvers()[:3]
+    ['cadical103', 'cadical153', 'cadical195']
+    """
+    shown = []
+    for backend, names in vars(SolverNames).items():
+        if not backend.startswith("_") and backend not in UNSUPPORTED:
+            shown.append(backend if backend in names else names[-1])  # (pysat's key is not always a name it takes)
+    return sorted(shown)
+
+
+def check_solver_name(name: str) -> None:
+    """Raise :class:`UnknownSolver` (a ValueError) naming ``name`` and the known back-ends
+    unless this layer can drive it. The solving verbs call it before any work, so a mistyped
+    name is refused even for a puzzle that turns out to need no SAT call.
+
+    >>> check_solver_name("glucose4")
+    >>> check_solver_name("nosuch")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    puzzlesat.sat.solver.UnknownSolver: unknown SAT solver 'nosuch' (known: cadical103, cadical153, ...)
+    """
+    require_type(name, str, "solver", "a SAT solver's name, e.g. 'cadical195'")
+    backend = _backend_of_name().get(name)
+    if backend is None:
+        raise UnknownSolver(f"unknown SAT solver {name!r} (known: {', '.join(known_solvers())})")
+    if backend in UNSUPPORTED:
+        raise UnknownSolver(f"SAT solver {name!r} cannot be used: {UNSUPPORTED[backend]}")
+
+
 _FIRST_BUDGET = 2_000
 _MAX_STEP_SECONDS = 0.5  # aim for steps this long, so a deadline is missed by well under a second
 
@@ -57,13 +101,9 @@ class SatSolver:
     """
 
     def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER, options: dict[str, int] | None = None) -> None:
-        if name in UNSUPPORTED:
-            raise PuzzlesatError(f"SAT solver {name!r} is not supported: {UNSUPPORTED[name]}")
+        check_solver_name(name)
         self.name = name
-        try:
-            self._solver = Solver(name=name)
-        except NoSuchSolverError:
-            raise PuzzlesatError(f"unknown SAT solver {name!r} (try cadical195, glucose4 or minisat22)") from None
+        self._solver = Solver(name=name)
         if options:  # back-end options by name (CaDiCaL's configure); ignored where unsupported
             configure = getattr(self._solver.solver, "configure", None)
             if configure is not None:

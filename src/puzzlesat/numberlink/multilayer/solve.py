@@ -55,7 +55,7 @@ import numpy as np
 from ...child import can_fork as _can_fork, run_in_child as _run_in_child
 from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
-from ...sat import DEFAULT_SOLVER, SatSolver
+from ...sat import DEFAULT_SOLVER, SatSolver, check_solver_name
 from ...timing import Deadline
 from ..model import DEFAULT_RULES, Rules
 from ..solve import UnverifiedAnswer, loaded_solver
@@ -82,7 +82,7 @@ CHILD_PROCESS_CELLS = 20_000
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
     require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
-    require_type(solver, str, "solver", "a SAT solver's name, e.g. 'cadical195'")
+    check_solver_name(solver)  # even where no SAT call turns out to be needed
 
 
 def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
