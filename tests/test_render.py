@@ -261,6 +261,24 @@ def test_puzzlesat_render_with_solution_draws_the_verified_answer(family, tmp_pa
     assert with_class(ET.parse(plain).getroot(), cls) == []
 
 
+def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_path, monkeypatch) -> None:
+    from puzzlesat.cli import main
+    from puzzlesat.numberlink import cli as numberlink_cli
+
+    def caption(text: str) -> str:
+        source = tmp_path / "puzzle.txt"
+        source.write_text(text)
+        out = tmp_path / "answer.svg"
+        assert main(["render", str(source), "--solution", "--time-limit", "30", "-o", str(out)]) == 0
+        return with_class(ET.parse(out).getroot(), "caption")[0].text
+
+    assert caption("...B\n.A..\n..BA\n").endswith(", solved, unique")
+    assert caption("A..\n...\n..A\n").endswith(", solved, multiple answers")  # the words of verify's lines
+    real_count = numberlink_cli.count
+    monkeypatch.setattr(numberlink_cli, "count", lambda puzzle, **options: real_count(puzzle, **{**options, "limit": 1}))
+    assert caption("A..\n...\n..A\n").endswith(", solved, uniqueness unknown")  # (a count stopped at one answer)
+
+
 def Level_from(rows):
     from puzzlesat.roller.model import Level
 

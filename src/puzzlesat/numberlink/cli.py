@@ -160,8 +160,8 @@ def passed(record: dict[str, Any]) -> bool:
     return record["status"] == "solved" and record["unique"] is True and (record.get("answer") or {}).get("valid", True)
 
 
-def _uniqueness_text(record: dict[str, Any]) -> str:
-    return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[record["unique"]]
+def _uniqueness_text(unique: bool | None) -> str:
+    return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[unique]
 
 
 def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namespace, verb: str, *, where: str, colour: bool) -> str:
@@ -171,7 +171,7 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
         size = f"{puzzle.width}x{puzzle.height}" if puzzle else "?"
     head = f"{where} ({size}): {record['status']}"
     if record["status"] == "solved":
-        head += f", {_uniqueness_text(record)}"
+        head += f", {_uniqueness_text(record['unique'])}"
     if record.get("differs"):
         head += f" (paths {', '.join(record['differs'])} differ"
         if record.get("rules") == str(Rules()):  # the rules in force, for puzzles made for Flow Free's
@@ -441,7 +441,8 @@ def generate(args: argparse.Namespace) -> int:
 # -- render (owned by the rendering work) -------------------------------------------------------
 def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
     """``puzzlesat render``: draw the puzzle, or with ``--solution`` its verified answer, to
-    ``args.output`` (.svg or .png). Exit 0 when drawn as asked, 1 when no answer was found (the
+    ``args.output`` (.svg or .png); the caption then says whether that answer is unique, in the
+    words of ``verify`` ("solved, multiple answers"). Exit 0 when drawn as asked, 1 when no answer was found (the
     puzzle alone is drawn), 2 when the file could not be written or the puzzle has several
     layers (pictures are drawn for one layer; ``solve`` prints a multi-layer answer as text)."""
     import sys
@@ -453,19 +454,19 @@ def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
 
     from ..scene import cli_caption, save_for_cli
     from .render import render as draw
-    from .solve import solve
 
     title = cli_caption(args.input, args.index, "", f"{puzzle.width}x{puzzle.height}")
     solution = None
     status = 0
     if args.solution:
         options = {"solver": args.solver} if args.solver else {}
-        result = solve(puzzle, rules=rules_from(args), time_limit=args.time_limit, **options)
-        if result.status is Status.SOLVED:
-            solution = result.solution
-            title += ", solved"
+        result = count(puzzle, rules=rules_from(args), limit=2, time_limit=args.time_limit, **options)  # (as solve and verify do)
+        if result.solutions:
+            solution = result.solutions[0]
+            title += f", solved, {_uniqueness_text(result.unique)}"
         else:
-            print(f"no answer drawn: {result.status.value} under {rules_from(args)} rules", file=sys.stderr)
+            found = Status.UNSATISFIABLE if result.complete else Status.UNKNOWN
+            print(f"no answer drawn: {found.value} under {rules_from(args)} rules", file=sys.stderr)
             status = 1
     written = save_for_cli(draw(puzzle, solution, title=title), args.output)
     return written or status
