@@ -101,6 +101,24 @@ def test_cap_and_time_limit_give_unknown():
     assert astar_solve(level, time_limit=0.0).status is Status.UNKNOWN
 
 
+def test_the_baseline_returns_at_its_time_limit():
+    # a 7x6 expert level no run solves within the limit; without the cap, states pile up for the
+    # whole second, and freeing them once a run stopped took 0.12 s past the limit. The wall
+    # clock allows for a loaded machine; the process's own CPU time must keep to the limit.
+    import time
+
+    from puzzlesat.swap.generate import draw_level
+
+    level = draw_level(random.Random(3), difficulty="expert", goal="match", size=(7, 6))
+    limit = 1.0
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = astar_solve(level, time_limit=limit, cap=1_000_000)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    assert result.status is Status.UNKNOWN and "timeout" in {run["status"] for run in result.stats["runs"].values()}
+    assert wall < limit + 0.25
+    assert cpu < limit + 0.05
+
+
 def test_start_already_at_goal():
     level = parse("start\nT1R T1G\ngoal\nR G")
     result = astar_solve(level)
