@@ -283,9 +283,7 @@ def encode(
             raise EncodingTimeout()
 
     height, width = puzzle.height, puzzle.width
-    free = np.ones((height, width), dtype=bool)
-    for cell in puzzle.blocked:
-        free[cell] = False
+    free = puzzle.free_mask()
     flat = np.arange(height * width, dtype=np.int64).reshape(height, width)
 
     # edges: horizontal row-major, then vertical row-major; ids 1..E

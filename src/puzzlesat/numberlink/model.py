@@ -171,6 +171,13 @@ class Puzzle:
             if n not in self.blocked:
                 yield n
 
+    def free_mask(self) -> np.ndarray:
+        """An H x W boolean array, True on the free cells."""
+        free = np.ones((self.height, self.width), dtype=bool)
+        for cell in self.blocked:
+            free[cell] = False
+        return free
+
     def grid(self) -> np.ndarray:
         """The board as an H x W numpy array of strings: label, ``.`` or ``#``."""
         g = np.full((self.height, self.width), EMPTY, dtype=object)

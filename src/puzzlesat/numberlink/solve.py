@@ -31,7 +31,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import heapq
 import math
 import time
 from multiprocessing.connection import wait
@@ -44,7 +43,7 @@ from ..errors import PuzzlesatError, require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
-from . import frontier, topology
+from . import frontier, routing, topology
 from .encoding import Encoding, EncodingTimeout, orientation_blocks
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, Cell, Puzzle, Rules, Solution
@@ -734,90 +733,17 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
         search.close()
 
 
-ROUTE_SECONDS = 3.0  # at most this long (and a third of the time left) for the router
-ROUTE_ROUNDS_PER_PAIR = 200  # rip-ups allowed per pair before the router gives up
-
-
 def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
-    """May-leave-empty: look for an answer by rip-up-and-reroute routing before SAT.
-
-    Pairs are routed by shortest paths (nearest pairs first) through cells no other path
-    holds; a pair that finds no such path takes the cheapest path through other paths (each
-    foreign cell costs extra), rips those paths up and queues them again, and the cells fought
-    over grow dearer. Routing problems with much empty space (the ADC sets) are often solved
-    this way at once where the SAT search is lost; the answer is verified like any other, and
-    None is returned when the time share or the rip-up allowance runs out."""
-    remaining = deadline.remaining()
-    budget = ROUTE_SECONDS if remaining is None else min(ROUTE_SECONDS, remaining / 3)
-    stop = time.perf_counter() + budget
-    ends = puzzle.endpoints()
-    owner: dict[Cell, str] = {}
-    paths: dict[str, list[Cell]] = {}
-    cost: dict[Cell, float] = {}
-
-    def cheapest(pair, foreign: float | None) -> list[Cell] | None:
-        best = {pair.start: 0.0}
-        parent: dict[Cell, Cell | None] = {pair.start: None}
-        heap = [(0.0, 0, pair.start)]
-        tick = 0
-        while heap:
-            d, _, cell = heapq.heappop(heap)
-            if cell == pair.end:
-                out = [cell]
-                while parent[out[-1]] is not None:
-                    out.append(parent[out[-1]])  # type: ignore[arg-type]
-                return out[::-1]
-            if d > best[cell]:
-                continue
-            for n in puzzle.neighbours(cell):
-                if n != pair.end and n in ends:
-                    continue
-                step = 1.0 + cost.get(n, 0.0)
-                holder = owner.get(n)
-                if holder is not None and holder != pair.label:
-                    if foreign is None:
-                        continue
-                    step += foreign
-                if d + step < best.get(n, float("inf")):
-                    best[n] = d + step
-                    parent[n] = cell
-                    tick += 1
-                    heapq.heappush(heap, (d + step, tick, n))
+    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`.routing`) before
+    SAT, its paths shrunk to no touching under no-self-touch rules and verified; None when the
+    router gives up (it proves nothing). Routing problems with much empty space (the ADC sets)
+    are often solved this way at once where the SAT search is lost."""
+    stop = time.perf_counter() + routing.route_budget(deadline.remaining())
+    paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
+    if paths is None:
         return None
-
-    def rip(label: str) -> None:
-        for cell in paths.pop(label, [])[1:-1]:
-            if owner.get(cell) == label:
-                del owner[cell]
-
-    queue = sorted(puzzle.pairs, key=lambda p: abs(p.start[0] - p.end[0]) + abs(p.start[1] - p.end[1]))
-    foreign = 2.0
-    rounds = 0
-    while queue:
-        if time.perf_counter() > stop or deadline.expired():
-            return None
-        pair = queue.pop(0)
-        rip(pair.label)
-        path = cheapest(pair, None)
-        if path is None:
-            path = cheapest(pair, foreign)
-            if path is None:
-                return None  # walled in by endpoints and blocked cells
-            for cell in path[1:-1]:
-                holder = owner.get(cell)
-                if holder is not None and holder != pair.label:
-                    rip(holder)
-                    queue.append(puzzle.pair(holder))
-                cost[cell] = cost.get(cell, 0.0) + 0.3
-            rounds += 1
-            if rounds > ROUTE_ROUNDS_PER_PAIR * len(puzzle.pairs):
-                return None  # not converging: leave it to SAT
-            if rounds % 50 == 0:
-                foreign *= 1.2
-        paths[pair.label] = path
-        for cell in path[1:-1]:
-            owner[cell] = pair.label
-    solution = Solution(tuple((pair.label, tuple(paths[pair.label])) for pair in puzzle.pairs))
+    cut = routing.shrink if rules.no_self_touch else tuple
+    solution = Solution(tuple((label, cut(cells)) for label, cells in paths.items()))
     return None if verify(puzzle, solution, rules) else solution
 
 

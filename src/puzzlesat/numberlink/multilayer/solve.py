@@ -47,7 +47,6 @@ SAT search alone leaves several open at 60 s (``encodings/numberlink-multilayer.
 
 from __future__ import annotations
 
-import heapq
 import time
 
 import numpy as np
@@ -57,12 +56,13 @@ from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ...sat import DEFAULT_SOLVER, SatSolver, check_solver_name
 from ...timing import Deadline
+from .. import routing
 from ..model import DEFAULT_RULES, Rules
 from ..solve import UnverifiedAnswer, loaded_solver
 from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
 from .encoding import Encoding, EncodingTimeout
 from .encoding import encode as _encode
-from .model import STEPS, Cell, Puzzle, Solution
+from .model import Cell, Puzzle, Solution
 from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
@@ -327,130 +327,20 @@ def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, st
 
 # -- routing first (may-leave-empty) ---------------------------------------------------------
 
-ROUTE_SECONDS = 20.0  # at most this long (and half the time left) for the router
-ROUTE_ROUNDS = 400    # rip-up rounds before the router gives up
-ROUTE_PRESENT_GROWTH = 1.5  # the price of a shared cell grows by this factor each round...
-ROUTE_PRESENT_MAX = 1000.0  # ...up to this (beyond, float sums lose the distance heuristic)
-
-
-def _route(puzzle: Puzzle, deadline: Deadline, budget: float = ROUTE_SECONDS) -> Solution | None:
-    """May-leave-empty: an answer by negotiated-congestion routing (PathFinder), or None.
-
-    Every pair is routed by a shortest path (A*, distance as the heuristic) through cells that
-    are not another pair's endpoint; a cell already used by other paths costs more (``1 +
-    present * users``, the present price growing each round) and so does a cell that was
-    shared in earlier rounds (a history price, raised once per round per extra user). After
-    the first round only the paths through shared cells are ripped up and routed again; when no
-    cell is shared the paths are an answer (touching allowed). None when ``budget`` seconds (or
-    half the deadline's time left), ``ROUTE_ROUNDS`` rounds, or a pair walled in by endpoints
-    stop it. The contest problems this is for (ADC 2018) are routing problems with much empty
-    space: all 29 are routed in 0.01-4 s, where the SAT search alone leaves several open at 60 s."""
-    remaining = deadline.remaining()
-    stop = time.perf_counter() + (budget if remaining is None else min(budget, remaining / 2))
-    layers, height, width = puzzle.layers, puzzle.height, puzzle.width
-    size = layers * height * width
-    free3 = puzzle.free_mask()
-    index = np.arange(size, dtype=np.int64).reshape(layers, height, width)
-    around = np.full((layers, height, width, 6), -1, dtype=np.int64)
-    around[1:, :, :, 0] = index[:-1]
-    around[:-1, :, :, 1] = index[1:]
-    around[:, 1:, :, 2] = index[:, :-1]
-    around[:, :-1, :, 3] = index[:, 1:]
-    around[:, :, 1:, 4] = index[:, :, :-1]
-    around[:, :, :-1, 5] = index[:, :, 1:]
-    around = around.reshape(size, 6)
-    free = free3.ravel()
-    around[~free] = -1
-    around[(around >= 0) & ~free[np.maximum(around, 0)]] = -1
-    neighbours = [[n for n in row if n >= 0] for row in around.tolist()]
-    zs, rs, cs = (a.tolist() for a in np.unravel_index(np.arange(size), (layers, height, width)))
-    nets = [(pair.label, (pair.start[0] * height + pair.start[1]) * width + pair.start[2],
-             (pair.end[0] * height + pair.end[1]) * width + pair.end[2]) for pair in puzzle.pairs]
-    is_end = [False] * size
-    for _, s, t in nets:
-        is_end[s] = is_end[t] = True
-    users = [0] * size
-    history = [0.0] * size
-    shared: set[int] = set()
-    paths: dict[str, list[int]] = {}
-    present = 0.5
-    inf = float("inf")
-
-    def shortest(s: int, t: int) -> list[int] | None:
-        """The cheapest path from s to t; [] when time ran out, None when there is none."""
-        tz, tr, tc = zs[t], rs[t], cs[t]
-        best = {s: 0.0}
-        parent = {s: -1}
-        heap = [(0.0, -0.0, s)]
-        pops = 0
-        while heap:
-            pops += 1
-            if not pops % 4096 and time.perf_counter() > stop:
-                return []
-            _, d, u = heapq.heappop(heap)
-            if u == t:
-                out = [t]
-                while parent[out[-1]] >= 0:
-                    out.append(parent[out[-1]])
-                return out[::-1]
-            d = -d
-            if d > best[u]:
-                continue
-            for v in neighbours[u]:
-                if is_end[v] and v != t:
-                    continue
-                step = d + (1.0 + history[v]) * (1.0 + present * users[v])
-                if step < best.get(v, inf):
-                    best[v] = step
-                    parent[v] = u
-                    # ties go to the deeper node (fewer expansions)
-                    heapq.heappush(heap, (step + abs(zs[v] - tz) + abs(rs[v] - tr) + abs(cs[v] - tc), -step, v))
-        return None
-
-    order = sorted(nets, key=lambda n: abs(zs[n[1]] - zs[n[2]]) + abs(rs[n[1]] - rs[n[2]]) + abs(cs[n[1]] - cs[n[2]]))
-    todo = order
-    for _ in range(ROUTE_ROUNDS):
-        for label, s, t in todo:
-            if time.perf_counter() > stop or deadline.expired():
-                return None
-            for f in paths.pop(label, [])[1:-1]:
-                users[f] -= 1
-                if users[f] == 1:
-                    shared.discard(f)
-            path = shortest(s, t)
-            if not path:
-                return None  # out of time, or walled in by endpoints and blocked cells
-            paths[label] = path
-            for f in path[1:-1]:
-                users[f] += 1
-                if users[f] == 2:
-                    shared.add(f)
-        if not shared:
-            return Solution(tuple((label, tuple((zs[f], rs[f], cs[f]) for f in path)) for label, path in paths.items()))
-        for f in shared:
-            history[f] += users[f] - 1
-        present = min(present * ROUTE_PRESENT_GROWTH, ROUTE_PRESENT_MAX)
-        todo = [net for net in order if not shared.isdisjoint(paths[net[0]][1:-1])]
-    return None
+def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
+    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`), or None
+    when the router gives up (it proves nothing). The contest problems this is for (ADC 2018)
+    are routing problems with much empty space: all 29 are routed in 0.01-2 s, where the SAT
+    search alone leaves several open at 60 s."""
+    stop = time.perf_counter() + routing.route_budget(deadline.remaining())
+    paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
+    return None if paths is None else Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
 
 
 def _shrunk(puzzle: Puzzle, solution: Solution) -> Solution:
-    """``solution`` with every path cut short wherever it runs beside itself (module
-    docstring): from each cell the path jumps to the latest of its cells one step away. One
-    pass leaves no touching: a later cell one step from a kept cell would have been jumped to.
-    Under may-leave-empty rules the result is an answer that does not touch itself."""
-    paths = []
-    for label, cells in solution.paths:
-        position = {cell: i for i, cell in enumerate(cells)}
-        kept, i = [], 0
-        while True:
-            kept.append(cells[i])
-            if i == len(cells) - 1:
-                break
-            z, r, c = cells[i]
-            i = max(position.get((z + dz, r + dr, c + dc), -1) for dz, dr, dc in STEPS)
-        paths.append((label, tuple(kept)))
-    return Solution(tuple(paths))
+    """``solution`` with every path cut short wherever it runs beside itself
+    (:func:`..routing.shrink`): under may-leave-empty rules an answer that does not touch itself."""
+    return Solution(tuple((label, routing.shrink(cells)) for label, cells in solution.paths))
 
 
 def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
