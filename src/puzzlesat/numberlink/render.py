@@ -18,26 +18,35 @@ different colours (greedy colouring of the touching graph), so neighbours never 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable, Sequence
+
 from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
-from ..scene import PALETTE, Circle, Group, Line, Polyline, Rect, Scene, Text, text_colour_on, text_width
+from ..scene import PALETTE, Circle, Group, Line, Point, Polyline, Rect, Scene, Text, text_colour_on, text_width
 from .model import Puzzle, Solution
+
+if TYPE_CHECKING:
+    from .multilayer.model import Puzzle as LayeredPuzzle, Solution as LayeredSolution
 
 BLOCKED_FILL = "#3b3b3b"
 GRID_STROKE = "#c8c8c8"
 BORDER_STROKE = "#555555"
 
 
-def cell_size_for(puzzle: Puzzle) -> float:
-    """Units per cell: large on small boards, about 24 at 50x50, at least 8 on huge ones."""
+def cell_size_for(puzzle: Puzzle | LayeredPuzzle) -> float:
+    """Units per cell: large on small boards, about 24 at 50x50, at least 8 on huge ones (for a
+    stack of layers, by the size of one layer)."""
     longest = max(puzzle.width, puzzle.height)
     return float(max(8, min(40, 1200 // longest)))
 
 
-def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, str]:
+def colours_for(puzzle: Puzzle | LayeredPuzzle, solution: Solution | LayeredSolution | None = None) -> dict[str, str]:
     """A colour per label: palette order when the palette suffices, else a greedy colouring in
     which touching paths (or, without an answer, nearby endpoints) differ.
+
+    A multi-layer puzzle works too: its cells ``(layer, row, col)`` touch only on one layer
+    (each layer is drawn apart), and a label keeps its colour on every layer.
 
     >>> from puzzlesat.numberlink.model import Puzzle
     >>> colours_for(Puzzle.from_rows(["AB", "AB"]))
@@ -46,7 +55,8 @@ def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, s
     labels = list(puzzle.labels)
     if len(labels) <= len(PALETTE):
         return {label: PALETTE[i] for i, label in enumerate(labels)}
-    owner: dict[Cell, str] = {}
+    # a cell is (row, col), or (layer, row, col): the last two places are the row and column
+    owner: dict[tuple[int, ...], str] = {}
     if solution is not None:
         for label, cells in solution.paths:
             for cell in cells:
@@ -54,14 +64,14 @@ def colours_for(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, s
     else:
         # without an answer, let each endpoint claim a small square around it
         for pair in puzzle.pairs:
-            for (r, c) in (pair.start, pair.end):
+            for (*layer, r, c) in (pair.start, pair.end):
                 for dr in (-1, 0, 1):
                     for dc in (-1, 0, 1):
-                        owner.setdefault((r + dr, c + dc), pair.label)
+                        owner.setdefault((*layer, r + dr, c + dc), pair.label)
     touching: dict[str, set[str]] = {label: set() for label in labels}
-    for (r, c), label in owner.items():
-        for other_cell in ((r + 1, c), (r, c + 1), (r + 1, c + 1), (r + 1, c - 1)):
-            other = owner.get(other_cell)
+    for (*layer, r, c), label in owner.items():
+        for dr, dc in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            other = owner.get((*layer, r + dr, c + dc))
             if other is not None and other != label and other in touching and label in touching:
                 touching[label].add(other)
                 touching[other].add(label)
@@ -113,36 +123,69 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     if title:
         scene.add(Text(left, margin + caption / 2 - cell * 0.1, title, size=min(cell * 0.6, 18), anchor="start", cls="caption"))
 
-    grid = Group(cls="grid")
-    for r in range(1, puzzle.height):
-        grid.add(Line(left, top + r * cell, left + puzzle.width * cell, top + r * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
-    for c in range(1, puzzle.width):
-        grid.add(Line(left + c * cell, top, left + c * cell, top + puzzle.height * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
-    scene.add(grid)
-
-    blocked = Group(cls="blocked-cells")
-    for (r, c) in sorted(puzzle.blocked):
-        blocked.add(Rect(left + c * cell, top + r * cell, cell, cell, fill=BLOCKED_FILL, cls="blocked"))
-    scene.add(blocked)
-    scene.add(Rect(left, top, puzzle.width * cell, puzzle.height * cell, fill=None, stroke=BORDER_STROKE,
-                   stroke_width=max(1.0, cell * 0.08), cls="border"))
-
+    draw_board(scene, puzzle.width, puzzle.height, puzzle.blocked, left=left, top=top, cell=cell)
     colours = colours_for(puzzle, solution)
     if solution is not None:
         for label, cells in solution.paths:
             colour = colours.get(label, "#777777")
             group = Group(cls="path", id=f"path-{label}", title=f"{label}: {len(cells)} cells")
             if len(cells) >= 2:
-                group.add(Polyline([centre(rc) for rc in cells], stroke=colour, stroke_width=cell * 0.36, cls="path-line"))
+                group.add(path_line([centre(rc) for rc in cells], colour, cell))
             scene.add(group)
 
     for pair in puzzle.pairs:
         colour = colours.get(pair.label, "#777777")
-        size = cell * min(0.55, 1.15 / max(1, len(pair.label)))
         for end in (pair.start, pair.end):
-            x, y = centre(end)
-            group = Group(cls="endpoint", title=pair.label)
-            group.add(Circle(x, y, cell * 0.4, fill=colour, stroke="white", stroke_width=cell * 0.04))
-            group.add(Text(x, y, pair.label, size=size, fill=text_colour_on(colour), bold=True))
-            scene.add(group)
+            scene.add(endpoint(*centre(end), pair.label, colour, cell))
     return scene
+
+
+# -- pieces of a board, shared with the multi-layer pictures (numberlink.multilayer.render) ----
+def draw_board(target: Scene | Group, width: int, height: int, blocked: Iterable[Cell], *, left: float, top: float, cell: float) -> None:
+    """Add to ``target`` a ``width`` x ``height`` board whose top left corner is at
+    (``left``, ``top``): the grid lines (``<g class="grid">``), the ``blocked`` cells
+    ``(row, col)`` shaded (``<rect class="blocked">`` in ``<g class="blocked-cells">``) and the
+    border.
+
+    >>> scene = Scene(100, 60)
+    >>> draw_board(scene, 3, 2, {(1, 2)}, left=5, top=5, cell=20)
+    >>> scene.count("grid"), scene.count("blocked"), scene.count("border")
+    (1, 1, 1)
+    """
+    grid = Group(cls="grid")
+    for r in range(1, height):
+        grid.add(Line(left, top + r * cell, left + width * cell, top + r * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
+    for c in range(1, width):
+        grid.add(Line(left + c * cell, top, left + c * cell, top + height * cell, stroke=GRID_STROKE, stroke_width=max(0.5, cell * 0.03)))
+    target.add(grid)
+
+    shaded = Group(cls="blocked-cells")
+    for (r, c) in sorted(blocked):
+        shaded.add(Rect(left + c * cell, top + r * cell, cell, cell, fill=BLOCKED_FILL, cls="blocked"))
+    target.add(shaded)
+    target.add(Rect(left, top, width * cell, height * cell, fill=None, stroke=BORDER_STROKE,
+                    stroke_width=max(1.0, cell * 0.08), cls="border"))
+
+
+def path_line(points: Sequence[Point], colour: str, cell: float) -> Polyline:
+    """A path's line through cell centres (``class="path-line"``), about a third of a cell wide.
+
+    >>> path_line([(10, 10), (30, 10)], "#e6194b", 20).stroke_width
+    7.2
+    """
+    return Polyline(points, stroke=colour, stroke_width=cell * 0.36, cls="path-line")
+
+
+def endpoint(x: float, y: float, label: str, colour: str, cell: float) -> Group:
+    """An endpoint centred on (``x``, ``y``): a disc in the label's colour with the label written
+    on it (``<g class="endpoint">``); long labels get smaller letters.
+
+    >>> mark = endpoint(10, 10, "12", "#000075", 20)
+    >>> mark.cls, mark.children[1].text, mark.children[1].fill
+    ('endpoint', '12', 'white')
+    """
+    size = cell * min(0.55, 1.15 / max(1, len(label)))
+    group = Group(cls="endpoint", title=label)
+    group.add(Circle(x, y, cell * 0.4, fill=colour, stroke="white", stroke_width=cell * 0.04))
+    group.add(Text(x, y, label, size=size, fill=text_colour_on(colour), bold=True))
+    return group
