@@ -170,8 +170,8 @@ def draw_board(target: Scene | Group, width: int, height: int, blocked: Iterable
 def path_line(points: Sequence[Point], colour: str, cell: float) -> Polyline:
     """A path's line through cell centres (``class="path-line"``), about a third of a cell wide.
 
-    >>> path_line([(10, 10), (30, 10)], "#e6194b", 20).stroke_width
-    7.2
+    >>> path_line([(10, 10), (30, 10)], "#e6194b", 50).stroke_width
+    18.0
     """
     return Polyline(points, stroke=colour, stroke_width=cell * 0.36, cls="path-line")
 
