@@ -106,13 +106,6 @@ def test_bad_multilayer_files_are_error_records_naming_the_fault(tmp_path, capsy
     assert fragment in record["error"]
 
 
-def test_render_refuses_several_layers_plainly(tmp_path, capsys):
-    code = main(["render", str(EXAMPLE), "--output", str(tmp_path / "x.svg")])
-    assert code == 2
-    assert "2 layers" in capsys.readouterr().err
-    assert not (tmp_path / "x.svg").exists()
-
-
 def test_the_one_layer_reader_points_to_the_multilayer_one_and_format_adc_is_kept(tmp_path, capsys):
     from puzzlesat import numberlink
     from puzzlesat.errors import ParseError

@@ -442,25 +442,27 @@ def generate(args: argparse.Namespace) -> int:
 def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
     """``puzzlesat render``: draw the puzzle, or with ``--solution`` its verified answer, to
     ``args.output`` (.svg or .png); the caption then says whether that answer is unique, in the
-    words of ``verify`` ("solved, multiple answers"). Exit 0 when drawn as asked, 1 when no answer was found (the
-    puzzle alone is drawn), 2 when the file could not be written or the puzzle has several
-    layers (pictures are drawn for one layer; ``solve`` prints a multi-layer answer as text)."""
+    words of ``verify`` ("solved, multiple answers"). A multi-layer puzzle is drawn layer by
+    layer, side by side (:mod:`puzzlesat.numberlink.multilayer.render`). Exit 0 when drawn as
+    asked, 1 when no answer was found (the puzzle alone is drawn), 2 when the file could not be
+    written."""
     import sys
 
-    if isinstance(puzzle, multilayer.Puzzle):
-        print(f"error: render draws single-layer puzzles; this one has {puzzle.layers} layers "
-              "(puzzlesat solve prints its answer layer by layer)", file=sys.stderr)
-        return 2
-
     from ..scene import cli_caption, save_for_cli
-    from .render import render as draw
 
-    title = cli_caption(args.input, args.index, "", f"{puzzle.width}x{puzzle.height}")
+    if isinstance(puzzle, multilayer.Puzzle):
+        from .multilayer.render import render as draw
+        counter, size = multilayer.count, puzzle.size_text
+    else:
+        from .render import render as draw
+        counter, size = count, f"{puzzle.width}x{puzzle.height}"
+
+    title = cli_caption(args.input, args.index, "", size)
     solution = None
     status = 0
     if args.solution:
         options = {"solver": args.solver} if args.solver else {}
-        result = count(puzzle, rules=rules_from(args), limit=2, time_limit=args.time_limit, **options)  # (as solve and verify do)
+        result = counter(puzzle, rules=rules_from(args), limit=2, time_limit=args.time_limit, **options)  # (as solve and verify do)
         if result.solutions:
             solution = result.solutions[0]
             title += f", solved, {_uniqueness_text(result.unique)}"
