@@ -2,10 +2,20 @@
 
 A stack of W x H layers; a path steps to one of the four neighbours on its layer or to the cell
 at the same place on the layer above or below. Cells are ``(layer, row, column)`` from 0.
+The verbs are the one-layer family's: ``parse``/``format``, ``solve``, ``count``/``is_unique``,
+``verify`` and ``render`` (the layers side by side, with a mark on both cells wherever a path
+changes layer).
+
+>>> from puzzlesat.numberlink import multilayer
+>>> puzzle = multilayer.Puzzle.from_layers([["312", "2.."], [".13", "..."]])
+>>> picture = multilayer.render(puzzle, multilayer.solve(puzzle))   # paths 3 and 1 change layer
+>>> picture.count("layer"), picture.count("path"), picture.count("via-up")
+(2, 5, 2)
 """
 
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
 from .model import Cell, Pair, Puzzle, Solution
+from .render import render
 from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, verify
 
@@ -14,4 +24,5 @@ __all__ = [
     "parse", "parse_solution", "parse_answer_layers", "read", "format", "format_solution", "detect_format", "FORMATS",
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "Violation", "CODES",
+    "render",
 ]
