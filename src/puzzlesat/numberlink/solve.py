@@ -119,39 +119,56 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
     return sat, deadline.earlier(encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
 
 
-class _Search:
-    """One formula in one incremental solver, yielding verified cycle-free answers.
+class SatSearch:
+    """One formula in one incremental solver, yielding verified cycle-free answers; the searches
+    of one layer (:class:`_Search`) and of several (``multilayer.solve``) build on it, each
+    saying how its formula is built (:meth:`_build`) and giving its answer type and checker.
 
     ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
-    ``rules``."""
+    ``rules``. ``ready`` is False when the deadline passed while the formula was being built."""
 
-    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
+    solution_type = Solution
+    checker = staticmethod(verify)
+
+    def __init__(self, puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
         self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
         self.formula_rules = formula_rules or rules
         self.encode_seconds = 0.0
         self.solve_seconds = 0.0
         self.cuts = 0
         self.cycles = 0
-        self.oriented = False
+        self.dropped = 0
         self.solver: SatSolver | None = None
-        self.encoding: Encoding | None = None
+        self.encoding = None
         start = time.perf_counter()
         try:
-            self.encoding = _encode(puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline, touch_selectors=touch_selectors)
+            self.encoding = self._build(deadline)
             self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline)
         except EncodingTimeout:
             self.close()
         finally:
             self.encode_seconds = time.perf_counter() - start
 
+    def _build(self, deadline: Deadline):
+        """The formula of ``self.puzzle`` under ``self.formula_rules`` (EncodingTimeout when
+        ``deadline`` passes first)."""
+        raise NotImplementedError
+
+    def _answer(self, paths: dict) -> Solution:
+        """The checked answer made of ``paths`` (label -> cells)."""
+        solution = self.solution_type(tuple((label, tuple(cells)) for label, cells in paths.items()))
+        _check(self.puzzle, solution, self.rules, self.checker)
+        return solution
+
     @property
     def ready(self) -> bool:
         return self.solver is not None
 
-    def next_answer(self, deadline: Deadline | None = None) -> tuple[Status, Solution | None]:
+    def next_answer(self, deadline: Deadline | None = None, *, drop_cycles: bool = False) -> tuple[Status, Solution | None]:
         """The next answer: (SOLVED, solution), (UNSATISFIABLE, None) when there is none, or
         (UNKNOWN, None) when the deadline (``deadline`` when given, else the search's) passed.
-        A model with stray cycles is cut and the solver asked again."""
+        A model with stray cycles is cut and the solver asked again, or with ``drop_cycles``
+        (may-leave-empty rules only) the answer without the cycles is taken (still an answer)."""
         assert self.solver is not None
         start = time.perf_counter()
         try:
@@ -161,7 +178,7 @@ class _Search:
                     return Status.UNKNOWN, None
                 if not outcome:
                     return Status.UNSATISFIABLE, None
-                solution = self._answer_in_model()
+                solution = self._answer_in_model(drop_cycles=drop_cycles)
                 if solution is not None:
                     return Status.SOLVED, solution
         finally:
@@ -172,7 +189,7 @@ class _Search:
         None after they are cut (a cut holds for every answer), or with ``drop_cycles``
         (may-leave-empty rules only) the answer without them (it is still an answer)."""
         assert self.solver is not None and self.encoding is not None
-        paths, cycles = self.encoding._components(self.encoding.true_edges(self.solver.model()))
+        paths, cycles = self.encoding.components(self.solver.model())
         if cycles:
             self.cycles += len(cycles)
             if not drop_cycles:
@@ -180,9 +197,56 @@ class _Search:
                 self.cuts += len(cuts)
                 self.solver.add_clause_lists(cuts)
                 return None
-        solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-        _check(self.puzzle, solution, self.rules)
-        return solution
+            self.dropped += len(cycles)
+        return self._answer(paths)
+
+    def block(self, solution: Solution) -> None:
+        """Forbid exactly this answer, by its edge variables only.
+
+        Two different cycle-free answers differ in an edge true in the first: under cover-all
+        every answer has the same number of edges (half the degree sum), and under
+        may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
+        assert self.solver is not None and self.encoding is not None
+        self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
+
+    def prefer(self, solution: Solution) -> None:
+        """Search next to ``solution`` first (solver phases set to its edges)."""
+        assert self.solver is not None and self.encoding is not None
+        used = set(self.encoding.edge_vars_of(solution))
+        self.solver.set_phases([v if v in used else -v for v in self.encoding.answer_vars])
+
+    def timings(self) -> Timings:
+        return Timings(encode=self.encode_seconds, solve=self.solve_seconds)
+
+    def stats(self) -> dict[str, int | str]:
+        out: dict[str, int | str] = {"cycles_cut": self.cycles - self.dropped, "cut_clauses": self.cuts}
+        if self.dropped:
+            out["cycles_dropped"] = self.dropped
+        if self.encoding is not None:
+            out.update(variables=self.encoding.num_vars, clauses=self.encoding.num_clauses, edges=self.encoding.num_edges)
+        if self.solver is not None:
+            out["solver_calls"] = self.solver.calls
+        out["formula"] = str(self.formula_rules)
+        return out
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.close()
+            self.solver = None
+
+
+class _Search(SatSearch):
+    """The one-layer search: the shared one, and the tools of the hard proofs (answers with few
+    empty cells, bounded calls, direction variables, touch selectors)."""
+
+    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
+        self.touch_selectors = touch_selectors
+        self.oriented = False
+        super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
+
+    def _build(self, deadline: Deadline) -> Encoding:
+        return _encode(self.puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline,
+                       touch_selectors=self.touch_selectors)
 
     def answer_with_few_empty(self, bounds: tuple[int, ...] = EMPTY_BOUNDS) -> tuple[Status, Solution | None]:
         """May-leave-empty: the next answer (stray cycles dropped), trying in turn for one with
@@ -254,15 +318,6 @@ class _Search:
         finally:
             self.solve_seconds += time.perf_counter() - start
 
-    def block(self, solution: Solution) -> None:
-        """Forbid exactly this answer, by its edge variables only.
-
-        Two different cycle-free answers differ in an edge true in the first: under cover-all
-        every answer has the same number of edges (half the degree sum), and under
-        may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
-        assert self.solver is not None and self.encoding is not None
-        self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
-
     def orient(self) -> None:
         """Add the direction variables (cover-all rules; see ``encoding.orientation_blocks``):
         the same answers, found or refuted sooner by the hard default-rules uniqueness proofs."""
@@ -273,32 +328,11 @@ class _Search:
         for _, block in orientation_blocks(self.encoding):
             self.solver.add_clause_lists(block.tolist())
 
-    def prefer(self, solution: Solution) -> None:
-        """Search next to ``solution`` first (solver phases set to its edges)."""
-        assert self.solver is not None and self.encoding is not None
-        used = set(self.encoding.edge_vars_of(solution))
-        self.solver.set_phases([v if v in used else -v for v in self.encoding.answer_vars])
 
-    def timings(self) -> Timings:
-        return Timings(encode=self.encode_seconds, solve=self.solve_seconds)
-
-    def stats(self) -> dict[str, int | str]:
-        out: dict[str, int | str] = {"cycles_cut": self.cycles, "cut_clauses": self.cuts}
-        if self.encoding is not None:
-            out.update(variables=self.encoding.num_vars, clauses=self.encoding.num_clauses, edges=self.encoding.num_edges)
-        if self.solver is not None:
-            out["solver_calls"] = self.solver.calls
-        out["formula"] = str(self.formula_rules)
-        return out
-
-    def close(self) -> None:
-        if self.solver is not None:
-            self.solver.close()
-            self.solver = None
-
-
-def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
-    violations = verify(puzzle, solution, rules)
+def _check(puzzle: Puzzle, solution: Solution, rules: Rules, checker=verify) -> None:
+    """Raise UnverifiedAnswer unless ``checker`` (the family's verify, of one layer or several)
+    finds ``solution`` valid."""
+    violations = checker(puzzle, solution, rules)
     if violations:
         raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
 

@@ -54,13 +54,14 @@ import numpy as np
 from ...child import can_fork as _can_fork, run_in_child as _run_in_child
 from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
-from ...sat import DEFAULT_SOLVER, SatSolver, check_solver_name
+from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
 from .. import routing
 from ..model import DEFAULT_RULES, Rules
-from ..solve import UnverifiedAnswer, loaded_solver
+from ..solve import SatSearch, UnverifiedAnswer
+from ..solve import _check as _check_answer
 from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
-from .encoding import Encoding, EncodingTimeout
+from .encoding import Encoding
 from .encoding import encode as _encode
 from .model import Cell, Puzzle, Solution
 from .verify import verify
@@ -209,103 +210,19 @@ def _parts(mask: np.ndarray, layers: int, height: int, width: int) -> np.ndarray
 
 # -- the SAT search ---------------------------------------------------------------------------
 
-class _Search:
-    """One formula in one incremental solver, yielding verified cycle-free answers.
+class _Search(SatSearch):
+    """One formula in one incremental solver, yielding verified cycle-free answers (the search
+    shared with one layer, :class:`..solve.SatSearch`, on the multi-layer formula)."""
 
-    ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
-    ``rules``. ``ready`` is False when the deadline passed while the formula was being built."""
+    solution_type = Solution
+    checker = staticmethod(verify)
 
-    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
-        self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
-        self.formula_rules = formula_rules or rules
-        self.encode_seconds = 0.0
-        self.solve_seconds = 0.0
-        self.cuts = 0
-        self.cycles = 0
-        self.dropped = 0
-        self.solver: SatSolver | None = None
-        self.encoding: Encoding | None = None
-        start = time.perf_counter()
-        try:
-            self.encoding = _encode(puzzle, self.formula_rules, deadline=deadline)
-            self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline)
-        except EncodingTimeout:
-            self.close()
-        finally:
-            self.encode_seconds = time.perf_counter() - start
-
-    @property
-    def ready(self) -> bool:
-        return self.solver is not None
-
-    def next_answer(self, *, drop_cycles: bool = False) -> tuple[Status, Solution | None]:
-        """The next answer: (SOLVED, solution), (UNSATISFIABLE, None) when there is none, or
-        (UNKNOWN, None) when the deadline passed. A model with stray cycles is cut and the
-        solver asked again, or with ``drop_cycles`` (may-leave-empty rules only) the answer
-        without the cycles is taken (it is still an answer)."""
-        assert self.solver is not None and self.encoding is not None
-        start = time.perf_counter()
-        try:
-            while True:
-                outcome = self.solver.solve(time_limit=self.deadline)
-                if outcome is None:
-                    return Status.UNKNOWN, None
-                if not outcome:
-                    return Status.UNSATISFIABLE, None
-                paths, cycles = self.encoding.components(self.solver.model())
-                if cycles:
-                    self.cycles += len(cycles)
-                    if not drop_cycles:
-                        cuts = self.encoding.cycle_cuts(cycles)
-                        self.cuts += len(cuts)
-                        self.solver.add_clause_lists(cuts)
-                        continue
-                    self.dropped += len(cycles)
-                solution = Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-                _check(self.puzzle, solution, self.rules)
-                return Status.SOLVED, solution
-        finally:
-            self.solve_seconds += time.perf_counter() - start
-
-    def block(self, solution: Solution) -> None:
-        """Forbid exactly this answer, by its edge variables only.
-
-        Two different cycle-free answers differ in an edge true in the first: under cover-all
-        every answer has the same number of edges (half the degree sum), and under
-        may-leave-empty an answer with every edge of another plus more would hold a stray cycle."""
-        assert self.solver is not None and self.encoding is not None
-        self.solver.add_clause([-v for v in self.encoding.edge_vars_of(solution)])
-
-    def prefer(self, solution: Solution) -> None:
-        """Search next to ``solution`` first (solver phases set to its edges)."""
-        assert self.solver is not None and self.encoding is not None
-        used = set(self.encoding.edge_vars_of(solution))
-        self.solver.set_phases([v if v in used else -v for v in self.encoding.answer_vars])
-
-    def timings(self) -> Timings:
-        return Timings(encode=self.encode_seconds, solve=self.solve_seconds)
-
-    def stats(self) -> dict[str, int | str]:
-        out: dict[str, int | str] = {"cycles_cut": self.cycles - self.dropped, "cut_clauses": self.cuts}
-        if self.dropped:
-            out["cycles_dropped"] = self.dropped
-        if self.encoding is not None:
-            out.update(variables=self.encoding.num_vars, clauses=self.encoding.num_clauses, edges=self.encoding.num_edges)
-        if self.solver is not None:
-            out["solver_calls"] = self.solver.calls
-        out["formula"] = str(self.formula_rules)
-        return out
-
-    def close(self) -> None:
-        if self.solver is not None:
-            self.solver.close()
-            self.solver = None
+    def _build(self, deadline: Deadline) -> Encoding:
+        return _encode(self.puzzle, self.formula_rules, deadline=deadline)
 
 
 def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
-    violations = verify(puzzle, solution, rules)
-    if violations:
-        raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
+    _check_answer(puzzle, solution, rules, verify)
 
 
 def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, str] | None:
