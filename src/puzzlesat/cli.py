@@ -474,6 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answers", metavar="PATH", default=None,
                    help="numberlink: check stated answers too: an answer file (for one puzzle file) or a folder of them, "
                         "paired by name (the same name, or A04.txt for Q04.txt); ADC and native answer grids")
+    p.add_argument("--allow-multiple", action="store_true",
+                   help="numberlink: a solved puzzle passes whether or not its answer is unique (contest sets of routing "
+                        "problems); uniqueness is still decided and reported")
     p.set_defaults(run=command_verify)
 
     p = sub.add_parser("generate", help="generate certified puzzles", epilog=EXAMPLES["generate"])

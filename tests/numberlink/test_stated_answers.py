@@ -187,3 +187,25 @@ def test_puzzles_without_a_stated_answer_and_answers_without_a_puzzle_are_report
     main(["verify", str(questions / "Q01.txt")])  # without --answers nothing is said about answers
     out = capsys.readouterr().out
     assert "stated answer" not in out and "answer file" not in out
+
+
+def test_allow_multiple_lets_solved_puzzles_with_several_answers_pass(tmp_path, capsys):
+    """Contest sets of routing problems have many answers: with --allow-multiple a solved puzzle
+    passes (uniqueness still reported); a wrong stated answer or an unsolvable puzzle still fails."""
+    several = tmp_path / "Q01.txt"
+    several.write_text("A..B\n....\nA..B\n")  # two ways to fill (and more with empty cells)
+    answer = tmp_path / "A01.txt"
+    answer.write_text("A..B\nA..B\nA..B\n")
+    code, [record] = run(capsys, "verify", str(several), "--allow-empty", "--json")
+    assert code == 1 and record["unique"] is False and "unique_required" not in record
+    code, [record] = run(capsys, "verify", str(several), "--allow-empty", "--allow-multiple", "--json")
+    assert code == 0 and record["unique"] is False and record["unique_required"] is False
+    code, [record] = run(capsys, "verify", str(several), "--answers", str(answer), "--allow-empty", "--allow-multiple", "--json")
+    assert code == 0 and record["answer"]["valid"] is True
+    answer.write_text("A..B\nA...\nA..B\n")  # B broken
+    code, [record] = run(capsys, "verify", str(several), "--answers", str(answer), "--allow-empty", "--allow-multiple", "--json")
+    assert code == 1 and record["answer"]["valid"] is False
+    unsolvable = tmp_path / "Q02.txt"
+    unsolvable.write_text("A.B\n...\nB.A\n")
+    code, [record] = run(capsys, "verify", str(unsolvable), "--allow-multiple", "--json")
+    assert code == 1 and record["status"] == "unsatisfiable"
