@@ -62,17 +62,13 @@ def blank_record() -> dict[str, Any]:
 
 def run_solver(level: Level, args: argparse.Namespace) -> SolveResult:
     """The solver ``--method`` names: the exact default, ``astar``, or an exact back-end by name."""
-    method = getattr(args, "method", None)
-    time_limit = getattr(args, "time_limit", None)
-    if method == "astar":
-        from .astar import astar_solve
-
-        return astar_solve(level, time_limit=time_limit)
     from .solve import solve
 
+    method = getattr(args, "method", None)
+    time_limit = getattr(args, "time_limit", None)
     if method in (None, "exact"):
         return solve(level, time_limit=time_limit)
-    return solve(level, method=method, time_limit=time_limit)
+    return solve(level, method=method, time_limit=time_limit)  # astar too: a large board runs in a child process
 
 
 def stated_match(status: str, count: Optional[int], optimal: bool, stated: Optional[int],
