@@ -189,8 +189,10 @@ ERRORS = [
     ("", None, None, None, None, "empty input"),
     ("# name: x\n# note\n", None, None, 1, None, "empty level"),
     ("x.o", None, None, 1, 1, "no grid rows"),
-    ("#o#\n# par: many\n", None, None, 1, None, "par must be a whole number"),
-    ("#o#\n# answer: RQ\n", None, None, 1, None, "answer"),
+    ("#o#\n# par: many\n", None, None, 2, None, "par must be a whole number"),  # the line of the par, not the grid's
+    ("#o#\n# answer: RQ\n", None, None, 2, None, "answer"),
+    ("# name: a\n# par: -3\n####\n#o.#\n####", None, None, 2, None, "zero or more"),
+    ("# par: 1\n# answer: RQ\n####\n#o.#\n####", None, None, 2, None, "holds a letter other than"),
     (("#" * 2000 + "\n") * 600, None, None, 501, None, "absurd"),
     ('{"levels":[{"rows":["###","#.#","###"],"start":[0,0]}]}', None, None, 1, None, "wall"),
     ('{"levels": [\n {"rows": ["###", "#.#",\n "###"] "start": [1, 1]}]}', None, None, 3, 9, "malformed JSON"),

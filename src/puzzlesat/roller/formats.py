@@ -132,12 +132,13 @@ def _parse_grid_block(
     symbols: dict[str, str],
     start_symbol: str,
     fmt: str,
-) -> tuple[list[str], tuple[int, int] | None, dict[str, str], int]:
-    """Read one block of a text grid: (board rows over '#'/'.', start, metadata, first row line).
+) -> tuple[list[str], tuple[int, int] | None, dict[str, tuple[str, int]], int]:
+    """Read one block of a text grid: (board rows over '#'/'.', start, metadata as key -> (value,
+    line), first row line).
 
     ``symbols`` maps each accepted character to WALL, FLOOR or BALL.
     """
-    metadata: dict[str, str] = {}
+    metadata: dict[str, tuple[str, int]] = {}  # key -> (value, line)
     rows: list[str] = []
     row_lines: list[int] = []
     start: tuple[int, int] | None = None
@@ -148,12 +149,12 @@ def _parse_grid_block(
         if _is_comment(line):
             match = METADATA_RE.match(line)
             if match:
-                metadata[match.group(1).lower()] = match.group(2)
+                metadata[match.group(1).lower()] = (match.group(2), number)
             continue
         text = line.strip()
         indent = len(line) - len(line.lstrip())
         if not rows and text[0] not in symbols:
-            metadata.setdefault("title", text)  # a title line before the grid
+            metadata.setdefault("title", (text, number))  # a title line before the grid
             title_where = title_where or (number, indent + 1, text[0])
             continue
         cells = []
@@ -193,21 +194,26 @@ def _parse_grid_block(
     return rows, start, metadata, row_lines[0]
 
 
-def _metadata_fields(metadata: dict[str, str], line: int) -> dict[str, Any]:
+def _metadata_fields(metadata: dict[str, tuple[str, int]]) -> dict[str, Any]:
+    """Level fields from ``# name:``, ``# par:`` and ``# answer:`` lines (errors name their line)."""
     fields: dict[str, Any] = {}
     if "name" in metadata:
-        fields["name"] = metadata["name"]
+        fields["name"] = metadata["name"][0]
     elif "title" in metadata:
-        fields["name"] = metadata["title"]
+        fields["name"] = metadata["title"][0]
     if "par" in metadata:
+        par, line = metadata["par"]
         try:
-            fields["par"] = int(metadata["par"])
+            fields["par"] = int(par)
         except ValueError:
-            raise ParseError(f"par must be a whole number, not {metadata['par']!r}", line=line) from None
+            raise ParseError(f"par must be a whole number, not {par!r}", line=line) from None
+        if fields["par"] < 0:
+            raise ParseError(f"par must be a whole number of moves, zero or more, not {par!r}", line=line)
     if "answer" in metadata:
-        answer = re.sub(r"[\s,]", "", metadata["answer"]).upper()
+        text, line = metadata["answer"]
+        answer = re.sub(r"[\s,]", "", text).upper()
         if answer.strip(MOVES):
-            raise ParseError(f"answer {metadata['answer']!r} holds a letter other than U, D, L, R", line=line)
+            raise ParseError(f"answer {text!r} holds a letter other than U, D, L, R", line=line)
         fields["known_answer"] = answer
     return fields
 
@@ -242,7 +248,7 @@ def _native_level(block: list, index: int, count: int, source: str | None) -> Le
     rows, start, metadata, first = _parse_grid_block(block, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="native")
     if start is None:
         raise ParseError("no start: the grid has no 'o'", line=first)
-    fields = _metadata_fields(metadata, first)
+    fields = _metadata_fields(metadata)
     fields.setdefault("name", _default_name(source, index, count))
     return _level(rows, start, line=first, **fields)
 
@@ -622,7 +628,7 @@ def _text_grid_level(block: list, index: int, count: int, *, symbols: dict[str, 
         rule = start or default_start
         assert rule is not None
         cell = _implied_start(rows, rule, line=first)
-    fields = _metadata_fields(metadata, first)
+    fields = _metadata_fields(metadata)
     fields.setdefault("name", _default_name(source, index, count))
     return _level(rows, cell, line=first, start_rule=rule, **fields)
 
