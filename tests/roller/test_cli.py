@@ -283,6 +283,17 @@ def test_render_draws_the_level_and_its_answer(tmp_path, capsys, oracle):
     assert code == 0 and 'class="move"' not in (tmp_path / "plain.svg").read_text()
 
 
+def test_render_says_when_the_answer_drawn_is_not_proven_minimal(monkeypatch, tmp_path, capsys):
+    # a time limit that ends the proof after an answer was found (e.g. --method dfs)
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(
+        Status.SOLVED, "RDLUR", optimal=False, lower_bound=3, method="fake"))
+    ring = tmp_path / "ring.roller"
+    ring.write_text(RING)
+    code, _, _ = run(capsys, "render", str(ring), "--solution", "-o", str(tmp_path / "ring.svg"))
+    svg = (tmp_path / "ring.svg").read_text()
+    assert code == 0 and "5 moves (not proven minimal)" in svg and "proven minimum" not in svg
+
+
 def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
     install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake"))
     path = tmp_path / "ring.roller"
