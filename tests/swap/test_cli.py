@@ -60,6 +60,8 @@ def test_sniff_is_specific():
     assert not swap_cli.sniff("5 5\nA...B\n.....\n", "x.txt")
     assert not swap_cli.sniff("start\nsome text\ngoal: reach it\n", "x.txt")
     assert detect_family(LEVEL, "level.txt").name == "swap"
+    for ending in ("\r\n", "\r"):  # Windows and old Mac line endings
+        assert detect_family(LEVEL.replace("\n", ending), "level.txt").name == "swap"
     assert detect_family("anything", "level.swap").name == "swap"
 
 

@@ -45,8 +45,9 @@ _SQUARE = re.compile(r"(?<!\S)[TBQ][0-9][A-Z](?!\S)")
 
 
 def sniff(text: str, path: str) -> bool:
-    """Swap text has a line ``start``, a line ``goal ...`` and square tokens such as ``T1R``."""
-    head = text[:20_000]
+    """Swap text has a line ``start``, a line ``goal ...`` and square tokens such as ``T1R``
+    (lines end in ``\n``, ``\r\n`` or ``\r``)."""
+    head = text[:20_000].replace("\r\n", "\n").replace("\r", "\n")
     return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
 
 
