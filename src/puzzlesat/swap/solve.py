@@ -56,11 +56,12 @@ PLATEAU_SHARE = 0.15  # its second slice, within this share of the time left
 PLATEAU_SECONDS = 10.0  # (or this long without a time limit)
 SEARCH_MAX_STATES = 3_000_000  # A*'s table (about 1.2 GB); when full, the breadth-first proof takes over
 WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; 16384 cost 4x more, found none more)
-# Boards with more cells are solved under a time limit in a forked child, stopped a second after
-# the limit: their bound tables (all-pairs swap distances, step-cost repair) and the baseline's
-# states are seconds of Python that no deadline check cuts short (40x40 with a 3 s limit took
-# 6.3 s; 100x100 took 56 s and 2.7 GB, its A* baseline 14 s and 4.5 GB).
-CHILD_PROCESS_CELLS = 400
+# Boards with more cells (the game's largest has 42) are solved under a time limit in a forked
+# child, stopped a second after the limit: their bound tables (all-pairs swap distances, the
+# step-cost LP and its repair, quadratic in the distinct squares) and the baseline's states are
+# seconds of Python that no deadline check cuts short (with a 1 s limit, a 12x12 board of 133
+# distinct squares took 4.2 s, 20x20 with 306 took 61 s; with 3 s, 100x100 took 56 s and 2.7 GB).
+CHILD_PROCESS_CELLS = 64
 
 
 def shorter_plan(
