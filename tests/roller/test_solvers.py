@@ -167,6 +167,17 @@ def test_time_limit_is_honoured():
             assert result.solution is None and result.lower_bound is not None
 
 
+def test_time_limit_is_honoured_while_the_layers_are_built():
+    # a carved 100x100 level: its run-cover bound is 244, and building 244 layers took 12 s
+    from puzzlesat.roller.generate import carve
+
+    level = carve(100, 100, steps=2000, rng=random.Random(5))
+    started = time.perf_counter()
+    result = solve(level, method="time-indexed", time_limit=0.5)
+    assert time.perf_counter() - started < 0.5 + 2.5
+    assert result.status is Status.UNKNOWN and result.lower_bound >= 200
+
+
 def test_benchmark_rows_have_the_shared_keys():
     from benchmarks import ROW_KEYS
     from benchmarks.roller import run
