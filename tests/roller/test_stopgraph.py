@@ -35,6 +35,22 @@ def test_key_cells_have_a_witness_for_every_dropped_cell():
             assert witnesses, c
 
 
+def test_key_cells_are_those_of_the_plain_definition():
+    # in order of fewest painting moves, a cell is kept unless a kept cell's moves all paint it too
+    from puzzlesat.roller.generate import carve
+
+    rng = random.Random(11)
+    for n in range(150):
+        level = random_level(rng) if n % 2 else carve(rng.randint(4, 20), rng.randint(4, 20), steps=rng.randint(2, 80), rng=rng)
+        graph = StopGraph.of(level)
+        kept: list = []
+        for c in sorted(graph.floor_cells - {graph.start}, key=lambda c: (len(graph.painting_moves[c]), c)):
+            moves = graph.painting_moves[c]
+            if not moves or not any(graph.painting_moves[d] <= moves for d in kept):
+                kept.append(c)
+        assert graph.key_cells == tuple(sorted(kept))
+
+
 def test_key_cells_drop_cells_of_a_corridor():
     # A corridor painted only by sliding through it: one key cell stands for all of it.
     graph = StopGraph.of(Level.from_rows(["o....."]))

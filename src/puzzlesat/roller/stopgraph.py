@@ -156,13 +156,20 @@ class StopGraph:
             key=lambda c: (len(self.painting_moves[c]), c),
         )
         kept: list[Cell] = []
-        kept_sets: list[frozenset[int]] = []
+        # a kept set inside ``moves`` holds its own smallest move, so only the kept sets filed
+        # under a move of ``moves`` need a look (comparing with every kept set was quadratic:
+        # 2.6 s for the 35,000 floor cells of a carved 223x223 board)
+        kept_by_least: dict[int, list[frozenset[int]]] = {}
+        kept_empty = False  # an unpaintable cell is kept, and the empty set is inside every set
         for c in candidates:
             moves = self.painting_moves[c]
-            if moves and any(s <= moves for s in kept_sets):
+            if moves and (kept_empty or any(s <= moves for m in moves for s in kept_by_least.get(m, ()))):
                 continue
             kept.append(c)
-            kept_sets.append(moves)
+            if moves:
+                kept_by_least.setdefault(min(moves), []).append(moves)
+            else:
+                kept_empty = True
         return tuple(sorted(kept))
 
     def replay(self, moves: str) -> tuple[Cell, set[Cell]]:
