@@ -283,6 +283,13 @@ def test_render_draws_the_level_and_its_answer(tmp_path, capsys, oracle):
     assert code == 0 and 'class="move"' not in (tmp_path / "plain.svg").read_text()
 
 
+def test_a_level_name_cannot_send_control_characters_to_the_terminal(tmp_path, capsys, oracle):
+    path = tmp_path / "evil.roller"
+    path.write_text("# name: x\x1b]0;title\x07\x1b[31mred\n" + RING.split("\n", 1)[1])
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 0 and "\x1b" not in out and "\x07" not in out and "[x?]0;title??[31mred]" in out
+
+
 def test_render_says_when_the_answer_drawn_is_not_proven_minimal(monkeypatch, tmp_path, capsys):
     # a time limit that ends the proof after an answer was found (e.g. --method dfs)
     install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..results import Status, stated_phrase
+from ..scene import clean_text
 from ..textio import split_lines
 from . import formats
 from .model import DELTAS, Level, slide
@@ -218,7 +219,7 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
     name = record.get("name")
     base = record["source"].replace("\\", "/").rsplit("/", 1)[-1]
     if name and name not in (base, f"{base}#{record.get('index')}"):
-        where += f" [{name}]"
+        where += f" [{clean_text(name)}]"  # a file's control characters never reach the terminal
     size = f"{level.width}x{level.height}" if level is not None else "?"
     status = record["status"]
     if status == "solved":
