@@ -771,14 +771,16 @@ def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
     """May-leave-empty: an answer by negotiated-congestion routing (:mod:`.routing`) before
     SAT, its paths shrunk to no touching under no-self-touch rules and verified; None when the
     router gives up (it proves nothing). Routing problems with much empty space (the ADC sets)
-    are often solved this way at once where the SAT search is lost."""
+    are often solved this way at once where the SAT search is lost. (Its paths share no cell
+    and enter no other endpoint, so a rejected answer is a bug: raised, as for SAT answers.)"""
     stop = time.perf_counter() + routing.route_budget(deadline.remaining())
     paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
     if paths is None:
         return None
     cut = routing.shrink if rules.no_self_touch else tuple
     solution = Solution(tuple((label, cut(cells)) for label, cells in paths.items()))
-    return None if verify(puzzle, solution, rules) else solution
+    _check(puzzle, solution, rules)
+    return solution
 
 
 def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
