@@ -172,49 +172,9 @@ class Encoding(ClauseBlocks):
 
     def _components(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         width = self.puzzle.width
-        size = self.puzzle.width * self.puzzle.height
-        on = np.zeros(self.num_edges + 1, dtype=bool)  # index 0 stands for "no edge"
-        on[edges + 1] = True
-        around = np.where(on[self.incident], self.incident, 0)  # true edge ids around each cell
-        around = np.take_along_axis(around, np.argsort(around == 0, axis=1, kind="stable"), axis=1)[:, :2]
-        ends = np.vstack([np.zeros((1, 2), dtype=np.int64), self.edge_cells])
-        other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
-        other[around == 0] = -1
-        nbr = other.tolist()
-        via = (around - 1).tolist()
-        seen = np.zeros(size, dtype=bool)
-        paths: dict[str, list[Cell]] = {}
-        for pair in self.puzzle.pairs:
-            start = pair.start[0] * width + pair.start[1]
-            cells = [start]
-            prev, cur = -1, start
-            while len(cells) <= size:
-                a, b = nbr[cur]
-                nxt = a if a != prev else b
-                if nxt < 0 or nxt == start:
-                    break
-                cells.append(nxt)
-                prev, cur = cur, nxt
-            seen[cells] = True
-            paths[pair.label] = [divmod(c, width) for c in cells]
-        cycles: list[list[int]] = []
-        used = np.flatnonzero((around[:, 0] > 0) & ~seen).tolist()
-        for start in used:
-            if seen[start]:
-                continue
-            cycle_edges: list[int] = []
-            prev, cur = -1, start
-            while True:
-                seen[cur] = True
-                step = 0 if nbr[cur][0] != prev else 1
-                nxt = nbr[cur][step]
-                if nxt < 0:
-                    break
-                cycle_edges.append(via[cur][step])
-                if seen[nxt]:
-                    break
-                prev, cur = cur, nxt
-            cycles.append(cycle_edges)
+        starts = [self._flat(pair.start) for pair in self.puzzle.pairs]
+        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, starts)
+        paths = {pair.label: [divmod(c, width) for c in cells] for pair, cells in zip(self.puzzle.pairs, walks)}
         return paths, cycles
 
     # -- cycle cuts --------------------------------------------------------------------------
@@ -245,6 +205,56 @@ class Encoding(ClauseBlocks):
     # -- helpers -----------------------------------------------------------------------------
     def _flat(self, cell: Cell) -> int:
         return cell[0] * self.puzzle.width + cell[1]
+
+
+def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edges: np.ndarray,
+               starts: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """The true ``edges`` (0-based indices) of a formula with ``incident`` edge ids per flat cell
+    (0 where none) and ``edge_cells``, split into the walk from each of ``starts`` (flat cells,
+    to where the edges end) and the stray cycles left (each a list of edge indices). Boards of
+    one layer and of several share it; each maps flat cells back to its own coordinates."""
+    size = len(incident)
+    on = np.zeros(num_edges + 1, dtype=bool)  # index 0 stands for "no edge"
+    on[np.asarray(edges, dtype=np.int64) + 1] = True
+    around = np.where(on[incident], incident, 0)  # true edge ids around each cell
+    around = np.take_along_axis(around, np.argsort(around == 0, axis=1, kind="stable"), axis=1)[:, :2]
+    ends = np.vstack([np.zeros((1, 2), dtype=np.int64), edge_cells])
+    other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
+    other[around == 0] = -1
+    nbr = other.tolist()
+    via = (around - 1).tolist()
+    seen = np.zeros(size, dtype=bool)
+    walks: list[list[int]] = []
+    for start in starts:
+        cells = [start]
+        prev, cur = -1, start
+        while len(cells) <= size:
+            a, b = nbr[cur]
+            nxt = a if a != prev else b
+            if nxt < 0 or nxt == start:
+                break
+            cells.append(nxt)
+            prev, cur = cur, nxt
+        seen[cells] = True
+        walks.append(cells)
+    cycles: list[list[int]] = []
+    for start in np.flatnonzero((around[:, 0] > 0) & ~seen).tolist():
+        if seen[start]:
+            continue
+        cycle_edges: list[int] = []
+        prev, cur = -1, start
+        while True:
+            seen[cur] = True
+            step = 0 if nbr[cur][0] != prev else 1
+            nxt = nbr[cur][step]
+            if nxt < 0:
+                break
+            cycle_edges.append(via[cur][step])
+            if seen[nxt]:
+                break
+            prev, cur = cur, nxt
+        cycles.append(cycle_edges)
+    return walks, cycles
 
 
 LABEL_ENCODINGS = ("log", "onehot")

@@ -38,7 +38,7 @@ import numpy as np
 
 from ...sat import VarPool
 from ...timing import Deadline
-from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout, edge_labels
+from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout, edge_labels, walk_edges
 from ..model import DEFAULT_RULES, Rules
 from .model import Cell, Puzzle, Solution
 
@@ -95,49 +95,9 @@ class Encoding(ClauseBlocks):
 
     def components_of(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         """:meth:`components` for the true edges given as 0-based indices."""
-        size = len(self.incident)
-        on = np.zeros(self.num_edges + 1, dtype=bool)  # index 0 stands for "no edge"
-        on[np.asarray(edges, dtype=np.int64) + 1] = True
-        around = np.where(on[self.incident], self.incident, 0)  # true edge ids around each cell
-        around = np.take_along_axis(around, np.argsort(around == 0, axis=1, kind="stable"), axis=1)[:, :2]
-        ends = np.vstack([np.zeros((1, 2), dtype=np.int64), self.edge_cells])
-        other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
-        other[around == 0] = -1
-        nbr = other.tolist()
-        via = (around - 1).tolist()
-        seen = np.zeros(size, dtype=bool)
-        paths: dict[str, list[Cell]] = {}
-        for pair in self.puzzle.pairs:
-            start = self._flat(pair.start)
-            cells = [start]
-            prev, cur = -1, start
-            while len(cells) <= size:
-                a, b = nbr[cur]
-                nxt = a if a != prev else b
-                if nxt < 0 or nxt == start:
-                    break
-                cells.append(nxt)
-                prev, cur = cur, nxt
-            seen[cells] = True
-            paths[pair.label] = self._cells(cells)
-        cycles: list[list[int]] = []
-        for start in np.flatnonzero((around[:, 0] > 0) & ~seen).tolist():
-            if seen[start]:
-                continue
-            cycle_edges: list[int] = []
-            prev, cur = -1, start
-            while True:
-                seen[cur] = True
-                step = 0 if nbr[cur][0] != prev else 1
-                nxt = nbr[cur][step]
-                if nxt < 0:
-                    break
-                cycle_edges.append(via[cur][step])
-                if seen[nxt]:
-                    break
-                prev, cur = cur, nxt
-            cycles.append(cycle_edges)
-        return paths, cycles
+        starts = [self._flat(pair.start) for pair in self.puzzle.pairs]
+        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, starts)
+        return {pair.label: self._cells(cells) for pair, cells in zip(self.puzzle.pairs, walks)}, cycles
 
     def decode(self, model: Sequence[int]) -> Solution:
         """The answer in ``model``, dropping any stray cycles (check them with :meth:`components`)."""
