@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 
 import pytest
 
 from puzzlesat import cli
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import read, verify
-from puzzlesat.roller.generate import GenerationFailed, carve, generate, level_seed, trim
+from puzzlesat.roller.generate import GenerationFailed, carve, generate, level_seed, most_moves_needed, trim
 from puzzlesat.roller.model import Level
 from tests.roller.oracle import bfs_min_moves, install_solver, stand_in_solve
 
@@ -52,6 +53,74 @@ def test_trivial_requests_are_refused_and_impossible_ones_fail(oracle):
         generate(8, 8, moves=(9, 5))
     with pytest.raises(GenerationFailed, match="no 5x5 level"):
         generate(5, 5, moves=(30, 40), max_tries=50)
+
+
+@pytest.mark.parametrize("inside", [(3, 3), (4, 3)])
+def test_no_level_needs_more_moves_than_the_bound_and_the_bound_is_not_linear(inside):
+    """Every level inside a small walled region, every start: its minimum (breadth-first) is at
+    most F (F - 1) / 2 for its F floor cells, and some need more than F moves (a bound linear
+    in F would refuse requests that levels meet)."""
+    width, height = inside
+    above_floor_count = 0
+    for bits in range(1, 1 << (width * height)):
+        inner = [["." if bits >> (r * width + c) & 1 else "#" for c in range(width)] for r in range(height)]
+        rows = tuple(["#" * (width + 2)] + ["#" + "".join(row) + "#" for row in inner] + ["#" * (width + 2)])
+        floor = [(r + 1, c + 1) for r in range(height) for c in range(width) if inner[r][c] == "."]
+        for start in floor:
+            answer = bfs_min_moves(Level(rows, start))
+            if answer is not None:
+                assert len(answer) <= most_moves_needed(len(floor)), (rows, start, answer)
+                above_floor_count += len(answer) > len(floor)
+    assert above_floor_count > 0
+
+
+def test_move_counts_no_level_of_the_size_needs_are_refused_at_once(monkeypatch):
+    roller_generate = importlib.import_module("puzzlesat.roller.generate")  # (roller.generate is the function)
+
+    def no_carving(*args, **kwargs):
+        raise AssertionError("a board was carved for a request that should have been refused")
+
+    monkeypatch.setattr(roller_generate, "carve", no_carving)
+    with pytest.raises(ValueError, match=r"no 8x8 level needs 1000 moves: .* at most 630 moves"):
+        generate(8, 8, moves=1000, max_tries=5)
+    with pytest.raises(ValueError, match="no 8x8 level needs 631-700 moves"):
+        generate(8, 8, moves=(631, 700), max_tries=5)
+    # 630 itself is not refused as impossible (sound at the bound) but lies beyond what the
+    # carving walks reach (6 x 36 = 216 slides): that fails at once, naming the generator's limit
+    with pytest.raises(GenerationFailed, match="this generator cannot draw a 8x8 level needing 217-630 moves.*216 slides"):
+        generate(8, 8, moves=(217, 630), max_tries=5)
+    # an inside of 2x3 cells: at most 15 moves (within the carving's reach of 36)
+    with pytest.raises(ValueError, match="no 5x4 level needs 16 moves"):
+        generate(5, 4, moves=16, min_floor=0)
+
+
+def test_a_request_at_the_bound_is_tried_not_refused(oracle):
+    with pytest.raises(GenerationFailed, match="after 30 tries"):
+        generate(5, 4, moves=15, min_floor=0, max_tries=30)
+
+
+@pytest.mark.parametrize("options, error, message", [
+    ({"moves": -4}, ValueError, "moves must be 0 or more, not -4"),
+    ({"moves": (-1, 5)}, ValueError, "moves must be 0 or more, not -1"),
+    ({"moves": (True, 6)}, TypeError, "whole number or a"),
+    ({"min_floor": -3}, ValueError, "min_floor must be 0 or more"),
+    ({"min_floor": 2.5}, TypeError, "min_floor must be a whole number"),
+    ({"min_floor": "9"}, TypeError, "min_floor must be a whole number"),
+])
+def test_absurd_options_are_refused_before_any_drawing(monkeypatch, options, error, message):
+    roller_generate = importlib.import_module("puzzlesat.roller.generate")  # (roller.generate is the function)
+
+    monkeypatch.setattr(roller_generate, "carve", lambda *a, **k: pytest.fail("carved"))
+    with pytest.raises(error, match=message):
+        generate(8, 8, max_tries=3, **options)
+
+
+def test_cli_refuses_impossible_move_counts_and_negative_floors_with_exit_2(capsys):
+    assert cli.main(["generate", "roller", "--size", "8x8", "--moves", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert "error: no 8x8 level needs 1000 moves" in err and "Traceback" not in err
+    assert cli.main(["generate", "roller", "--size", "8x8", "--min-floor", "-4"]) == 2
+    assert "error: min_floor must be 0 or more floor cells, not -4" in capsys.readouterr().err
 
 
 def test_unproven_answers_are_rejected(monkeypatch):

@@ -71,16 +71,42 @@ class GeneratedLevel:
     seconds: float = field(compare=False)
 
 
+def _is_whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -> tuple[int, int]:
     if moves is None:
         inner = max(1, (width - 2) * (height - 2))
         lo = max(3, round(inner ** 0.5))
         return lo, max(lo, 2 * lo)
-    if isinstance(moves, int) and not isinstance(moves, bool):
-        return moves, moves
-    if not (isinstance(moves, tuple) and len(moves) == 2 and all(isinstance(n, int) for n in moves)):
+    if _is_whole_number(moves):
+        return moves, moves  # type: ignore[return-value]
+    if not (isinstance(moves, tuple) and len(moves) == 2 and all(_is_whole_number(n) for n in moves)):
         raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
     return moves
+
+
+def most_moves_needed(floor_count: int) -> int:
+    """An upper bound on the minimum number of moves of any solvable level with this many floor
+    cells: F (F - 1) / 2 for F floor cells (the argument is in ``encodings/roller.md``, section 11).
+
+    In a shortest answer the moves that paint nothing new between two that do visit distinct
+    stops, all of them painted; so after the k-th move that paints something, with at most
+    F - (P - k) cells painted (P such moves, each painting a new cell, P <= F - 1), the ball
+    makes at most that many moves until the next one. The bound is far above the minima of
+    real levels; it only proves some requests impossible.
+
+    >>> most_moves_needed(3), most_moves_needed(36)
+    (3, 630)
+    """
+    return floor_count * (floor_count - 1) // 2
+
+
+def carving_reach(width: int, height: int) -> int:
+    """The most slides a carving walk of :func:`generate` makes on a W x H board (each walk is an
+    answer of the level it carves, so no level this generator draws needs more moves)."""
+    return 6 * (width - 2) * (height - 2)
 
 
 def carve(width: int, height: int, *, steps: int, rng: random.Random) -> Level:
@@ -168,8 +194,16 @@ def generate(
     """A random W x H level (outer border wall) whose proven minimum lies in ``moves``.
 
     ``moves`` is ``(lo, hi)``, an exact count, or None (a range from the board size). Raises
-    :class:`GenerationFailed` when ``time_limit`` seconds or ``max_tries`` boards pass without
-    success; ``solve_time_limit`` bounds each certification (an unproven level is rejected).
+    ValueError at once for a request no level of the size can meet (``lo`` above
+    :func:`most_moves_needed` of the inner cells), and :class:`GenerationFailed` when
+    ``time_limit`` seconds or ``max_tries`` boards pass without success, or at once when ``lo``
+    is beyond what its carving walks reach (:func:`carving_reach`); ``solve_time_limit`` bounds
+    each certification (an unproven level is rejected).
+
+    >>> generate(8, 8, moves=1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: no 8x8 level needs 1000 moves: its 36 inner cells (inside the wall border) are painted in at most 630 moves (F (F - 1) / 2 for F floor cells); ask for fewer moves or a larger board
 
     >>> made = generate(6, 5, moves=(3, 4), seed=1)
     >>> made.min_moves, len(made.solution), made.level.size, verify(made.level, made.solution)
@@ -184,15 +218,27 @@ def generate(
     if width * height > MAX_AREA:
         raise ValueError(f"a {width}x{height} board is larger than the generator's limit of {MAX_AREA} cells")
     lo, hi = _moves_range(moves, width, height)
+    asked = f"{lo}" if lo == hi else f"{lo}-{hi}"
     if lo > hi:
         raise ValueError(f"moves range {lo}-{hi} is empty")
+    if lo < 0:
+        raise ValueError(f"moves must be 0 or more, not {lo}")
     if hi < 3:
-        raise ValueError(f"levels painted in at most 2 moves are trivial: ask for at least 3 moves, not {lo}-{hi}")
+        raise ValueError(f"levels painted in at most 2 moves are trivial: ask for at least 3 moves, not {asked}")
     if min(width, height) == 3:
         raise ValueError(f"a {width}x{height} board's inside is one cell wide, painted in at most 2 moves: "
                          "use at least 4 cells each way")
     lo = max(lo, 3)
     inner = (width - 2) * (height - 2)
+    most = most_moves_needed(inner)
+    if lo > most:
+        raise ValueError(f"no {width}x{height} level needs {asked} moves: its {inner} inner cells (inside the wall border) "
+                         f"are painted in at most {most} moves (F (F - 1) / 2 for F floor cells); "
+                         "ask for fewer moves or a larger board")
+    if min_floor is not None and not _is_whole_number(min_floor):
+        raise TypeError(f"min_floor must be a whole number of floor cells or None, not {min_floor!r}")
+    if min_floor is not None and min_floor < 0:
+        raise ValueError(f"min_floor must be 0 or more floor cells, not {min_floor}")
     floor_needed = max(5, inner // 3) if min_floor is None else min_floor
     if floor_needed > inner:
         default = " (the default: a third of the inner cells, at least 5)" if min_floor is None else ""
@@ -202,6 +248,13 @@ def generate(
     deadline = Deadline.of(time_limit)
     require_count(max_tries, "max_tries")
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
+    reach = carving_reach(width, height)
+    if lo > reach:
+        # possible, perhaps, but not for this generator: fail at once rather than after max_tries draws
+        raise GenerationFailed(
+            f"this generator cannot draw a {width}x{height} level needing {asked} moves: it carves each level with a walk "
+            f"of at most {reach} slides, which paints it, so its levels need at most {reach} moves; "
+            "ask for fewer moves or a larger board")
     started = time.perf_counter()
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
@@ -211,7 +264,7 @@ def generate(
         level = carve(width, height, steps=steps, rng=rng)
         walk = level.known_answer or ""
         if level.floor_count < floor_needed or len(walk) < lo:
-            steps = min(steps + 1 + max(0, lo - len(walk)) // 2, 6 * inner)
+            steps = min(steps + 1 + max(0, lo - len(walk)) // 2, reach)
             continue  # too small, or the carving walk already paints it in fewer moves than asked
         remaining = deadline.remaining()
         limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
@@ -221,7 +274,7 @@ def generate(
         answer = result.solution
         found = len(answer)
         if found < lo:
-            steps = min(steps + 1 + (lo - found) // 2, 6 * inner)
+            steps = min(steps + 1 + (lo - found) // 2, reach)
             continue
         if found > hi:
             steps = max(4, steps - 1 - (found - hi) // 2)
