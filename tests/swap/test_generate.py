@@ -174,6 +174,40 @@ def test_generate_gives_up_clearly(exact):
         generate(difficulty="insane")
 
 
+def test_move_counts_no_level_of_the_size_needs_are_refused_before_any_draw(exact, monkeypatch):
+    monkeypatch.setattr(generate_module, "draw_level", lambda *a, **k: pytest.fail("drew a level"))
+    # two cells hold two arrangements: at most one move (a 2x3 board took 10,000 draws, 10 s, to fail)
+    with pytest.raises(ValueError, match="no 1x2 level needs 2 moves: .* at most 1 move;"):
+        generate(size=(1, 2), moves=(2, 5))
+    with pytest.raises(ValueError, match=r"no 2x3 level needs 1000 moves: .*6! arrangements.* at most 719 moves"):
+        generate(size=(2, 3), moves=1000)
+    with pytest.raises(ValueError, match=r"no easy \(at most 3x3\) level needs 400000 moves"):
+        generate(difficulty="easy", moves=(400_000, 500_000))
+
+
+def test_a_request_at_the_bound_is_drawn_not_refused(exact):
+    made = generate(size=(1, 2), moves=(1, 1), seed=0)
+    assert made.min_moves == 1
+
+
+@pytest.mark.parametrize("moves, error, message", [
+    ((-1, 3), ValueError, "moves must be 0 or more, not -1"),
+    ((True, 3), TypeError, "whole number or a"),
+    ((1, False), TypeError, "whole number or a"),
+])
+def test_absurd_move_ranges_are_refused(moves, error, message):
+    with pytest.raises(error, match=message):
+        generate(moves=moves, max_tries=3)
+
+
+def test_cli_refuses_impossible_move_counts_with_exit_2(capsys):
+    from puzzlesat.cli import main
+
+    assert main(["generate", "swap", "--size", "2x3", "--moves", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert "error: no 2x3 level needs 1000 moves" in err and "Traceback" not in err
+
+
 def test_generate_with_the_real_exact_solver_matches_breadth_first_search():
     pytest.importorskip("puzzlesat.swap.solve")
     for seed, goal in ((1, "match"), (2, "cluster")):

@@ -309,15 +309,28 @@ def generate(
     >>> made.min_moves, (made.level.rows, made.level.cols), verify(made.level, made.solution)
     (2, (2, 3), [])
     """
-    if isinstance(moves, int) and not isinstance(moves, bool):
-        moves = (moves, moves)
-    if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(isinstance(n, int) for n in moves)):
+    def whole(n: object) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool)
+
+    if whole(moves):
+        moves = (moves, moves)  # type: ignore[assignment]
+    if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(whole(n) for n in moves)):
         raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
-    if moves is not None and (moves[0] < 0 or moves[0] > moves[1]):
+    if moves is not None and moves[0] > moves[1]:
         raise ValueError(f"moves range {moves[0]}-{moves[1]} is empty")
+    if moves is not None and moves[0] < 0:
+        raise ValueError(f"moves must be 0 or more, not {moves[0]}")
     if moves is not None and moves[1] < 1:
         raise ValueError("a drawn level is never solved at the start (its goal differs), so ask for at least 1 move")
     _check_draw(difficulty, goal, size)
+    if moves is not None:
+        rows, cols = size if size is not None else (SIZES[difficulty][1], SIZES[difficulty][1])
+        most = most_moves_needed(rows * cols)
+        if moves[0] > most:
+            board = f"{rows}x{cols}" if size is not None else f"{difficulty} (at most {rows}x{cols})"
+            raise ValueError(f"no {board} level needs {moves[0]} moves: {rows * cols} cells hold at most "
+                             f"{rows * cols}! arrangements of squares, and a shortest plan passes through each at most "
+                             f"once, so at most {most} move{'s' if most != 1 else ''}; ask for fewer moves or a larger board")
     deadline = Deadline.of(time_limit)
     require_count(max_tries, "max_tries")
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
@@ -381,6 +394,18 @@ def generate(
         )
         return GeneratedLevel(certified, solution, minimum, seed, stats["tries"], time.perf_counter() - started, stats)
     raise GenerationFailed(f"no level certified in {max_tries} draws ({_summary(stats)})", stats)
+
+
+def most_moves_needed(cells: int) -> int:
+    """An upper bound on the minimum number of moves of any solvable level of ``cells`` cells:
+    its squares take at most ``cells!`` arrangements, and a shortest plan never comes back to
+    one, so it makes at most ``cells! - 1`` moves. Far above real minima, but proven: only
+    requests it rules out are refused.
+
+    >>> most_moves_needed(2), most_moves_needed(6)
+    (1, 719)
+    """
+    return math.factorial(cells) - 1
 
 
 def start_bound(level: Level) -> int:
