@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -246,6 +247,25 @@ def test_answer_file_errors_name_the_line():
     with pytest.raises(ParseError) as info:
         parse_answers("a.xml,0,1,2\nb.xml,0,1,7\n")
     assert info.value.line == 2
+
+
+def test_answer_lines_are_read_out_of_a_solver_log_and_other_lines_skipped():
+    log = ("[user@host src]$ python3 run.py\nparsing: ../data/all\n=> 001.xml(4) level:l-0\n"
+           "001.xml(4) time:0 depth:4 solution:[b'R', b'U', b'L', b'D']\n# a comment, 9.xml,0,1\n"
+           "001.xml,0,1,3,2,4\n109 dan.xml,12.5,4\n")
+    assert parse_answers(log) == {"001.xml": "RULD", "109 dan.xml": "D"}
+    assert parse_answers("001.xml,0,1\n001.xml,3,1\n") == {"001.xml": "R"}  # the same answer twice
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("001.xml,0,1\n001.xml,0,2\n", 2, "a second, different answer for 001.xml (the first is on line 1)"),
+    ("001.xml,fast,1\n", 1, "answer field 2 is 'fast', not the seconds"),
+    ("just a log\nno answers here\n", None, "no TabTale answer line"),
+])
+def test_answer_file_faults_are_named(text, line, message):
+    with pytest.raises(ParseError, match=re.escape(message)) as info:
+        parse_answers(text)
+    assert info.value.line == line
 
 
 def test_detection():

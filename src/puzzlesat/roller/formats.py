@@ -65,6 +65,7 @@ DEFAULT_START = {"tmx": "bottom-left", "herbou": "row-major", "rollersplat": "ro
 
 TILED_GID_MASK = 0x1FFFFFFF  # Tiled keeps flip flags in the top three bits of a gid
 ANSWER_DIGITS = {"1": "R", "2": "L", "3": "U", "4": "D"}  # TabTale answer files
+ANSWER_NAME_RE = re.compile(r"\S\.(?:xml|tmx)$", re.IGNORECASE)  # an answer line's first field: a level file
 
 
 # -- shared helpers -----------------------------------------------------------------------------
@@ -462,17 +463,27 @@ def parse_tmx(text: str, *, start: str | None = None, source: str | None = None)
 def parse_answers(text: str) -> dict[str, str]:
     """TabTale answer lines ``file,seconds,d1,d2,...`` (1=R 2=L 3=U 4=D) as file name -> moves.
 
-    Lines without moves (a level the submitter gave up on) map to an empty string; blank lines
-    and shell transcript lines are skipped.
+    An answer line starts with a level file's name (ending ``.xml`` or ``.tmx``), a comma and the
+    seconds; other lines are skipped (blank ones, comments, and the log a solver printed around
+    its table, as in eranheres' ``solution_dump.txt``). Lines without moves (a level the
+    submitter gave up on) map to an empty string. A bad move digit, a second different answer
+    for one file, or a text without any answer line is a ParseError naming the line.
 
     >>> parse_answers("001.xml,0,1,3,2,4\\n002.xml,3,4,1\\n")
     {'001.xml': 'RULD', '002.xml': 'DR'}
+    >>> parse_answers("=> 001.xml(4) level:l-0\\n001.xml(4) time:0 solution:[b'R', b'U']\\n001.xml,0,1,3\\n")
+    {'001.xml': 'RU'}
     """
     answers: dict[str, str] = {}
+    first_line: dict[str, int] = {}
     for number, line in enumerate(split_lines(text), 1):
         parts = [part.strip() for part in line.split(",")]
-        if len(parts) < 2 or not parts[0] or line.lstrip().startswith(("[", "=>", "#")):
-            continue
+        if len(parts) < 2 or not ANSWER_NAME_RE.search(parts[0]) or line.lstrip().startswith(("[", "=>", "#")):
+            continue  # not an answer line: a comment, a blank line or a solver's log
+        try:
+            float(parts[1])
+        except ValueError:
+            raise ParseError(f"answer field 2 is {parts[1]!r}, not the seconds the answer took", line=number) from None
         moves = []
         for column, digit in enumerate(parts[2:], 3):
             if digit == "":
@@ -480,7 +491,13 @@ def parse_answers(text: str) -> dict[str, str]:
             if digit not in ANSWER_DIGITS:
                 raise ParseError(f"answer field {column} is {digit!r}, not a move digit 1-4 (1=R 2=L 3=U 4=D)", line=number)
             moves.append(ANSWER_DIGITS[digit])
-        answers[parts[0]] = "".join(moves)
+        answer = "".join(moves)
+        if parts[0] in answers and answers[parts[0]] != answer:
+            raise ParseError(f"a second, different answer for {parts[0]} (the first is on line {first_line[parts[0]]})", line=number)
+        answers[parts[0]] = answer
+        first_line.setdefault(parts[0], number)
+    if not answers:
+        raise ParseError("no TabTale answer line (a level file ending .xml or .tmx, the seconds, then move digits 1-4)")
     return answers
 
 
