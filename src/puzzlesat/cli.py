@@ -21,7 +21,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .errors import ParseError, PuzzlesatError, index_argument
+from .errors import NotAPuzzle, ParseError, PuzzlesatError, index_argument
 from .families import FAMILIES, Family, detect_family, family_for_format, family_for_path, get_family
 from .progress import Progress, clear_all
 from .textio import UTF16_BOMS, as_text
@@ -49,6 +49,11 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
             if not path.is_file() or name.startswith(".") or name.startswith(SKIPPED_NAMES) or name.endswith(SKIPPED_SUFFIXES):
                 continue
             yield str(path)
+
+
+def files_in_folders(paths: Sequence[str]) -> set[str]:
+    """The files :func:`expand_paths` finds inside the folders named (not the files named)."""
+    return set(expand_paths([path for path in paths if not is_url(path) and os.path.isdir(path)]))
 
 
 def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
@@ -118,6 +123,22 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
         if len(sharing) > 1:
             raise ParseError(f"{' and '.join(sharing)} would share one answer file: give each its own", source=answer)
     return found
+
+
+def answer_table(path: str) -> tuple[Family, dict[str, str]] | None:
+    """``--answers`` naming one file of answers to many puzzles, matched by puzzle name (Roller:
+    a TabTale answer file, ``001.xml,0,1,3``): the family it answers and its table (name ->
+    answer), or None for anything else (a Numberlink answer file or folder). A family reads such
+    tables when its ``cli`` module has ``answer_table(text, source)``."""
+    if is_url(path) or not os.path.isfile(path):
+        return None
+    text = read_source(path)
+    for family in FAMILIES:
+        read_table = getattr(family.cli, "answer_table", None)
+        table = read_table(text, path) if read_table is not None else None
+        if table is not None:
+            return family, table
+    return None
 
 
 def answers_without_puzzle(sources: Sequence[str], answers: str, found: dict[str, str]) -> list[str]:
@@ -220,6 +241,16 @@ def error_record(family: Family | None, source: str, index: int | None, message:
     return record
 
 
+def skipped_record(family: Family | None, source: str, reason: str) -> dict[str, Any]:
+    """``verify`` of a folder: a file found in it that is known not to be a puzzle (an answer
+    table, a solver's log), with what it is in ``reason``; neither a puzzle nor a failure."""
+    record = base_record(family, source, None)
+    if family is not None:
+        record.update(family.cli.blank_record())
+    record.update(status="skipped", reason=reason, error=None, seconds=0.0)
+    return record
+
+
 def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
             answer: str | None = None) -> dict[str, Any]:
     """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
@@ -262,6 +293,9 @@ def emit(record: dict[str, Any], args: argparse.Namespace, family: Family | None
         print(json.dumps(record), flush=True)
         return
     where = place(record, puzzles_in_source)
+    if record["status"] == "skipped":
+        print(f"{where}: skipped: {record['reason']}", flush=True)
+        return
     if record["status"] == "error":
         message = record["error"]
         if message.startswith(record["source"]):  # it names the file (and line) itself
@@ -307,32 +341,48 @@ def command_verify(args: argparse.Namespace) -> int:
     sources = list(expand_paths(args.paths))
     answers: dict[str, str] = {}
     unpaired_answers: list[str] = []
-    if args.answers is not None:
+    table = answer_table(args.answers) if args.answers is not None else None
+    args.answer_table = table
+    if table is not None:  # one file answers many puzzles, by name: every puzzle is checked against it
+        sources = [source for source in sources if is_url(source) or os.path.realpath(source) != os.path.realpath(args.answers)]
+        answers = {source: args.answers for source in sources}
+    elif args.answers is not None:
         answers = answer_files(sources, args.answers)
         unpaired_answers = answers_without_puzzle(sources, args.answers, answers)
         used = {os.path.realpath(path) for path in answers.values()}
         sources = [source for source in sources if is_url(source) or os.path.realpath(source) not in used]
     args.answer_of = answers
+    in_folders = files_in_folders(args.paths)
     loaded: list[tuple[str, Family | None, list[Any] | ParseError]] = []
+    skipped: set[str] = set()  # files found in folders that are not puzzles (named ones are errors)
     for source in sources:
         try:
             family, items = load_items(args, source)
             loaded.append((source, family, items))
         except ParseError as exc:
             loaded.append((source, getattr(exc, "family", None), exc))
+            if isinstance(exc, NotAPuzzle) and source in in_folders:
+                skipped.add(source)
     if not sources:
         print(f"error: no puzzle files found in {', '.join(args.paths)}", file=sys.stderr)
         return 1
-    total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1 for _, _, x in loaded)
+    total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1
+                for source, _, x in loaded if source not in skipped)
     progress = Progress(total, label="verify")
     counts: dict[str, int] = {}
     failed = 0
     unanswered = 0  # puzzles no answer file pairs with (--answers)
+    named = set()  # the names of an answer table's entries that puzzles were checked against
     started = time.perf_counter()
     for source, family, items in loaded:
+        if source in skipped:
+            assert isinstance(items, NotAPuzzle)
+            emit(skipped_record(family, source, items.message), args, family, None, "verify")
+            continue
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             unanswered += "answer" in record and record["answer"] is None
+            named.add((record.get("answer") or {}).get("name"))
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
@@ -340,9 +390,15 @@ def command_verify(args: argparse.Namespace) -> int:
             progress.advance(note=os.path.basename(source))
             stop_if_interrupted()
     progress.close()
-    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    line = f"{total} puzzle(s) in {len(sources)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
-    if args.answers is not None:
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none read"
+    line = f"{total} puzzle(s) in {len(loaded) - len(skipped)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
+    if skipped:
+        line += f"; {len(skipped)} file(s) skipped (not puzzles: answers or logs)"
+    if table is not None:
+        unpaired_answers = [name for name in table[1] if name not in named]
+        line += (f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer(s) of "
+                 f"{os.path.basename(args.answers)} naming no puzzle checked")
+    elif args.answers is not None:
         line += f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer file(s) paired with no puzzle"
         if unpaired_answers:
             shown = [os.path.basename(path) for path in unpaired_answers[:5]]
@@ -364,6 +420,11 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
     for index in chosen:
         if not 0 <= index < len(items):
             yield None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+        elif answer is not None and args.answer_table is not None and family.name != args.answer_table[0].name:
+            yield items[index], error_record(family, source, index, f"--answers {args.answers} holds answers to "
+                                             f"{args.answer_table[0].name} levels, not to {family.name} puzzles")
+        elif answer is not None and args.answer_table is not None:
+            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=answer)
         elif answer is not None and family.name != "numberlink":
             yield items[index], error_record(family, source, index, f"--answers checks Numberlink answers; a {family.name} level states its own answer in its file")
         elif answer is not None and len(items) > 1:
@@ -472,8 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (read recursively) or URLs")
     add_common_options(p)
     p.add_argument("--answers", metavar="PATH", default=None,
-                   help="numberlink: check stated answers too: an answer file (for one puzzle file) or a folder of them, "
-                        "paired by name (the same name, or A04.txt for Q04.txt); ADC and native answer grids")
+                   help="check stated answers too. numberlink: an answer file (for one puzzle file) or a folder of them, "
+                        "paired by name (the same name, or A04.txt for Q04.txt); ADC and native answer grids. "
+                        "roller: a TabTale answer file (001.xml,seconds,1,3,...), paired with levels by file name")
     p.add_argument("--allow-multiple", action="store_true",
                    help="numberlink: a solved puzzle passes whether or not its answer is unique (contest sets of routing "
                         "problems); uniqueness is still decided and reported")

@@ -34,8 +34,8 @@ class ParseError(PuzzlesatError, ValueError):
         super().__init__(str(self))
 
     def with_source(self, source: str) -> "ParseError":
-        """The same error, naming the file or URL it came from."""
-        return ParseError(self.message, line=self.line, column=self.column, source=source)
+        """The same error (of the same class), naming the file or URL it came from."""
+        return type(self)(self.message, line=self.line, column=self.column, source=source)
 
     def __str__(self) -> str:
         where = [part for part in (self.source, self.line, self.column) if part is not None]
@@ -43,6 +43,12 @@ class ParseError(PuzzlesatError, ValueError):
         if prefix:
             return f"{prefix}: {self.message}" if self.line is not None or self.source else self.message
         return self.message
+
+
+class NotAPuzzle(ParseError):
+    """The input is a file of a known kind that holds no puzzle (a table of answers, a solver's
+    log): an error when it is named on the command line, skipped (and said so) when ``verify``
+    meets it inside a folder."""
 
 
 class InvalidPuzzle(PuzzlesatError, ValueError):

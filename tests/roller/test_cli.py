@@ -335,6 +335,98 @@ def test_tabtale_answer_files_are_refused_with_a_clear_message(tmp_path, capsys)
     assert record["status"] == "error" and "TabTale answer file" in record["error"] and code == 1
 
 
+def tmx(rows: list[str]) -> str:
+    """A TabTale level (Tiled TMX; ``#`` wall is 0, ``.`` floor is 1; the start is not stored)."""
+    data = ",\n".join(",".join("0" if ch == "#" else "1" for ch in row) for row in rows)
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<map width="{len(rows[0])}" height="{len(rows)}">\n'
+            f'<layer><data encoding="csv">\n{data}\n</data></layer>\n</map>\n')
+
+
+RING_TMX = tmx(["######", "#....#", "#.##.#", "#.##.#", "#....#", "######"])  # bottom-left start (4, 1): 4 moves
+BAR_TMX = tmx(["#####", "#...#", "#####"])  # start (1, 1): 1 move
+SOLVER_LOG = ("[user@host src]$ python3 run.py --path ../data/all\nparsing: ../data/all\n"
+              "=> 001.xml(4) level:l-0 algo:bfs\n001.xml(4) time:0 depth:4 solution:[b'R', b'U', b'L', b'D']\n"
+              "001.xml,0,1,3,2,4\n")
+
+
+def tabtale_set(folder):
+    """A third-party set as published: levels, and beside them answers and a solver's log."""
+    (folder / "data").mkdir()
+    (folder / "data" / "001.xml").write_text(RING_TMX)
+    (folder / "data" / "002.xml").write_text(BAR_TMX)
+    (folder / "data" / "004.xml").write_text(BAR_TMX)
+    (folder / "solutions").mkdir()
+    (folder / "solutions" / "solution.txt").write_text("001.xml,0,1,3,2,4\n002.xml,0,1,2,1\n003.xml,0,1\n")
+    (folder / "solutions" / "solution_dump.txt").write_text(SOLVER_LOG)
+    return folder
+
+
+def test_verify_of_a_folder_skips_answer_files_and_solver_logs(tmp_path, capsys, oracle):
+    folder = tabtale_set(tmp_path)
+    code, out, _ = run(capsys, "verify", str(folder))
+    assert code == 0  # three levels pass; the two files that are not levels are no failures
+    skipped = [line for line in out.splitlines() if ": skipped: " in line]
+    assert [line.split(": skipped: ")[0] for line in skipped] == [str(folder / "solutions" / "solution.txt"),
+                                                                    str(folder / "solutions" / "solution_dump.txt")]
+    assert "a TabTale answer file (3 answers" in skipped[0] and "a solver log holding a TabTale answer file" in skipped[1]
+    assert "--answers" in skipped[0]
+    assert "3 puzzle(s) in 3 file(s): 3 solved; 3 passed, 0 failed" in out and "2 file(s) skipped" in out
+    code, out, err = run(capsys, "verify", str(folder), "--json")
+    records = json_lines(out)
+    assert code == 0 and [r["status"] for r in records] == ["solved", "solved", "solved", "skipped", "skipped"]
+    assert all(r["error"] is None and r["index"] is None and "not a level" in r["reason"] for r in records[3:])
+    assert "2 file(s) skipped" in err
+
+
+def test_an_answer_file_or_solver_log_named_on_its_own_is_still_an_error(tmp_path, capsys, oracle):
+    folder = tabtale_set(tmp_path)
+    code, out, _ = run(capsys, "verify", str(folder / "solutions" / "solution_dump.txt"), str(folder / "data" / "001.xml"))
+    assert code == 1
+    assert f"error: {folder / 'solutions' / 'solution_dump.txt'}:1: a solver log holding a TabTale answer file" in out
+    assert "1 passed, 1 failed" in out
+
+
+def test_verify_answers_checks_a_tabtale_answer_file_against_its_levels(tmp_path, capsys, oracle):
+    folder = tabtale_set(tmp_path)
+    table = str(folder / "solutions" / "solution.txt")
+    code, out, err = run(capsys, "verify", str(folder / "data"), "--answers", table, "--json")
+    by_name = {r["name"]: r for r in json_lines(out)}
+    assert code == 1  # 002's stated answer is longer than its proven minimum
+    assert by_name["001.xml"]["answer"] == {"source": table, "name": "001.xml", "moves": "RULD"}
+    assert by_name["001.xml"]["par"] == 4 and by_name["001.xml"]["par_match"] == "equal"
+    assert by_name["002.xml"]["answer"]["moves"] == "RLR" and by_name["002.xml"]["par_match"] == "better"
+    assert by_name["004.xml"]["answer"] is None and by_name["004.xml"]["par"] is None
+    assert "2 passed, 1 failed" in err
+    assert "1 puzzle(s) with no stated answer, 1 answer(s) of solution.txt naming no puzzle checked" in err
+    code, out, _ = run(capsys, "verify", str(folder / "data" / "002.xml"), "--answers", table)
+    assert code == 1 and "stated 3 is not the minimum: proven minimum 1" in out
+    # a solver's log holding a table serves as well; a walk of the whole set skips the other files
+    code, out, _ = run(capsys, "verify", str(folder), "--answers", str(folder / "solutions" / "solution_dump.txt"))
+    assert code == 0 and "1 file(s) skipped" in out and "3 passed, 0 failed" in out
+
+
+def test_verify_answers_with_a_tabtale_file_refuses_other_families_and_bad_tables(tmp_path, capsys, oracle):
+    folder = tabtale_set(tmp_path)
+    puzzle = tmp_path / "p.nl"
+    puzzle.write_text("A.A\n")
+    code, out, _ = run(capsys, "verify", str(puzzle), "--answers", str(folder / "solutions" / "solution.txt"))
+    assert code == 1 and "holds answers to roller levels, not to numberlink puzzles" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("001.xml,0,1,3\n001.xml,0,1,4\n")
+    code, _, err = run(capsys, "verify", str(folder / "data"), "--answers", str(bad))
+    assert code == 2 and f"error: {bad}:2: a second, different answer for 001.xml (the first is on line 1)" in err
+
+
+def test_the_eranheres_set_verifies_with_its_answer_files_skipped_or_checked(capsys):
+    folder = shared_path("roller", "eranheres-amaze")
+    code, out, _ = run(capsys, "verify", str(folder / "solutions"))
+    assert code == 1  # no levels in there: nothing verified
+    assert out.count(": skipped: ") == 3 and "3 file(s) skipped" in out
+    levels = [str(folder / "data" / "all" / f"00{i}.xml") for i in range(1, 6)]
+    code, out, _ = run(capsys, "verify", *levels, "--answers", str(folder / "solutions" / "solution.txt"), "--time-limit", "20")
+    assert code == 0 and out.count("proven minimum; stated") == 5 and "5 passed, 0 failed" in out
+
+
 def test_one_bad_level_of_a_level_set_is_one_error_record(tmp_path, capsys):
     good = {"id": "a", "rows": ["#####", "#...#", "#####"], "start": [1, 1]}
     bad = {"id": "b", "rows": ["#####", "#...#", "#####"], "start": [1, 1], "solution": "RX"}

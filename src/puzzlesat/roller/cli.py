@@ -10,12 +10,15 @@ length of the answer it ships) with ``par_match`` ("equal", "better" = ours is s
 unsolvable; null when the file states nothing or nothing proven bears on it),
 ``known_answer_valid`` (whether the file's own answer replays) and ``known_answer_problem``
 (its first fault, e.g. ``no-move: move 5 (L) cannot leave (3, 1): ...``), ``reason``
-(why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``. The generic CLI
-adds ``family``, ``source``, ``index``, ``seconds`` and ``error``.
+(why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``, and under
+``verify --answers`` ``answer`` (see :func:`verify_record`). The generic CLI adds ``family``,
+``source``, ``index``, ``seconds`` and ``error``.
 
 Detection (``sniff``), specific on purpose because Numberlink grids also use ``.`` and ``#``:
-a Tiled ``<map`` XML; TabTale answer lines (``001.xml,0,1,3``: claimed only to be refused
-with a clear message); a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
+a Tiled ``<map`` XML; TabTale answer lines (``001.xml,0,1,3``, alone or in a solver's log:
+claimed only to be refused with a clear message, :class:`~puzzlesat.errors.NotAPuzzle`, which
+``verify`` of a folder reports as skipped; ``verify --answers`` reads them with
+:func:`answer_table`); a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
 ``levels = [[[`` arrays; a headerless grid of space-separated ``0``/``1`` with more than two
 ``1``; a ``W``/``G`` grid; a grid over ``#`` ``.`` with exactly one ``o`` (or exactly one ``x``)
 in every block. A Numberlink label occurs exactly twice, so none of these is a Numberlink
@@ -29,7 +32,7 @@ import argparse
 import re
 from typing import Any
 
-from ..errors import ParseError
+from ..errors import NotAPuzzle, ParseError
 from ..results import Status, stated_phrase
 from ..scene import clean_text
 from ..textio import split_lines
@@ -50,6 +53,26 @@ def is_answer_file(text: str) -> bool:
     """TabTale answer lines (``001.xml,0,1,3,2,4``) rather than levels."""
     lines = [line.strip() for line in split_lines(text[:200_000]) if line.strip()]
     return bool(lines) and all(_ANSWER_LINE.match(line) for line in lines)
+
+
+def answers_kind(text: str) -> str | None:
+    """What a text holding TabTale answer lines is, in words, or None when it holds none: a
+    table of answers, or a solver's log with such a table in it (eranheres' ``solution_dump.txt``).
+    Either holds no level (:func:`puzzlesat.roller.read_answers` reads the answers of both).
+
+    >>> answers_kind("001.xml,0,1,3\\n002.xml,0,4\\n")
+    'a TabTale answer file (2 answers: level file, seconds, moves with 1=R 2=L 3=U 4=D)'
+    >>> answers_kind("solving ../data/all\\n001.xml(2) depth:2\\n001.xml,0,1,3\\n")
+    'a solver log holding a TabTale answer file (1 answer: level file, seconds, moves with 1=R 2=L 3=U 4=D)'
+    >>> answers_kind("#####\\n#o..#\\n#####") is None
+    True
+    """
+    lines = [line.strip() for line in split_lines(text) if line.strip()]
+    count = sum(1 for line in lines if _ANSWER_LINE.match(line) and not line.startswith("#"))
+    if not count:
+        return None
+    what = f"a TabTale answer file ({count} answer{'s' if count != 1 else ''}: level file, seconds, moves with 1=R 2=L 3=U 4=D)"
+    return what if count == len(lines) else f"a solver log holding {what}"
 
 
 # -- detection and loading ----------------------------------------------------------------------
@@ -99,7 +122,7 @@ def sniff(text: str, path: str) -> bool:
         return bool(blocks) and "".join(blocks[0]).count("o") == 1
     blocks = _grid_blocks(head)
     if not blocks:
-        return False
+        return answers_kind(head) is not None  # a solver's log around an answer table: claimed so that load() says what it is
     for block in blocks:
         cells = "".join(block)
         has_o, has_x = cells.count("o"), cells.count("x")
@@ -112,9 +135,10 @@ def load(text: str, source: str, args: argparse.Namespace) -> list[Level | Parse
     """The levels of one input; in a native or starhermit file of several, one that cannot be
     read is its ParseError (reported as an error record) and the others are still checked."""
     fmt = getattr(args, "fmt", None)
-    if fmt is None and is_answer_file(text):
-        raise ParseError("a TabTale answer file (level file, seconds, moves with 1=R 2=L 3=U 4=D), not a level; "
-                         "read it with puzzlesat.roller.read_answers", line=1)
+    kind = answers_kind(text) if fmt is None else None
+    if kind is not None and not _grid_blocks(text):  # answer lines and no level grid
+        raise NotAPuzzle(f"{kind}, not a level; check its answers with 'puzzlesat verify LEVELS --answers {source}' "
+                         "or read them with puzzlesat.roller.read_answers", line=1)
     if fmt is None and source.lower().endswith(".roller"):
         fmt = "native"
     return formats.parse_each(text, fmt=fmt, start=getattr(args, "start", None), source=source)
@@ -198,9 +222,32 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
     return record
 
 
-def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
-    """``puzzlesat verify``: the same facts as solve (solvable or not, proven minimum, par match)."""
-    return solve_record(level, args)
+def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None = None) -> dict[str, Any]:
+    """``puzzlesat verify``: the same facts as solve (solvable or not, proven minimum, par match).
+
+    ``answer`` (``verify --answers FILE``): a TabTale answer file; the level's entry (by the
+    level's name, its file name for TMX levels) is checked as the level's shipped answer, and
+    the record's ``answer`` is ``{"source", "name", "moves"}``, or null when the file has no
+    moves for the level."""
+    if answer is None:
+        return solve_record(level, args)
+    moves = formats.read_answers(answer).get(level.name) or None  # (an empty entry: the submitter gave up)
+    if moves is not None:
+        level = Level(level.rows, level.start, name=level.name, par=level.par, known_answer=moves, start_rule=level.start_rule)
+    record = solve_record(level, args)
+    record["answer"] = None if moves is None else {"source": answer, "name": level.name, "moves": moves}
+    return record
+
+
+def answer_table(text: str, source: str) -> dict[str, str] | None:
+    """The answers of a TabTale answer file (or a solver's log holding one) for ``verify
+    --answers``: level file name -> moves; None when the text is not one."""
+    if answers_kind(text) is None or _grid_blocks(text):
+        return None
+    try:
+        return formats.parse_answers(text)
+    except ParseError as exc:
+        raise exc.with_source(source) from None
 
 
 def passed(record: dict[str, Any]) -> bool:
