@@ -268,6 +268,34 @@ def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsy
     assert "no folder" in capsys.readouterr().err
 
 
+HAND_MADE = "# name: my level\n#######\n#o....#\n#.###.#\n#.....#\n#######\n#######\n#######\n"
+
+
+@pytest.mark.parametrize("where", ["end", "middle", "notes"])
+def test_a_hand_added_level_is_named_as_such_when_resuming(tmp_path, capsys, oracle, where):
+    """A level (or a note) added by hand to a generated pack is not a level cut short by a run
+    (the message said so, and told to remove 'the incomplete last block'), nor one of another
+    seed: the message names the block and says the generator did not write it."""
+    out = tmp_path / "pack.roller"
+    args = ["generate", "roller", "--size", "7x7", "--moves", "4-8", "--out", str(out)]
+    assert cli.main(args + ["--count", "2"]) == 0
+    blocks = out.read_text().split("\n\n")  # each level, then a blank line
+    first_line = {"end": 1 + sum(len(block.splitlines()) + 1 for block in blocks[:2]),
+                  "middle": 1 + len(blocks[0].splitlines()) + 1, "notes": 1}[where]
+    if where == "end":
+        out.write_text(out.read_text() + HAND_MADE)
+    elif where == "middle":
+        out.write_text(blocks[0] + "\n\n" + HAND_MADE + "\n" + blocks[1] + "\n\n")
+    else:
+        out.write_text("# my notes on this pack\n\n" + out.read_text())
+    capsys.readouterr()
+    assert cli.main(args + ["--count", "3"]) == 2
+    err = capsys.readouterr().err
+    what = f"a comment block at line {first_line}" if where == "notes" else f"a level at line {first_line} ('my level')"
+    assert f"error: {out} holds {what}, which puzzlesat generate did not write" in err, err
+    assert "middle of a level" not in err and "another pack" not in err
+
+
 @pytest.mark.parametrize("levels", [1, 2])
 def test_a_pack_cut_inside_its_last_level_is_named_as_such(tmp_path, capsys, oracle, levels):
     out = tmp_path / "pack.roller"
