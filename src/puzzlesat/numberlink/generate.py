@@ -49,7 +49,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from ..errors import PuzzlesatError, require_count, require_type
 from ..grid import Cell
@@ -65,6 +65,7 @@ SMALL_AREA = 3         # free areas of at most this many cells are absorbed into
 TARGET_ATTEMPTS = 6    # targets tried per new link before accepting one that leaves a bad pocket
 BAND = 0.15            # link counts within +-15 % of the target are accepted
 DEFAULT_MAX_TRIES = 10_000
+CellT = TypeVar("CellT", bound=tuple)  # a cell of any board: (row, col) or (layer, row, col)
 
 
 class GenerationFailed(PuzzlesatError):
@@ -163,11 +164,22 @@ def _runs_beside_itself(link: Sequence[Cell]) -> bool:
     return False
 
 
+def links_in_label_order(links: Sequence[Sequence[CellT]]) -> list[tuple[CellT, ...]]:
+    """The links in the order of their labels 1..K: each read from its end that comes first in
+    reading order, sorted by that end (cells of one layer or of several).
+
+    >>> links_in_label_order([[(2, 0), (1, 0)], [(0, 1), (0, 0)]])
+    [((0, 0), (0, 1)), ((1, 0), (2, 0))]
+    """
+    oriented = [tuple(link) if link[0] <= link[-1] else tuple(reversed(link)) for link in links]
+    oriented.sort(key=lambda link: link[0])
+    return oriented
+
+
 def _puzzle_from_links(width: int, height: int, links: Sequence[Sequence[Cell]], blocked: frozenset[Cell]) -> tuple[Puzzle, Solution]:
     """Labels 1..K in reading order of each link's first endpoint; each path runs from the
     endpoint that comes first in reading order."""
-    oriented = [tuple(link) if link[0] <= link[-1] else tuple(reversed(link)) for link in links]
-    oriented.sort(key=lambda link: link[0])
+    oriented = links_in_label_order(links)
     pairs = tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(oriented))
     paths = tuple((str(i + 1), link) for i, link in enumerate(oriented))
     return Puzzle(width, height, pairs, blocked), Solution(paths)
@@ -209,13 +221,27 @@ def unionfind_links(width: int, height: int, rng: random.Random, *, deadline: De
     20
     """
     cells = [(r, c) for r in range(height) for c in range(width)]
+    return grow_unionfind(cells, lambda cell: _neighbours(cell, width, height), rng, deadline=deadline)
+
+
+def grow_unionfind(cells: Sequence[CellT], neighbours: Callable[[CellT], Iterable[CellT]], rng: random.Random, *,
+                   deadline: Deadline | None = None) -> tuple[list[list[CellT]], frozenset[CellT]]:
+    """The union-find partition of any board, given its ``cells`` (in a fixed order) and the
+    ``neighbours`` of a cell (also in a fixed order): one layer (:func:`unionfind_links`) or
+    several (:mod:`.multilayer.generate`). Returns the paths and the cells on none.
+
+    >>> line = [(0,), (1,), (2,), (3,)]
+    >>> links, leftovers = grow_unionfind(line, lambda c: [(c[0] + d,) for d in (-1, 1) if 0 <= c[0] + d < 4], random.Random(0))
+    >>> sorted([cell for link in links for cell in link] + list(leftovers)) == line   # every cell once
+    True
+    """
     sets = _DisjointSets(cells)
-    links: list[list[Cell]] = []
+    links: list[list[CellT]] = []
     while True:
         if deadline is not None and deadline.expired():
             return [], frozenset()
         starts = [(a, b) for a in cells if not sets.on_a_path(a)
-                  for b in _neighbours(a, width, height) if a < b and not sets.on_a_path(b)]
+                  for b in neighbours(a) if a < b and not sets.on_a_path(b)]
         if not starts:
             break
         a, b = rng.choice(starts)
@@ -226,11 +252,11 @@ def unionfind_links(width: int, height: int, rng: random.Random, *, deadline: De
         end = b
         while True:
             options = []
-            for n in _neighbours(end, width, height):
+            for n in neighbours(end):
                 if sets.on_a_path(n):
                     continue
                 root = sets.find(end)
-                if all(m == end or sets.find(m) != root for m in _neighbours(n, width, height)):
+                if all(m == end or sets.find(m) != root for m in neighbours(n)):
                     options.append(n)
             if not options:
                 break
