@@ -3,8 +3,8 @@
 A stack of W x H layers; a path steps to one of the four neighbours on its layer or to the cell
 at the same place on the layer above or below. Cells are ``(layer, row, column)`` from 0.
 The verbs are the one-layer family's: ``parse``/``format``, ``solve``, ``count``/``is_unique``,
-``verify`` and ``render`` (the layers side by side, with a mark on both cells wherever a path
-changes layer).
+``verify``, ``generate`` (unique puzzles, or contest routing problems with their answers) and
+``render`` (the layers side by side, with a mark on both cells wherever a path changes layer).
 
 >>> from puzzlesat.numberlink import multilayer
 >>> puzzle = multilayer.Puzzle.from_layers([["312", "2.."], [".13", "..."]])
@@ -14,6 +14,7 @@ changes layer).
 """
 
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
+from .generate import generate
 from .model import Cell, Pair, Puzzle, Solution
 from .render import render
 from .solve import count, encode, is_unique, solve
@@ -24,5 +25,6 @@ __all__ = [
     "parse", "parse_solution", "parse_answer_layers", "read", "format", "format_solution", "detect_format", "FORMATS",
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "Violation", "CODES",
+    "generate",
     "render",
 ]
