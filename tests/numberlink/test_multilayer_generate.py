@@ -1,0 +1,175 @@
+"""The multi-layer Numberlink generators: every puzzle's answer verified, uniqueness confirmed by
+a fresh count of the puzzle's text and (on tiny stacks) by brute-force enumeration, the same
+seed giving the same puzzle, routing problems shaped as asked, and requests refused up front."""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import pytest
+
+from puzzlesat.numberlink.model import Rules
+from puzzlesat.numberlink.multilayer import count, format, format_solution, parse, parse_solution, solve, verify
+from puzzlesat.numberlink.multilayer.model import is_adjacent
+from tests.numberlink.test_multilayer_solve import brute_force_answers
+
+gen = importlib.import_module("puzzlesat.numberlink.multilayer.generate")  # the package re-exports the function
+
+EMPTY = Rules(cover_all=False)
+
+
+def fresh_count(made, rules: Rules):
+    """A count (limit 2) of the puzzle read from nothing but the text its pack would hold."""
+    fmt = gen.TEXT_FORMAT[made.method]
+    return count(parse(format(made.puzzle, fmt=fmt), fmt=fmt), rules=rules, limit=2)
+
+
+def every_cell_once(made) -> bool:
+    """Paths and blocked cells cover the stack, no cell twice (cover-all rules)."""
+    cells = [cell for _, path in made.solution.paths for cell in path] + sorted(made.puzzle.blocked)
+    return len(cells) == len(set(cells)) == made.puzzle.num_cells
+
+
+@pytest.mark.parametrize("size", [(4, 3, 2), (3, 2, 3), (4, 4, 2)])
+@pytest.mark.parametrize("rules", [Rules(), Rules(no_self_touch=True)], ids=str)
+def test_split_puzzles_are_unique_by_brute_force(size, rules) -> None:
+    for seed in range(4):
+        made = gen.generate(*size, seed=seed, rules=rules)
+        assert made.unique is True and made.method == "split" and made.seed == seed and made.tries >= 1
+        assert made.puzzle.size == size
+        assert verify(made.puzzle, made.solution, rules) == []
+        assert brute_force_answers(made.puzzle, rules) == {made.solution}
+        assert every_cell_once(made)
+        assert min(made.link_lengths()) >= 3, "no link of 2 cells"
+        assert sorted(made.puzzle.labels, key=int) == [str(k) for k in range(1, len(made.puzzle.pairs) + 1)]
+
+
+@pytest.mark.parametrize("size", [(6, 5, 2), (4, 4, 3)])
+def test_split_puzzles_on_larger_stacks_are_unique_from_their_text(size) -> None:
+    lengths = []
+    for seed in range(5):
+        made = gen.generate(*size, seed=seed)
+        assert made.unique is True and verify(made.puzzle, made.solution) == []
+        assert fresh_count(made, Rules()).unique is True
+        assert every_cell_once(made)
+        lengths += made.link_lengths()
+    assert min(lengths) >= 3 and max(lengths) >= 2 * size[0], "a mix of short and long links"
+    assert any(len({cell[0] for cell in path}) > 1 for _, path in made.solution.paths), "some link changes layer"
+
+
+def test_split_under_may_leave_empty_rules_on_a_tiny_stack() -> None:
+    made = gen.generate(3, 3, 2, seed=1, rules=EMPTY)
+    assert not made.puzzle.blocked, "leftovers stay empty cells under may-leave-empty rules"
+    assert verify(made.puzzle, made.solution, EMPTY) == []
+    assert brute_force_answers(made.puzzle, EMPTY) == {made.solution}
+
+
+def test_unionfind_labels_are_confirmed_and_unique_true_retries() -> None:
+    labels = set()
+    for seed in range(12):
+        made = gen.generate(4, 3, 2, method="unionfind", seed=seed, unique=False)
+        assert made.tries == 1 and verify(made.puzzle, made.solution) == []
+        assert every_cell_once(made)
+        answers = brute_force_answers(made.puzzle, Rules())
+        assert made.solution in answers and (len(answers) == 1) is made.unique
+        labels.add(made.unique)
+        # union-find leftovers are isolated cells: no two side by side (they would have made a path)
+        assert not any(is_adjacent(a, b) for a in made.puzzle.blocked for b in made.puzzle.blocked)
+        # union-find paths never run beside themselves
+        assert verify(made.puzzle, made.solution, Rules(no_self_touch=True)) == []
+    assert labels == {True, False}, "the sample shows both verdicts"
+    for seed in range(3):
+        made = gen.generate(4, 4, 2, method="unionfind", seed=seed)
+        assert made.unique is True and fresh_count(made, Rules()).unique is True
+
+
+def test_same_seed_same_puzzle_and_seeds_differ() -> None:
+    for method, options in (("split", {}), ("unionfind", {"unique": False}), ("routing", {"rules": EMPTY})):
+        a = gen.generate(5, 4, 2, method=method, seed=7, **options)
+        b = gen.generate(5, 4, 2, method=method, seed=7, **options)
+        c = gen.generate(5, 4, 2, method=method, seed=8, **options)
+        assert a == b and a.puzzle == b.puzzle and a.solution == b.solution and a.tries == b.tries
+        assert a.puzzle != c.puzzle
+
+
+@pytest.mark.parametrize("size,lines", [((8, 8, 3), None), ((6, 5, 4), 15), ((12, 9, 2), 1), ((7, 7, 1), 6)])
+def test_routing_problems_have_the_lines_asked_and_a_verified_answer(size, lines) -> None:
+    width, height, layers = size
+    for seed in range(3):
+        made = gen.generate(*size, method="routing", rules=EMPTY, lines=lines, seed=seed)
+        expected = gen.target_lines(*size) if lines is None else lines
+        assert made.unique is None and made.method == "routing" and not made.puzzle.blocked
+        assert len(made.puzzle.pairs) == expected == len(made.solution.paths)
+        assert verify(made.puzzle, made.solution, EMPTY) == []
+        assert verify(made.puzzle, made.solution, Rules(cover_all=False, no_self_touch=True)) == []
+        lengths = made.link_lengths()
+        assert 3 <= min(lengths) and max(lengths) <= max(3, gen.longest_line(*size))
+        for pair in made.puzzle.pairs:
+            assert not is_adjacent(pair.start, pair.end), "no line's ends touch"
+        # the contest's own text, problem and answer, reads back
+        problem = format(made.puzzle, fmt="adc")
+        assert problem.startswith(f"SIZE {width}X{height}X{layers}\nLINE_NUM {expected}\n")
+        assert parse(problem) == made.puzzle
+        assert parse_solution(format_solution(made.puzzle, made.solution, fmt="adc"), made.puzzle) == made.solution
+    # a fresh solve finds an answer (not necessarily the drawn one)
+    found = solve(parse(problem), rules=EMPTY, time_limit=60)
+    assert found.status.value == "solved" and verify(made.puzzle, found.solution, EMPTY) == []
+
+
+def test_routing_min_length_and_a_full_stack() -> None:
+    made = gen.generate(6, 6, 2, method="routing", rules=EMPTY, lines=4, min_length=8, seed=3)
+    assert min(made.link_lengths()) >= 8 and verify(made.puzzle, made.solution, EMPTY) == []
+    dense = gen.generate(4, 4, 2, method="routing", rules=EMPTY, lines=8, min_length=3, seed=0, time_limit=60)
+    assert sum(dense.link_lengths()) >= 24 and verify(dense.puzzle, dense.solution, EMPTY) == []
+
+
+def test_default_line_counts_follow_the_board() -> None:
+    assert gen.target_lines(5, 5, 3) == 8 and gen.target_lines(72, 72, 8) == 288
+    assert gen.target_lines(2, 2, 1) == 1
+    assert gen.target_lines(10, 10, 2) == round(math.sqrt(100) * 2 / 2)
+
+
+@pytest.mark.parametrize("call,error,words", [
+    (dict(width=4, height=4, layers=2, method="magic"), ValueError, "unknown method"),
+    (dict(width=1, height=4, layers=2), ValueError, "too small"),
+    (dict(width=4, height=4, layers=0), ValueError, "too small"),
+    (dict(width=4.0, height=4, layers=2), TypeError, "whole numbers"),
+    (dict(width=4, height=True, layers=2), TypeError, "whole numbers"),
+    (dict(width=1000, height=1000, layers=2), ValueError, "larger than"),
+    (dict(width=4, height=4, layers=2, rules="cover-all"), TypeError, "rules"),
+    (dict(width=4, height=4, layers=2, unique="yes"), TypeError, "unique"),
+    (dict(width=4, height=4, layers=2, lines=3), ValueError, "routing"),
+    (dict(width=4, height=4, layers=2, method="unionfind", min_length=3), ValueError, "routing"),
+    (dict(width=4, height=4, layers=2, method="routing"), ValueError, "may-leave-empty"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, unique=True), ValueError, "not unique"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, lines=0), ValueError, "1 or more"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, lines=2.5), TypeError, "whole number"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, lines=11), ValueError, "at most 10 such lines"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, min_length=1), ValueError, "min_length must be 2..8"),
+    (dict(width=4, height=4, layers=2, method="routing", rules=EMPTY, min_length=9), ValueError, "min_length must be 2..8"),
+    (dict(width=4, height=4, layers=2, max_tries=0), ValueError, "max_tries"),
+    (dict(width=4, height=4, layers=2, seed="1"), TypeError, "seed"),
+    (dict(width=4, height=4, layers=2, solver="no-such-solver"), ValueError, "no-such-solver"),
+    (dict(width=4, height=4, layers=2, time_limit=-1), ValueError, "time_limit"),
+    (dict(width=4, height=4, layers=2, certify_time_limit="10"), TypeError, "time_limit"),
+])
+def test_bad_requests_are_refused_before_any_drawing(call, error, words) -> None:
+    width, height, layers = call.pop("width"), call.pop("height"), call.pop("layers")
+    with pytest.raises(error, match=words):
+        gen.generate(width, height, layers, **call)
+
+
+def test_limits_end_in_generation_failed() -> None:
+    with pytest.raises(gen.GenerationFailed, match="within 0.0 s"):
+        gen.generate(8, 8, 4, seed=0, time_limit=0.0)
+    with pytest.raises(gen.GenerationFailed, match="within 0.0 s"):
+        gen.generate(72, 72, 8, method="routing", rules=EMPTY, seed=0, time_limit=0.0)
+    with pytest.raises(gen.GenerationFailed, match="ran out of time"):
+        gen.generate(5, 5, 2, seed=0, certify_time_limit=0)
+    with pytest.raises(gen.GenerationFailed, match="in 1 tries") as failed:
+        gen.generate(6, 6, 3, method="unionfind", seed=0, max_tries=1)
+    assert failed.value.tries == 1
+    # 10 lines of 3 cells fill a 5x3x2 stack of 30 cells only when every line fits exactly: a draw rarely does
+    with pytest.raises(gen.GenerationFailed, match="no room for 10 lines"):
+        gen.generate(5, 3, 2, method="routing", rules=EMPTY, lines=10, seed=0, max_tries=2)
