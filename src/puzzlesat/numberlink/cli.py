@@ -242,28 +242,39 @@ def _picture_rows(rows: list[list[str]], *, colour: bool) -> str:
 GENERATE_EXAMPLE = """examples:
   puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt
   puzzlesat generate numberlink --size 12x10 --count 20 --method unionfind --allow-multiple --out uf.txt
+  puzzlesat generate numberlink --size 6x6x2 --count 10 --seed 1 --out stack          (several layers: a folder)
+  puzzlesat generate numberlink --size 16x16x4 --method routing --allow-empty --lines 40 --count 10 --out adc
 The output is native text (one 'W H' grid per puzzle, '#' comment lines, blank lines between
 puzzles) that 'puzzlesat verify' reads; puzzle i of a run uses seed S * 1000003 + i, and a
-rerun with the same settings and --out continues the file instead of starting again."""
+rerun with the same settings and --out continues the file instead of starting again.
+With --size WxHxL (L layers) --out names a folder: pack.txt, problems/Q0000.txt, ... (ADC
+problems for --method routing, else layered text) and answers/A0000.txt, ...; check it with
+'puzzlesat verify OUT/problems --answers OUT/answers' (routing: add --allow-empty --allow-multiple)."""
 
 
-def _board_size(text: str) -> tuple[int, int]:
+def _board_size(text: str) -> tuple[int, ...]:
+    """``WxH`` (one layer) or ``WxHxL`` (a stack of L layers)."""
     parts = text.lower().replace("*", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"size {text!r} is not WIDTHxHEIGHT (e.g. 10x10)")
+    if len(parts) not in (2, 3) or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"size {text!r} is not WIDTHxHEIGHT (e.g. 10x10) or WIDTHxHEIGHTxLAYERS (e.g. 8x8x3)")
     width, height = int(parts[0]), int(parts[1])
     if not (2 <= width <= 200 and 2 <= height <= 200):
         raise argparse.ArgumentTypeError(f"size {text!r}: each side must be 2..200")
-    return width, height
+    if len(parts) == 3 and not 1 <= int(parts[2]) <= 100:
+        raise argparse.ArgumentTypeError(f"size {text!r}: the layers must be 1..100")
+    return (width, height) if len(parts) == 2 else (width, height, int(parts[2]))
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     from .generate import BAND, METHODS
+    from .multilayer.generate import METHODS as LAYERED_METHODS
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--size", type=_board_size, default=(10, 10), metavar="WxH", help="board size (default 10x10)")
+    parser.add_argument("--size", type=_board_size, default=(10, 10), metavar="WxH[xL]", help="board size (default 10x10); WxHxL: a stack of L layers (multi-layer)")
     parser.add_argument("--count", type=count_argument, default=1, help="puzzles to write (default 1)")
-    parser.add_argument("--method", choices=METHODS, default="quality", help="quality (puzzle-maker pipeline, default) or unionfind")
+    parser.add_argument("--method", choices=sorted({*METHODS, *LAYERED_METHODS}), default=None,
+                        help="one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), unionfind, "
+                             "or routing (ADC-style routing problems, with --allow-empty)")
     parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified; a rerun continues it (default: standard output)")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
@@ -275,6 +286,8 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
     parser.add_argument("--no-self-touch", action="store_true", help="certify under no-self-touch rules")
     parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
+    parser.add_argument("--lines", type=count_argument, default=None, metavar="N", help="routing (WxHxL): numbered lines per problem (default round(sqrt(W*H) * L / 2))")
+    parser.add_argument("--min-length", type=count_argument, default=None, metavar="N", help="routing (WxHxL): cells of the shortest line (default 3)")
 
 
 def _generate_signature(args: argparse.Namespace) -> str:
@@ -361,9 +374,19 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import BAND, DUPLICATE_RETRIES, GenerationFailed, check_request, puzzle_seed, puzzle_text
+    from .generate import BAND, DUPLICATE_RETRIES, METHODS, GenerationFailed, check_request, puzzle_seed, puzzle_text
     from .generate import generate as make
 
+    if len(args.size) == 3:  # a stack of layers: a folder of ADC-style files
+        from .multilayer.pack import generate_pack
+
+        args.method = args.method or "split"
+        return generate_pack(args)
+    args.method = args.method or "quality"
+    if args.method not in METHODS or args.lines is not None or args.min_length is not None:
+        what = f"--method {args.method} makes" if args.method not in METHODS else "--lines and --min-length shape"
+        print(f"error: {what} multi-layer puzzles: give --size WxHxL (L layers)", file=sys.stderr)
+        return 2
     if args.method == "unionfind" and (args.band is not None or args.target is not None):
         print("error: --band and --target shape quality puzzles (--method quality); unionfind does not use them", file=sys.stderr)
         return 2
