@@ -5,6 +5,7 @@ seed giving the same puzzle, routing problems shaped as asked, and requests refu
 from __future__ import annotations
 
 import importlib
+import json
 import math
 
 import pytest
@@ -173,3 +174,134 @@ def test_limits_end_in_generation_failed() -> None:
     # 10 lines of 3 cells fill a 5x3x2 stack of 30 cells only when every line fits exactly: a draw rarely does
     with pytest.raises(gen.GenerationFailed, match="no room for 10 lines"):
         gen.generate(5, 3, 2, method="routing", rules=EMPTY, lines=10, seed=0, max_tries=2)
+
+
+# -- the command ------------------------------------------------------------------------------
+def read_pack(folder):
+    """Every (puzzle, answer) of a pack folder, read with the library's own readers."""
+    from puzzlesat.numberlink.multilayer import read
+
+    found = []
+    for problem in sorted((folder / "problems").iterdir()):
+        puzzle = read(problem)[0]
+        answer = folder / "answers" / problem.name.replace("Q", "A")
+        found.append((puzzle, parse_solution(answer.read_text(), puzzle)))
+    return found
+
+
+def files_of(folder) -> dict:
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    out = tmp_path / "stack"
+    command = ["generate", "numberlink", "--size", "5x4x2", "--seed", "3", "--out", str(out)]
+    assert main(command + ["--count", "2"]) == 0
+    first = files_of(out)
+    assert sorted(first) == ["answers/A0000.txt", "answers/A0001.txt", "pack.txt", "problems/Q0000.txt", "problems/Q0001.txt"]
+    summary = capsys.readouterr().out
+    assert "2 puzzle(s) written" in summary and "line lengths" in summary and "puzzlesat verify" in summary
+
+    # a rerun with a larger count keeps the finished puzzles and adds to them
+    assert main(command + ["--count", "4"]) == 0
+    again = files_of(out)
+    assert all(again[name] == data for name, data in first.items() if name != "pack.txt")
+    assert again["pack.txt"].startswith(first["pack.txt"]) and again["pack.txt"].count(b"# puzzle ") == 4
+    assert "2 already there" in capsys.readouterr().out
+    # a fresh run with the same seed writes the same bytes
+    assert main(["generate", "numberlink", "--size", "5x4x2", "--seed", "3", "--count", "4", "--out", str(tmp_path / "fresh")]) == 0
+    assert files_of(tmp_path / "fresh") == again
+
+    # the readers take every file back; each answer is valid and the only one
+    pairs = read_pack(out)
+    assert len(pairs) == 4 and len({str(puzzle) for puzzle, _ in pairs}) == 4
+    for puzzle, answer in pairs:
+        assert verify(puzzle, answer) == [] and count(puzzle).unique is True
+    capsys.readouterr()
+    assert main(["verify", str(out / "problems"), "--answers", str(out / "answers"), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert len(records) == 4 and all(r["unique"] is True and r["layers"] == 2 and r["answer"]["same"] for r in records)
+
+    # another run refuses the folder; so does a folder that is not a pack, or a pack cut short
+    assert main(["generate", "numberlink", "--size", "5x4x2", "--seed", "4", "--count", "5", "--out", str(out)]) == 2
+    assert "not written by a run with these settings" in capsys.readouterr().err
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("mine")
+    assert main(["generate", "numberlink", "--size", "5x4x2", "--out", str(stranger)]) == 2
+    assert "not a pack of this command" in capsys.readouterr().err
+    (out / "pack.txt").write_bytes(again["pack.txt"][:-5])
+    assert main(command + ["--count", "5"]) == 2
+    assert "incomplete last line" in capsys.readouterr().err
+    (out / "pack.txt").write_bytes(again["pack.txt"])
+    (out / "problems" / "Q0001.txt").write_text("layer 1\n1 . 1\n")
+    assert main(command + ["--count", "5"]) == 2
+    assert "cannot resume" in capsys.readouterr().err
+
+
+def test_cli_routing_pack_is_an_adc_set(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    out = tmp_path / "adc"
+    assert main(["generate", "numberlink", "--size", "9x8x3", "--method", "routing", "--allow-empty", "--lines", "9",
+                 "--count", "3", "--seed", "1", "--out", str(out)]) == 0
+    assert "--allow-empty --allow-multiple" in capsys.readouterr().out
+    assert (out / "problems" / "Q0000.txt").read_text().startswith("SIZE 9X8X3\nLINE_NUM 9\nLINE#1 ")
+    assert (out / "answers" / "A0000.txt").read_text().startswith("SIZE 9X8X3\nLAYER 1\n")
+    for puzzle, answer in read_pack(out):
+        assert len(puzzle.pairs) == 9 and verify(puzzle, answer, EMPTY) == []
+    assert main(["verify", str(out / "problems"), "--answers", str(out / "answers"), "--allow-empty", "--allow-multiple"]) == 0
+    assert "3 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_cli_unionfind_labels_and_standard_output(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    out = tmp_path / "uf"
+    assert main(["generate", "numberlink", "--size", "4x3x2", "--method", "unionfind", "--allow-multiple", "--count", "8",
+                 "--seed", "0", "--out", str(out)]) == 0
+    assert "unique:" in capsys.readouterr().out
+    claims = [line for line in (out / "pack.txt").read_text().splitlines() if line.startswith("# puzzle ")]
+    verdicts = set()
+    for claim, (puzzle, answer) in zip(claims, read_pack(out)):
+        verdicts.add("NOT unique" not in claim)
+        assert (brute_force_answers(puzzle, Rules()) == {answer}) is ("NOT unique" not in claim)
+    assert verdicts == {True, False}
+    # without --out one puzzle is printed as a file the readers take
+    assert main(["generate", "numberlink", "--size", "4x3x2", "--seed", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# puzzlesat generate numberlink --size 4x3x2 --method split --seed 2 (rules: cover-all)\n# puzzle 0: seed 2000006, unique")
+    assert count(parse(printed)).unique is True
+
+
+@pytest.mark.parametrize("arguments,words", [
+    (["--size", "5x4x2", "--method", "routing"], "--allow-empty"),
+    (["--size", "5x4x2", "--method", "routing", "--allow-empty", "--lines", "20"], "at most 13 such lines"),
+    (["--size", "5x4x2", "--method", "routing", "--allow-empty", "--min-length", "12"], "min_length must be 2..9"),
+    (["--size", "5x4x2", "--lines", "3"], "routing"),
+    (["--size", "5x4x2", "--allow-multiple"], "--method unionfind"),
+    (["--size", "5x4x2", "--method", "routing", "--allow-empty", "--allow-multiple"], "--method unionfind"),
+    (["--size", "5x4x2", "--band", "0.2"], "one-layer"),
+    (["--size", "5x4x2", "--method", "quality"], "one-layer"),
+    (["--size", "5x4", "--method", "split"], "--size WxHxL"),
+    (["--size", "5x4", "--method", "routing"], "--size WxHxL"),
+    (["--size", "5x4", "--lines", "4"], "--size WxHxL"),
+    (["--size", "200x200x30"], "larger than"),
+])
+def test_cli_refuses_bad_requests(arguments, words, capsys) -> None:
+    from puzzlesat.cli import main
+
+    assert main(["generate", "numberlink", *arguments]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_cli_bad_sizes_and_failures(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    for size in ("5x4x0", "5x4x101", "5x4x2x2", "5xx2"):
+        with pytest.raises(SystemExit):
+            main(["generate", "numberlink", "--size", size])
+    assert main(["generate", "numberlink", "--size", "8x8x4", "--time-limit", "0", "--out", str(tmp_path / "none")]) == 1
+    assert "error: puzzle 0: no 8x8x4 puzzle within 0.0 s" in capsys.readouterr().err
