@@ -23,6 +23,7 @@ from puzzlesat.swap.verify import verify
 solve_module = importlib.import_module("puzzlesat.swap.solve")
 astar_module = importlib.import_module("puzzlesat.swap.astar")
 compiled_module = importlib.import_module("puzzlesat.swap.compiled")
+search_module = importlib.import_module("puzzlesat.swap.search")
 
 MARGIN = 1.5  # seconds of slack on a loaded machine, beyond the child's grace period
 
@@ -71,3 +72,65 @@ def test_a_board_solved_in_a_child_process_gets_the_same_proven_answer(monkeypat
     assert len(in_child.solution) == len(direct.solution)
     astar = solve(level, method="astar", time_limit=30)
     assert astar.status is Status.SOLVED and not astar.optimal
+
+
+def few_swaps_level(seed: int = 4) -> Level:
+    """A 9x8 match level of towers and bishops of scope 1 (72 cells: solved in a child under a
+    time limit) whose goal is the start with six random colour swaps: its first bound is 7, 9
+    with the step costs, and its first plan has 10 moves."""
+    rng = random.Random(seed)
+    squares = [rng.choice("TB") + "1" + rng.choice("RGB") for _ in range(72)]
+    goal = [square[2] for square in squares]
+    for _ in range(6):
+        i, j = rng.randrange(72), rng.randrange(72)
+        goal[i], goal[j] = goal[j], goal[i]
+    return Level.from_rows([" ".join(squares[r * 8:(r + 1) * 8]) for r in range(9)],
+                           goal=[" ".join(goal[r * 8:(r + 1) * 8]) for r in range(9)])
+
+
+def stuck(*args, **kwargs):
+    time.sleep(60)  # a step no deadline check cuts short: the child is killed at the limit
+
+
+def test_a_child_stopped_at_the_limit_yields_its_proven_bound_and_best_plan(monkeypatch):
+    """The child reports its proven bound and each better plan as it goes, so the answer of a
+    child killed at the limit is the plan it had (verified again here, not proven minimal) with
+    its bound; before, it was "unknown" with no bound at all."""
+    from puzzlesat.swap import bounds
+    from puzzlesat.swap.search import quick_plan
+    from puzzlesat.swap.stepcost import StepCostBound
+
+    level = few_swaps_level()
+    task = compiled_module.Task.from_level(level)
+    costs = StepCostBound(task)  # the tables and the first plan made here, with no time limit,
+    plan = quick_plan(task, weight=2.0, step_costs=costs, max_expansions=50 * 72)  # so the child has them in time
+    proven = max(bounds.lower_bound(task), costs.bound(task.start))
+    monkeypatch.setattr(solve_module, "StepCostBound", lambda task, time_limit=None: costs)
+    monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: plan)
+    monkeypatch.setattr(solve_module, "shorter_plan", stuck)  # stuck after the first plan
+    result = solve(level, time_limit=0.3)
+    assert "killed" in result.stats["stopped"]
+    assert result.status is Status.SOLVED and not result.optimal and result.lower_bound == proven == 9
+    assert len(result.solution) == 10 and verify(level, result.solution) == []
+
+
+def test_a_child_stopped_before_any_plan_yields_its_proven_bound(monkeypatch):
+    from puzzlesat.swap import bounds
+
+    level = few_swaps_level()
+    monkeypatch.setattr(solve_module, "StepCostBound", stuck)  # stuck in the step-cost tables
+    result = solve(level, time_limit=0.3)
+    assert "killed" in result.stats["stopped"]
+    assert result.status is Status.UNKNOWN and result.solution is None
+    assert result.lower_bound == bounds.lower_bound(compiled_module.Task.from_level(level)) == 7
+
+
+def test_what_a_stopped_child_reported_is_checked_before_it_is_returned():
+    level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+    good = solve(level).solution
+    reported = {"lower_bound": 2, "moves": good, "method": "search"}
+    as_short_as_the_bound = solve_module.stopped_child_result(level, reported, None, 1.0)
+    assert as_short_as_the_bound.status is Status.SOLVED and as_short_as_the_bound.optimal
+    assert solve_module.stopped_child_result(level, None, None, 1.0).lower_bound is None
+    with pytest.raises(RuntimeError, match="invalid plan"):
+        solve_module.stopped_child_result(level, {**reported, "moves": good[:1]}, None, 1.0)

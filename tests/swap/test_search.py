@@ -279,3 +279,27 @@ def test_a_board_too_large_for_its_time_limit_is_unknown_with_its_bound():
         result = solve(level, time_limit=0.5, method=method)
         assert result.status is Status.UNKNOWN and result.timings.total < 5.0
     assert solve(level, time_limit=0.5).stats["stopped"] == "time limit (building the bound)"
+
+
+def test_the_proofs_report_each_growth_of_their_proven_bound():
+    """What a solve in a child process hands to its parent as it goes: A*, the breadth-first
+    proof and CP-SAT each report a growing bound, never above the minimum."""
+    from puzzlesat.swap.cpsat import solve_min
+
+    checked = 0
+    for seed in range(12):
+        level = draw_level(random.Random(seed), difficulty="medium", goal="match")
+        task = Task.from_level(level)
+        minimum = solve(level, time_limit=20)
+        if minimum.status is not Status.SOLVED or len(minimum.solution) < 3:
+            continue
+        optimum = len(minimum.solution)
+        told = {"search": [], "layered": [], "cpsat": []}
+        assert Search(task, on_bound=told["search"].append).run(None).lower_bound == optimum
+        assert layered_proof(task, length=optimum, on_bound=told["layered"].append).lower_bound == optimum
+        assert solve_min(task, time_limit=20, on_bound=told["cpsat"].append).lower_bound == optimum
+        for bounds in told.values():
+            assert bounds == sorted(set(bounds)) and all(bound <= optimum for bound in bounds)
+        assert told["search"] and told["layered"][-1] == optimum
+        checked += 1
+    assert checked >= 5

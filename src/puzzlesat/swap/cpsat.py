@@ -16,6 +16,7 @@ the infeasibility of every horizon below it. ``encodings/swap.md`` documents the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ortools.sat.python import cp_model
 
@@ -432,9 +433,11 @@ def solve_min(
     time_limit: "float | Deadline | None" = None,
     lower_bound: int | None = None,
     max_horizon: int | None = None,
+    on_bound: "Callable[[int], None] | None" = None,
     **options,
 ) -> MinOutcome:
-    """Grow the horizon from an admissible lower bound until a plan exists (a proven minimum)."""
+    """Grow the horizon from an admissible lower bound until a plan exists (a proven minimum);
+    ``on_bound`` is called with the proven lower bound each time a horizon is refuted."""
     deadline = Deadline.of(time_limit)
     horizon = bounds.lower_bound(task) if lower_bound is None else lower_bound
     if task.is_goal(task.start):
@@ -455,4 +458,6 @@ def solve_min(
             break
         refuted.append(horizon)
         horizon += 1
+        if on_bound is not None:
+            on_bound(horizon)
     return MinOutcome("unknown", None, horizon, encode_s, solve_s, {"refuted": refuted})

@@ -344,7 +344,8 @@ class Search:
     likelier to reach the goal within f.
 
     :meth:`run` returns "unknown" when its deadline ends it, with the smallest queued f as the
-    proven lower bound; a later :meth:`run` goes on from there. :meth:`improve` hands over a
+    proven lower bound; a later :meth:`run` goes on from there. ``on_bound`` is called with
+    that bound each time it grows (a solve in a child process reports it to the parent). :meth:`improve` hands over a
     shorter valid plan (an upper bound): the search stops, proving it minimal, once the
     smallest queued f reaches its length.
 
@@ -367,6 +368,7 @@ class Search:
         step_costs: StepCostBound | None = None,
         more_step_costs: Sequence[StepCostBound] = (),
         time_limit: "float | Deadline | None" = None,
+        on_bound: "Callable[[int], None] | None" = None,
     ) -> None:
         if len(task.classes) > MAX_CLASSES:
             raise ValueError(f"{len(task.classes)} square classes: the search handles at most {MAX_CLASSES}")
@@ -389,6 +391,8 @@ class Search:
         self.queue: list[tuple[int, int, bytes]] = [(self.h0 * PACK, 0, start)]
         self.expanded = 0
         self.incumbent: tuple[int, bytes] | None = (0, start) if task.is_goal(start) else None
+        self.on_bound = on_bound  # called with the proven lower bound each time it grows
+        self.bound_told = 0
 
     def improve(self, plan: Sequence[tuple[int, int]]) -> None:
         """Only plans shorter than ``plan`` (valid, checked by the caller) are searched for."""
@@ -440,6 +444,10 @@ class Search:
             if f >= self.upper:
                 assert self.plan is not None
                 return SearchOutcome("solved", list(self.plan), self.upper, self.stats())
+            if f > self.bound_told and self.on_bound is not None:
+                # every state left has f at least this, and no goal was met below it: a lower bound
+                self.bound_told = f
+                self.on_bound(max(f, self.h0))
             packed = best[state]
             if packed // (pack * pack) < g:
                 continue  # a cheaper copy was queued later
@@ -541,6 +549,7 @@ def layered_proof(
     more_step_costs: Sequence[StepCostBound] = (),
     time_limit: "float | Deadline | None" = None,
     max_states: int = LAYERED_MAX_STATES,
+    on_bound: "Callable[[int], None] | None" = None,
 ) -> SearchOutcome:
     """Is there a plan of at most ``length`` swaps? Breadth-first search over the states with
     ``g + h <= length`` (breadth-first heuristic search), one depth at a time.
@@ -555,7 +564,7 @@ def layered_proof(
     ``length + 1`` swaps or more) the answer is that plan, proven shortest when it has
     ``length + 1`` swaps; without one, "unknown" with lower bound ``length + 1``. The time
     limit or ``max_states`` stored states give "unknown" with the first depth not yet searched
-    as the lower bound.
+    as the lower bound; ``on_bound`` is called with that bound as each depth begins.
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -582,6 +591,8 @@ def layered_proof(
     if h0 > length:
         return _none_within(length, known_plan, stats())
     for g in range(length):
+        if on_bound is not None:
+            on_bound(g + 1)  # no goal within g swaps
         layer = depths[-1]
         fresh: list[np.ndarray] = []
         fresh_last: list[np.ndarray] = []

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from ..child import can_fork, run_in_child
+from ..child import can_fork, report_progress, run_in_child
 from ..errors import require_type
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
@@ -62,6 +62,56 @@ WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; 163
 # seconds of Python that no deadline check cuts short (with a 1 s limit, a 12x12 board of 133
 # distinct squares took 4.2 s, 20x20 with 306 took 61 s; with 3 s, 100x100 took 56 s and 2.7 GB).
 CHILD_PROCESS_CELLS = 64
+
+
+class Progress:
+    """The best proven lower bound and the shortest valid plan found so far by one solve.
+
+    Each improvement is reported (:func:`puzzlesat.child.report_progress`: to the parent when
+    the solve runs in a child process, nothing otherwise) as ``{"lower_bound", "moves",
+    "method"}``, so that a child stopped at its time limit still yields them
+    (:func:`stopped_child_result`)."""
+
+    def __init__(self, task: Task, method: str) -> None:
+        self.task, self.method = task, method
+        self.lower = 0
+        self.plan: list[tuple[int, int]] | None = None
+
+    def bound(self, lower: int) -> None:
+        """A proven lower bound on the minimum."""
+        if lower > self.lower:
+            self.lower = lower
+            self._report()
+
+    def found(self, plan: "Sequence[tuple[int, int]] | None") -> None:
+        """A valid plan (cell-index swaps)."""
+        if plan is not None and (self.plan is None or len(plan) < len(self.plan)):
+            self.plan = list(plan)
+            self._report()
+
+    def _report(self) -> None:
+        moves = None if self.plan is None else to_moves(self.task, self.plan)
+        report_progress({"lower_bound": self.lower, "moves": moves, "method": self.method})
+
+
+def stopped_child_result(level: Level, progress: "dict | None", method: str | None, seconds: float) -> SolveResult:
+    """The answer of a solve whose child process was stopped at the time limit: what it had
+    reported (:class:`Progress`): its shortest plan, verified here, as SOLVED (proven minimal
+    only when it is as short as the proven bound), else UNKNOWN with the proven lower bound
+    (None when it reported nothing: it was stopped while building its tables)."""
+    progress = progress or {}
+    lower, moves = progress.get("lower_bound"), progress.get("moves")
+    method = progress.get("method") or method or "search"
+    stats = {"stopped": "time limit (solver process killed)"}
+    timings = Timings(0.0, seconds)
+    if moves is None:
+        return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=lower, method=method, stats=stats)
+    problems = verify(level, moves)
+    if problems:  # a bug in a solver: never hand out an unchecked answer
+        raise RuntimeError(f"the {method} solver reported an invalid plan from its process: {problems[0]}")
+    optimal = lower is not None and len(moves) <= lower
+    return SolveResult(Status.SOLVED, tuple(moves), timings, optimal=optimal, lower_bound=len(moves) if optimal else lower,
+                       method=method, stats=stats)
 
 
 def shorter_plan(
@@ -130,6 +180,7 @@ def prove(
     remaining: float | None,
     deadline: Deadline,
     stats: dict,
+    progress: Progress | None = None,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
     """The proof by search, told of ``plan`` (a valid plan, or None): A* for a first slice
     (``remaining`` is the time left when solving began); when that does not decide, wide beams
@@ -138,11 +189,13 @@ def prove(
     the plateau the proof must clear (fewer states, at some LP time) and A* with the rest of the
     time; when A*'s table fills up, the layered breadth-first proof of "no plan shorter than
     ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known (the beams'
-    when shorter); records what it ran in ``stats``."""
+    when shorter); records what it ran in ``stats``, and its bounds and plans in ``progress``."""
     from .search import Search, layered_proof, plateau_step_costs
 
+    on_bound = None if progress is None else progress.bound
     more: list[StepCostBound] = []  # further step-cost bounds, for hard proofs
-    run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES)
+    run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
+                 on_bound=on_bound)
     outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
     if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
         left = deadline.remaining()
@@ -153,6 +206,8 @@ def prove(
         if len(wide) < len(plan):
             plan = wide
             run.improve(plan)
+            if progress is not None:
+                progress.found(plan)
         if step_costs is not None:  # (match goal: only then are there step costs)
             left = deadline.remaining()
             second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
@@ -176,7 +231,7 @@ def prove(
         stats.update(a_star_expanded=outcome.stats["expanded"], proof="layered")
         del run  # free A*'s table first
         outcome = layered_proof(task, length=len(plan) - 1, known_plan=plan, step_costs=step_costs,
-                                more_step_costs=more, time_limit=deadline)
+                                more_step_costs=more, time_limit=deadline, on_bound=on_bound)
         outcome.lower_bound = max(outcome.lower_bound, lower)
     return outcome, plan
 
@@ -233,11 +288,10 @@ def solve(
         raise ValueError(f"unknown method {method!r} (expected exact, {', '.join(METHODS)})")
     if deadline.time_limit is not None and level.rows * level.cols > CHILD_PROCESS_CELLS and can_fork():
         started = time.perf_counter()
-        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline)
+        reports: list[dict] = []  # the child's Progress: its proven bound and best plan so far
+        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline, on_progress=reports.append)
         if result is None:
-            return SolveResult(Status.UNKNOWN, None, Timings(0.0, time.perf_counter() - started), optimal=False,
-                               lower_bound=None, method=method or "search",
-                               stats={"stopped": "time limit (solver process killed)"})
+            return stopped_child_result(level, reports[-1] if reports else None, method, time.perf_counter() - started)
         if result.solution is not None and verify(level, result.solution):  # checked again here
             raise RuntimeError(f"the {result.method} solver returned an invalid answer from its process")
         return result
@@ -252,6 +306,9 @@ def solve(
         lower = 0 if reason else bounds.lower_bound(task)
     chosen = method or default_method(task)
     encode = watch.seconds["encode"]
+    progress = Progress(task, chosen)
+    if reason is None:
+        progress.bound(lower)  # (before the step-cost tables, which are slow on large boards)
     if reason is not None:
         return SolveResult(Status.UNSATISFIABLE, None, Timings(encode, 0.0), optimal=False,
                            lower_bound=None, method=chosen, stats={"reason": reason})
@@ -269,6 +326,7 @@ def solve(
             return SolveResult(Status.UNKNOWN, None, Timings(encode + watch.seconds["bound"], 0.0), optimal=False,
                                lower_bound=lower, method=chosen, stats={"stopped": "time limit (building the bound)"})
         encode += watch.seconds["bound"]
+    progress.bound(lower)
     fallback = None  # a valid plan not proven shortest, returned when the proof runs out of time
     if chosen == "search":
         from .search import MAX_CLASSES, quick_plan
@@ -289,20 +347,23 @@ def solve(
                 if plan is not None or share_deadline.expired():
                     break
             plan_stats = {} if plan is None else {"quick_plan": len(plan)}
+            progress.found(plan)
             if plan is None:  # beams with a loose length may still find one (or the level is unsolvable)
                 share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
                 plan = first_plan(task, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 if plan is not None:
                     plan_stats["beam_first_plan"] = len(plan)
+                    progress.found(plan)
             if plan is not None and len(plan) > lower:
                 share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
                 plan = shorter_plan(task, plan, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 plan_stats["beam_plan"] = len(plan)
+                progress.found(plan)
             if plan is not None and len(plan) <= lower:
                 outcome = None
             else:
                 outcome, plan = prove(task, plan, step_costs=step_costs, remaining=remaining, deadline=deadline,
-                                      stats=plan_stats)
+                                      stats=plan_stats, progress=progress)
         if outcome is None:
             status, swaps, stats = "solved", plan, {"expanded": 0, **plan_stats}
         else:
@@ -317,7 +378,7 @@ def solve(
         # CP-SAT refutes one horizon at a time and cannot prove a level unsolvable; without a
         # time limit it stops (unknown) at a generous horizon instead of running forever
         cap = None if deadline.time_limit is not None else CPSAT_HORIZON_CAP_PER_CELL * len(task.cells)
-        outcome = solve_min(task, time_limit=deadline, lower_bound=lower, max_horizon=cap)
+        outcome = solve_min(task, time_limit=deadline, lower_bound=lower, max_horizon=cap, on_bound=progress.bound)
         status, swaps, lower = outcome.status, outcome.swaps, max(lower, outcome.lower_bound)
         stats = dict(outcome.stats)
         timings = Timings(encode + outcome.encode_s, outcome.solve_s)
