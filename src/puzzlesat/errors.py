@@ -66,12 +66,17 @@ def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
     Traceback (most recent call last):
     ...
     TypeError: puzzle must be a Puzzle, not str
+    >>> require_type("7", int, "seed")
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be an int, not str
     """
     if not isinstance(value, kind):
         wanted, got = kind.__name__, type(value).__name__
         if wanted == got:  # a Level of another family, say: name the modules
             wanted, got = f"{kind.__module__}.{wanted}", f"{type(value).__module__}.{got}"
-        message = f"{name} must be a {wanted}, not {got}"
+        article = "an" if wanted[:1].lower() in "aeiou" else "a"
+        message = f"{name} must be {article} {wanted}, not {got}"
         raise TypeError(f"{message} ({hint})" if hint else message)
 
 
