@@ -418,6 +418,18 @@ def test_cli_shows_where_a_puzzle_is_ambiguous(tmp_path: Path, capsys: pytest.Ca
     assert record["unique"] is True and "differs" not in record and "second_grid" not in record
 
 
+def test_cli_suggests_no_self_touch_only_when_an_answer_runs_beside_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """thomasahle inputs5 #11 has exactly two answers and no path of either runs beside itself,
+    so --no-self-touch leaves both: the line names the differing paths without suggesting it."""
+    path = tmp_path / "two_clean.nl"
+    path.write_text(". . . C\n. B A .\n. . . .\n. A B .\nC . . .\n")
+    puzzle = formats.parse(path.read_text())
+    assert count(puzzle, limit=3).count == count(puzzle, rules=Rules(no_self_touch=True), limit=3).count == 2
+    assert main(["verify", str(path)]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "multiple answers (paths A, C differ)" in line and "no-self-touch" not in line
+
+
 def test_cli_verify_json_over_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(EXAMPLES), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]

@@ -179,7 +179,7 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
         head += f", {_uniqueness_text(record['unique'])}"
     if record.get("differs"):
         head += f" (paths {', '.join(record['differs'])} differ"
-        if record.get("rules") == str(Rules()):  # the rules in force, for puzzles made for Flow Free's
+        if record.get("rules") == str(Rules()) and _an_answer_runs_beside_itself(puzzle, record):  # puzzles made for Flow Free's rules
             head += "; a path may run beside itself here, --no-self-touch forbids it"
         head += ")"
     declared = getattr(args, "pack_rules", {}).get(record.get("source"))
@@ -206,6 +206,23 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
     if record.get("second_grid"):
         text += "\nanother answer:\n" + picture(record["second_grid"], colour=colour)
     return text
+
+
+def _an_answer_runs_beside_itself(puzzle: AnyPuzzle | None, record: dict[str, Any]) -> bool:
+    """Whether one of the two answers of an ambiguous record has a path running beside itself:
+    only then may ``--no-self-touch`` tell them apart (two answers without one stay two)."""
+    if puzzle is None or record.get("paths") is None or record.get("second_paths") is None:
+        return False
+    layered = isinstance(puzzle, multilayer.Puzzle)
+    for key in ("paths", "second_paths"):
+        cells = {label: [tuple(cell) for cell in path] for label, path in record[key].items()}
+        if layered:
+            broken = multilayer.verify(puzzle, multilayer.Solution.from_mapping(cells), Rules(no_self_touch=True))
+        else:
+            broken = verify(puzzle, Solution.from_mapping(cells), Rules(no_self_touch=True))
+        if any(violation.code == "self-touch" for violation in broken):
+            return True
+    return False
 
 
 def picture(rows: list, *, colour: bool) -> str:
