@@ -252,6 +252,7 @@ def test_adc_answer_writer_round_trips():
     lettered = parse("A.B\nA.B")
     answer = formats.parse_solution("A.B\nA.B", lettered)
     assert format_solution(lettered, answer, fmt="adc") == "SIZE 3X2\n01,00,02\n01,00,02"
+    assert formats.parse_solution(format_solution(lettered, answer, fmt="adc"), lettered) == answer  # line 1 is A, 2 is B
 
 
 def test_adc_answer_is_not_a_problem():
@@ -359,7 +360,10 @@ def test_native_answer_file_verifies():
     [
         ("A.B\nA.B\nA.B", 1, ["3x3", "3x2"]),
         ("A.B\nAB", 2, ["ragged"]),
-        ("A.A\nB.B", 1, ["not an answer", "'A'"]),
+        ("A.A\nB.B", 2, ["not an answer", "'A' ends at (row, col) = (1, 0) but the answer puts 'B' there"]),
+        ("A.C\nA.B", 1, ["label 'C' is not a label of the puzzle"]),
+        ("SIZE 3X2\n01,00,00\n01,00,02", 2, ["'B' ends at (x,y) = (2,0) but the answer leaves it unused"]),
+        ("SIZE 3X2\n01,00,03\n01,00,02", 2, ["line number 3 is not a LINE of the puzzle"]),
         ("SIZE 3X2\n01,00\n01,00,02", 2, ["ragged"]),
         ("SIZE 3X2\n01,00,x2\n01,00,02", 2, ["unknown symbol"]),
         ("SIZE 3X2\n01,00,02", 2, ["2 rows", "1 follow"]),
@@ -373,6 +377,23 @@ def test_bad_answers(answer, line, words):
     assert caught.value.line == line
     for word in words:
         assert word in caught.value.message
+
+
+def test_a_bad_answer_is_refused_at_the_cell_that_shows_it():
+    """As the multi-layer reader does: the line and column of a foreign label, of an endpoint
+    holding something else, else of the first cell of the label whose cells are no path."""
+    corners = "A . B\n. . .\nA . B"
+    cases = [
+        (corners, "A A B\nA . B\nA . B", 1, 1, "label 'A' is not one simple path"),  # (0, 1) hangs off A's path
+        (corners, "A . B\n. . .\nA . C", 3, 5, "label 'C' is not a label of the puzzle"),
+        (corners, "A . B\nA . B\nA . .", 3, 5, "'B' ends at (row, col) = (2, 2) but the answer leaves it unused"),
+        ("A.A\nB.B\n...", "AAA\nBBB\n.B.", 2, 1, "label 'B' is not one simple path"),  # (2, 1) hangs off B's path
+    ]
+    for puzzle, answer, line, column, words in cases:
+        with pytest.raises(ParseError) as caught:
+            formats.parse_solution(answer, parse(puzzle))
+        assert (caught.value.line, caught.value.column) == (line, column), answer
+        assert words in caught.value.message
 
 
 # -- encodings -------------------------------------------------------------------------------

@@ -1116,12 +1116,17 @@ def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "native") 
 def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None) -> Solution:
     """An answer to ``puzzle``: a native answer grid (every path cell holds its label; also the
     mzucker full-colour hints) or an ADC answer (``SIZE``, optional ``LAYER 1``, rows of
-    comma-separated line numbers, ``00`` unused). ``fmt``: None (detect), "native" or "adc".
+    comma-separated line numbers, ``00`` unused; a line number names the label that
+    :func:`format_solution` numbers so, so a lettered puzzle's ADC answer reads back).
+    ``fmt``: None (detect), "native" or "adc". An answer that is none is refused at the cell
+    that shows it (ParseError with its line and column).
 
     >>> p = parse("A.B\\nA.B")
     >>> parse_solution("A.B\\nA.B", p).path("B")
     ((0, 2), (1, 2))
     >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", parse("SIZE 3X2\\nLINE#1 (0,0)-(0,1)\\nLINE#2 (2,0)-(2,1)")).path("2")
+    ((0, 2), (1, 2))
+    >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", p).path("B")
     ((0, 2), (1, 2))
     """
     lines = _lines(as_text(text))
@@ -1131,14 +1136,21 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
     if fmt is None:
         fmt = "adc" if re.match(r"\s*SIZE\b", first[1], re.IGNORECASE) else "native"
     if fmt == "adc":
-        rows, width, height = _adc_answer_rows(lines)
+        adc_rows, width, height = _adc_answer_rows(lines)
+        label_of = {str(number): label for label, number in _numbered(puzzle).items()}  # as format_solution numbers them
+        rows = [(number, [(label_of.get(token, token), None) for token in row]) for number, row in adc_rows]  # (cells named by (x,y))
     elif fmt in ("native", "thomasahle", "mzucker"):
         blocks = _split_blocks(lines, header_required=False, comma_header=False)
         if len(blocks) != 1:
             raise ParseError(f"expected one answer grid, found {len(blocks)}", line=first[0] + 1)
         block = blocks[0]
         token_mode = any(len(row.split()) > 1 for _, row in block.rows)
-        rows = [(number, row.split() if token_mode else list(row.strip())) for number, row in block.rows]
+        rows = []  # (line number, [(token, column), ...])
+        for number, row in block.rows:
+            if token_mode:
+                rows.append((number, [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", row)]))
+            else:
+                rows.append((number, [(ch, column) for column, ch in enumerate(row, 1) if not ch.isspace()]))
         height = len(rows)
         width = block.header[0] if block.header else len(rows[0][1])
         for number, row in rows:
@@ -1150,9 +1162,41 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
         raise ParseError(
             f"answer is {width}x{height} but the puzzle is {puzzle.width}x{puzzle.height}", line=rows[0][0] if rows else None
         )
+    return _answer_solution(rows, puzzle, fmt)
+
+
+def _answer_solution(rows: list[tuple[int, list[tuple[str, int | None]]]], puzzle: Puzzle, fmt: str) -> Solution:
+    """The answer drawn by ``rows`` (each a line number and its cells' tokens and columns), or a
+    ParseError at the cell that shows it is none, as the multi-layer reader does: a label the
+    puzzle does not have, an endpoint holding something else, else the first cell of the label
+    whose cells form no simple path between its endpoints."""
+    labels = set(puzzle.labels)
+    first: dict[str, tuple[int, int | None]] = {}  # label -> (line, column) of its first cell
+    for number, cells in rows:
+        for token, column in cells:
+            if token in (EMPTY, BLOCKED) or token in first:
+                continue
+            if token not in labels:
+                what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
+                raise ParseError(f"{what} of the puzzle", line=number, column=column)
+            first[token] = (number, column)
+    for pair in puzzle.pairs:
+        for r, c in (pair.start, pair.end):
+            number, cells = rows[r]
+            token, column = cells[c]
+            if token != pair.label:
+                where = f"(x,y) = ({c},{r})" if fmt == "adc" else f"(row, col) = ({r}, {c})"
+                holds = "leaves it unused" if token in (EMPTY, BLOCKED) else f"puts {token!r} there"
+                raise ParseError(f"not an answer to this puzzle: {pair.label!r} ends at {where} but the answer {holds}",
+                                 line=number, column=column)
     try:
-        return Solution.from_rows(puzzle, [row for _, row in rows])
-    except TraceCapped as error:  # (a valid answer may be too tangled to read from its drawing)
-        raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=rows[0][0]) from None
+        return Solution.from_rows(puzzle, [[token for token, _ in cells] for _, cells in rows])
     except ValueError as error:
-        raise ParseError(f"not an answer to this puzzle: {error}", line=rows[0][0]) from None
+        line, column = rows[0][0], None
+        for pair in puzzle.pairs:  # point at the refused label's first cell (from_rows names it)
+            if f"label {pair.label!r}" in str(error):
+                line, column = first.get(pair.label, (line, column))
+                break
+        if isinstance(error, TraceCapped):  # (a valid answer may be too tangled to read from its drawing)
+            raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=line, column=column) from None
+        raise ParseError(f"not an answer to this puzzle: {error}", line=line, column=column) from None
