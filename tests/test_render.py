@@ -307,6 +307,18 @@ def test_puzzlesat_render_png(tmp_path) -> None:
     assert data.startswith(b"\x89PNG") and int.from_bytes(data[16:20], "big") >= 800  # small boards are drawn crisp
 
 
+def test_a_picture_too_thin_for_a_png_is_a_clear_error(tmp_path, capsys) -> None:
+    """A 20000x1 Numberlink board shrunk to 4000 pixels across would be under a pixel high."""
+    pytest.importorskip("matplotlib")
+    from puzzlesat.scene import Rect, Scene, save_for_cli
+
+    thin = Scene(20000 * 40, 40)
+    thin.add(Rect(0, 0, 20000 * 40, 40, fill="#cccccc"))
+    assert save_for_cli(thin, str(tmp_path / "thin.png")) == 2
+    assert "would be 4000x0 pixels as PNG, too thin to draw: write .svg" in capsys.readouterr().err
+    assert not (tmp_path / "thin.png").exists()
+
+
 def test_png_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch, capsys) -> None:
     import sys
 

@@ -34,6 +34,9 @@ def write_png(scene: Scene, path: str | Path, *, scale: float = 1.0) -> Path:
         from matplotlib.figure import Figure
     except ImportError:
         raise MissingMatplotlib("PNG output needs matplotlib: pip install 'puzzlesat[plot]' (or write .svg)") from None
+    pixels = (int(scene.width * scale), int(scene.height * scale))
+    if min(pixels) < 2:  # (a long thin board shrunk to fit: matplotlib would say only "cannot write empty image")
+        raise ValueError(f"the picture would be {pixels[0]}x{pixels[1]} pixels as PNG, too thin to draw: write .svg")
     figure = Figure(figsize=(scene.width * scale / DPI, scene.height * scale / DPI), dpi=DPI)
     FigureCanvasAgg(figure)
     axes = figure.add_axes((0, 0, 1, 1))
