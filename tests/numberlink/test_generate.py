@@ -166,6 +166,24 @@ def test_cli_writes_each_puzzle_resumes_and_verify_reads_the_file(tmp_path, caps
     assert "not written by a run with these settings" in capsys.readouterr().err
 
 
+def test_cli_resumes_a_pack_whose_last_blank_line_an_editor_dropped(tmp_path, capsys) -> None:
+    """Its last puzzle is whole (every row came), so it is kept, not called incomplete; a pack
+    cut between two rows of its last puzzle is still refused."""
+    whole = tmp_path / "whole.txt"
+    assert main(["generate", "numberlink", "--size", "6x5", "--count", "3", "--seed", "2", "--out", str(whole)]) == 0
+    edited = tmp_path / "edited.txt"
+    assert main(["generate", "numberlink", "--size", "6x5", "--count", "2", "--seed", "2", "--out", str(edited)]) == 0
+    edited.write_text(edited.read_text().rstrip("\n") + "\n")  # as an editor that trims trailing blank lines saves it
+    assert main(["generate", "numberlink", "--size", "6x5", "--count", "3", "--seed", "2", "--out", str(edited)]) == 0
+    assert "1 puzzle(s) written" in capsys.readouterr().out
+    assert edited.read_text() == whole.read_text()
+
+    cut = tmp_path / "cut.txt"
+    cut.write_text(whole.read_text().rstrip("\n").rsplit("\n", 2)[0] + "\n")  # the last two rows of puzzle 2 missing
+    assert main(["generate", "numberlink", "--size", "6x5", "--count", "4", "--seed", "2", "--out", str(cut)]) == 2
+    assert "cannot resume" in capsys.readouterr().err
+
+
 def test_cli_unionfind_allow_multiple_labels_each_puzzle(tmp_path, capsys) -> None:
     out = tmp_path / "uf.txt"
     code = main(["generate", "numberlink", "--size", "10x10", "--count", "6", "--method", "unionfind", "--allow-multiple", "--seed", "0", "--out", str(out)])

@@ -362,7 +362,7 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Pu
             return [], f"{path}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(run_seed, index)}"
     if not indices:
         return [], None
-    if not text.endswith("\n\n"):
+    if not text.endswith("\n"):  # (a grid whose rows all came is whole: an editor may drop the blank line after it)
         return [], f"{path} ends in the middle of a puzzle; remove the incomplete last block to resume"
     try:
         found = formats.parse_all(text, fmt="native", source=path)
@@ -371,6 +371,12 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Pu
     if len(found) != len(indices):
         return [], f"{path} holds {len(found)} puzzles but {len(indices)} puzzle comments"
     return found, None
+
+
+def _ends_with_blank_line(path: str) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, handle.seek(0, 2) - 2))
+        return handle.read() == b"\n\n"
 
 
 def _histogram(lengths: dict[int, int]) -> str:
@@ -428,6 +434,8 @@ def generate(args: argparse.Namespace) -> int:
     start = len(existing)
     seen = {puzzle_text(puzzle) for puzzle in existing}  # a pack never holds one puzzle twice
     out = open(args.out, "a", encoding="utf-8") if args.out else sys.stdout
+    if existing and not _ends_with_blank_line(args.out):
+        out.write("\n")  # (the blank line that ends a puzzle, dropped by an editor)
     progress = Progress(args.count, label=f"generate numberlink {width}x{height}")
     progress.done = min(start, args.count)
     lengths: dict[int, int] = {}
