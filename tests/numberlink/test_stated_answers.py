@@ -209,3 +209,16 @@ def test_allow_multiple_lets_solved_puzzles_with_several_answers_pass(tmp_path, 
     unsolvable.write_text("A.B\n...\nB.A\n")
     code, [record] = run(capsys, "verify", str(unsolvable), "--allow-multiple", "--json")
     assert code == 1 and record["status"] == "unsatisfiable"
+
+
+def test_an_answer_file_verified_as_a_puzzle_says_how_to_check_it(tmp_path, capsys):
+    """A one-layer and a multi-layer ADC answer given to verify alone: the error names the
+    command that checks an answer (the library call it named means nothing on the command line)."""
+    one_layer = tmp_path / "A01.txt"
+    one_layer.write_text("SIZE 3X2\n01,00,02\n01,00,02\n")
+    layered = tmp_path / "A02.txt"
+    layered.write_text("SIZE 2X1X2\nLAYER 1\n01,00\nLAYER 2\n01,00\n")
+    assert main(["verify", str(one_layer), str(layered)]) == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 2
+    assert all("this is an ADC answer" in line and "puzzlesat verify PUZZLE --answers ANSWER" in line for line in errors)

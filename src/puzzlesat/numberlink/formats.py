@@ -498,7 +498,8 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
     for number, line in content[1:]:
         if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
             raise ParseError(
-                "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution",
+                "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution "
+                "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
                 line=number,
             )
         match = _ADC_LINE_NUM.match(line)

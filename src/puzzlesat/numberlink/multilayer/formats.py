@@ -379,7 +379,8 @@ def _refuse_adc_line(line: str, number: int, size_line: int, declared: tuple[int
         raise ParseError(f"second SIZE line (the first is on line {size_line}): one ADC problem per file", line=number)
     if _ADC_LAYER.match(line) or _NUMBER_ROW.match(line):
         raise ParseError(
-            "this is an ADC answer (LAYER lines, rows of line numbers), not a problem: read it with parse_solution",
+            "this is an ADC answer (LAYER lines, rows of line numbers), not a problem: read it with parse_solution "
+            "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
             line=number,
         )
     if _LINE_WORD.match(line):
