@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 import time
 
+from ..child import report_progress
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
 from .stopgraph import StopGraph
@@ -48,11 +49,15 @@ def solve_astar(graph: StopGraph, *, time_limit: "float | Deadline | None" = Non
     parent: dict[tuple[int, int], tuple[tuple[int, int], str]] = {}
     queue = [(h(start[1]), 0, start)]
     expanded = 0
+    reported = -1
     while queue:
         f, neg_g, state = heapq.heappop(queue)
         g = -neg_g
         if g > best_g.get(state, g):
             continue  # a stale entry
+        if f > reported:  # (f never falls: the bound is consistent) a proven lower bound, for a parent process
+            reported = f
+            report_progress({"lower_bound": f})
         if state[1] == 0:
             path = []
             while state in parent:

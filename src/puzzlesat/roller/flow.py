@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from ortools.sat.python import cp_model
 
+from ..child import report_progress
 from ..grid import Cell
 from ..results import SolveResult, Status, Timings
 from ..sat.cpsat import run_cpsat
@@ -195,6 +196,7 @@ def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None
         if not graph.key_cells:
             return SolveResult(Status.SOLVED, "", Timings(), True, 0, "flow")
         model = FlowModel(graph)
+        report_progress({"lower_bound": model.bound})  # for a parent process (puzzlesat.roller.solve)
         if known is not None:
             model.use_known_answer(known)
     with watch("solve"):

@@ -66,6 +66,44 @@ def _method(name: str) -> Callable[..., SolveResult[str]]:
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
+class ChildProgress:
+    """What a solve in a child process reported before it was stopped at its time limit: the
+    best proven lower bound (A*'s f, the flow model's run-cover bound, each horizon the
+    time-indexed model refuted) and the shortest answer found (the DFS baseline's).
+
+    >>> progress = ChildProgress()
+    >>> progress.add({"lower_bound": 2}); progress.add({"moves": "DRUL"}); progress.add({"lower_bound": 3})
+    >>> r = progress.result(Level.from_rows(["o.", ".."]), "dfs", 1.0)
+    >>> r.status.value, r.solution, r.optimal, r.lower_bound
+    ('solved', 'DRUL', False, 3)
+    """
+
+    def __init__(self) -> None:
+        self.lower_bound: int | None = None
+        self.moves: str | None = None
+
+    def add(self, report: dict) -> None:
+        lower, moves = report.get("lower_bound"), report.get("moves")
+        if lower is not None and (self.lower_bound is None or lower > self.lower_bound):
+            self.lower_bound = lower
+        if moves is not None and (self.moves is None or len(moves) < len(self.moves)):
+            self.moves = moves
+
+    def result(self, level: Level, method: str, seconds: float) -> SolveResult[str]:
+        """The answer of the stopped solve: its shortest answer, replayed here, as SOLVED (proven
+        minimal only when as short as the bound), else UNKNOWN with the bound (None when nothing
+        was reported: it was stopped while building its tables)."""
+        stats = {"stopped": "time limit (solver process killed)"}
+        timings = Timings(0.0, seconds)
+        if self.moves is None:
+            return SolveResult(Status.UNKNOWN, None, timings, False, self.lower_bound, method, stats)
+        if verify(level, self.moves):
+            raise SolverBug(f"roller method {method!r} reported {self.moves!r} from its process, which fails verify")
+        optimal = self.lower_bound is not None and len(self.moves) <= self.lower_bound
+        lower = len(self.moves) if optimal else self.lower_bound
+        return SolveResult(Status.SOLVED, self.moves, timings, optimal, lower, method, stats)
+
+
 def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
     """The fewest moves that paint every floor cell of ``level``.
 
@@ -88,10 +126,10 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     deadline = Deadline.of(time_limit)
     if deadline.time_limit is not None and level.width * level.height > CHILD_PROCESS_CELLS and can_fork():
         started = time.perf_counter()
-        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline)
+        reported = ChildProgress()
+        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline, on_progress=reported.add)
         if result is None:
-            return SolveResult(Status.UNKNOWN, None, Timings(0.0, time.perf_counter() - started), False, None, name,
-                               {"stopped": "time limit (solver process killed)"})
+            return reported.result(level, name, time.perf_counter() - started)
         if result.solution is not None and verify(level, result.solution):  # checked again here
             raise SolverBug(f"roller method {name!r} returned {result.solution!r} from its process, which fails verify")
         return result

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..child import report_progress
 from ..grid import Cell
 from ..results import SolveResult, Status, Timings
 from ..sat import DEFAULT_SOLVER, SatSolver, VarPool, check_solver_name
@@ -123,6 +124,7 @@ def solve_time_indexed(graph: StopGraph, *, time_limit: "float | Deadline | None
         if not graph.key_cells:
             return SolveResult(Status.SOLVED, "", Timings(), True, 0, "time-indexed")
         bound = max(1, graph.run_lower_bound(graph.key_cells))
+        report_progress({"lower_bound": bound})  # for a parent process (puzzlesat.roller.solve)
         model = TimeIndexedModel(graph, solver=solver)
     watch.seconds.setdefault("solve", 0.0)
     stats: dict[str, object] = {"start_horizon": bound}
@@ -144,6 +146,7 @@ def solve_time_indexed(graph: StopGraph, *, time_limit: "float | Deadline | None
             if answer:
                 return SolveResult(Status.SOLVED, model.decode(), timings, True, bound, "time-indexed", stats)
             bound += 1
+            report_progress({"lower_bound": bound})
             if deadline.expired():
                 return SolveResult(Status.UNKNOWN, None, timings, False, bound, "time-indexed", stats)
     finally:
