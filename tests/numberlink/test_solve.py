@@ -430,6 +430,24 @@ def test_cli_suggests_no_self_touch_only_when_an_answer_runs_beside_itself(tmp_p
     assert "multiple answers (paths A, C differ)" in line and "no-self-touch" not in line
 
 
+def test_cli_says_when_a_url_is_checked_under_rules_it_does_not_ask_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nikoli's numlin (and arukone with the e flag) lets cells stay empty: such a URL checked
+    under the default cover-all rules says so and names the flag; the rules are never applied
+    silently, and a URL checked under the rules it asks for has no note."""
+    numlin = "https://puzz.link/p?numlin/5/3/1i1k2i2"  # 1 . . . 1 / . . . . . / 2 . . . 2: needs empty cells
+    assert main(["verify", numlin]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "unsatisfiable [checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty]" in line
+    assert main(["verify", numlin, "--allow-empty"]) == 1  # (two answers)
+    assert "checked under" not in capsys.readouterr().out
+    urls = tmp_path / "urls.txt"
+    urls.write_text("p?arukone/5/5/1j2h3m1h2j3\n# a comment line\np?arukone/e/5/3/1i1k2i2\n")
+    assert main(["verify", str(urls)]) == 1
+    first, second = capsys.readouterr().out.splitlines()[:2]
+    assert first.startswith(f"{urls}#0") and "checked under" not in first
+    assert second.startswith(f"{urls}#1") and "the URL asks for may-leave-empty rules: --allow-empty" in second
+
+
 def test_cli_verify_json_over_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(EXAMPLES), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]

@@ -48,7 +48,22 @@ def load(text: str, source: str, args: argparse.Namespace) -> list[Puzzle | Pars
     layered = _layered_format(text, args.fmt)
     if layered is not None:  # one multi-layer puzzle per file
         return [multilayer.parse(text, fmt=layered, source=source)]
-    return formats.parse_each(text, fmt=args.fmt, source=source)
+    items = formats.parse_each(text, fmt=args.fmt, source=source)
+    if (args.fmt or formats.detect_format(text)) == "puzzlink":
+        _note_url_rules(text, source, args)
+    return items
+
+
+def _note_url_rules(text: str, source: str, args: argparse.Namespace) -> None:
+    """The rules each puzz.link URL of an input asks for (``args.url_rules``, by source and
+    index), so that a line can say when it was checked under others; never applied silently."""
+    noted = getattr(args, "url_rules", {})
+    for index, (_, line) in enumerate(formats._url_lines(formats._lines(text))):  # one puzzle per URL line
+        try:
+            noted[(source, index)] = formats.url_rules(line)
+        except ParseError:  # (that puzzle is an error record)
+            continue
+    args.url_rules = noted
 
 
 def _layered_format(text: str, fmt: str | None) -> str | None:
@@ -185,6 +200,10 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
     declared = getattr(args, "pack_rules", {}).get(record.get("source"))
     if declared and record.get("rules") and declared != record["rules"] and not passed(record):
         head += f" [checked under {record['rules']} rules; the pack was generated under {declared} rules]"
+    asked = getattr(args, "url_rules", {}).get((record.get("source"), record.get("index")))
+    if asked is not None and record.get("rules") and asked.cover_all != rules_from(args).cover_all:
+        flag = "--allow-empty" if not asked.cover_all else "no --allow-empty"
+        head += f" [checked under {record['rules']} rules; the URL asks for {asked} rules: {flag}]"
     if record.get("proof"):
         head += f" ({record['proof']})"
     stated = record.get("answer")
