@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 
@@ -51,8 +52,11 @@ def test_trivial_requests_are_refused_and_impossible_ones_fail(oracle):
         generate(2, 8, moves=(3, 5))
     with pytest.raises(ValueError, match="empty"):
         generate(8, 8, moves=(9, 5))
-    with pytest.raises(GenerationFailed, match="no 5x5 level"):
+    with pytest.raises(GenerationFailed, match="no 5x5 level") as failed:
         generate(5, 5, moves=(30, 40), max_tries=50)
+    # the message says what the draws reached, so that the user can ask for less
+    reached = re.search(r"the (\d+) levels proven had minima of (\d+)-(\d+) moves", str(failed.value))
+    assert reached and 0 < int(reached[1]) <= 50 and int(reached[2]) <= int(reached[3]) < 30
 
 
 @pytest.mark.parametrize("inside", [(3, 3), (4, 3)])

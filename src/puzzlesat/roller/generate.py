@@ -259,6 +259,7 @@ def generate(
     started = time.perf_counter()
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
+    minima: list[int] = []  # the proven minima of the levels drawn, for the failure message
     for tries in range(1, max_tries + 1):
         if deadline.expired():
             break
@@ -274,6 +275,7 @@ def generate(
             continue  # the minimum is not proven in time
         answer = result.solution
         found = len(answer)
+        minima.append(found)
         if found < lo:
             steps = min(steps + 1 + (lo - found) // 2, reach)
             continue
@@ -284,9 +286,11 @@ def generate(
             raise RuntimeError("the solver returned an invalid answer")
         named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
         return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
+    drawn = (f"; the {len(minima)} levels proven had minima of {min(minima)}-{max(minima)} moves" if minima
+             else "; no level drawn had its minimum proven")
     raise GenerationFailed(
         f"no {width}x{height} level with a proven minimum of {lo}-{hi} moves and at least {floor_needed} floor cells "
-        f"after {tries} tries in {time.perf_counter() - started:.1f}s (seed {seed})"
+        f"after {tries} tries in {time.perf_counter() - started:.1f}s (seed {seed}){drawn}"
     )
 
 
