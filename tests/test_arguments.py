@@ -73,6 +73,15 @@ def test_a_level_of_another_family_is_named_by_its_module():
         swap.solve(LEVEL)
 
 
+def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_multilayer():
+    from puzzlesat.numberlink import multilayer
+
+    stacked = multilayer.parse("layer 1\n1.\n..\n\nlayer 2\n..\n.1")
+    for verb in (numberlink.solve, numberlink.count, numberlink.is_unique, numberlink.encode):
+        with pytest.raises(TypeError, match=r"multilayer\.model\.Puzzle \(.*several layers is solved by numberlink\.multilayer\)"):
+            verb(stacked)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: numberlink.solve(PUZZLE, time_limit=-1), "zero or more seconds"),
     (lambda: roller.solve(LEVEL, time_limit=math.nan), "zero or more seconds"),

@@ -56,8 +56,11 @@ class UnverifiedAnswer(AssertionError):
     """Internal error: the solver produced an answer that the independent checker rejects."""
 
 
+ONE_LAYER_HINT = "parse text with numberlink.parse; a puzzle of several layers is solved by numberlink.multilayer"
+
+
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
-    require_type(puzzle, Puzzle, "puzzle", "parse text with numberlink.parse")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(rules, Rules, "rules", "e.g. Rules(no_self_touch=True)")
     check_solver_name(solver)  # even where no SAT call turns out to be needed
 
@@ -69,7 +72,7 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     >>> enc.num_edges, len(enc.answer_vars)
     (7, 7)
     """
-    require_type(puzzle, Puzzle, "puzzle", "parse text with numberlink.parse")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(rules, Rules, "rules", "e.g. Rules(no_self_touch=True)")
     return _encode(puzzle, rules)
 
