@@ -255,6 +255,13 @@ def test_adc_answer_writer_round_trips():
     assert formats.parse_solution(format_solution(lettered, answer, fmt="adc"), lettered) == answer  # line 1 is A, 2 is B
 
 
+def test_adc_line_zero_is_refused_as_on_several_layers():
+    """An ADC answer marks unused cells 0, so no answer could name a LINE#0."""
+    for text in ("SIZE 3X1\nLINE_NUM 1\nLINE#0 (0,0)-(2,0)", "SIZE 3X2\nLINE#1 (0,1)-(2,1)\nLINE#00 (0,0)-(2,0)"):
+        with pytest.raises(ParseError, match=r"LINE#0+: line numbers start at 1 \(0 marks unused cells in answers\)"):
+            parse(text)
+
+
 def test_adc_answer_is_not_a_problem():
     with pytest.raises(ParseError, match="answer") as caught:
         formats.read(DATA / "adc2015" / "A08.txt")

@@ -39,7 +39,8 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
 ``adc``
     DA Symposium Algorithm Design Contest problems: ``SIZE 12X11``, ``LINE_NUM n``,
     ``LINE#k (x,y)-(x,y)``; also the 2016 form ``SIZE 12X11X1`` with ``(x,y,z)`` points when there is
-    a single layer. Several layers are refused ("3-D ... not supported"). Lines are labelled by k.
+    a single layer. Several layers are refused here (:mod:`.multilayer` reads them). Lines are
+    labelled by k, from 1 (``0`` marks unused cells in answers).
     ADC answers (``SIZE`` then rows of comma-separated line numbers, ``00`` unused, optional
     ``LAYER 1``) are read by :func:`parse_solution`.
 ``puzzlink``
@@ -516,6 +517,8 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
                 raise ParseError("second SIZE line: one ADC problem per file", line=number)
             raise ParseError("expected 'LINE#k (x,y)-(x,y)'", line=number)
         label = _adc_label(match.group(1))
+        if label == "0":  # (as the multi-layer reader: its answer could not name it)
+            raise ParseError(f"LINE#{match.group(1)}: line numbers start at 1 (0 marks unused cells in answers)", line=number)
         if label in seen:
             raise ParseError(f"LINE#{match.group(1)} given twice (lines {seen[label]} and {number})", line=number)
         seen[label] = number
