@@ -190,3 +190,13 @@ def test_web_addresses_other_than_puzzle_urls_are_refused_not_read_as_text(capsy
     assert main(["solve", "https://example.com/pack.nl"]) == 1
     assert "web addresses are not fetched" in capsys.readouterr().out
     assert main(["solve", "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3"]) == 0
+
+
+@pytest.mark.parametrize("family, size, out", [("numberlink", "5x5", "pack.roller"), ("roller", "6x6", "levels.swap"),
+                                               ("swap", None, "levels.nl")])
+def test_a_pack_named_for_another_family_is_refused(tmp_path, capsys, family, size, out):
+    """verify and solve read a file by its ending: a Numberlink pack called pack.roller would
+    be read as Roller levels, so generate refuses the name before drawing anything."""
+    args = ["generate", family, "--count", "1", "--out", str(tmp_path / out)] + (["--size", size] if size else [])
+    assert main(args) == 2
+    assert "names" in capsys.readouterr().err and not (tmp_path / out).exists()

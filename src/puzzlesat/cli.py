@@ -434,6 +434,12 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
 
 
 def command_generate(args: argparse.Namespace) -> int:
+    named = family_for_path(args.out) if getattr(args, "out", None) else None
+    if named is not None and named.name != args.family:
+        # (verify and solve would read the pack as the family its ending names)
+        print(f"error: --out {args.out} ends in {', '.join(named.extensions)}, which names {named.name} files; "
+              f"give a {args.family} pack another name", file=sys.stderr)
+        return 2
     return get_family(args.family).cli.generate(args)
 
 
