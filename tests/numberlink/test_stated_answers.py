@@ -222,3 +222,29 @@ def test_an_answer_file_verified_as_a_puzzle_says_how_to_check_it(tmp_path, caps
     errors = [line for line in capsys.readouterr().out.splitlines() if line.startswith("error:")]
     assert len(errors) == 2
     assert all("this is an ADC answer" in line and "puzzlesat verify PUZZLE --answers ANSWER" in line for line in errors)
+
+
+def test_a_valid_stated_answer_shows_solvable_a_puzzle_the_search_left_open(tmp_path, capsys, monkeypatch):
+    """A search that runs out of time finds no answer; the stated one, once checked, shows the
+    puzzle solvable: 'solved' with that answer, uniqueness unknown (passes only where several
+    answers are allowed). An invalid stated answer leaves the puzzle unknown."""
+    from puzzlesat.results import CountResult
+
+    monkeypatch.setattr(numberlink_cli, "count", lambda *args, **kwargs: CountResult(0, False, 2))  # out of time
+    puzzle = tmp_path / "Q01.txt"
+    puzzle.write_text(PUZZLE)
+    good = tmp_path / "good.txt"
+    good.write_text(ANSWER)
+    code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json")
+    assert code == 1 and record["status"] == "solved" and record["solved_by"] == "stated answer"
+    assert record["unique"] is None and record["grid"] == [list("BBBB"), list("BAAA"), list("BBBA")]
+    assert record["paths"]["A"][0] in ([1, 1], [2, 3]) and record["answer"]["valid"] is True
+    code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json", "--allow-multiple")
+    assert code == 0 and record["status"] == "solved"
+    assert main(["verify", str(puzzle), "--answers", str(good), "--allow-multiple"]) == 0
+    assert "solved by the stated answer" in capsys.readouterr().out
+
+    broken = tmp_path / "broken.txt"
+    broken.write_text("BBBB\nB.AA\nBBBA\n")
+    code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(broken), "--json", "--allow-multiple")
+    assert code == 1 and record["status"] == "unknown" and record["grid"] is None and "solved_by" not in record

@@ -131,7 +131,9 @@ def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | 
     "same" (true when it is the answer found, false when another, null when none was found)}``;
     under ``--answers`` a puzzle no answer file pairs with has ``answer`` null.
     A valid stated answer other than the one found shows the puzzle has several answers, which
-    decides a uniqueness the search left open."""
+    decides a uniqueness the search left open; when the search found no answer in time, a valid
+    stated answer makes the puzzle "solved" (``solved_by``: "stated answer"; its uniqueness stays
+    unknown), since it shows the puzzle solvable."""
     record = _record(puzzle, args)
     if getattr(args, "allow_multiple", False):
         record["unique_required"] = False
@@ -157,6 +159,13 @@ def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | 
     if violations and rules.cover_all and {v.code for v in violations} == {"uncovered"}:
         stated["hint"] = "an answer that leaves cells empty is checked with --allow-empty"
     stated["valid"] = not violations
+    if stated["valid"] and record["status"] == Status.UNKNOWN.value:
+        # the search ran out of time, but the stated answer, checked above, shows the puzzle solvable
+        record["status"] = Status.SOLVED.value
+        record["solved_by"] = "stated answer"
+        record["grid"] = _grid(puzzle, solution)
+        record["paths"] = {label: [list(cell) for cell in cells] for label, cells in solution.paths}
+        return record
     if record["paths"] is not None and stated["valid"]:
         found = {label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()}
         stated["same"] = all(found[label] in (list(cells), list(cells[::-1])) for label, cells in solution.paths)
@@ -211,8 +220,11 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
         head += "; no stated answer found"
     elif stated is not None:
         if stated["valid"]:
-            head += {True: "; stated answer valid (the one found)", False: "; stated answer valid (not the one found)",
-                     None: "; stated answer valid"}[stated["same"]]
+            if record.get("solved_by") == "stated answer":
+                head += "; solved by the stated answer, which is valid (the search found none in time)"
+            else:
+                head += {True: "; stated answer valid (the one found)", False: "; stated answer valid (not the one found)",
+                         None: "; stated answer valid"}[stated["same"]]
         else:
             problems = stated["violations"]
             head += f"; stated answer INVALID: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
