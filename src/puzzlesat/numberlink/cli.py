@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import ParseError, count_argument
 from ..results import Status
@@ -428,7 +428,7 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import BAND, DUPLICATE_RETRIES, METHODS, GenerationFailed, check_request, puzzle_seed, puzzle_text
+    from .generate import BAND, METHODS, GenerationFailed, check_request, puzzle_text
     from .generate import generate as make
 
     if len(args.size) == 3:  # a stack of layers: a folder of ADC-style files
@@ -480,12 +480,8 @@ def generate(args: argparse.Namespace) -> int:
             out.flush()
         for index in range(start, args.count):
             try:
-                for attempt in range(DUPLICATE_RETRIES):
-                    made = make(width, height, seed=puzzle_seed(args.seed, index, attempt), **_generate_options(args))
-                    if puzzle_text(made.puzzle) not in seen:
-                        break
-                else:
-                    raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
+                made = made_for_pack(lambda seed: make(width, height, seed=seed, **_generate_options(args)),
+                                     lambda made: puzzle_text(made.puzzle), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
                 print(f"error: puzzle {index}: {exc}", file=sys.stderr)
@@ -509,17 +505,39 @@ def generate(args: argparse.Namespace) -> int:
         if args.out:
             out.close()
     progress.close()
-    seconds = time.perf_counter() - started
+    summary = pack_summary(args, f"{width}x{height}", made_count=made_count, start=start, tries=tries,
+                           seconds=time.perf_counter() - started, verdicts=labels, lengths=lengths, unit="link")
+    print(summary, file=sys.stderr if not args.out else sys.stdout)
+    return status
+
+
+def made_for_pack(make: Callable[[int], Any], text_of: Callable[[Any], str], seen: set[str], run_seed: int, index: int) -> Any:
+    """Puzzle ``index`` of a pack (one layer or several): ``make(seed)`` with its seed
+    (:func:`.generate.puzzle_seed`), or with further seeds while its text (``text_of``) is one
+    of ``seen``, the pack's earlier puzzles; GenerationFailed after ``DUPLICATE_RETRIES`` seeds."""
+    from .generate import DUPLICATE_RETRIES, GenerationFailed, puzzle_seed
+
+    for attempt in range(DUPLICATE_RETRIES):
+        made = make(puzzle_seed(run_seed, index, attempt))
+        if text_of(made) not in seen:
+            return made
+    raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
+
+
+def pack_summary(args: argparse.Namespace, size: str, *, made_count: int, start: int, tries: int, seconds: float,
+                 verdicts: dict, lengths: dict[int, int], unit: str) -> str:
+    """The lines a ``generate numberlink`` run ends with: puzzles, tries, seconds and rate, the
+    verdicts under ``--allow-multiple``, and a histogram of path lengths (``unit``: "link" or
+    "line")."""
     where = f" to {args.out}" if args.out else ""
     resumed = f" ({start} already there)" if start else ""
     rate = f", {60 * made_count / seconds:.1f} per minute" if seconds > 0 and made_count else ""
-    summary = [f"{made_count} puzzle(s) written{where}{resumed}: {args.method} {width}x{height}, {tries} tries, {seconds:.2f} s{rate}"]
+    summary = [f"{made_count} puzzle(s) written{where}{resumed}: {args.method} {size}, {tries} tries, {seconds:.2f} s{rate}"]
     if args.allow_multiple:
-        summary.append(f"unique: {labels[True]}, not unique: {labels[False]}, unknown: {labels[None]}")
-    summary.append("link lengths (cells per link):")
+        summary.append(f"unique: {verdicts[True]}, not unique: {verdicts[False]}, unknown: {verdicts[None]}")
+    summary.append(f"{unit} lengths (cells per {unit}):")
     summary.append(_histogram(lengths))
-    print("\n".join(summary), file=sys.stderr if not args.out else sys.stdout)
-    return status
+    return "\n".join(summary)
 
 
 # -- render (owned by the rendering work) -------------------------------------------------------

@@ -147,7 +147,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     """Write ``args.count`` multi-layer puzzles (``args.size`` is ``(width, height, layers)``):
     exit 0 when all are written, 1 when one could not be made, 2 for a bad request or a folder
     that cannot be resumed, 130 on Ctrl-C (every finished puzzle kept)."""
-    from ..cli import _histogram, rules_from
+    from ..cli import made_for_pack, pack_summary, rules_from
 
     width, height, layers = args.size
     size = f"{width}x{height}x{layers}"
@@ -197,12 +197,8 @@ def generate_pack(args: argparse.Namespace) -> int:
             manifest.flush()
         for index in range(start, args.count):
             try:
-                for attempt in range(DUPLICATE_RETRIES):
-                    made = generate(width, height, layers, seed=puzzle_seed(args.seed, index, attempt), **options)
-                    if format_text(made.puzzle, fmt=fmt) not in seen:
-                        break
-                else:
-                    raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
+                made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, **options),
+                                     lambda made: format_text(made.puzzle, fmt=fmt), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
                 print(f"error: puzzle {index}: {exc}", file=sys.stderr)
@@ -237,19 +233,12 @@ def generate_pack(args: argparse.Namespace) -> int:
         if args.out and manifest is not sys.stdout:
             manifest.close()
     progress.close()
-    seconds = time.perf_counter() - started
-    where = f" to {args.out}" if args.out else ""
-    resumed = f" ({start} already there)" if start else ""
-    rate = f", {60 * made_count / seconds:.1f} per minute" if seconds > 0 and made_count else ""
-    summary = [f"{made_count} puzzle(s) written{where}{resumed}: {args.method} {size}, {tries} tries, {seconds:.2f} s{rate}"]
-    if args.allow_multiple:
-        summary.append(f"unique: {verdicts[True]}, not unique: {verdicts[False]}, unknown: {verdicts[None]}")
-    summary.append("line lengths (cells per line):")
-    summary.append(_histogram(lengths))
+    summary = pack_summary(args, size, made_count=made_count, start=start, tries=tries, seconds=time.perf_counter() - started,
+                           verdicts=verdicts, lengths=lengths, unit="line")
     if args.out:
         flags = " --allow-empty --allow-multiple" if args.method == "routing" else _rule_flags(args)
-        summary.append(f"check: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}")
-    print("\n".join(summary), file=sys.stderr if not args.out else sys.stdout)
+        summary += f"\ncheck: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}"
+    print(summary, file=sys.stderr if not args.out else sys.stdout)
     return status
 
 
