@@ -271,14 +271,17 @@ def routing_links(width: int, height: int, layers: int, lines: int, rng: random.
     cells = _cells(width, height, layers)
     around = [[(z * height + r) * width + c for z, r, c in _neighbours(cell, width, height, layers)] for cell in cells]
     used = [False] * size
+    unused = list(range(size))  # with some used cells too: they are dropped when drawn
     longest = max(min_length, longest_line(width, height, layers))
     links = []
     for _ in range(lines):
-        unused = [i for i in range(size) if not used[i]]
         for _ in range(ROUTE_ATTEMPTS):
             if deadline is not None and deadline.expired():
                 return None
-            path = _random_shortest_path(rng.choice(unused), rng.randint(min_length, longest), min_length, around, used, rng)
+            start = _draw_unused(unused, used, rng)
+            if start is None:
+                return None
+            path = _random_shortest_path(start, rng.randint(min_length, longest), min_length, around, used, rng)
             if path is not None:
                 break
         else:
@@ -287,6 +290,19 @@ def routing_links(width: int, height: int, layers: int, lines: int, rng: random.
             used[i] = True
         links.append([cells[i] for i in path])
     return links
+
+
+def _draw_unused(pool: list[int], used: list[bool], rng: random.Random) -> int | None:
+    """A random cell of ``pool`` that is not ``used`` (used ones met on the way are taken out of
+    the pool, so a draw costs little however full the stack), or None when none is left."""
+    while pool:
+        k = rng.randrange(len(pool))
+        cell = pool[k]
+        if not used[cell]:
+            return cell
+        pool[k] = pool[-1]
+        pool.pop()
+    return None
 
 
 def _random_shortest_path(start: int, wanted: int, min_length: int, around: list[list[int]], used: list[bool],
