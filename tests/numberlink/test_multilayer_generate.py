@@ -204,7 +204,9 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     summary = capsys.readouterr().out
     assert "2 puzzle(s) written" in summary and "line lengths" in summary and "puzzlesat verify" in summary
 
-    # a rerun with a larger count keeps the finished puzzles and adds to them
+    # a rerun with a larger count keeps the finished puzzles and adds to them (a file half
+    # written when a run was stopped is dropped)
+    (out / "problems" / "Q0002.txt.part").write_text("SIZE 5X4X2\nLINE_NUM 1\n")
     assert main(command + ["--count", "4"]) == 0
     again = files_of(out)
     assert all(again[name] == data for name, data in first.items() if name != "pack.txt")

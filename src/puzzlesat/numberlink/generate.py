@@ -83,6 +83,8 @@ class Generated:
     ``unique``: True when a fresh SAT count of the puzzle re-read from its text found exactly one
     answer, False when it found two, None when the count ran out of time (only possible without
     ``unique=True``). ``tries``: answers drawn (and certificates run) to get this one.
+    The multi-layer generators (:mod:`.multilayer.generate`) return it too, holding multi-layer
+    puzzles and answers; their routing problems are never counted (``unique`` None).
     """
 
     puzzle: Puzzle

@@ -189,8 +189,11 @@ def generate_pack(args: argparse.Namespace) -> int:
         fresh = start == 0 and not (args.out and os.path.exists(os.path.join(args.out, MANIFEST))
                                     and os.path.getsize(os.path.join(args.out, MANIFEST)) > 0)
         if args.out:
-            os.makedirs(os.path.join(args.out, PROBLEMS), exist_ok=True)
-            os.makedirs(os.path.join(args.out, ANSWERS), exist_ok=True)
+            for part in (PROBLEMS, ANSWERS):
+                os.makedirs(os.path.join(args.out, part), exist_ok=True)
+                for name in os.listdir(os.path.join(args.out, part)):
+                    if name.endswith(".part"):  # left by a run stopped while it wrote a file
+                        os.remove(os.path.join(args.out, part, name))
             manifest = open(os.path.join(args.out, MANIFEST), "a", encoding="utf-8")
         if fresh:  # (a run stopped before its first puzzle left the line)
             manifest.write(first_line + "\n")
