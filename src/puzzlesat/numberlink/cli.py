@@ -324,7 +324,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), unionfind, "
                              "or routing (ADC-style routing problems, with --allow-empty)")
     parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
-    parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified; a rerun continues it (default: standard output)")
+    parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified (WxHxL: PATH is a folder of files); a rerun continues it (default: standard output)")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
     parser.add_argument("--certify-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
     parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
