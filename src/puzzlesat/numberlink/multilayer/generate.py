@@ -56,7 +56,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ...errors import require_count, require_type
 from ...results import CountResult
@@ -208,40 +208,58 @@ def _clean(link: Sequence[Cell]) -> bool:
     return routing.shrink(link) == tuple(link)
 
 
-def _join_short_pieces(links: list[list[Cell]], leftovers: frozenset[Cell], rng: random.Random,
-                       rules: Rules) -> tuple[list[list[Cell]], frozenset[Cell]]:
+def _join_short_pieces(links: list[list[Cell]], leftovers: frozenset[Cell], rng: random.Random, rules: Rules,
+                       neighbours: Callable[[Cell], Iterable[Cell]], deadline: Deadline | None = None,
+                       ) -> tuple[list[list[Cell]], frozenset[Cell]] | None:
     """Join every short piece (a 2-cell link, or a leftover cell) to a piece whose end touches
     one of its ends, where that makes no loop (ends side by side) and, under no-self-touch
-    rules, no link beside itself, until no such join is left (pieces in random order); the
-    pieces of fewer than 3 cells that remain are returned as leftover cells.
+    rules, no link beside itself; short pieces are taken in random order, each joined at a
+    random one of its joins, in rounds until a round joins none. The pieces of fewer than 3
+    cells that remain are returned as leftover cells; None when ``deadline`` passes first.
 
-    >>> links, leftovers = _join_short_pieces([[(0, 0, 0), (0, 0, 1), (0, 0, 2)]], frozenset({(0, 0, 3)}), random.Random(0), Rules())
-    >>> links, leftovers
+    >>> line = lambda cell: [(0, 0, cell[2] + d) for d in (-1, 1) if 0 <= cell[2] + d < 4]
+    >>> _join_short_pieces([[(0, 0, 0), (0, 0, 1), (0, 0, 2)]], frozenset({(0, 0, 3)}), random.Random(0), Rules(), line)
     ([[(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)]], frozenset())
     """
-    pieces = [list(link) for link in links] + [[cell] for cell in sorted(leftovers)]
-    while True:
-        options = []
-        for k, short in enumerate(pieces):
-            if len(short) > 2:
+    pieces = dict(enumerate([list(link) for link in links] + [[cell] for cell in sorted(leftovers)]))
+    end_of = {piece[end]: k for k, piece in pieces.items() for end in (0, -1)}  # an end cell -> its piece
+    next_key = len(pieces)
+    joined_any = True
+    while joined_any:
+        joined_any = False
+        short = [k for k, piece in pieces.items() if len(piece) <= 2]
+        rng.shuffle(short)
+        for k in short:
+            if deadline is not None and deadline.expired():
+                return None
+            if k not in pieces:
+                continue  # already joined to another short piece this round
+            piece = pieces[k]
+            options = []
+            for piece_end in (0, -1)[:len(piece)]:
+                for cell in neighbours(piece[piece_end]):
+                    j = end_of.get(cell)
+                    if j is None or j == k:
+                        continue
+                    other = pieces[j]
+                    joined = (other if other[-1] == cell else other[::-1]) + (piece if piece_end == 0 else piece[::-1])
+                    if is_adjacent(joined[0], joined[-1]) or (rules.no_self_touch and not _clean(joined)):
+                        continue
+                    options.append((j, joined))
+            if not options:
                 continue
-            for j, other in enumerate(pieces):
-                if j == k:
-                    continue
-                for other_end in (0, -1)[:len(other)]:
-                    for short_end in (0, -1)[:len(short)]:
-                        if not is_adjacent(other[other_end], short[short_end]):
-                            continue
-                        joined = (other if other_end == -1 else other[::-1]) + (short if short_end == 0 else short[::-1])
-                        if is_adjacent(joined[0], joined[-1]) or (rules.no_self_touch and not _clean(joined)):
-                            continue
-                        options.append((k, j, joined))
-        if not options:
-            break
-        k, j, joined = rng.choice(options)
-        pieces = [piece for i, piece in enumerate(pieces) if i not in (k, j)] + [joined]
-    left = frozenset(cell for piece in pieces if len(piece) < 3 for cell in piece)
-    return [piece for piece in pieces if len(piece) >= 3], left
+            j, joined = rng.choice(options)
+            for gone in (k, j):
+                for end in (0, -1):
+                    end_of.pop(pieces[gone][end], None)
+                del pieces[gone]
+            pieces[next_key] = joined
+            end_of[joined[0]] = end_of[joined[-1]] = next_key
+            next_key += 1
+            joined_any = True
+    kept = [piece for _, piece in sorted(pieces.items())]
+    left = frozenset(cell for piece in kept if len(piece) < 3 for cell in piece)
+    return [piece for piece in kept if len(piece) >= 3], left
 
 
 def _split_where_answers_differ(links: Sequence[Sequence[Cell]], other: Solution, rng: random.Random) -> list[list[Cell]] | None:
@@ -439,7 +457,11 @@ def generate(
         if not links:
             continue
         if method == "split":
-            links, leftovers = _join_short_pieces(links, leftovers, rng, rules)
+            joined = _join_short_pieces(links, leftovers, rng, rules, lambda cell: _neighbours(cell, width, height, layers),
+                                        deadline)
+            if joined is None:
+                continue
+            links, leftovers = joined
             if not links:
                 continue
         blocked = leftovers if rules.cover_all else frozenset()
