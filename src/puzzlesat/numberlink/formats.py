@@ -66,11 +66,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import InvalidPuzzle, ParseError, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
-from .model import BLOCKED, EMPTY, MAX_CELLS, Pair, Puzzle, Rules, Solution, TraceCapped
+from .model import BLOCKED, EMPTY, MAX_CELLS, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
 
@@ -1170,37 +1170,47 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
 
 
 def _answer_solution(rows: list[tuple[int, list[tuple[str, int | None]]]], puzzle: Puzzle, fmt: str) -> Solution:
-    """The answer drawn by ``rows`` (each a line number and its cells' tokens and columns), or a
-    ParseError at the cell that shows it is none, as the multi-layer reader does: a label the
-    puzzle does not have, an endpoint holding something else, else the first cell of the label
-    whose cells form no simple path between its endpoints."""
+    """The answer drawn by ``rows`` (each a line number and its cells' tokens and columns):
+    :func:`solution_from_drawing`."""
+    drawing = {(r, c): (token, number, column) for r, (number, cells) in enumerate(rows) for c, (token, column) in enumerate(cells)}
+
+    def where(cell: Cell) -> str:
+        return f"(x,y) = ({cell[1]},{cell[0]})" if fmt == "adc" else f"(row, col) = {cell}"
+
+    return solution_from_drawing(drawing, puzzle, fmt, where,
+                                 lambda: Solution.from_rows(puzzle, [[token for token, _ in cells] for _, cells in rows]))
+
+
+def solution_from_drawing(drawing: dict[tuple[int, ...], tuple[str, int, int | None]], puzzle: Any, fmt: str,
+                          where: Callable[[tuple[int, ...]], str], read: Callable[[], Any]) -> Any:
+    """The answer ``read()`` gives (``Solution.from_rows``, or ``from_layers`` on several
+    layers), or a ParseError at the cell of the drawing that shows it is none: a label the puzzle
+    does not have, an endpoint holding something else, else the first cell of the label whose
+    cells form no simple path between its endpoints. ``drawing`` maps every cell, in reading
+    order, to its token, line and column; ``where(cell)`` names a cell as the format does."""
+    first_line = next(iter(drawing.values()))[1]
     labels = set(puzzle.labels)
     first: dict[str, tuple[int, int | None]] = {}  # label -> (line, column) of its first cell
-    for number, cells in rows:
-        for token, column in cells:
-            if token in (EMPTY, BLOCKED) or token in first:
-                continue
-            if token not in labels:
-                what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
-                raise ParseError(f"{what} of the puzzle", line=number, column=column)
-            first[token] = (number, column)
+    for token, line, column in drawing.values():
+        if token in (EMPTY, BLOCKED) or token in first:
+            continue
+        if token not in labels:
+            what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
+            raise ParseError(f"{what} of the puzzle", line=line, column=column)
+        first[token] = (line, column)
     for pair in puzzle.pairs:
-        for r, c in (pair.start, pair.end):
-            number, cells = rows[r]
-            token, column = cells[c]
+        for cell in (pair.start, pair.end):
+            token, line, column = drawing[cell]
             if token != pair.label:
-                where = f"(x,y) = ({c},{r})" if fmt == "adc" else f"(row, col) = ({r}, {c})"
                 holds = "leaves it unused" if token in (EMPTY, BLOCKED) else f"puts {token!r} there"
-                raise ParseError(f"not an answer to this puzzle: {pair.label!r} ends at {where} but the answer {holds}",
-                                 line=number, column=column)
+                raise ParseError(f"not an answer to this puzzle: {pair.label!r} ends at {where(cell)} but the answer {holds}",
+                                 line=line, column=column)
     try:
-        return Solution.from_rows(puzzle, [[token for token, _ in cells] for _, cells in rows])
-    except ValueError as error:
-        line, column = rows[0][0], None
-        for pair in puzzle.pairs:  # point at the refused label's first cell (from_rows names it)
-            if f"label {pair.label!r}" in str(error):
-                line, column = first.get(pair.label, (line, column))
-                break
+        return read()
+    except NotAPath as error:
+        line, column = first.get(error.label, (first_line, None))
         if isinstance(error, TraceCapped):  # (a valid answer may be too tangled to read from its drawing)
             raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=line, column=column) from None
         raise ParseError(f"not an answer to this puzzle: {error}", line=line, column=column) from None
+    except ValueError as error:
+        raise ParseError(f"not an answer to this puzzle: {error}", line=first_line) from None

@@ -246,7 +246,7 @@ class Solution:
 
         Each label's cells must form one simple path between its endpoints; where a path runs
         beside itself the grid is ambiguous and the first path found through all of its cells
-        is taken. Raises ValueError naming the label when its cells form no such path
+        is taken. Raises :class:`NotAPath` naming the label when its cells form no such path
         (:class:`TraceCapped` when the search for one was cut short).
         """
         if isinstance(rows, str):
@@ -264,7 +264,7 @@ class Solution:
             cells = cells_of.pop(pair.label, set())
             path = trace(pair, cells)
             if path is None:
-                raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
+                raise NotAPath(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}", pair.label)
             paths.append((pair.label, path))
         if cells_of:
             raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
@@ -298,7 +298,16 @@ class Solution:
             raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.width}x{puzzle.height} board (an answer to another puzzle?)")
 
 
-class TraceCapped(ValueError):
+class NotAPath(ValueError):
+    """An answer drawing in which the cells of ``label`` form no simple path between its
+    endpoints (raised by ``Solution.from_rows`` and the multi-layer ``Solution.from_layers``)."""
+
+    def __init__(self, message: str, label: str) -> None:
+        super().__init__(message)
+        self.label = label
+
+
+class TraceCapped(NotAPath):
     """A label's cells were not traced as one path within the step bound (a path that runs
     beside itself is ambiguous in a drawing, and the search for it was cut short)."""
 
@@ -359,7 +368,8 @@ def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None, *,
             continue
         moves += 1
         if moves > max_steps:
-            raise TraceCapped(f"label {pair.label!r}: its {len(cells)} cells were not traced as one path within {max_steps} steps")
+            raise TraceCapped(f"label {pair.label!r}: its {len(cells)} cells were not traced as one path within {max_steps} steps",
+                              pair.label)
         head = path[-1]
         for m in around[head]:  # the head moves on: it is inside the path now
             open_count[m] -= 1

@@ -53,8 +53,8 @@ from typing import Sequence
 
 from ...errors import InvalidPuzzle, ParseError, require_type
 from ...textio import as_text, with_file_name_hint
-from ..formats import _canonical, _first_content, _is_comment, _lines, _number
-from ..model import BLOCKED, EMPTY, TraceCapped
+from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
+from ..model import BLOCKED, EMPTY
 from .model import MAX_CELLS, Cell, Pair, Puzzle, Solution, layers_text
 
 __all__ = [
@@ -617,41 +617,10 @@ def _solution(grid: _Grid, puzzle: Puzzle, fmt: str) -> Solution:
         raise ParseError(
             f"answer is {size[0]}x{size[1]}x{size[2]} but the puzzle is {puzzle.size_text}", line=grid[0][0][0]
         )
-    labels = set(puzzle.labels)
-    first: dict[str, tuple[int, int]] = {}
-    for layer in grid:
-        for number, cells in layer:
-            for token, column in cells:
-                if token in (EMPTY, BLOCKED) or token in first:
-                    continue
-                if token not in labels:
-                    what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
-                    raise ParseError(f"{what} of the puzzle", line=number, column=column)
-                first[token] = (number, column)
-    for pair in puzzle.pairs:
-        for cell in (pair.start, pair.end):
-            z, r, c = cell
-            number, cells = grid[z][r]
-            token, column = cells[c]
-            if token != pair.label:
-                holds = "leaves it unused" if token in (EMPTY, BLOCKED) else f"puts {token!r} there"
-                raise ParseError(
-                    f"not an answer to this puzzle: {pair.label!r} ends at {_where(cell, fmt)} but the answer {holds}",
-                    line=number, column=column,
-                )
+    drawing = {(z, r, c): (token, number, column) for z, layer in enumerate(grid)
+               for r, (number, cells) in enumerate(layer) for c, (token, column) in enumerate(cells)}
     tokens = [[[token for token, _ in cells] for _, cells in layer] for layer in grid]
-    try:
-        return Solution.from_layers(puzzle, tokens)
-    except ValueError as error:
-        # point at the refused label's first cell (from_layers names it in its message)
-        line, column = grid[0][0][0], None
-        for pair in puzzle.pairs:
-            if f"label {pair.label!r}" in str(error):
-                line, column = first.get(pair.label, (line, column))
-                break
-        if isinstance(error, TraceCapped):  # (a valid answer may be too tangled to read from its drawing)
-            raise ParseError(f"{error} (the drawing is ambiguous where a path runs beside itself)", line=line, column=column) from None
-        raise ParseError(f"not an answer to this puzzle: {error}", line=line, column=column) from None
+    return solution_from_drawing(drawing, puzzle, fmt, lambda cell: _where(cell, fmt), lambda: Solution.from_layers(puzzle, tokens))
 
 
 def _where(cell: Cell, fmt: str) -> str:

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import BLOCKED, EMPTY, check_pairs, trace
+from ..model import BLOCKED, EMPTY, NotAPath, check_pairs, trace
 
 Cell = tuple[int, int, int]  # (layer, row, column)
 
@@ -259,7 +259,7 @@ class Solution:
 
         Each label's cells must form one simple path between its endpoints; where a path runs
         beside itself the drawing is ambiguous and the first path found through all of its
-        cells is taken. Raises ValueError naming the label when its cells form no such path
+        cells is taken. Raises ``NotAPath`` naming the label when its cells form no such path
         (``TraceCapped`` when the search for one was cut short).
         """
         if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
@@ -279,7 +279,7 @@ class Solution:
         for pair in puzzle.pairs:
             path = trace(pair, cells_of.pop(pair.label, set()), steps=STEPS)
             if path is None:
-                raise ValueError(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}")
+                raise NotAPath(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}", pair.label)
             paths.append((pair.label, path))
         if cells_of:
             raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
