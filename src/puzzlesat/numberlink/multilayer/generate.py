@@ -11,7 +11,7 @@ absorbs small leftover areas, every short piece (a 2-cell link, or a cell union-
 over) is joined to a piece whose end touches it (never into a link whose ends touch; under
 no-self-touch rules never into one that runs beside itself); what still has fewer than 3
 cells is left over: blocked cells under cover-all rules, empty ones otherwise (this halves
-the blocked cells of union-find, e.g. a median of 6.5 instead of 11 on 8x8x2, at the cost
+the blocked cells of union-find, e.g. a median of 5 instead of 11 on 8x8x2, at the cost
 of more counts). Then the puzzle, re-read from its layered text, is
 counted (:func:`~.solve.count`, limit 2); while it has a second answer, one of its links is
 *split* in two at a step that the second answer does not take (both parts at least 3 cells),
