@@ -21,7 +21,8 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any, Iterable, Iterator
 
 from benchmarks import JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink.formats import parse
@@ -103,18 +104,14 @@ def _plan(text: str) -> list:
     return plan
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.generators", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a small sample (8x8, 10x10, 12x10; a few seeds)")
-    parser.add_argument("--time-limit", type=seconds_argument, default=120.0, metavar="S", help="seconds allowed per puzzle (default 120)")
-    parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
-    parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
-    args = parser.parse_args(argv)
-    rows = []
-    sink = RowWriter(args.json)
+def collect(rows: Iterable[dict], json: Path | None) -> list[dict]:
+    """The rows of a generator run as they come, each written to ``json`` (when given) and noted
+    on standard error; Ctrl-C ends the run and keeps the rows made so far."""
+    collected = []
+    sink = RowWriter(json)
     try:
-        for row in run(time_limit=args.time_limit, quick=args.quick, plan=args.plan):
-            rows.append(row)
+        for row in rows:
+            collected.append(row)
             sink.write(row)
             note = "" if row.get("confirmed") else (" (gave up: time limit or tries)" if row.get("confirmed") is None else " NOT CONFIRMED")
             print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s{note}",
@@ -123,6 +120,17 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted: reporting the puzzles made so far", file=sys.stderr)
     finally:
         sink.close()
+    return collected
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.generators", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a small sample (8x8, 10x10, 12x10; a few seeds)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=120.0, metavar="S", help="seconds allowed per puzzle (default 120)")
+    parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
+    parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
+    args = parser.parse_args(argv)
+    rows = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
     print(table(rows))
     print()
     print(histograms(rows))

@@ -24,7 +24,8 @@ import time
 from collections import defaultdict
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter, json_path
+from benchmarks import JSON_HELP, json_path
+from benchmarks.generators import collect
 from puzzlesat.numberlink.model import Rules
 from puzzlesat.numberlink.multilayer import count, format, parse, solve, verify
 from puzzlesat.timing import seconds_argument
@@ -139,19 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plan", type=_plan, default=None, metavar="METHOD:WxHxL:SEEDS,...", help="e.g. split:6x6x2:20,routing:8x8x4:10")
     parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
-    rows = []
-    sink = RowWriter(args.json)
-    try:
-        for row in run(time_limit=args.time_limit, quick=args.quick, plan=args.plan):
-            rows.append(row)
-            sink.write(row)
-            note = "" if row.get("confirmed") else (" (gave up: time limit or tries)" if row.get("confirmed") is None else " NOT CONFIRMED")
-            print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s{note}",
-                  file=sys.stderr)
-    except KeyboardInterrupt:
-        print("interrupted: reporting the puzzles made so far", file=sys.stderr)
-    finally:
-        sink.close()
+    rows = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
     print(table(rows))
     unconfirmed = [r for r in rows if r.get("confirmed") is False]
     print(f"\n{len(rows)} puzzles, {len(unconfirmed)} whose claim was not confirmed")
