@@ -469,9 +469,7 @@ def generate(args: argparse.Namespace) -> int:
         out.write("\n")  # (the blank line that ends a puzzle, dropped by an editor)
     progress = Progress(args.count, label=f"generate numberlink {width}x{height}")
     progress.done = min(start, args.count)
-    lengths: dict[int, int] = {}
-    tries = made_count = 0
-    labels = {True: 0, False: 0, None: 0}
+    tally = PackTally()
     started = time.perf_counter()
     status = 0
     try:
@@ -485,28 +483,23 @@ def generate(args: argparse.Namespace) -> int:
             except GenerationFailed as exc:
                 progress.close()
                 print(f"error: puzzle {index}: {exc}", file=sys.stderr)
-                tries += exc.tries
+                tally.tries += exc.tries
                 status = 1
                 break
             seen.add(puzzle_text(made.puzzle))
             out.write(_puzzle_block(index, made))
             out.flush()
-            made_count += 1
-            tries += made.tries
-            labels[made.unique] += 1
-            for n in made.link_lengths():
-                lengths[n] = lengths.get(n, 0) + 1
+            tally.add(made)
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        print(f"interrupted: {start + made_count} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
         return 130
     finally:
         if args.out:
             out.close()
     progress.close()
-    summary = pack_summary(args, f"{width}x{height}", made_count=made_count, start=start, tries=tries,
-                           seconds=time.perf_counter() - started, verdicts=labels, lengths=lengths, unit="link")
+    summary = pack_summary(args, f"{width}x{height}", tally, start=start, seconds=time.perf_counter() - started, unit="link")
     print(summary, file=sys.stderr if not args.out else sys.stdout)
     return status
 
@@ -524,19 +517,37 @@ def made_for_pack(make: Callable[[int], Any], text_of: Callable[[Any], str], see
     raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
 
 
-def pack_summary(args: argparse.Namespace, size: str, *, made_count: int, start: int, tries: int, seconds: float,
-                 verdicts: dict, lengths: dict[int, int], unit: str) -> str:
+class PackTally:
+    """What a ``generate numberlink`` run has made so far (one layer or several): puzzles,
+    tries (a failed puzzle's too), uniqueness verdicts and a histogram of path lengths."""
+
+    def __init__(self) -> None:
+        self.made = self.tries = 0
+        self.verdicts = {True: 0, False: 0, None: 0}
+        self.lengths: dict[int, int] = {}
+
+    def add(self, made: Any) -> None:
+        """A puzzle written to the pack (a ``Generated``)."""
+        self.made += 1
+        self.tries += made.tries
+        self.verdicts[made.unique] += 1
+        for n in made.link_lengths():
+            self.lengths[n] = self.lengths.get(n, 0) + 1
+
+
+def pack_summary(args: argparse.Namespace, size: str, tally: PackTally, *, start: int, seconds: float, unit: str) -> str:
     """The lines a ``generate numberlink`` run ends with: puzzles, tries, seconds and rate, the
     verdicts under ``--allow-multiple``, and a histogram of path lengths (``unit``: "link" or
     "line")."""
     where = f" to {args.out}" if args.out else ""
     resumed = f" ({start} already there)" if start else ""
-    rate = f", {60 * made_count / seconds:.1f} per minute" if seconds > 0 and made_count else ""
-    summary = [f"{made_count} puzzle(s) written{where}{resumed}: {args.method} {size}, {tries} tries, {seconds:.2f} s{rate}"]
+    rate = f", {60 * tally.made / seconds:.1f} per minute" if seconds > 0 and tally.made else ""
+    summary = [f"{tally.made} puzzle(s) written{where}{resumed}: {args.method} {size}, {tally.tries} tries, {seconds:.2f} s{rate}"]
     if args.allow_multiple:
+        verdicts = tally.verdicts
         summary.append(f"unique: {verdicts[True]}, not unique: {verdicts[False]}, unknown: {verdicts[None]}")
     summary.append(f"{unit} lengths (cells per {unit}):")
-    summary.append(_histogram(lengths))
+    summary.append(_histogram(tally.lengths))
     return "\n".join(summary)
 
 

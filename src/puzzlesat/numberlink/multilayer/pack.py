@@ -147,7 +147,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     """Write ``args.count`` multi-layer puzzles (``args.size`` is ``(width, height, layers)``):
     exit 0 when all are written, 1 when one could not be made, 2 for a bad request or a folder
     that cannot be resumed, 130 on Ctrl-C (every finished puzzle kept)."""
-    from ..cli import made_for_pack, pack_summary, rules_from
+    from ..cli import PackTally, made_for_pack, pack_summary, rules_from
 
     width, height, layers = args.size
     size = f"{width}x{height}x{layers}"
@@ -179,9 +179,7 @@ def generate_pack(args: argparse.Namespace) -> int:
         options.update(lines=lines, min_length=min_length)
     progress = Progress(args.count, label=f"generate numberlink {size}")
     progress.done = min(start, args.count)
-    lengths: dict[int, int] = {}
-    verdicts = {True: 0, False: 0, None: 0}
-    tries = made_count = 0
+    tally = PackTally()
     status = 0
     started = time.perf_counter()
     manifest: TextIO = sys.stdout
@@ -205,7 +203,7 @@ def generate_pack(args: argparse.Namespace) -> int:
             except GenerationFailed as exc:
                 progress.close()
                 print(f"error: puzzle {index}: {exc}", file=sys.stderr)
-                tries += exc.tries
+                tally.tries += exc.tries
                 status = 1
                 break
             text = format_text(made.puzzle, fmt=fmt)
@@ -218,15 +216,11 @@ def generate_pack(args: argparse.Namespace) -> int:
             else:
                 manifest.write(_puzzle_line(index, made, named=False) + text + "\n")
             manifest.flush()
-            made_count += 1
-            tries += made.tries
-            verdicts[made.unique] += 1
-            for n in made.link_lengths():
-                lengths[n] = lengths.get(n, 0) + 1
+            tally.add(made)
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        print(f"interrupted: {start + made_count} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
         return 130
     except OSError as exc:
         progress.close()
@@ -236,8 +230,7 @@ def generate_pack(args: argparse.Namespace) -> int:
         if args.out and manifest is not sys.stdout:
             manifest.close()
     progress.close()
-    summary = pack_summary(args, size, made_count=made_count, start=start, tries=tries, seconds=time.perf_counter() - started,
-                           verdicts=verdicts, lengths=lengths, unit="line")
+    summary = pack_summary(args, size, tally, start=start, seconds=time.perf_counter() - started, unit="line")
     if args.out:
         flags = " --allow-empty --allow-multiple" if args.method == "routing" else _rule_flags(args)
         summary += f"\ncheck: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}"
