@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import ParseError, PuzzlesatError, count_argument, require_count, require_type
+from ..grid import is_whole_number
 from ..results import Status
 from ..scene import clean_text
 from ..seeds import hashed_seed
@@ -72,18 +73,14 @@ class GeneratedLevel:
     seconds: float = field(compare=False)
 
 
-def _is_whole_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _moves_range(moves: int | tuple[int, int] | None, width: int, height: int) -> tuple[int, int]:
     if moves is None:
         inner = max(1, (width - 2) * (height - 2))
         lo = max(3, round(inner ** 0.5))
         return lo, max(lo, 2 * lo)
-    if _is_whole_number(moves):
+    if is_whole_number(moves):
         return moves, moves  # type: ignore[return-value]
-    if not (isinstance(moves, tuple) and len(moves) == 2 and all(_is_whole_number(n) for n in moves)):
+    if not (isinstance(moves, tuple) and len(moves) == 2 and all(is_whole_number(n) for n in moves)):
         raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
     return moves
 
@@ -236,7 +233,7 @@ def generate(
         raise ValueError(f"no {width}x{height} level needs {asked} moves: its {inner} inner cells (inside the wall border) "
                          f"are painted in at most {most} moves (F (F - 1) / 2 for F floor cells); "
                          "ask for fewer moves or a larger board")
-    if min_floor is not None and not _is_whole_number(min_floor):
+    if min_floor is not None and not is_whole_number(min_floor):
         raise TypeError(f"min_floor must be a whole number of floor cells or None, not {min_floor!r}")
     if min_floor is not None and min_floor < 0:
         raise ValueError(f"min_floor must be 0 or more floor cells, not {min_floor}")

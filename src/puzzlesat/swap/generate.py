@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..errors import PuzzlesatError, require_count, require_type
+from ..grid import is_whole_number
 from ..results import Status
 from ..timing import Deadline
 from .astar import astar_solve
@@ -309,12 +310,9 @@ def generate(
     >>> made.min_moves, (made.level.rows, made.level.cols), verify(made.level, made.solution)
     (2, (2, 3), [])
     """
-    def whole(n: object) -> bool:
-        return isinstance(n, int) and not isinstance(n, bool)
-
-    if whole(moves):
+    if is_whole_number(moves):
         moves = (moves, moves)  # type: ignore[assignment]
-    if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(whole(n) for n in moves)):
+    if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(is_whole_number(n) for n in moves)):
         raise TypeError(f"moves must be a whole number or a (lo, hi) pair, not {moves!r}")
     if moves is not None and moves[0] > moves[1]:
         raise ValueError(f"moves range {moves[0]}-{moves[1]} is empty")

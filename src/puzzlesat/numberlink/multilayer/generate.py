@@ -59,6 +59,7 @@ import time
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ...errors import require_count, require_type
+from ...grid import is_whole_number
 from ...results import CountResult
 from ...sat import check_solver_name
 from ...timing import Deadline
@@ -105,10 +106,6 @@ def longest_line(width: int, height: int, layers: int) -> int:
     return (width + height) // 2 + layers
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_request(width: int, height: int, layers: int, *, method: str = "split", rules: Rules = DEFAULT_RULES,
                   unique: bool | None = None, lines: int | None = None, min_length: int | None = None) -> tuple[bool, int, int]:
     """``(unique, lines, min_length)`` as the request resolves them (lines and min_length are 0
@@ -124,7 +121,7 @@ def check_request(width: int, height: int, layers: int, *, method: str = "split"
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    if not all(_whole(n) for n in (width, height, layers)):
+    if not all(is_whole_number(n) for n in (width, height, layers)):
         raise TypeError(f"width, height and layers must be whole numbers, not {width!r}, {height!r} and {layers!r}")
     if width < 2 or height < 2 or layers < 1:
         raise ValueError(f"stack {width}x{height}x{layers} is too small to generate (at least 2x2x1)")
@@ -146,14 +143,14 @@ def check_request(width: int, height: int, layers: int, *, method: str = "split"
                          "a line can nearly always go another way): use method='split' for unique puzzles")
     cells = width * height * layers
     shortest = MIN_LENGTH if min_length is None else min_length
-    if not _whole(shortest):
+    if not is_whole_number(shortest):
         raise TypeError(f"min_length must be a whole number of cells, not {shortest!r}")
     reach = (width - 1) + (height - 1) + (layers - 1) + 1  # cells on a shortest path between opposite corners
     if not 2 <= shortest <= reach:
         raise ValueError(f"min_length must be 2..{reach} cells on a {width}x{height}x{layers} stack "
                          f"(the ends of a line of n cells lie n - 1 steps apart), not {shortest}")
     count_of_lines = target_lines(width, height, layers) if lines is None else lines
-    if not _whole(count_of_lines):
+    if not is_whole_number(count_of_lines):
         raise TypeError(f"lines must be a whole number, not {count_of_lines!r}")
     if count_of_lines < 1:
         raise ValueError(f"lines must be 1 or more, not {count_of_lines}")
