@@ -373,7 +373,7 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Pu
     import re
 
     from ..errors import ParseError
-    from .generate import DUPLICATE_RETRIES, puzzle_seed
+    from .generate import puzzle_seed, run_seeds
 
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return [], None
@@ -389,7 +389,7 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Pu
     if indices != list(range(len(indices))):
         return [], f"{path}: puzzle comments are not numbered 0..{len(indices) - 1}"
     for index, seed in marks:
-        if seed not in {puzzle_seed(run_seed, index, attempt) for attempt in range(DUPLICATE_RETRIES)}:
+        if seed not in run_seeds(run_seed, index):
             return [], f"{path}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(run_seed, index)}"
     if not indices:
         return [], None

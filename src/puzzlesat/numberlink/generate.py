@@ -117,6 +117,17 @@ def puzzle_seed(run_seed: int, index: int, attempt: int = 0) -> int:
     return hashed_seed("numberlink", run_seed, index, attempt)
 
 
+def run_seeds(run_seed: int, index: int) -> set[int]:
+    """Every seed puzzle ``index`` of a run with seed ``run_seed`` may have been drawn with (the
+    first, and those tried while it repeated an earlier puzzle): how a resumed pack checks that
+    it was written by this run.
+
+    >>> puzzle_seed(0, 5) in run_seeds(0, 5), puzzle_seed(0, 5) in run_seeds(1, 5)
+    (True, False)
+    """
+    return {puzzle_seed(run_seed, index, attempt) for attempt in range(DUPLICATE_RETRIES)}
+
+
 def target_links(width: int, height: int) -> float:
     """The link count aimed at for a board: ``sqrt(width * height)``, the side of a square board,
     about the counts of published Flow Free / Arukone boards (5 at 5x5, 10 at 10x10).

@@ -40,7 +40,7 @@ from typing import Any, TextIO
 
 from ...errors import ParseError
 from ...progress import Progress
-from ..generate import DUPLICATE_RETRIES, Generated, GenerationFailed, puzzle_seed
+from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds
 from .formats import format as format_text
 from .formats import format_solution, parse_solution, read
 from .generate import METHODS, TEXT_FORMAT, check_request, generate
@@ -128,7 +128,7 @@ def existing_puzzles(folder: str, first_line: str, args: argparse.Namespace) -> 
         problem, answer = file_names(index)
         if name != problem:
             return [], f"{manifest}: puzzle {index} names {name}, not {problem}"
-        if seed not in {puzzle_seed(args.seed, index, attempt) for attempt in range(DUPLICATE_RETRIES)}:
+        if seed not in run_seeds(args.seed, index):
             return [], f"{manifest}: puzzle {index} has seed {seed}, not this run's {puzzle_seed(args.seed, index)}"
         try:
             puzzle = read(os.path.join(folder, PROBLEMS, problem), fmt=TEXT_FORMAT[args.method])[0]
