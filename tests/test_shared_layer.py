@@ -42,10 +42,13 @@ def test_exactly_one_large_uses_auxiliaries_and_counts_right():
 def test_time_limit_returns_unknown_promptly(solver):
     hard = PHP(11).clauses  # pigeonhole 12 -> 11: far beyond a second for CDCL
     with SatSolver(hard, name=solver) as s:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         assert s.solve(time_limit=1.0) is None
-        # The contract is "about N + 1 seconds"; allow for a loaded machine, but a hang fails.
-        assert time.perf_counter() - start < 3.0
+        # The contract is "about N + 1 seconds". On a loaded machine the wall clock runs on while
+        # this process waits for a core, so the processor time it used counts too: a solver that
+        # overruns its limit spends both (the solver runs in this process).
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        assert min(wall, cpu) < 2.0, (wall, cpu)
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
