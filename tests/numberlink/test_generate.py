@@ -87,6 +87,24 @@ def test_unionfind_follows_the_published_partition() -> None:
         assert not free_neighbours
 
 
+def test_the_start_pairs_of_unionfind_match_a_fresh_listing_after_every_cell_taken() -> None:
+    """grow_unionfind picks each path's first two cells as the k-th pair of free neighbours;
+    its Fenwick tree must give the same pair as listing them all again (what it replaced)."""
+    rng = random.Random(3)
+    for width, height in ((1, 5), (4, 3), (7, 6)):
+        cells = [(r, c) for r in range(height) for c in range(width)]
+        neighbours = lambda cell: gen._neighbours(cell, width, height)  # noqa: E731
+        pairs = gen._FreePairs(cells, neighbours)
+        free = set(cells)
+        for cell in rng.sample(cells, len(cells)) + [cells[0]]:  # the last take: a cell already taken
+            listing = [(a, b) for a in cells if a in free for b in neighbours(a) if a < b and b in free]
+            assert pairs.total == len(listing)
+            assert [pairs.pair(k) for k in range(len(listing))] == listing
+            pairs.take(cell)
+            free.discard(cell)
+        assert pairs.total == 0
+
+
 def test_quality_band_and_target_are_configurable() -> None:
     assert gen.link_band(10, 10) == (8, 12)
     assert gen.link_band(10, 10, band=0.0, target=11) == (11, 11)
