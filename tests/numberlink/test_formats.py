@@ -84,6 +84,20 @@ def test_native_last_row_starting_blocked_is_a_row_not_a_comment():
     assert parse(format(puzzle)) == puzzle
 
 
+def test_a_headerless_first_row_starting_blocked_is_named_when_the_grid_then_fails():
+    """'# 1 . 2' on the first line is a comment (as in every grid format here); when the grid
+    below it then fails, the error says that line may have been meant as its first row."""
+    text = "# 1 . 2\n. . . .\n1 . . 2\n"
+    for read in (parse, parse_all):
+        with pytest.raises(ParseError, match=r"label '1' occurs once .*line 1, '# 1 \. 2', was read as a comment.*'W H' size line"):
+            read(text)
+    assert parse("4 3\n" + text).blocked == frozenset({(0, 0)})  # the advice works
+    assert parse("# my own puzzle\n1 . . 2\n. . . .\n1 . . 2\n").size == (4, 3)  # a comment as wide as a row
+    with pytest.raises(ParseError) as plain:  # no comment line above: no such note
+        parse(". . . .\n1 . . 2\n")
+    assert "comment" not in str(plain.value)
+
+
 @pytest.mark.parametrize(
     "rows",
     [

@@ -227,6 +227,7 @@ class _Block:
 
     header: tuple[int, int, int] | None
     rows: list[tuple[int, str]]
+    comment_above: tuple[int, str] | None = None  # a '# ...' line just above, as wide as a row
 
 
 def _split_blocks(lines: Sequence[str], *, header_required: bool, comma_header: bool, each: bool = False) -> list:
@@ -306,7 +307,11 @@ def _next_block(lines: Sequence[str], i: int, blocks: list, *, header_required: 
         i += 1
     while len(rows) > 1 and _is_comment(rows[-1][1]) and not _fits(rows[-1][1], rows[0][1]):
         rows.pop()  # trailing comment lines (a '# . A' row as wide as the first row stays a row)
-    blocks.append(_Block(None, rows))
+    above = rows[0][0] - 2
+    comment_above = None  # a first row '# 1 . 2' (a blocked cell first) reads as a comment line
+    if above >= 0 and _is_comment(lines[above]) and _fits(lines[above], rows[0][1]):
+        comment_above = (above + 1, lines[above].strip())
+    blocks.append(_Block(None, rows, comment_above))
     return i
 
 
@@ -399,7 +404,23 @@ def _parse_grids(lines: Sequence[str], fmt: str) -> list[Puzzle]:
                     f"mzucker grids are square: {len(block.rows[0][1].rstrip())} columns but {len(block.rows)} rows",
                     line=block.rows[0][0],
                 )
-    return [_grid_puzzle(block, fmt) for block in blocks]
+    return [_grid_puzzle_or_hint(block, fmt) for block in blocks]
+
+
+def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
+    """:func:`_grid_puzzle`, its error naming a comment line that may have been the grid's
+    first row (a row of tokens that starts with a blocked cell, ``# 1 . 2``)."""
+    try:
+        return _grid_puzzle(block, fmt)
+    except ParseError as error:
+        if block.comment_above is None:
+            raise
+        number, text = block.comment_above
+        raise type(error)(
+            f"{error.message} (line {number}, {text!r}, was read as a comment; if it is the grid's "
+            "first row, starting with a blocked cell, put a 'W H' size line above the grid)",
+            line=error.line, column=error.column, source=error.source,
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -878,7 +899,7 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
         try:
             if isinstance(piece, ParseError):  # its layout could not be read
                 raise piece
-            puzzle = _puzzlink_puzzle(piece[1], piece[0]) if chosen == "puzzlink" else _grid_puzzle(piece, chosen)
+            puzzle = _puzzlink_puzzle(piece[1], piece[0]) if chosen == "puzzlink" else _grid_puzzle_or_hint(piece, chosen)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
             out.append(error.with_source(source) if source else error)
