@@ -448,6 +448,23 @@ def test_cli_says_when_a_url_is_checked_under_rules_it_does_not_ask_for(tmp_path
     assert second.startswith(f"{urls}#1") and "the URL asks for may-leave-empty rules: --allow-empty" in second
 
 
+def test_cli_render_says_when_a_url_is_drawn_under_rules_it_does_not_ask_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    numlin = "https://puzz.link/p?numlin/5/3/1i1k2i2"  # needs empty cells
+    picture = str(tmp_path / "answer.svg")
+    assert main(["render", numlin, "--solution", "-o", picture]) == 1  # no answer under cover-all
+    err = capsys.readouterr().err
+    assert "no answer drawn: unsatisfiable under cover-all rules" in err
+    assert "note: checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty" in err
+    assert main(["render", numlin, "--solution", "--allow-empty", "-o", picture]) == 0
+    assert "the URL asks for" not in capsys.readouterr().err
+    urls = tmp_path / "urls.txt"
+    urls.write_text("p?arukone/5/5/1j2h3m1h2j3\np?arukone/e/5/3/1i1k2i2\n")
+    assert main(["render", str(urls), "--index", "0", "--solution", "-o", picture]) == 0  # asks for cover-all
+    assert "the URL asks for" not in capsys.readouterr().err
+    assert main(["render", str(urls), "--index", "1", "--solution", "-o", picture]) == 1
+    assert "the URL asks for may-leave-empty rules" in capsys.readouterr().err
+
+
 def test_cli_verify_json_over_the_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(EXAMPLES), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]

@@ -66,6 +66,15 @@ def _note_url_rules(text: str, source: str, args: argparse.Namespace) -> None:
     args.url_rules = noted
 
 
+def _url_rules_note(asked: Rules | None, args: argparse.Namespace, checked: str) -> str:
+    """"checked under X rules; the URL asks for Y rules: flag" when a puzz.link URL asked for
+    rules (``asked``, from :func:`_note_url_rules`) other than the ones in force, else ""."""
+    if asked is None or asked.cover_all == rules_from(args).cover_all:
+        return ""
+    flag = "--allow-empty" if not asked.cover_all else "no --allow-empty"
+    return f"checked under {checked} rules; the URL asks for {asked} rules: {flag}"
+
+
 def _layered_format(text: str, fmt: str | None) -> str | None:
     """The multi-layer format to read ``text`` in, or None for the 2-D readers: ``--format
     layers``, or an ADC problem (detected, or ``--format adc``) whose SIZE has several layers."""
@@ -210,9 +219,9 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
     if declared and record.get("rules") and declared != record["rules"] and not passed(record):
         head += f" [checked under {record['rules']} rules; the pack was generated under {declared} rules]"
     asked = getattr(args, "url_rules", {}).get((record.get("source"), record.get("index")))
-    if asked is not None and record.get("rules") and asked.cover_all != rules_from(args).cover_all:
-        flag = "--allow-empty" if not asked.cover_all else "no --allow-empty"
-        head += f" [checked under {record['rules']} rules; the URL asks for {asked} rules: {flag}]"
+    note = _url_rules_note(asked, args, record["rules"]) if record.get("rules") else ""
+    if note:
+        head += f" [{note}]"
     if record.get("proof"):
         head += f" ({record['proof']})"
     stated = record.get("answer")
@@ -583,5 +592,10 @@ def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
             found = Status.UNSATISFIABLE if result.complete else Status.UNKNOWN
             print(f"no answer drawn: {found.value} under {rules_from(args)} rules", file=sys.stderr)
             status = 1
+        asked = next((rules for (_, index), rules in getattr(args, "url_rules", {}).items()
+                      if index == (args.index or 0)), None)  # (one input: the URL drawn)
+        note = _url_rules_note(asked, args, str(rules_from(args)))
+        if note:
+            print(f"note: {note}", file=sys.stderr)
     written = save_for_cli(draw(puzzle, solution, title=title), args.output)
     return written or status
