@@ -91,9 +91,9 @@ class RowWriter:
 def provenance() -> dict[str, str]:
     """What a measurement was taken with: the code's git commit ("-dirty" with uncommitted
     changes; "unknown" outside a checkout) and the versions that matter for speed."""
-    import platform
     import subprocess
-    from importlib.metadata import PackageNotFoundError, version
+
+    from puzzlesat.cli import installed_versions
 
     root = Path(__file__).resolve().parents[1]
     try:
@@ -102,10 +102,4 @@ def provenance() -> dict[str, str]:
         commit = (commit + ("-dirty" if dirty else "")) or "unknown"
     except (OSError, subprocess.SubprocessError):
         commit = "unknown"
-    found = []
-    for package in ("puzzlesat", "python-sat", "ortools", "numpy", "networkx"):
-        try:
-            found.append(f"{package} {version(package)}")
-        except PackageNotFoundError:
-            pass
-    return {"commit": commit, "versions": ", ".join([*found, f"Python {platform.python_version()}"])}
+    return {"commit": commit, "versions": ", ".join(installed_versions())}

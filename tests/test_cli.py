@@ -200,3 +200,14 @@ def test_a_pack_named_for_another_family_is_refused(tmp_path, capsys, family, si
     args = ["generate", family, "--count", "1", "--out", str(tmp_path / out)] + (["--size", size] if size else [])
     assert main(args) == 2
     assert "names" in capsys.readouterr().err and not (tmp_path / out).exists()
+
+
+def test_version_names_the_package_and_its_solver_libraries(capsys):
+    from puzzlesat import __version__
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"puzzlesat {__version__}, python-sat ")
+    assert ", ortools " in out and ", numpy " in out and ", Python " in out

@@ -521,6 +521,25 @@ def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True) -
     mv.add_argument("--method", default=None, help="solver method (roller: see docs; swap: exact|astar)")
 
 
+def installed_versions() -> list[str]:
+    """The versions that matter for what puzzlesat answers and how fast: its own, its solver
+    libraries' and Python's, e.g. ``['puzzlesat 0.1.0', 'python-sat 1.9', ..., 'Python 3.11.7']``
+    (a library missing is left out). ``puzzlesat --version`` prints them; each benchmark's
+    ``.run.json`` records them."""
+    from importlib import metadata
+    from platform import python_version
+
+    from . import __version__
+
+    found = [f"puzzlesat {__version__}"]
+    for name in ("python-sat", "ortools", "networkx", "numpy"):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return [*found, f"Python {python_version()}"]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="puzzlesat",
@@ -528,6 +547,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example: puzzlesat verify examples/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=", ".join(installed_versions()),
+                        help="print puzzlesat's version and those of its solver libraries, then exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("solve", help="solve puzzles and print the answers", epilog=EXAMPLES["solve"])
