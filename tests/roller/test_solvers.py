@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import importlib
 import random
+import signal
+import threading
 import time
+import types
 
 import pytest
+from ortools.sat.python import cp_model
 
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller.flow import FlowModel, euler_trail
@@ -270,3 +274,39 @@ def test_a_stopped_child_process_answers_with_what_it_reported(monkeypatch):
     assert found.status is Status.SOLVED and "killed" in found.stats["stopped"]
     assert len(found.solution) == minimum and verify(level, found.solution) == []
     assert not found.optimal and found.lower_bound is None  # the DFS proves nothing until it returns
+
+
+class EndlessSearch:
+    """A CP-SAT solver whose search goes on until ``stop_search`` is called (a level with no
+    time limit whose proof takes hours)."""
+
+    def __init__(self) -> None:
+        self.parameters = types.SimpleNamespace()
+        self.searching = threading.Event()
+        self.stopped = threading.Event()
+
+    def solve(self, model: object) -> int:
+        self.searching.set()
+        self.stopped.wait(30)
+        return cp_model.UNKNOWN
+
+    def stop_search(self) -> None:
+        self.stopped.set()
+
+
+def test_ctrl_c_stops_the_flow_models_search_when_there_is_no_time_limit(monkeypatch):
+    """Ctrl-C (SIGINT to the main thread) during a CP-SAT search stops the search and raises
+    KeyboardInterrupt; before, the search ran on to its end, since Python handles a signal only
+    when the call into OR-Tools returns."""
+    search = EndlessSearch()
+    monkeypatch.setattr(cp_model, "CpSolver", lambda: search)
+    main_thread = threading.main_thread().ident
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=lambda: search.searching.wait(30) and signal.pthread_kill(main_thread, signal.SIGINT),
+                         daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            solve(SMALL, method="flow")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert search.stopped.is_set()

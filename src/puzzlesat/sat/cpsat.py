@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -44,15 +46,15 @@ def run_cpsat(
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     # CP-SAT's own Ctrl-C handler aborts the process (std::bad_function_call, OR-Tools 9.15) and
-    # would swallow the interrupt anyway; without it Python raises KeyboardInterrupt when the
-    # call returns (within its time limit), and the caller keeps what it has finished.
+    # would swallow the interrupt anyway; solve_interruptibly stops the search on Ctrl-C instead,
+    # and the caller keeps what it has finished.
     solver.parameters.catch_sigint_signal = False
     for name, value in (parameters or {}).items():
         setattr(solver.parameters, name, value)
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)
-    code = solver.solve(model)
+    code = solve_interruptibly(solver, model)
     has_objective = model.has_objective()
     bound = solver.best_objective_bound if has_objective else None
     if code == cp_model.OPTIMAL:
@@ -62,3 +64,40 @@ def run_cpsat(
     if code == cp_model.INFEASIBLE:
         return CpSatOutcome("unsatisfiable", True, solver, solver.wall_time, bound)
     return CpSatOutcome("unknown", False, solver, solver.wall_time, bound)
+
+
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    """``solver.solve(model)``, stopped at once by Ctrl-C (KeyboardInterrupt raised after the
+    search has stopped). Python runs its Ctrl-C handler only between bytecodes of the main
+    thread, so a search called there with no time limit went on to its end, minutes or hours;
+    here the search runs in a worker thread (CP-SAT releases the GIL) while the main thread
+    waits, ready to call ``stop_search``. (It waits on an event, not ``Thread.join``: a join cut
+    short by Ctrl-C marks the thread stopped while it still runs, and a process that ends during
+    a search aborts with 'terminate called without an active exception'.)"""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model)
+    outcome: dict[str, object] = {}
+    finished = threading.Event()
+
+    def search() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # Ctrl-C is for the main thread
+        try:
+            outcome["code"] = solver.solve(model)
+        except BaseException as exc:  # handed to the main thread
+            outcome["error"] = exc
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=search, name="cp-sat search", daemon=True)
+    try:
+        worker.start()
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        while worker.is_alive() and not finished.is_set():  # (a stop asked before the search began is lost: ask again)
+            solver.stop_search()
+            finished.wait(0.1)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["code"]  # type: ignore[return-value]
