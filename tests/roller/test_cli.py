@@ -470,3 +470,13 @@ def test_a_stated_par_must_be_the_minimum_and_a_shipped_answer_no_longer_than_it
     assert by_name["loose.roller"]["par_match"] == "better" and by_name["long.roller"]["known_answer_too_long"] is True
     code, out, _ = run(capsys, "verify", str(tmp_path / "loose.roller"), str(tmp_path / "long.roller"))
     assert "stated 5 is not the minimum: proven minimum 4" in out and "its stated answer has 5 moves, more than the par 4" in out
+
+
+def test_verify_answers_with_a_folder_counts_the_levels_it_gave_no_answer(tmp_path, capsys, oracle):
+    """A folder of TabTale answer files pairs with no level (it is paired by file name, as for
+    Numberlink): the summary says no level had a stated answer; it said 0 levels had none."""
+    folder = tabtale_set(tmp_path)
+    code, out, _ = run(capsys, "verify", str(folder / "data"), "--answers", str(folder / "solutions"), "--json")
+    assert [record["answer"] for record in json_lines(out)] == [None, None, None]
+    code, out, _ = run(capsys, "verify", str(folder / "data"), "--answers", str(folder / "solutions"))
+    assert "3 puzzle(s) with no stated answer, 2 answer file(s) paired with no puzzle" in out

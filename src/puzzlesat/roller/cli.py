@@ -228,9 +228,13 @@ def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None 
     ``answer`` (``verify --answers FILE``): a TabTale answer file; the level's entry (by the
     level's name, its file name for TMX levels) is checked as the level's shipped answer, and
     the record's ``answer`` is ``{"source", "name", "moves"}``, or null when the file has no
-    moves for the level."""
+    moves for the level; under ``--answers`` a level no answer file pairs with (an answer
+    folder is paired by file name, as for Numberlink) has ``answer`` null too."""
     if answer is None:
-        return solve_record(level, args)
+        record = solve_record(level, args)
+        if getattr(args, "answers", None) is not None:  # answers were asked for, and none pairs with this level
+            record["answer"] = None
+        return record
     moves = formats.read_answers(answer).get(level.name) or None  # (an empty entry: the submitter gave up)
     if moves is not None:
         level = Level(level.rows, level.start, name=level.name, par=level.par, known_answer=moves, start_rule=level.start_rule)
