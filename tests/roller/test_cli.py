@@ -480,3 +480,18 @@ def test_verify_answers_with_a_folder_counts_the_levels_it_gave_no_answer(tmp_pa
     assert [record["answer"] for record in json_lines(out)] == [None, None, None]
     code, out, _ = run(capsys, "verify", str(folder / "data"), "--answers", str(folder / "solutions"))
     assert "3 puzzle(s) with no stated answer, 2 answer file(s) paired with no puzzle" in out
+
+
+@pytest.mark.parametrize("table, message", [
+    ("001.xml,0,1,3,9\n", "answer field 5 is '9', not a move digit 1-4"),
+    ("001.xml,0,R,U\n", "answer field 3 is 'R', not a move digit 1-4"),
+    ("001.xml,fast,1,3\n", "answer field 2 is 'fast', not the seconds the answer took"),
+])
+def test_verify_answers_names_the_bad_line_of_an_answer_file_with_no_good_line(tmp_path, capsys, oracle, table, message):
+    """Read as a Numberlink answer file, it gave '--answers checks Numberlink answers; a roller
+    level states its own answer in its file'."""
+    folder = tabtale_set(tmp_path)
+    bad = tmp_path / "answers.txt"
+    bad.write_text(table)
+    code, out, err = run(capsys, "verify", str(folder / "data"), "--answers", str(bad))
+    assert code == 2 and f"error: {bad}:1: {message}" in err

@@ -245,8 +245,9 @@ def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None 
 
 def answer_table(text: str, source: str) -> dict[str, str] | None:
     """The answers of a TabTale answer file (or a solver's log holding one) for ``verify
-    --answers``: level file name -> moves; None when the text is not one."""
-    if answers_kind(text) is None or _grid_blocks(text):
+    --answers``: level file name -> moves; None when the text is not one. A text with answer
+    lines that do not read (a move digit 5, letters for moves) is one: its error names the line."""
+    if _grid_blocks(text) or not any(formats.is_answer_line(line) for line in split_lines(text)):
         return None
     try:
         return formats.parse_answers(text)

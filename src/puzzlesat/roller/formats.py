@@ -477,9 +477,9 @@ def parse_answers(text: str) -> dict[str, str]:
     answers: dict[str, str] = {}
     first_line: dict[str, int] = {}
     for number, line in enumerate(split_lines(text), 1):
-        parts = [part.strip() for part in line.split(",")]
-        if len(parts) < 2 or not ANSWER_NAME_RE.search(parts[0]) or line.lstrip().startswith(("[", "=>", "#")):
+        if not is_answer_line(line):
             continue  # not an answer line: a comment, a blank line or a solver's log
+        parts = [part.strip() for part in line.split(",")]
         try:
             float(parts[1])
         except ValueError:
@@ -499,6 +499,17 @@ def parse_answers(text: str) -> dict[str, str]:
     if not answers:
         raise ParseError("no TabTale answer line (a level file ending .xml or .tmx, the seconds, then move digits 1-4)")
     return answers
+
+
+def is_answer_line(line: str) -> bool:
+    """Whether :func:`parse_answers` reads ``line`` as an answer line (a level file's name ending
+    ``.xml`` or ``.tmx``, then a comma), right or wrong in its other fields.
+
+    >>> is_answer_line("001.xml,0,1,3"), is_answer_line("001.xml,0,R,U"), is_answer_line("001.xml(4) time:0")
+    (True, True, False)
+    """
+    parts = line.split(",")
+    return len(parts) >= 2 and bool(ANSWER_NAME_RE.search(parts[0].strip())) and not line.lstrip().startswith(("[", "=>", "#"))
 
 
 def read_answers(path: str | Path) -> dict[str, str]:
