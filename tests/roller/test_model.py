@@ -72,6 +72,7 @@ def test_from_rows_round_trips_through_to_rows_and_from_floor():
         (lambda: Level(("#.",), (0, 0)), "wall"),
         (lambda: Level(("..",), (0, 5)), "off the"),
         (lambda: Level(("..",), (0, 0), par=-1), "par"),
+        (lambda: Level(("..",), (0, 0), par=True), "par"),  # was kept, and written as '# par: True', which no parser reads
         (lambda: Level(("..",), (0, 0), known_answer="RX"), "U, D, L, R"),
         (lambda: Level.from_rows(["o.o"]), "exactly one start"),
         (lambda: Level.from_rows(["..."]), "exactly one start"),

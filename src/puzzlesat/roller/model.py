@@ -93,7 +93,7 @@ class Level:
             raise InvalidPuzzle(f"start {self.start} is off the {width}x{len(rows)} board")
         if not self.is_floor(self.start):
             raise InvalidPuzzle(f"start {self.start} is a wall cell")
-        if self.par is not None and (not isinstance(self.par, int) or self.par < 0):
+        if self.par is not None and (not isinstance(self.par, int) or isinstance(self.par, bool) or self.par < 0):
             raise InvalidPuzzle(f"par must be a non-negative integer, not {self.par!r}")
         if self.known_answer is not None:
             answer = str(self.known_answer)
