@@ -80,7 +80,8 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> i
     finished = threading.Event()
 
     def search() -> None:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # Ctrl-C is for the main thread
+        if hasattr(signal, "pthread_sigmask"):  # (POSIX; elsewhere the main thread's 0.1 s waits see it)
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # Ctrl-C is for the main thread
         try:
             outcome["code"] = solver.solve(model)
         except BaseException as exc:  # handed to the main thread
