@@ -84,6 +84,13 @@ def test_invalid_levels_are_refused(make, message):
         make()
 
 
+@pytest.mark.parametrize("make", [lambda: Level("o..", (0, 0)), lambda: Level.from_rows("o.."), lambda: Level.from_rows("o..\n...")])
+def test_rows_given_as_one_string_are_refused(make):
+    """One string was read as a column of one-cell rows ('o..' became a 1x3 level), as Numberlink refuses it."""
+    with pytest.raises(TypeError, match="not one string"):
+        make()
+
+
 def test_start_conventions_differ_and_ignore_walls():
     rows = ["####", "#..#", "#.##", "#..#", "####"]
     assert start_cell(rows, "bottom-left") == (3, 1)

@@ -74,6 +74,8 @@ class Level:
     start_rule: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.rows, str):
+            raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string (roller.parse reads text)")
         rows = tuple(str(row) for row in self.rows)
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "start", as_cell(self.start, "start"))
@@ -109,6 +111,8 @@ class Level:
         Rows must have one length (the text parser in :mod:`.formats` pads and reports errors
         with line numbers; this is the plain constructor for code and tests).
         """
+        if isinstance(rows, str):
+            raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string (roller.parse reads text)")
         starts = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == BALL]
         if len(starts) != 1:
             raise InvalidPuzzle(f"expected exactly one start 'o', found {len(starts)}")
