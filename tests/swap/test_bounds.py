@@ -250,3 +250,28 @@ def test_weighted_lp_keeps_the_best_bound_and_raises_the_cost_sum(monkeypatch):
             raised += weighted_sum > plain_sum + slack
             compared += 1
     assert compared >= 40 and raised > 0, (compared, raised)
+
+
+def test_the_lp_is_given_up_at_the_edge_where_its_time_runs_out(monkeypatch):
+    """Building the LP checks its time at every edge: an edge of a board with many distinct
+    squares holds a constraint per pair of its classes (an 8x8 board of 46 classes took 2.3 s to
+    build with a 0.25 s share when the time was checked every 256 edges, so a 1 s limit
+    answered after 2.4 s). Here the time runs out after the first edge."""
+    from puzzlesat.swap import stepcost
+
+    class RunsOutAfterOneEdge:
+        checks = 0
+
+        def remaining(self):
+            return 10.0
+
+        def expired(self):
+            self.checks += 1
+            return self.checks > 1
+
+    clock = RunsOutAfterOneEdge()
+    monkeypatch.setattr(stepcost, "Deadline", type("FakeDeadline", (), {"of": staticmethod(lambda limit: clock)}))
+    task = Task.from_rows(["T1G T1R Q1Y", "Q1G T1R B1Y"], goal=["R R Y", "G G Y"])
+    assert len(stepcost.swap_edges(task)) > 2
+    assert stepcost.optimised_costs(task, time_limit=10) is None
+    assert clock.checks == 2
