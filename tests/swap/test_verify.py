@@ -24,6 +24,17 @@ def test_valid_solution_in_both_notations():
     assert verify(MATCH, "0,3>1,3") == []
 
 
+def test_moves_of_numpy_integers_are_read_like_ints():
+    """Cells taken from numpy arrays (np.argwhere) hold numpy integers: the same move, not bad
+    notation (is_legal and apply_move accept it too); a bool is no coordinate."""
+    import numpy as np
+
+    row, col = np.int64(0), np.int64(3)
+    assert verify(MATCH, [Move((row, col), (row + 1, col))]) == []
+    assert [v.code for v in verify(MATCH, [Move((row, col), (np.int32(2), col))])] == ["off-board"]
+    assert [v.code for v in verify(MATCH, [Move((False, 3), (True, 3))])] == ["bad-notation"]
+
+
 @pytest.mark.parametrize(
     "level, moves, code, step, fragment",
     [

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Union
 
 from ..errors import require_type
-from ..grid import Cell
+from ..grid import Cell, is_whole_number
 from ..results import solve_result_hint
 from .model import Board, Level, Move
 
@@ -72,8 +72,8 @@ class Violation:
 def _read_move(move: Union[Move, str]) -> Optional[tuple[Cell, Cell]]:
     if isinstance(move, Move):
         cells = (tuple(move.source), tuple(move.target))
-        if all(len(cell) == 2 and all(type(x) is int for x in cell) for cell in cells):
-            return cells  # type: ignore[return-value]
+        if all(len(cell) == 2 and all(is_whole_number(x) for x in cell) for cell in cells):
+            return tuple((int(cell[0]), int(cell[1])) for cell in cells)  # type: ignore[return-value]  (numpy integers too)
         return None
     if not isinstance(move, str):
         return None
