@@ -16,6 +16,17 @@ def test_square_validation():
             Square(figure, scope, colour)
 
 
+def test_a_square_scope_is_a_whole_number_written_back_as_one():
+    """A bool is no scope (Square("Q", True, "R") was kept and written QTrueR, which the
+    parser refuses); a numpy integer is kept as an int."""
+    import numpy as np
+
+    with pytest.raises(InvalidPuzzle):
+        Square("Q", True, "R")
+    square = Square("Q", np.int64(2), "R")
+    assert type(square.scope) is int and str(square) == "Q2R"
+
+
 def test_level_is_hashable_and_metadata_does_not_count():
     a = Level.from_rows(["T1R T1G"], goal=["G R"])
     b = Level(a.start, a.goal, stated_minimum=3, comments=("x",))

@@ -39,7 +39,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from ..errors import InvalidPuzzle, require_type
-from ..grid import Cell
+from ..grid import Cell, is_whole_number
 
 FIGURE_DIRECTIONS: dict[str, tuple[Cell, ...]] = {
     "T": ((-1, 0), (1, 0), (0, -1), (0, 1)),
@@ -72,8 +72,9 @@ class Square:
     def __post_init__(self) -> None:
         if self.figure not in FIGURE_DIRECTIONS:
             raise InvalidPuzzle(f"unknown figure {self.figure!r} (expected T, B or Q)")
-        if not isinstance(self.scope, int) or not 1 <= self.scope <= MAX_SCOPE:
+        if not is_whole_number(self.scope) or not 1 <= self.scope <= MAX_SCOPE:  # (a bool is not one: scope True was written TTrueR)
             raise InvalidPuzzle(f"scope {self.scope!r} must be an integer 1-{MAX_SCOPE}")
+        object.__setattr__(self, "scope", int(self.scope))
         if len(self.colour) != 1 or self.colour not in COLOURS:
             raise InvalidPuzzle(f"colour {self.colour!r} must be one letter A-Z")
 
