@@ -116,6 +116,41 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert records[0]["stated_minimum_match"] == "better" and not swap_cli.passed(records[0]) and code == 1
 
 
+def test_verify_takes_a_valid_stated_solution_when_the_search_runs_out_of_time(tmp_path, capsys, monkeypatch):
+    """A search stopped at its time limit with no plan, or a longer one, and a proven bound:
+    a valid stated solution shows the level solvable (it was "unknown"), and proves its minimum
+    when it is as short as the bound; it is written mover first; one shorter than the bound
+    shows a fault in the solver."""
+    from puzzlesat.results import SolveResult, Status
+
+    outcome = {}
+    fake = types.ModuleType("puzzlesat.swap.solve")
+    fake.solve = lambda level, *, method=None, time_limit=None: outcome["result"]
+    fake.METHODS = ("search", "cpsat", "astar")
+    monkeypatch.setitem(sys.modules, "puzzlesat.swap.solve", fake)
+    path = tmp_path / "stated.swap"
+    path.write_text("start\nT1R B1G\ngoal\nG R\nminimum 1\nsolution 0,1>0,0\n")  # the bishop does not reach the tower: it does
+
+    outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=1, method="search")
+    code, (record,) = run_json(capsys, "verify", str(path), "--json")
+    assert (record["status"], record["moves"], record["optimal"], record["lower_bound"]) == ("solved", ["0,0>0,1"], True, 1)
+    assert record["solved_by"] == "stated solution" and record["stated_minimum_match"] == "equal" and code == 0
+
+    outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=0, method="search")
+    code, (record,) = run_json(capsys, "verify", str(path), "--json")
+    assert (record["status"], record["optimal"], record["lower_bound"], record["stated_minimum_match"]) == ("solved", False, 0, "equal")
+    assert code == 1  # (not proven minimal)
+
+    longer = ("0,0>0,1", "0,0>0,1", "0,0>0,1")
+    outcome["result"] = SolveResult(Status.SOLVED, longer, optimal=False, lower_bound=1, method="search")
+    code, (record,) = run_json(capsys, "verify", str(path), "--json")
+    assert (record["moves"], record["optimal"], record["solved_by"]) == (["0,0>0,1"], True, "stated solution") and code == 0
+
+    outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=2, method="search")
+    code, (record,) = run_json(capsys, "verify", str(path), "--json")
+    assert record["status"] == "error" and "fault in the solver" in record["error"] and code == 1
+
+
 def test_parse_error_becomes_an_error_record(tmp_path, capsys):
     path = tmp_path / "broken.swap"
     path.write_text("start\nT1R X1G\ngoal cluster\n")

@@ -9,7 +9,8 @@ proven), ``lower_bound`` (a proven lower bound on the minimum, or null); the gen
 line), ``stated_minimum_match`` ("equal", "better" = we need fewer moves, "worse" = the stated
 count is below our proven minimum or lower bound, or the level is proven unsolvable; null when
 nothing is stated or nothing proven bears on it), and
-``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line.
+``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line; under
+``verify``, ``solved_by`` ("stated solution" when that line is the answer, see :func:`verify_record`).
 
 ``--method exact`` (default) asks the exact solver for a proven minimum; ``--method astar`` runs
 the published A* baseline (answers are upper bounds, never ``optimal``); any other name is
@@ -32,7 +33,7 @@ from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from . import formats
 from .model import Level, Move, parse_moves
-from .moves import replay
+from .moves import mover_of, replay
 from .verify import verify
 
 STATUS_TEXT = {Status.SOLVED: "solved", Status.UNSATISFIABLE: "unsolvable", Status.UNKNOWN: "unknown"}
@@ -141,8 +142,31 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
-    """``puzzlesat verify``: the same facts as solve (solvable, proven minimum, stated claims)."""
-    return solve_record(level, args)
+    """``puzzlesat verify``: the same facts as solve (solvable, proven minimum, stated claims).
+    When the exact solver stops at its time limit with no plan, or with a longer one than a
+    valid stated solution, that stated solution is the answer (``solved_by``: "stated
+    solution"): it shows the level solvable, and it is the proven minimum when it is as short as
+    the proven lower bound."""
+    record = solve_record(level, args)
+    record["solved_by"] = None
+    stated = level.stated_solution
+    if record["stated_solution_valid"] and record["lower_bound"] is not None and len(stated or ()) < record["lower_bound"]:
+        raise RuntimeError(f"the stated solution of {len(stated or ())} moves is valid, but the solver proved at least "
+                           f"{record['lower_bound']}: a fault in the solver")
+    if (record["method"] == "astar" or not record["stated_solution_valid"] or record["optimal"]
+            or record["status"] not in ("solved", "unknown")):
+        return record
+    assert stated is not None
+    if record["moves_count"] is not None and record["moves_count"] <= len(stated):
+        return record
+    boards = replay(level.start, stated)
+    moves = [m if mover_of(board, m) == m.source else m.reversed() for board, m in zip(boards, stated)]
+    lower = record["lower_bound"]
+    optimal = lower is not None and len(moves) <= lower
+    record.update(status="solved", moves=[str(m) for m in moves], moves_count=len(moves), optimal=optimal,
+                  lower_bound=len(moves) if optimal else lower, solved_by="stated solution")
+    record["stated_minimum_match"] = stated_match("solved", len(moves), optimal, level.stated_minimum, record["lower_bound"])
+    return record
 
 
 def passed(record: dict[str, Any]) -> bool:
@@ -165,6 +189,8 @@ def summary_line(level: Optional[Level], record: dict[str, Any], where: str) -> 
     if status == "solved":
         count = record["moves_count"]
         text = f"solved in {count} move{'s' if count != 1 else ''}"
+        if record.get("solved_by") == "stated solution":
+            text += " by the file's stated solution (the search found no shorter plan in time)"
         if record["optimal"]:
             text += ", proven minimum"
         elif record.get("method") == "astar":
