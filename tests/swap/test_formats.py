@@ -56,6 +56,20 @@ def test_several_levels_with_and_without_separator(tmp_path):
     assert again == levels and [lv.stated_minimum for lv in again] == [1, None]
 
 
+def test_a_level_that_cannot_be_read_leaves_the_others_with_or_without_separators():
+    """parse_each cuts a file at '---' lines and before each further 'start' line (separators
+    are optional): a file of levels without them lost every level to one typo."""
+    from puzzlesat.swap import parse_each
+
+    text = "start\nT1R T1G\ngoal\nG R\nstart\nT1R X1G\ngoal\nG R\nminimum 1\n# third\nSTART\nT1R T1G T1R\ngoal cluster\n"
+    items = parse_each(text, source="pack.swap")
+    assert [type(item).__name__ for item in items] == ["Level", "ParseError", "Level"]
+    assert items[1].line == 6 and "unknown figure 'X'" in str(items[1])
+    assert items[2].goal.kind == "cluster" and items[2].name == "pack.swap#2"
+    with pytest.raises(ParseError):  # one level: nothing else to keep
+        parse_each("start\nT1R X1G\ngoal\nG R\n")
+
+
 def test_goal_rows_may_start_with_a_wall_and_comments_inside_start():
     text = "start\n### T1R\n# a comment inside the start grid\nT1G T1R\ngoal\n# R\nG R\n"
     level = parse(text)

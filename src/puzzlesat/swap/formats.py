@@ -145,12 +145,15 @@ def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = N
 
 
 def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> list[Level | ParseError]:
-    """Like :func:`parse_all`, but in a file of several levels separated by ``---`` lines a
-    level that cannot be read is its :class:`ParseError` in the list (with its own line
-    numbers), and the others are still read. A file of one level that cannot be read raises.
+    """Like :func:`parse_all`, but in a file of several levels (each from its own ``start``
+    line, ``---`` lines between them or not) a level that cannot be read is its
+    :class:`ParseError` in the list (with its own line numbers), and the others are still read.
+    A file of one level that cannot be read raises.
 
     >>> text = "start\\nT1R T1G\\ngoal\\nG R\\n---\\nstart\\nT1R X1G\\ngoal\\nG R\\n---\\nstart\\nT1R T1G T1R\\ngoal cluster"
     >>> [type(item).__name__ for item in parse_each(text)]
+    ['Level', 'ParseError', 'Level']
+    >>> [type(item).__name__ for item in parse_each(text.replace("---\\n", ""))]
     ['Level', 'ParseError', 'Level']
     """
     try:
@@ -158,11 +161,22 @@ def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = 
     except ParseError as whole:
         failure = whole
     lines = split_lines(as_text(text))
-    cuts = [k for k, line in enumerate(lines) if line.strip() == SEPARATOR]
-    if not cuts:
+    spans = []  # (first line, end) of each piece: cut at a separator, or before a second 'start' line
+    begin, has_start = 0, False
+    for k, line in enumerate(lines):
+        if line.strip() == SEPARATOR:
+            spans.append((begin, k))
+            begin, has_start = k + 1, False
+        elif line.strip().lower() == "start":
+            if has_start:  # (comment lines just above it stay with the level before)
+                spans.append((begin, k))
+                begin = k
+            has_start = True
+    spans.append((begin, len(lines)))
+    if len(spans) < 2:
         raise failure
     pieces: list[Level | ParseError] = []
-    for begin, end in zip([0, *[k + 1 for k in cuts]], [*cuts, len(lines)]):
+    for begin, end in spans:
         if not any(line.strip() for line in lines[begin:end]):
             continue
         try:  # (line numbers stay the file's own)
