@@ -61,6 +61,15 @@ def test_tmx_base64_zlib_and_tile_elements_read_like_csv():
     assert csv.rows == ("#..", "#.#") and csv.start == (1, 1)
 
 
+def test_an_unknown_tmx_compression_is_named_as_such():
+    """It was raised inside the decoding and wrapped again: 'cannot decode the base64 tile data:
+    1: unsupported tile data compression ...'."""
+    with pytest.raises(ParseError) as info:
+        parse('<map width="1" height="1"><layer><data encoding="base64" compression="zstd">AQAAAA==</data></layer></map>')
+    assert info.value.message == "unsupported tile data compression 'zstd' (use csv, base64, zlib or gzip)"
+    assert info.value.line == 1
+
+
 def test_uridanan_invalid_levels_parse():
     folder = shared_path("roller", "uridanan-Amaze", "levels")
     levels = [read(path)[0] for path in sorted(folder.glob("*.xml"))]

@@ -393,14 +393,14 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
                 raise ParseError(f"tile value {token!r} in the csv data is not a whole number", line=line) from None
         return gids
     if encoding == "base64":
+        if compression not in ("", "zlib", "gzip"):
+            raise ParseError(f"unsupported tile data compression {compression!r} (use csv, base64, zlib or gzip)", line=data_line)
         try:
             raw = base64.b64decode("".join((data.text or "").split()), validate=True)
             if compression == "zlib":
                 raw = zlib.decompress(raw)
             elif compression == "gzip":
                 raw = gzip.decompress(raw)
-            elif compression:
-                raise ParseError(f"unsupported tile data compression {compression!r} (use csv, base64, zlib or gzip)", line=data_line)
         except (ValueError, zlib.error, OSError, EOFError) as exc:
             raise ParseError(f"cannot decode the base64 tile data: {exc}", line=data_line) from None
         if len(raw) != 4 * count:
