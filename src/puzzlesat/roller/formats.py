@@ -384,13 +384,12 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
         gids = []
         for match in re.finditer(r"[^,\s]+", body):
             token = match.group()
-            try:
-                gids.append(int(token))
-            except ValueError:
+            if not _is_gid(token):
                 line = data_line
                 if start_offset > 0 and data_line is not None:
                     line = data_line + body.count("\n", 0, match.start())
-                raise ParseError(f"tile value {token!r} in the csv data is not a whole number", line=line) from None
+                raise ParseError(f"tile value {token!r} in the csv data is not a tile number (0 to {MAX_GID})", line=line)
+            gids.append(int(token))
         return gids
     if encoding == "base64":
         if compression not in ("", "zlib", "gzip"):
@@ -411,11 +410,19 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
     gids = []
     for tile in data:
         if _tag(tile) == "tile":
-            try:
-                gids.append(int(tile.get("gid", "0")))
-            except ValueError:
-                raise ParseError(f"<tile gid={tile.get('gid')!r}> is not a whole number", line=data_line) from None
+            gid = tile.get("gid", "0")
+            if not _is_gid(gid):
+                raise ParseError(f"<tile gid={gid!r}> is not a tile number (0 to {MAX_GID})", line=data_line)
+            gids.append(int(gid))
     return gids
+
+
+MAX_GID = 0xFFFFFFFF  # Tiled's tile numbers are unsigned 32-bit (flip flags in the top bits)
+
+
+def _is_gid(text: str) -> bool:
+    """A Tiled tile number: ASCII digits, at most MAX_GID ('-1' was read as floor, -1 & mask != 0)."""
+    return text.isascii() and text.isdigit() and int(text) <= MAX_GID
 
 
 def parse_tmx(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
