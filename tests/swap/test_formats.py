@@ -109,6 +109,8 @@ def test_goal_rows_may_start_with_a_wall_and_comments_inside_start():
         ("start\nT1R T1G\ngoal cluster\nhello", 4, 1, "unexpected 'hello' after the goal"),
         ("minimum 3\nstart\nT1R T1G\ngoal cluster", 1, None, "before any level"),
         ("start\n" + ("T1R " * 101 + "\n") * 100 + "goal cluster", 101, None, "absurdly large"),
+        ("start\n" + "T1R " * 1001 + "\ngoal cluster", 2, None, "absurdly large .more than 1000 rows or columns"),  # 1,001 cells
+        ("start\n" + "T1R\n" * 1001 + "goal cluster", 1002, None, "absurdly large .more than 1000 rows or columns"),
     ],
     ids=lambda value: value[:30].replace("\n", "|") if isinstance(value, str) else None,
 )

@@ -55,6 +55,7 @@ from .model import (
     GOAL_WALL,
     MAX_CELLS,
     MAX_SCOPE,
+    MAX_SIDE,
     WALL_TOKEN,
     Goal,
     Level,
@@ -268,8 +269,8 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
                 raise fail(f"the level starting at line {draft.start_line} has no 'goal' section", number)
             if _is_comment(tokens) and tokens[0][1] != WALL_TOKEN:
                 continue
-            if (len(draft.start) + 1) * len(tokens) > MAX_CELLS:
-                raise fail(f"the board is absurdly large (more than {MAX_CELLS} cells)", number)
+            if (len(draft.start) + 1) * len(tokens) > MAX_CELLS or max(len(draft.start) + 1, len(tokens)) > MAX_SIDE:
+                raise fail(f"the board is absurdly large (more than {MAX_SIDE} rows or columns, or more than {MAX_CELLS} cells)", number)
             row_squares = [_square(token, number, column, source) for column, token in tokens]
             if draft.start and len(row_squares) != len(draft.start[0]):
                 width = len(draft.start[0])

@@ -276,7 +276,8 @@ class Level:
         if any(len(row) != width for row in start):
             raise InvalidPuzzle("the start rows differ in length")
         if len(start) > MAX_SIDE or width > MAX_SIDE or len(start) * width > MAX_CELLS:
-            raise InvalidPuzzle(f"board size {len(start)}x{width} is absurd (more than {MAX_CELLS} cells)")
+            raise InvalidPuzzle(f"board size {len(start)}x{width} is absurd (more than {MAX_SIDE} rows or columns, "
+                                f"or more than {MAX_CELLS} cells)")
         for row in start:
             for sq in row:
                 if sq is not None and not isinstance(sq, Square):
