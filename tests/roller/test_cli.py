@@ -495,3 +495,19 @@ def test_verify_answers_names_the_bad_line_of_an_answer_file_with_no_good_line(t
     bad.write_text(table)
     code, out, err = run(capsys, "verify", str(folder / "data"), "--answers", str(bad))
     assert code == 2 and f"error: {bad}:1: {message}" in err
+
+
+def test_an_astar_search_stopped_by_its_memory_cap_does_not_say_time_limit(monkeypatch, capsys):
+    """With no time limit, A* stops at its cap on stored states; that was reported as
+    'unknown (time limit)'."""
+    import functools
+
+    from puzzlesat.roller import astar
+
+    monkeypatch.setattr(astar, "solve_astar", functools.partial(astar.solve_astar, max_states=5))
+    path = str(TEST_DATA.parent.parent / "examples" / "roller" / "small.roller")
+    code, out, _ = run(capsys, "verify", path, "--method", "astar")
+    assert code == 1 and "unknown (A* stopped at its memory cap, " in out and "time limit" not in out
+    code, out, _ = run(capsys, "verify", path, "--method", "astar", "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "unknown" and record["reason"].startswith("A* stopped at its memory cap")

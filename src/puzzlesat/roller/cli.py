@@ -10,7 +10,7 @@ length of the answer it ships) with ``par_match`` ("equal", "better" = ours is s
 unsolvable; null when the file states nothing or nothing proven bears on it),
 ``known_answer_valid`` (whether the file's own answer replays) and ``known_answer_problem``
 (its first fault, e.g. ``no-move: move 5 (L) cannot leave (3, 1): ...``), ``reason``
-(why a level is unsolvable), ``method``, ``encode_seconds``, ``solve_seconds``, and under
+(why a level is unsolvable, or why an unknown one stopped before any time limit), ``method``, ``encode_seconds``, ``solve_seconds``, and under
 ``verify --answers`` ``answer`` (see :func:`verify_record`). The generic CLI adds ``family``,
 ``source``, ``index``, ``seconds`` and ``error``.
 
@@ -214,12 +214,21 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "known_answer_valid": answer_valid,
         "known_answer_problem": answer_problem,
         "known_answer_too_long": bool(answer_valid and level.par is not None and len(level.known_answer or "") > level.par),
-        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
+        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else stopped_short(result),
         "method": result.method,
         "encode_seconds": round(result.timings.encode, 4),
         "solve_seconds": round(result.timings.solve, 4),
     }
     return record
+
+
+def stopped_short(result: Any) -> str | None:
+    """Why a search ended with no proven answer before any time limit, or None: A* stops when it
+    holds a million states (its memory cap), and its answer is "unknown" then too."""
+    stats = result.stats or {}
+    if result.status is Status.UNKNOWN and stats.get("out_of") == "memory":
+        return f"A* stopped at its memory cap, {stats.get('states', 0):,} states stored"
+    return None
 
 
 def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None = None) -> dict[str, Any]:
@@ -281,7 +290,7 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
     elif status == "unsolvable":
         text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
     else:
-        text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+        text = f"unknown ({record.get('reason') or 'time limit'})" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("par") is not None:
         text += "; " + stated_phrase(record["par"], record["par_match"], status=status, moves_count=record["moves_count"],
                                      optimal=record["optimal"], lower_bound=record["lower_bound"])
@@ -372,7 +381,7 @@ def render(level: Level, args: argparse.Namespace) -> int:
             moves = result.solution
             title += f", {len(moves)} moves" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
         else:
-            why = "unsolvable" if result.status is Status.UNSATISFIABLE else "unknown (time limit)"
+            why = "unsolvable" if result.status is Status.UNSATISFIABLE else f"unknown ({stopped_short(result) or 'time limit'})"
             reason = (result.stats or {}).get("reason")
             print(f"no answer drawn: {why}" + (f": {reason}" if reason else ""), file=sys.stderr)
             status = 1
