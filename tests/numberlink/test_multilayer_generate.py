@@ -258,6 +258,24 @@ def test_cli_routing_pack_is_an_adc_set(tmp_path, capsys) -> None:
     assert "3 passed, 0 failed" in capsys.readouterr().out
 
 
+def test_cli_layered_problems_name_their_rules_for_verify(tmp_path, capsys) -> None:
+    """Each layered problem file opens with the run's line, so verify under other rules says
+    which rules the pack was made under (as for one-layer packs)."""
+    from puzzlesat.cli import main
+
+    out = tmp_path / "nst"
+    assert main(["generate", "numberlink", "--size", "4x4x2", "--count", "2", "--seed", "1", "--no-self-touch",
+                 "--out", str(out)]) == 0
+    first = (out / "pack.txt").read_text().splitlines()[0]
+    assert first.endswith("(rules: cover-all, no-self-touch)")
+    assert all((out / "problems" / name).read_text().startswith(first + "\nlayer 1\n") for name in ("Q0000.txt", "Q0001.txt"))
+    capsys.readouterr()
+    assert main(["verify", str(out / "problems"), "--answers", str(out / "answers")]) == 1  # both have a touching second answer
+    failing = [line for line in capsys.readouterr().out.splitlines() if "multiple answers" in line]
+    assert len(failing) == 2 and all("the pack was generated under cover-all, no-self-touch rules" in line for line in failing)
+    assert main(["verify", str(out / "problems"), "--answers", str(out / "answers"), "--no-self-touch"]) == 0
+
+
 def test_cli_unionfind_labels_and_standard_output(tmp_path, capsys) -> None:
     from puzzlesat.cli import main
 

@@ -4,7 +4,8 @@ The layered readers take one puzzle per file, as the contest sets hold them, so 
 folder (``--out OUT``) laid out like an ADC set::
 
     OUT/pack.txt              the run: its first line names the settings, then one line per puzzle
-    OUT/problems/Q0000.txt    puzzle 0: an ADC problem (routing), else the layered text
+    OUT/problems/Q0000.txt    puzzle 0: an ADC problem (routing), else the layered text after
+                              a comment line naming the run and its rules (as pack.txt's first)
     OUT/answers/A0000.txt     its drawn answer, in the same format (ADC: LAYER blocks of line numbers)
 
 ``puzzlesat verify OUT/problems --answers OUT/answers`` (with ``--allow-empty --allow-multiple``
@@ -211,7 +212,9 @@ def generate_pack(args: argparse.Namespace) -> int:
             if args.out:
                 problem_name, answer_name = file_names(index)
                 _write_file(os.path.join(args.out, ANSWERS, answer_name), format_solution(made.puzzle, made.solution, fmt=fmt))
-                _write_file(os.path.join(args.out, PROBLEMS, problem_name), text)
+                # a layered problem opens with the run's line, so that verify can name the rules
+                # it was made under (ADC problems stay as the contest tools read them)
+                _write_file(os.path.join(args.out, PROBLEMS, problem_name), text if fmt == "adc" else f"{first_line}\n{text}")
                 manifest.write(_puzzle_line(index, made, named=True))
             else:
                 manifest.write(_puzzle_line(index, made, named=False) + text + "\n")
