@@ -116,6 +116,19 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert records[0]["stated_minimum_match"] == "better" and not swap_cli.passed(records[0]) and code == 1
 
 
+def test_verify_says_when_a_stated_solution_is_longer_than_the_proven_minimum(tmp_path, capsys, exact):
+    """With no stated minimum the solution claims no minimality (the level still passes), but a
+    checker of a level set is told that it is not the shortest."""
+    long_way = tmp_path / "long.swap"
+    long_way.write_text(LEVEL + "solution 1,3>0,3 0,0>0,1 0,0>0,1\n")  # the minimum is 1 move
+    assert main(["verify", str(long_way)]) == 0
+    assert "solved in 1 move, proven minimum; stated solution has 3 moves, more than the minimum (the file states no minimum)" in capsys.readouterr().out
+    shortest = tmp_path / "short.swap"
+    shortest.write_text(LEVEL + "solution 1,3>0,3\n")
+    assert main(["verify", str(shortest)]) == 0
+    assert "stated solution" not in capsys.readouterr().out
+
+
 def test_verify_takes_a_valid_stated_solution_when_the_search_runs_out_of_time(tmp_path, capsys, monkeypatch):
     """A search stopped at its time limit with no plan, or a longer one, and a proven bound:
     a valid stated solution shows the level solvable (it was "unknown"), and proves its minimum

@@ -208,6 +208,9 @@ def summary_line(level: Optional[Level], record: dict[str, Any], where: str) -> 
         text += f"; stated solution invalid ({record.get('stated_solution_problem')})"
     if record.get("stated_solution_too_long") and level is not None:
         text += f"; stated solution has {len(level.stated_solution or ())} moves, more than the stated minimum {record['stated_minimum']}"
+    elif (record.get("stated_solution_valid") and record.get("stated_minimum") is None and record["optimal"]
+          and level is not None and len(level.stated_solution or ()) > record["moves_count"]):
+        text += f"; stated solution has {len(level.stated_solution or ())} moves, more than the minimum (the file states no minimum)"
     return f"{where} ({size}): {text}, {record['seconds']:.3f}s"
 
 
