@@ -291,6 +291,13 @@ def test_detection():
     assert detect_format("#o.\n...\n\nこれは解説\no = start") == "nohtaray"
 
 
+def test_levels_titled_with_an_equals_sign_or_accents_are_all_read():
+    """Such titles were taken for nohtaray's commentary: only the first level was read."""
+    text = "Stage 1\n#####\n#o..#\n#####\n\nStage 2 = hard\n#####\n#o.##\n#####\n\nNiveau 3 – été\n####\n#o.#\n####\n"
+    assert detect_format(text) == "native"
+    assert [level.name for level in parse_all(text)] == ["Stage 1", "Stage 2 = hard", "Niveau 3 – été"]
+
+
 # -- fuzz -----------------------------------------------------------------------------------------
 FUZZ_ALPHABET = "#.ox \n\t01WG,[]{}<>\"=:/aé"
 

@@ -846,10 +846,21 @@ def detect_format(text: str) -> str:
     symbols = set("".join(line for line in first if _GRID_ROW.match(line)))
     if "x" in symbols and "o" not in symbols:
         return "joseleite19"
-    later = [line for block in blocks[1:] for _, line in block if not _is_comment(line)]
-    if later and any(not line.isascii() or "=" in line for line in later):
-        return "nohtaray"  # commentary after the first blank line
+    for block in blocks[1:]:
+        lines = [line for _, line in block if not _is_comment(line)]
+        if not _is_titled_grid(lines) and any(not line.isascii() or "=" in line for line in lines):
+            return "nohtaray"  # commentary after the first blank line
     return "native"
+
+
+def _is_titled_grid(lines: list[str]) -> bool:
+    """Whether the lines of a block are a native level: title lines (not starting with a grid
+    symbol), then grid rows only. A later level titled 'Stage 2 = hard' or 'Niveau 2 – été' is
+    one, not nohtaray's commentary (which made every level after the first silently dropped)."""
+    rows = list(lines)
+    while rows and rows[0].strip()[0] not in NATIVE_SYMBOLS:
+        rows.pop(0)
+    return bool(rows) and all(_GRID_ROW.match(row) for row in rows)
 
 
 def normalise_format(fmt: str | None) -> str | None:
