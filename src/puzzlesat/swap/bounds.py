@@ -30,6 +30,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Hashable, Mapping, Sequence
 
+import numpy as np
+
 from .compiled import CLUSTER, MATCH, TOUCH, Task
 
 EXACT_PACKING_MAX_COLOURS = 8  # beyond this, an admissible relaxation of the cycle count is used
@@ -429,11 +431,16 @@ def assignment_with_potentials(cost: Sequence[Sequence[int]]) -> tuple[int, list
     return total, [int(x) for x in u[1:]], [int(x) for x in v[1:]]
 
 
-try:  # the same optimum, faster, when SciPy is installed
-    import numpy as _np
-    from scipy.optimize import linear_sum_assignment as _linear_sum_assignment
-except ImportError:  # pragma: no cover - exercised only without SciPy
-    _linear_sum_assignment = None
+@lru_cache(maxsize=None)
+def scipy_assignment():
+    """SciPy's ``linear_sum_assignment`` (the same optimum as :func:`min_cost_assignment`,
+    faster), or None without SciPy; imported on first use (about 0.2 s), not with this module,
+    so that a command that solves no Swap level never pays for it."""
+    try:
+        from scipy.optimize import linear_sum_assignment
+    except ImportError:  # pragma: no cover - exercised only without SciPy
+        return None
+    return linear_sum_assignment
 
 
 class AssignmentBound:
@@ -456,7 +463,8 @@ class AssignmentBound:
         self.targets = [[i for i, g in enumerate(task.goal_colours) if g == x] for x in range(ncol)]
         self.ncol = ncol
         self.cache: list[dict[int, int]] = [{} for _ in range(ncol)]  # per colour: mask -> cost
-        self._matrix = _np.array(self.distance, dtype=_np.int64) if _linear_sum_assignment else None
+        self._assign = scipy_assignment()
+        self._matrix = np.array(self.distance, dtype=np.int64) if self._assign else None
 
     def masks(self, state: Sequence[int]) -> list[int]:
         """For each colour, the bit mask of cells holding it."""
@@ -473,8 +481,8 @@ class AssignmentBound:
             if len(sources) != len(targets):
                 value = UNREACHABLE_DISTANCE
             elif self._matrix is not None:
-                block = self._matrix[_np.ix_(sources, targets)]
-                rows, cols = _linear_sum_assignment(block)
+                block = self._matrix[np.ix_(sources, targets)]
+                rows, cols = self._assign(block)
                 value = int(block[rows, cols].sum())
             else:
                 value = min_cost_assignment([[self.distance[i][j] for j in targets] for i in sources])

@@ -33,6 +33,8 @@ from __future__ import annotations
 import heapq
 from typing import Sequence
 
+import numpy as np
+
 from ..timing import Deadline
 from . import bounds
 from .compiled import Task
@@ -42,11 +44,6 @@ LP_SECONDS = 20.0  # at most this long for the linear program, and at most LP_SH
 LP_SHARE = 0.25  # time limit (when it does not finish: half costs everywhere)
 COST_WEIGHT = 1e-6  # in the LP objective per unit of cost: the largest cost sum among the best bounds
 
-try:  # the same optimum as bounds.min_cost_assignment, faster, when SciPy is installed
-    import numpy as _np
-    from scipy.optimize import linear_sum_assignment as _linear_sum_assignment
-except ImportError:  # pragma: no cover - exercised only without SciPy
-    _linear_sum_assignment = None
 
 
 def swap_edges(task: Task) -> list[tuple[int, int]]:
@@ -235,6 +232,7 @@ class StepCostBound:
             bytes(k + 1 if k < len(task.classes) and task.class_colour[k] == x else 0 for k in range(256))
             for x in range(self.ncol)
         ] if self.bytewise else []
+        self._assign = bounds.scipy_assignment()  # (None without SciPy: bounds.min_cost_assignment)
         self.distance = self._distances(deadline)
         self.cache: list[dict[int, int]] = [{} for _ in range(self.ncol)]
 
@@ -270,8 +268,8 @@ class StepCostBound:
                                 heapq.heappush(queue, (nd, b))
                 rows.append(row)
             table.append(rows)
-        if _linear_sum_assignment is not None:
-            self._matrix = _np.array(table, dtype=_np.int64)
+        if self._assign is not None:
+            self._matrix = np.array(table, dtype=np.int64)
         return table
 
     def keys(self, state: Sequence[int]) -> list[int]:
@@ -306,9 +304,9 @@ class StepCostBound:
             targets = self.targets[colour]
             if len(cells) != len(targets):
                 value = bounds.UNREACHABLE_DISTANCE * SCALE
-            elif _linear_sum_assignment is not None:
+            elif self._assign is not None:
                 block = self._matrix[kinds, cells][:, targets]
-                rows, cols = _linear_sum_assignment(block)
+                rows, cols = self._assign(block)
                 value = int(block[rows, cols].sum())
             else:
                 value = bounds.min_cost_assignment(
