@@ -30,12 +30,12 @@ class Deadline:
     started: float = field(default_factory=time.perf_counter)
 
     @classmethod
-    def of(cls, limit: "float | Deadline | None") -> "Deadline":
+    def of(cls, limit: "float | Deadline | None", *, name: str = "time_limit") -> "Deadline":
         """A deadline from seconds, ``None`` (never), or an existing deadline (shared).
 
         Seconds must be a number, zero or more (zero: "unknown" at once); infinity, and any limit
         above ``NO_LIMIT_ABOVE`` seconds (about 11.6 days: waits on child processes overflow at
-        24.8), mean no limit.
+        24.8), mean no limit. ``name``: the argument an error names.
 
         >>> Deadline.of(float("inf")).time_limit is None, Deadline.of(1e7).time_limit is None
         (True, True)
@@ -49,9 +49,9 @@ class Deadline:
         if limit is None:
             return cls(None)
         if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
-            raise TypeError(f"time_limit must be a number of seconds or None, not {type(limit).__name__}")
+            raise TypeError(f"{name} must be a number of seconds or None, not {type(limit).__name__}")
         if math.isnan(limit) or limit < 0:
-            raise ValueError(f"time_limit must be zero or more seconds, not {limit!r}")
+            raise ValueError(f"{name} must be zero or more seconds, not {limit!r}")
         return cls(None if limit > NO_LIMIT_ABOVE else float(limit))
 
     def elapsed(self) -> float:

@@ -750,6 +750,7 @@ def generate(
         check_solver_name(solver)  # before any drawing, not at the first certificate
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     deadline = Deadline.of(time_limit)
+    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
     rng = random.Random(seed)
     started = time.perf_counter()
     tries = 0

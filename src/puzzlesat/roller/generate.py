@@ -244,6 +244,7 @@ def generate(
                          "use a larger board or a smaller min_floor")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
+    Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     reach = carving_reach(width, height)

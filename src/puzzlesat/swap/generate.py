@@ -330,6 +330,7 @@ def generate(
                              f"{rows * cols}! arrangements of squares, and a shortest plan passes through each at most "
                              f"once, so at most {most} move{'s' if most != 1 else ''}; ask for fewer moves or a larger board")
     deadline = Deadline.of(time_limit)
+    Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     rng = random.Random(seed)

@@ -424,7 +424,7 @@ def generate(
         check_solver_name(solver)  # before any drawing, not at the first count
     require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
     deadline = Deadline.of(time_limit)
-    Deadline.of(certify_time_limit)  # (refused here when it is no number of seconds)
+    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused here when it is no number of seconds)
     rng = random.Random(seed)
     started = time.perf_counter()
     size = f"{width}x{height}x{layers}"
