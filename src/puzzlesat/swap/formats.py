@@ -452,4 +452,4 @@ def format_all(levels: list[Level]) -> str:
     >>> parse_all(format_all(levels)) == levels
     True
     """
-    return f"{SEPARATOR}\n".join(format_level(level) for level in levels)
+    return f"{SEPARATOR}\n".join(format(level) for level in levels)

@@ -117,8 +117,26 @@ def as_board(board: "Board | Level") -> Board:
 
     >>> as_board(Level.from_rows(["T1R T1G"], goal=["G R"])) == board_from_rows(["T1R T1G"])
     True
+    >>> as_board("T1R T1G")
+    Traceback (most recent call last):
+    ...
+    TypeError: board must be a Level or rows of Square or None (a wall), not str (board_from_rows reads rows of tokens such as 'T1R ###')
     """
-    return board.start if isinstance(board, Level) else board
+    if isinstance(board, Level):
+        return board.start
+    if isinstance(board, (str, bytes)) or not isinstance(board, (Sequence, np.ndarray)):
+        what, wrong = type(board).__name__, board
+    else:
+        bad_rows = [row for row in board if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray))]
+        bad_cells = [] if bad_rows else [sq for row in board for sq in row if sq is not None and not isinstance(sq, Square)]
+        if not bad_rows and not bad_cells:
+            if not len(board) or not len(board[0]):
+                raise ValueError("the board is empty")
+            return board
+        wrong = bad_rows[0] if bad_rows else bad_cells[0]
+        what = f"a {'row' if bad_rows else 'cell'} {wrong!r}"
+    hint = " (board_from_rows reads rows of tokens such as 'T1R ###')" if isinstance(wrong, str) else ""
+    raise TypeError(f"board must be a Level or rows of Square or None (a wall), not {what}{hint}")
 
 
 def board_rows(board: "Board | Level") -> list[list[str]]:
@@ -395,6 +413,8 @@ def mismatches(level: Level, board: Board) -> int:
     >>> mismatches(level, level.start), mismatches(level, apply_swap(level.start, (1, 0), (1, 1)))
     (2, 0)
     """
+    require_type(level, Level, "level")
+    board = as_board(board)
     target = level.goal.colours
     if target is None:
         raise ValueError("mismatches() needs a match goal")

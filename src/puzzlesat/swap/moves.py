@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
+from ..errors import require_type
 from ..grid import Cell
 from .model import FIGURE_DIRECTIONS, Board, Level, Move, MoveLike, apply_swap, as_board, parse_moves
 
@@ -136,6 +137,7 @@ def swap_pairs(level: Level) -> list[tuple[Cell, Cell]]:
     >>> swap_pairs(Level.from_rows(["T1R B1G", "### T1R"], goal="cluster"))
     [((0, 0), (0, 1)), ((0, 0), (1, 1)), ((0, 1), (1, 1))]
     """
+    require_type(level, Level, "level")
     board = level.start
     kinds = sorted({(sq.figure, sq.scope) for row in board for sq in row if sq is not None})
     rays = rays_for(board)
