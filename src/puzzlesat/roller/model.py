@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPuzzle
+from ..errors import InvalidPuzzle, require_type
 from ..grid import Cell, as_cell
 
 UP, DOWN, LEFT, RIGHT = "U", "D", "L", "R"
@@ -205,6 +205,7 @@ def slide(level: Level, cell: Cell, direction: str) -> tuple[Cell, tuple[Cell, .
     >>> slide(level, (0, 2), "R")
     ((0, 2), ())
     """
+    require_type(level, Level, "level", "parse text with roller.parse")
     try:
         dr, dc = DELTAS[direction]
     except KeyError:
@@ -236,6 +237,7 @@ def legal_moves(level: Level, cell: Cell) -> list[str]:
     >>> legal_moves(level, level.start), legal_moves(level, (1, 3))
     (['R'], ['D', 'L'])
     """
+    require_type(level, Level, "level", "parse text with roller.parse")
     if not level.is_floor(cell):
         raise ValueError(f"the ball cannot stand on {tuple(cell)}: not a floor cell of this {level.width}x{level.height} level")
     return [direction for direction in MOVES if level.is_floor((cell[0] + DELTAS[direction][0], cell[1] + DELTAS[direction][1]))]
@@ -251,6 +253,7 @@ def replay(level: Level, moves: Iterable[str]) -> tuple[list[Cell], set[Cell]]:
     >>> stops, len(painted)
     ([(0, 0), (0, 1), (1, 1)], 3)
     """
+    require_type(level, Level, "level", "parse text with roller.parse")
     position = level.start
     stops = [position]
     painted = {position}
