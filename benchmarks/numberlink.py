@@ -159,6 +159,8 @@ def run(
             if set_name not in sets_for(rules_name):
                 continue
             puzzles = load_set(set_name)
+            if not puzzles:
+                print(f"{set_name}: no puzzles under {DATA} (data set absent), skipped", file=sys.stderr, flush=True)
             if quick:
                 puzzles = [(n, p) for n, p in puzzles if _cells(p) <= HUGE_CELLS][:QUICK_PUZZLES]
             for index, (instance, puzzle) in enumerate(puzzles):

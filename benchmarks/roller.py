@@ -156,6 +156,8 @@ def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None
     limits.update(method_limits or {})
     for set_name in sets or SETS:
         levels = load_set(set_name)
+        if not levels:
+            print(f"{set_name}: no levels under {DATA} (data set absent), skipped", file=sys.stderr, flush=True)
         if quick:
             levels = levels[:QUICK_LEVELS]
         for level in levels:

@@ -220,3 +220,20 @@ def test_a_confirmed_generator_verdict_of_several_answers_is_a_generated_puzzle(
     assert any(r["unique"] is False for r in labelled) and all(r["confirmed"] for r in labelled)
     assert {r["status"] for r in rows} == {"solved"}
     assert all(answered(r) and par2(r, 30) == r["seconds"] for r in labelled)
+
+
+def test_a_public_set_that_is_absent_is_named_as_skipped(tmp_path, monkeypatch, capsys) -> None:
+    """With a partial copy of ../shared/data (several sets are not shipped) each absent set is
+    named on standard error; it was left out of the tables without a word."""
+    from benchmarks import numberlink, numberlink_vs_search, roller
+
+    (tmp_path / "numberlink").mkdir()
+    monkeypatch.setattr(numberlink, "DATA", tmp_path / "numberlink")
+    monkeypatch.setattr(numberlink_vs_search, "DATA", tmp_path / "numberlink")
+    monkeypatch.setattr(roller, "DATA", tmp_path / "roller")
+    assert list(numberlink.run(time_limit=1, rules="default", sets=["janko"])) == []
+    assert list(numberlink_vs_search.run(time_limit=1, sets="public")) == []
+    assert list(roller.run(time_limit=1, methods=["flow"], sets=["herbou"])) == []
+    err = capsys.readouterr().err
+    for name in ("janko", "flowfree-inputs1", "mzucker", "houston", "herbou"):
+        assert f"{name}: no " in err and "(data set absent), skipped" in err
