@@ -32,6 +32,7 @@ SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
     (lambda: numberlink.verify(PUZZLE, None), "solution"),
     (lambda: numberlink.format_solution(PUZZLE, None), "solution"),
     (lambda: numberlink.format("A.A"), "puzzle"),
+    (lambda: numberlink.format_all(["A.A"]), "puzzle must be a Puzzle, not str"),
     (lambda: numberlink.render("A.A"), "puzzle"),
     (lambda: roller.solve("#o.#"), "level"),
     (lambda: roller.verify(LEVEL, None), "moves"),

@@ -995,6 +995,8 @@ def format_all(puzzles: Sequence[Puzzle], *, fmt: str = "native") -> str:
     """
     if fmt not in MULTI_PUZZLE_FORMATS:
         raise ValueError(f"format {fmt!r} holds one puzzle per file; several are written as {', '.join(MULTI_PUZZLE_FORMATS)}")
+    for puzzle in puzzles:  # (before their labels are read)
+        require_type(puzzle, Puzzle, "puzzle")
     if fmt == "native" and all(len(label) == 1 for puzzle in puzzles for label in puzzle.labels):
         fmt = "thomasahle"
     texts = [format(puzzle, fmt=fmt).rstrip("\n") for puzzle in puzzles]
