@@ -13,7 +13,8 @@ keys of ``benchmarks.ROW_KEYS`` plus ``moves`` (length), ``optimal``, ``lower_bo
 ``check`` ("ok", or what went wrong: "longer-than-known", "not-par", "not-proven", ...) and, for
 the DFS baseline, how far it got (``dfs_nodes``, ``dfs_deepest``, ``dfs_best``).
 The exact methods get ``--time-limit`` per level; the DFS baseline gets ``--dfs-limit``
-(it does not finish the big levels: the table says how many it finished and its times there).
+(default: 5 s, or ``--time-limit`` when that is shorter, as under ``puzzlesat bench``; it does not
+finish the big levels: the table says how many it finished and its times there).
 """
 
 from __future__ import annotations
@@ -194,7 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--time-limit", type=seconds_argument, default=60.0, help="seconds per level for the exact methods")
-    parser.add_argument("--dfs-limit", type=seconds_argument, default=5.0, help="seconds per level for the DFS baseline")
+    parser.add_argument("--dfs-limit", type=seconds_argument, default=None,
+                        help="seconds per level for the DFS baseline (default: 5, or --time-limit when shorter)")
     parser.add_argument("--method-limit", action="append", default=[], metavar="METHOD=S",
                         help="per-level limit for one method (e.g. time-indexed=10); repeatable")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
@@ -206,13 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name not in METHODS or not seconds:
             parser.error(f"--method-limit wants METHOD=SECONDS with METHOD one of {', '.join(METHODS)}")
         method_limits[name] = float(seconds)
+    dfs_limit = min(args.time_limit, 5.0) if args.dfs_limit is None else args.dfs_limit
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
-          f"limit {args.time_limit} s, DFS {args.dfs_limit} s", flush=True)
+          f"limit {args.time_limit} s, DFS {dfs_limit} s", flush=True)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, methods=args.methods, sets=args.sets,
-                       dfs_limit=args.dfs_limit, method_limits=method_limits):
+                       dfs_limit=dfs_limit, method_limits=method_limits):
             rows.append(row)
             if row["check"] not in ("ok", "not-proven"):
                 print(f"  CHECK {row['check']}: {row['set']} {row['instance']} {row['method']} "

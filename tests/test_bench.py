@@ -237,3 +237,22 @@ def test_a_public_set_that_is_absent_is_named_as_skipped(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     for name in ("janko", "flowfree-inputs1", "mzucker", "houston", "herbou"):
         assert f"{name}: no " in err and "(data set absent), skipped" in err
+
+
+def test_the_roller_script_gives_dfs_no_more_time_than_the_exact_methods_by_default(monkeypatch, capsys) -> None:
+    """``python -m benchmarks.roller --time-limit 2`` gave the DFS baseline 5 s a level while
+    ``puzzlesat bench`` (run() alone) gives it 2 s: the same measurement differed by entry point."""
+    from benchmarks import roller
+
+    seen = []
+
+    def run(**options):
+        seen.append(options["dfs_limit"])
+        return iter(())
+
+    monkeypatch.setattr(roller, "run", run)
+    roller.main(["--time-limit", "2"])
+    roller.main(["--time-limit", "60"])
+    roller.main(["--time-limit", "2", "--dfs-limit", "7"])
+    assert seen == [2.0, 5.0, 7.0]
+    capsys.readouterr()
