@@ -207,7 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         name, _, seconds = item.partition("=")
         if name not in METHODS or not seconds:
             parser.error(f"--method-limit wants METHOD=SECONDS with METHOD one of {', '.join(METHODS)}")
-        method_limits[name] = float(seconds)
+        try:
+            method_limits[name] = seconds_argument(seconds)
+        except argparse.ArgumentTypeError as exc:
+            parser.error(f"--method-limit {item}: {exc}")
     dfs_limit = min(args.time_limit, 5.0) if args.dfs_limit is None else args.dfs_limit
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)

@@ -256,3 +256,14 @@ def test_the_roller_script_gives_dfs_no_more_time_than_the_exact_methods_by_defa
     roller.main(["--time-limit", "2", "--dfs-limit", "7"])
     assert seen == [2.0, 5.0, 7.0]
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("value", ["time-indexed=abc", "time-indexed=-3"])
+def test_a_roller_method_limit_that_is_no_number_of_seconds_is_a_usage_error(value, capsys) -> None:
+    """'time-indexed=abc' ended in a ValueError traceback; '=-3' was taken, and every row of the
+    method was an error."""
+    from benchmarks import roller
+
+    with pytest.raises(SystemExit) as stop:
+        roller.main(["--method-limit", value, "--sets", "uridanan-invalid"])
+    assert stop.value.code == 2 and "is not a number of seconds" in capsys.readouterr().err
