@@ -302,7 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     time_limit = args.time_limit if args.time_limit is not None else (2.0 if args.quick else 10.0)
     if args.report:
-        rows = [json.loads(line) for path in args.report for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        from benchmarks.report import load_rows
+
+        absent = [path for path in args.report if not Path(path).is_file()]
+        if absent:
+            print(f"error: no such file: {', '.join(absent)}", file=sys.stderr)
+            return 2
+        rows = [row for path in args.report for row in load_rows(path)]  # (a torn last line is skipped)
         rows = [row for row in rows if "method" in row]
         for row in rows:  # rows written before the uniqueness task counted open answers as solved
             if row["task"] == "solve+unique" and row.get("unique") is None:

@@ -267,3 +267,17 @@ def test_a_roller_method_limit_that_is_no_number_of_seconds_is_a_usage_error(val
     with pytest.raises(SystemExit) as stop:
         roller.main(["--method-limit", value, "--sets", "uridanan-invalid"])
     assert stop.value.code == 2 and "is not a number of seconds" in capsys.readouterr().err
+
+
+def test_numberlink_vs_search_report_reads_rows_of_an_interrupted_run_and_names_a_missing_file(tmp_path, capsys) -> None:
+    """--report ended in a traceback on a file that is not there, and on a torn last line (a run
+    killed while writing), which benchmarks.report skips."""
+    from benchmarks import numberlink_vs_search
+
+    kept = {**row("backtracking", "a", "solved", 0.1), "set": "unionfind-5x5", "task": "solve", "time_limit": 1.0}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(kept) + "\n" + '{"family": "numb')
+    assert numberlink_vs_search.main(["--report", str(rows)]) == 0
+    assert "unionfind-5x5" in capsys.readouterr().out
+    assert numberlink_vs_search.main(["--report", str(rows), str(tmp_path / "absent.jsonl")]) == 2
+    assert "no such file" in capsys.readouterr().err
