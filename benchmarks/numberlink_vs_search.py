@@ -325,7 +325,11 @@ def main(argv: list[str] | None = None) -> int:
 
     summary: dict[str, Any] = {"time_limit": time_limit, "quick": args.quick}
     if n_agree:
-        result = agreement(n_agree)
+        try:
+            result = agreement(n_agree)
+        except KeyboardInterrupt:
+            print("interrupted during the agreement check, before any timed run: no rows", file=sys.stderr)
+            return 0
         summary["agreement"] = result
         print(f"agreement on {result['instances']} random boards up to 7x7: {result['agree']} agree, {result['disagree']} disagree, "
               f"{result['undecided']} undecided, {result['unverified_answers']} unverified answers ({result['seconds']} s)")

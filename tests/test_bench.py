@@ -281,3 +281,14 @@ def test_numberlink_vs_search_report_reads_rows_of_an_interrupted_run_and_names_
     assert "unionfind-5x5" in capsys.readouterr().out
     assert numberlink_vs_search.main(["--report", str(rows), str(tmp_path / "absent.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_the_agreement_check_of_numberlink_vs_search_is_no_traceback(monkeypatch, capsys) -> None:
+    from benchmarks import numberlink_vs_search
+
+    def agreement(n, **options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(numberlink_vs_search, "agreement", agreement)
+    assert numberlink_vs_search.main(["--agreement", "5"]) == 0
+    assert "interrupted during the agreement check" in capsys.readouterr().err
