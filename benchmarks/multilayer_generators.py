@@ -125,11 +125,20 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def _plan(text: str) -> list:
-    """``METHOD:WxHxL:SEEDS,...``"""
+    """``METHOD:WxHxL:SEEDS,...``, each part checked before any puzzle is drawn."""
     plan = []
     for part in text.split(","):
-        name, size, seeds = part.split(":")
-        plan.append((name, tuple(int(n) for n in size.lower().split("x")), int(seeds)))
+        try:
+            name, size, seeds = part.split(":")
+            stack = tuple(int(n) for n in size.lower().split("x"))
+            if len(stack) != 3:
+                raise ValueError
+            options, count = _options(name), int(seeds)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r} is not METHOD:WxHxL:SEEDS (e.g. split:6x6x2:20)") from None
+        if options["method"] not in gen.METHODS:
+            raise argparse.ArgumentTypeError(f"unknown method {name!r} in {part!r}: split, unionfind, unionfind-label, routing or routing-N")
+        plan.append((name, stack, count))
     return plan
 
 

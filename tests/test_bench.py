@@ -292,3 +292,14 @@ def test_ctrl_c_in_the_agreement_check_of_numberlink_vs_search_is_no_traceback(m
     monkeypatch.setattr(numberlink_vs_search, "agreement", agreement)
     assert numberlink_vs_search.main(["--agreement", "5"]) == 0
     assert "interrupted during the agreement check" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("plan", ["split:4x4:2", "bogus:4x4x2:2", "routing-many:8x8x4:2", "split:4x4x2:x"])
+def test_a_multilayer_generator_plan_that_cannot_run_is_a_usage_error(plan, capsys) -> None:
+    """A stack without its layer count, or a method no generator has, ended in a traceback part
+    way through the run (after the plan's earlier parts were drawn)."""
+    from benchmarks import multilayer_generators
+
+    with pytest.raises(SystemExit) as stop:
+        multilayer_generators.main(["--plan", plan])
+    assert stop.value.code == 2 and "--plan" in capsys.readouterr().err
