@@ -303,3 +303,11 @@ def test_a_multilayer_generator_plan_that_cannot_run_is_a_usage_error(plan, caps
     with pytest.raises(SystemExit) as stop:
         multilayer_generators.main(["--plan", plan])
     assert stop.value.code == 2 and "--plan" in capsys.readouterr().err
+
+
+def test_puzzlesat_bench_help_names_every_benchmark_module(capsys) -> None:
+    """The help of --only listed six modules; multilayer_generators, run by default, was not among them."""
+    with pytest.raises(SystemExit):
+        puzzlesat_main(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text for name in runner.MODULES)

@@ -587,7 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
     p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
     p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
-    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, roller, swap, numberlink_vs_search, generators, roller_generate)")
+    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (numberlink, roller, swap, numberlink_vs_search, generators, roller_generate, multilayer_generators)")
     p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
     p.set_defaults(run=command_bench)
