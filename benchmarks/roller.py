@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
 from puzzlesat.results import Status
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
@@ -151,6 +151,7 @@ def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None
         method_limits: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:
     """Rows (see module doc), one per (level, method), yielded as soon as each is measured.
     ``method_limits`` overrides the per-level limit of named methods."""
+    load_solver_libraries()
     methods = list(methods or METHODS)
     limits = {m: time_limit for m in methods}
     limits["dfs"] = min(time_limit, 5.0) if dfs_limit is None else dfs_limit

@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter, json_path
+from benchmarks import JSON_HELP, RowWriter, json_path, load_solver_libraries
 from puzzlesat.roller.formats import format, parse
 from puzzlesat.roller.generate import GenerationFailed, generate
 from puzzlesat.roller.solve import solve
@@ -36,6 +36,7 @@ SECOND_PROVER_MAX_CELLS = 100
 def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> Iterator[dict[str, Any]]:
     """One row per generated level (ROW_KEYS plus ``moves_range``, ``min_moves``, ``tries``,
     ``fresh_min``, ``second_min``). ``time_limit`` bounds each level's generation."""
+    load_solver_libraries()
     for (width, height), (lo, hi), seeds in plan or (QUICK_PLAN if quick else FULL_PLAN):
         for seed in range(seeds):
             row: dict[str, Any] = {"family": "roller", "set": f"generate-{width}x{height}-{lo}-{hi}", "instance": f"seed{seed}",

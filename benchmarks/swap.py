@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
+from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
 from puzzlesat.results import Status
 from puzzlesat.swap.astar import astar_solve
 from puzzlesat.swap.generate import draw_level
@@ -82,6 +82,7 @@ def run(
     sets: Sequence[str] = tuple(SETS),
 ) -> Iterator[dict[str, Any]]:
     """One row per (level, method), yielded as soon as it is measured."""
+    load_solver_libraries()
     for set_name in sets:
         count = QUICK_LEVELS[set_name] if quick else SETS[set_name][0]
         for index, level in enumerate(load_set(set_name, count)):
