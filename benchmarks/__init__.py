@@ -69,7 +69,7 @@ class RowWriter:
             import sys
             import time
 
-            run = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "command": " ".join(sys.argv), **provenance()}
+            run = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "command": command_line(), **provenance()}
             Path(f"{path}.run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
 
     def write(self, row: dict[str, Any]) -> None:
@@ -86,6 +86,17 @@ class RowWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def command_line() -> str:
+    """This run's command as it is typed again: ``python -m benchmarks.numberlink --quick``, not
+    the script's path (which does not run as a script: its imports need the checkout's root)."""
+    import shlex
+    import sys
+
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    program = ["python", "-m", spec.name.removesuffix(".__main__")] if spec is not None and spec.name else sys.argv[:1]
+    return shlex.join(program + sys.argv[1:])
 
 
 def load_solver_libraries() -> None:

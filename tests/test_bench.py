@@ -349,3 +349,15 @@ def test_no_timed_row_pays_for_loading_the_solver_libraries(module) -> None:
 
     done = subprocess.run([sys.executable, "-c", SPY_FIRST_SOLVE, module], cwd=runner.ROOT, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_the_recorded_command_of_a_benchmark_run_can_be_typed_again(tmp_path) -> None:
+    """PATH.run.json (and so the report) gave '/.../benchmarks/swap.py --quick ...', which does
+    not run: the module's imports need 'python -m' from the checkout's root."""
+    import subprocess
+
+    rows = tmp_path / "my rows.jsonl"
+    argv = ["-m", "benchmarks.swap", "--quick", "--sets", "7x6", "--methods", "astar", "--time-limit", "0.1", "--json", str(rows)]
+    subprocess.run([sys.executable, *argv], cwd=runner.ROOT, capture_output=True, check=True, timeout=300)
+    command = json.loads(Path(f"{rows}.run.json").read_text())["command"]
+    assert command == f"python -m benchmarks.swap --quick --sets 7x6 --methods astar --time-limit 0.1 --json '{rows}'"
