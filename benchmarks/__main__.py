@@ -265,7 +265,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds per instance and method (default {DEFAULT_LIMIT:g}, {QUICK_LIMIT:g} with --quick)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for rows.jsonl, report.md and plots (default %(default)s)")
     parser.add_argument("--only", nargs="+", choices=MODULES, metavar="MODULE", help=f"run only these modules ({', '.join(MODULES)})")
-    parser.add_argument("--module-budget", type=float, default=None, metavar="S",
+    parser.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S",
                         help=f"wall seconds per module before it is stopped, its rows kept (default: none; {QUICK_BUDGET:g} with --quick)")
     parser.add_argument("--in-process", action="store_true", help="run modules in this process (no budget enforcement; for debugging)")
 

@@ -361,3 +361,10 @@ def test_the_recorded_command_of_a_benchmark_run_can_be_typed_again(tmp_path) ->
     subprocess.run([sys.executable, *argv], cwd=runner.ROOT, capture_output=True, check=True, timeout=300)
     command = json.loads(Path(f"{rows}.run.json").read_text())["command"]
     assert command == f"python -m benchmarks.swap --quick --sets 7x6 --methods astar --time-limit 0.1 --json '{rows}'"
+
+
+def test_python_m_benchmarks_refuses_a_negative_module_budget_as_puzzlesat_bench_does(capsys) -> None:
+    """'--module-budget -5' was taken: every module stopped at once with no rows, exit 0."""
+    with pytest.raises(SystemExit) as stop:
+        runner.build_parser().parse_args(["--module-budget", "-5"])
+    assert stop.value.code == 2 and "is not a number of seconds" in capsys.readouterr().err
