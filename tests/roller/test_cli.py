@@ -335,6 +335,25 @@ def test_tabtale_answer_files_are_refused_with_a_clear_message(tmp_path, capsys)
     assert record["status"] == "error" and "TabTale answer file" in record["error"] and code == 1
 
 
+TILESET = ('<?xml version="1.0" encoding="UTF-8"?>\n<tileset version="1.2" name="40" tilewidth="40" tileheight="40" '
+           'tilecount="2" columns="2">\n <image source="40.png" width="80" height="40"/>\n</tileset>\n')
+
+
+def test_a_tiled_tileset_is_refused_as_not_a_level(tmp_path, capsys):
+    """The ``.tsx`` beside TabTale's maps holds their tiles: named, or renamed ``.xml`` in a
+    folder, it is said to be no level (it was read as a Numberlink grid: 'ragged rows')."""
+    (tmp_path / "40.tsx").write_text(TILESET)
+    (tmp_path / "levels").mkdir()
+    (tmp_path / "levels" / "40.xml").write_text(TILESET)
+    (tmp_path / "levels" / "001.tmx").write_text(BAR_TMX)
+    code, out, _ = run(capsys, "solve", str(tmp_path / "40.tsx"))
+    assert code == 1 and "40.tsx:1: a Tiled tileset" in out and "not a level" in out
+    code, out, _ = run(capsys, "verify", str(tmp_path / "levels"))
+    assert "40.xml: skipped: a Tiled tileset" in out and "001.tmx (5x3): solved in 1 move" in out and code == 0
+    with pytest.raises(ParseError, match="a Tiled tileset"):
+        roller.read(tmp_path / "40.tsx")
+
+
 def tmx(rows: list[str]) -> str:
     """A TabTale level (Tiled TMX; ``#`` wall is 0, ``.`` floor is 1; the start is not stored)."""
     data = ",\n".join(",".join("0" if ch == "#" else "1" for ch in row) for row in rows)

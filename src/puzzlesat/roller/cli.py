@@ -15,7 +15,8 @@ unsolvable; null when the file states nothing or nothing proven bears on it),
 ``source``, ``index``, ``seconds`` and ``error``.
 
 Detection (``sniff``), specific on purpose because Numberlink grids also use ``.`` and ``#``:
-a Tiled ``<map`` XML; TabTale answer lines (``001.xml,0,1,3``, alone or in a solver's log:
+a Tiled ``<map`` XML (or ``<tileset``, the tiles of TabTale's maps: claimed only to be refused
+as not a level); TabTale answer lines (``001.xml,0,1,3``, alone or in a solver's log:
 claimed only to be refused with a clear message, :class:`~puzzlesat.errors.NotAPuzzle`, which
 ``verify`` of a folder reports as skipped; ``verify --answers`` reads them with
 :func:`answer_table`); a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
@@ -104,7 +105,7 @@ def sniff(text: str, path: str) -> bool:
     if not head:
         return False
     if head.startswith("<"):
-        return "<map" in head[:4000]
+        return "<map" in head[:4000] or re.search(r"<tileset\b", head[:4000]) is not None  # (a tileset: to be refused clearly)
     if head.startswith("{"):
         return '"levels"' in head and '"rows"' in head and '"start"' in head
     if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", formats._blank_js_comments(head)):

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree
 
-from ..errors import InvalidPuzzle, ParseError, require_type
+from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
@@ -439,6 +439,8 @@ def parse_tmx(text: str, *, start: str | None = None, source: str | None = None)
         line, column = getattr(exc, "position", (None, None))
         message = str(exc).split(":")[0]
         raise ParseError(f"malformed XML: {message}", line=line, column=None if column is None else column + 1) from None
+    if _tag(root) == "tileset":  # the tile images a TabTale level folder ships beside its maps
+        raise NotAPuzzle("a Tiled tileset (the tiles a .tmx map is drawn with), not a level: the levels are the .tmx maps", line=1)
     if _tag(root) != "map":
         raise ParseError(f"not a Tiled map: the root element is <{_tag(root)}>, expected <map>", line=1)
     map_line = _line_of(text, "<map", 1)
