@@ -203,10 +203,10 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", choices=[*RULE_SETS, "all"], default="all")
-    parser.add_argument("--time-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness)")
+    parser.add_argument("--rules", choices=[*RULE_SETS, "all"], default="all", help="run the sets meant for these rules (default: all)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness; default 10)")
     parser.add_argument("--sets", nargs="+", choices=[*COVER_ALL_SETS, *LEAVE_EMPTY_SETS])
-    parser.add_argument("--solver", default=DEFAULT_SOLVER)
+    parser.add_argument("--solver", default=DEFAULT_SOLVER, help=f"SAT back-end by pysat name (default {DEFAULT_SOLVER})")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set, no huge boards")
     parser.add_argument("--no-huge", action="store_true", help="skip boards over 250 000 cells")

@@ -195,8 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.roller", description=__doc__.split("\n\n")[0])
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
-    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, help="seconds per level for the exact methods")
-    parser.add_argument("--dfs-limit", type=seconds_argument, default=None,
+    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, metavar="S", help="seconds per level for the exact methods (default 60)")
+    parser.add_argument("--dfs-limit", type=seconds_argument, default=None, metavar="S",
                         help="seconds per level for the DFS baseline (default: 5, or --time-limit when shorter)")
     parser.add_argument("--method-limit", action="append", default=[], metavar="METHOD=S",
                         help="per-level limit for one method (e.g. time-indexed=10); repeatable")

@@ -87,7 +87,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.roller_generate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small plan (about a minute)")
-    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, help="seconds allowed per level (default 60)")
+    parser.add_argument("--time-limit", type=seconds_argument, default=60.0, metavar="S", help="seconds allowed per level (default 60)")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
     rows = []

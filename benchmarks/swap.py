@@ -152,10 +152,12 @@ def summary(rows: list[dict[str, Any]], time_limit: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.swap", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per level and method")
+    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, metavar="S", help=f"seconds per level and method (default {DEFAULT_LIMIT:g})")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
-    parser.add_argument("--quick", action="store_true", help=f"a few levels per set ({QUICK_LEVELS})")
-    parser.add_argument("--methods", nargs="+", default=["exact", "astar"], choices=["exact", "astar", "search", "cpsat"])
+    parser.add_argument("--quick", action="store_true", help=f"a few levels per set ({', '.join(f'{n} {name}' for name, n in QUICK_LEVELS.items())})")
+    parser.add_argument("--methods", nargs="+", default=["exact", "astar"], choices=["exact", "astar", "search", "cpsat"],
+                        help="exact: solve()'s default method; astar: the published baseline; search, cpsat: one exact method "
+                             "(default: exact astar)")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []

@@ -368,3 +368,17 @@ def test_python_m_benchmarks_refuses_a_negative_module_budget_as_puzzlesat_bench
     with pytest.raises(SystemExit) as stop:
         runner.build_parser().parse_args(["--module-budget", "-5"])
     assert stop.value.code == 2 and "is not a number of seconds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module, default", [("numberlink", "default 10"), ("roller", "default 60"), ("swap", "default 60"),
+                                             ("roller_generate", "default 60")])
+def test_each_benchmark_help_states_its_time_limit(module, default, capsys) -> None:
+    """Roller and Swap said neither the unit nor the default (60 s a level, also with --quick),
+    Numberlink no default; Swap's --quick showed a Python dict."""
+    import importlib
+
+    with pytest.raises(SystemExit):
+        importlib.import_module(f"benchmarks.{module}").main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    said = text.split("--time-limit S ", 1)[1].split(" --", 1)[0]
+    assert default in said and "{'" not in text
