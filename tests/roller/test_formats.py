@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlesat.errors import ParseError
+from puzzlesat.errors import NotAPuzzle, ParseError
 from puzzlesat.roller import detect_format, format, format_all, parse, parse_all, parse_answers, read
 from puzzlesat.roller.formats import parse_each
 from puzzlesat.roller.model import Level
@@ -267,6 +267,18 @@ def test_answer_lines_are_read_out_of_a_solver_log_and_other_lines_skipped():
            "001.xml,0,1,3,2,4\n109 dan.xml,12.5,4\n")
     assert parse_answers(log) == {"001.xml": "RULD", "109 dan.xml": "D"}
     assert parse_answers("001.xml,0,1\n001.xml,3,1\n") == {"001.xml": "R"}  # the same answer twice
+
+
+def test_an_answer_file_read_as_levels_is_said_to_be_one(tmp_path):
+    """roller.read of TabTale's solution.txt says what it is, as the command line does (it was
+    '1:1: no grid rows: this line starts with '0', not a native grid symbol')."""
+    path = tmp_path / "solution.txt"
+    path.write_text("001.xml,0,1,3\n002.xml,0,4\n")
+    for call in (lambda: read(path), lambda: parse_each(path.read_text()), lambda: parse(path.read_text())):
+        with pytest.raises(NotAPuzzle, match=r"a TabTale answer file \(2 answers\), not a level: read it with read_answers"):
+            call()
+    with pytest.raises(ParseError, match="no grid rows"):  # a format named is read as that format
+        parse_all(path.read_text(), fmt="native")
 
 
 @pytest.mark.parametrize("text, line, message", [

@@ -912,6 +912,10 @@ def _run_parser(text: str, *, fmt: str | None, start: str | None, source: str | 
         _check_start_rule(start)
     except ValueError as exc:
         raise ParseError(str(exc), source=source) from None
+    lines = [line for line in split_lines(text) if line.strip()] if fmt is None and name == "native" else []
+    if lines and all(is_answer_line(line) for line in lines):  # (the command line says the same)
+        raise NotAPuzzle(f"a TabTale answer file ({len(lines)} answer{'s' if len(lines) != 1 else ''}), not a level: "
+                         "read it with read_answers", line=1, source=source)
     parser = PARSERS[name]
     options: dict = {"source": source}
     if name in TAKES_START:
