@@ -65,6 +65,16 @@ def test_sniff_is_specific():
     assert detect_family("anything", "level.swap").name == "swap"
 
 
+def test_lower_case_squares_in_a_txt_file_are_refused_by_the_swap_reader(tmp_path, capsys):
+    """'t1r' is a Swap square written in the wrong case: the Swap reader says so (it was read
+    as a Numberlink grid: 'row has 2 cells but the first row (line 1) gives 1 (ragged rows)')."""
+    path = tmp_path / "level.txt"
+    path.write_text("start\nt1r t1g\nt1g t1r\ngoal\nR G\nR G\n")
+    code = main(["solve", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "level.txt:2:1: unknown figure 't' in 't1r' (expected T tower" in out
+
+
 def test_solve_json_contract(tmp_path, capsys, exact):
     path = tmp_path / "a.txt"
     path.write_text(LEVEL)

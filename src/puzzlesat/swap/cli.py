@@ -42,12 +42,13 @@ EXTRA_ANSI = ["91", "92", "93", "94", "95", "96"]
 
 _START_LINE = re.compile(r"(?im)^[ \t]*start[ \t]*$")
 _GOAL_LINE = re.compile(r"(?im)^[ \t]*goal\b")
-_SQUARE = re.compile(r"(?<!\S)[TBQ][0-9][A-Z](?!\S)")
+_SQUARE = re.compile(r"(?<!\S)[TBQ][0-9][A-Z](?!\S)", re.IGNORECASE)  # (t1r: a Swap level, refused by its parser)
 
 
 def sniff(text: str, path: str) -> bool:
     """Swap text has a line ``start``, a line ``goal ...`` and square tokens such as ``T1R``
-    (lines end in ``\n``, ``\r\n`` or ``\r``)."""
+    (in any case, so that lower-case ``t1r`` is refused by the Swap reader, saying why; lines
+    end in ``\n``, ``\r\n`` or ``\r``)."""
     head = text[:20_000].replace("\r\n", "\n").replace("\r", "\n")
     return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
 
