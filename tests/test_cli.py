@@ -192,6 +192,31 @@ def test_web_addresses_other_than_puzzle_urls_are_refused_not_read_as_text(capsy
     assert main(["solve", "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3"]) == 0
 
 
+@pytest.mark.parametrize("family, text", [("numberlink", "...B\n.A..\n..BA\n"), ("roller", "#####\n#o..#\n#####\n"),
+                                          ("swap", "start\nT1R T1G\ngoal\nG R\n")])
+def test_a_search_stopped_by_its_time_limit_is_said_alike_in_every_family(tmp_path, capsys, monkeypatch, family, text):
+    """solve, verify and render say 'unknown (time limit)' (Numberlink said 'unknown' alone,
+    Swap's render too)."""
+    import importlib
+
+    from puzzlesat.results import CountResult, SolveResult, Status
+
+    if family == "numberlink":
+        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.cli"), "count",
+                            lambda puzzle, **options: CountResult(count=0, complete=False, limit=2))
+    else:
+        monkeypatch.setattr(importlib.import_module(f"puzzlesat.{family}.solve"), "solve",
+                            lambda level, **options: SolveResult(Status.UNKNOWN, method="stub"))
+    path = tmp_path / f"one.{'nl' if family == 'numberlink' else family}"
+    path.write_text(text)
+    for verb in ("solve", "verify"):
+        assert main([verb, str(path), "--time-limit", "1"]) == 1
+        out = capsys.readouterr().out
+        assert "one." in out and ": unknown (time limit)" in out
+    assert main(["render", str(path), "--time-limit", "1", "--solution", "-o", str(tmp_path / "one.svg")]) == 1
+    assert "no answer drawn: unknown (time limit)" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("family, size, out", [("numberlink", "5x5", "pack.roller"), ("roller", "6x6", "levels.swap"),
                                                ("swap", None, "levels.nl")])
 def test_a_pack_named_for_another_family_is_refused(tmp_path, capsys, family, size, out):

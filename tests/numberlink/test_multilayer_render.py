@@ -176,7 +176,7 @@ def test_puzzlesat_render_captions_and_exit_codes_follow_the_one_layer_ones(tmp_
     monkeypatch.setattr(multilayer, "count", lambda puzzle, **options: CountResult(0, False, 2))  # the time limit ran out
     capsys.readouterr()
     assert main(["render", str(source), "--solution", "--allow-empty", "-o", str(out)]) == 1
-    assert "no answer drawn: unknown under may-leave-empty rules" in capsys.readouterr().err
+    assert "no answer drawn: unknown (time limit) under may-leave-empty rules" in capsys.readouterr().err
 
 
 # -- a contest problem with its published answer --------------------------------------------------

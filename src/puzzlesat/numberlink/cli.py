@@ -208,6 +208,8 @@ def show(puzzle: AnyPuzzle | None, record: dict[str, Any], args: argparse.Namesp
     else:
         size = f"{puzzle.width}x{puzzle.height}" if puzzle else "?"
     head = f"{where} ({size}): {record['status']}"
+    if record["status"] == Status.UNKNOWN.value:  # (as Roller and Swap say it)
+        head += " (time limit)"
     if record["status"] == "solved":
         head += f", {_uniqueness_text(record['unique'])}"
     if record.get("differs"):
@@ -589,8 +591,8 @@ def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
             solution = result.solutions[0]
             title += f", solved, {_uniqueness_text(result.unique)}"
         else:
-            found = Status.UNSATISFIABLE if result.complete else Status.UNKNOWN
-            print(f"no answer drawn: {found.value} under {rules_from(args)} rules", file=sys.stderr)
+            found = Status.UNSATISFIABLE.value if result.complete else f"{Status.UNKNOWN.value} (time limit)"
+            print(f"no answer drawn: {found} under {rules_from(args)} rules", file=sys.stderr)
             status = 1
         asked = next((rules for (_, index), rules in getattr(args, "url_rules", {}).items()
                       if index == (args.index or 0)), None)  # (one input: the URL drawn)

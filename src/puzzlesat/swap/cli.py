@@ -503,7 +503,8 @@ def render(level: Level, args: argparse.Namespace) -> int:
                 return 2
             title += f", {len(moves)} move{'s' if len(moves) != 1 else ''}" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
         else:
-            print(f"no answer drawn: {STATUS_TEXT[result.status]}", file=sys.stderr)
+            why = "unknown (time limit)" if result.status is Status.UNKNOWN else STATUS_TEXT[result.status]  # (as verify says it)
+            print(f"no answer drawn: {why}", file=sys.stderr)
             status = 1
     written = save_for_cli(draw(level, moves, title=title), args.output)
     return written or status
