@@ -185,6 +185,8 @@ def child_main(name: str, time_limit: float, quick: bool) -> int:
     try:
         for row in module.run(time_limit=time_limit, quick=quick):
             send({"row": _jsonable(dict(row))})
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the runner reports it
+        return 130
     except Exception as exc:
         send({"failed": traceback.format_exception_only(type(exc), exc)[-1].strip()})
         return 1

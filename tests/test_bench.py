@@ -382,3 +382,23 @@ def test_each_benchmark_help_states_its_time_limit(module, default, capsys) -> N
     text = " ".join(capsys.readouterr().out.split())
     said = text.split("--time-limit S ", 1)[1].split(" --", 1)[0]
     assert default in said and "{'" not in text
+
+
+def test_ctrl_c_in_a_module_process_leaves_the_report_to_the_runner(monkeypatch, capfd) -> None:
+    """Ctrl-C on a terminal reaches the module's own process too: it printed a KeyboardInterrupt
+    traceback under the runner's 'interrupted ... writing the report of what finished'."""
+    module = types.ModuleType("benchmarks.stopped")
+
+    def run(*, time_limit, quick=False):
+        yield row("sat", "a", "solved", 0.1)
+        raise KeyboardInterrupt
+
+    module.run = run
+    monkeypatch.setitem(sys.modules, "benchmarks.stopped", module)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # (child_main sends stdout to stderr)
+    try:
+        status = runner.child_main("stopped", 1.0, True)
+    except KeyboardInterrupt:
+        pytest.fail("the KeyboardInterrupt left the module's process with a traceback")
+    assert status == 130
+    assert '"instance": "a"' in capfd.readouterr().out
