@@ -92,6 +92,24 @@ def test_astar_method_is_never_optimal(tmp_path, capsys):
     assert record["moves"] == ["0,3>1,3"]
 
 
+def test_a_search_stopped_by_its_cap_says_so_not_time_limit(tmp_path, capsys, monkeypatch):
+    """With no time limit, the A* baseline's runs stopped at their cap of expansions (here 1;
+    5,000 in the game) answer "unknown": the line and the record say why, as Roller's do
+    (it said 'unknown (time limit)')."""
+    astar = importlib.import_module("puzzlesat.swap.astar")
+    real = astar.astar_solve
+    monkeypatch.setattr(astar, "astar_solve", lambda level, **options: real(level, cap=1, **options))
+    path = tmp_path / "far.swap"
+    path.write_text("start\nT1R T1G T1B\ngoal\nG B R\n")  # two moves: more than one expansion
+    code, (record,) = run_json(capsys, "solve", str(path), "--json", "--method", "astar")
+    assert code == 1 and record["status"] == "unknown"
+    assert record["reason"] == "A* baseline: every run stopped at its cap of 1 expansions"
+    assert main(["verify", str(path), "--method", "astar"]) == 1
+    assert "far.swap (1x3 match): unknown (A* baseline: every run stopped at its cap of 1 expansions)" in capsys.readouterr().out
+    assert main(["render", str(path), "--method", "astar", "--solution", "-o", str(tmp_path / "far.svg")]) == 1
+    assert "no answer drawn: unknown (A* baseline: every run stopped at its cap" in capsys.readouterr().err
+
+
 def test_unsolvable_and_unknown_method(tmp_path, capsys, exact):
     path = tmp_path / "b.swap"
     path.write_text("start\nB1R B1G\ngoal\nG R\n---\nstart\nT1R T1G\ngoal\nG R\n")

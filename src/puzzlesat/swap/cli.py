@@ -8,8 +8,9 @@ proven), ``lower_bound`` (a proven lower bound on the minimum, or null); the gen
 ``method``, ``rows``, ``cols``, ``goal`` (kind), ``stated_minimum`` (the file's ``minimum``
 line), ``stated_minimum_match`` ("equal", "better" = we need fewer moves, "worse" = the stated
 count is below our proven minimum or lower bound, or the level is proven unsolvable; null when
-nothing is stated or nothing proven bears on it), and
-``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line; under
+nothing is stated or nothing proven bears on it),
+``stated_solution_valid`` / ``stated_solution_problem`` for a file's ``solution`` line, and ``reason``
+(why a level is unsolvable, or why an unknown one stopped before any time limit: a cap); under
 ``verify``, ``solved_by`` ("stated solution" when that line is the answer, see :func:`verify_record`).
 
 ``--method exact`` (default) asks the exact solver for a proven minimum; ``--method astar`` runs
@@ -136,10 +137,30 @@ def solve_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
         "stated_solution_problem": stated_problem,
         "stated_solution_too_long": bool(stated_valid and level.stated_minimum is not None
                                          and len(level.stated_solution or ()) > level.stated_minimum),
-        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else None,
+        "reason": (result.stats or {}).get("reason") if status == "unsolvable" else stopped_short(result),
         "encode_seconds": round(result.timings.encode, 4),
         "solve_seconds": round(result.timings.solve, 4),
     }
+
+
+def stopped_short(result: SolveResult) -> Optional[str]:
+    """Why a search ended with no answer before any time limit, or None: the A* baseline stops
+    each run at its cap on expansions, the exact search at its cap on stored states (as Roller's
+    A* does); the answer is "unknown" then too.
+
+    >>> runs = {"H_E": {"status": "cap"}, "H_M": {"status": "cap"}}
+    >>> stopped_short(SolveResult(Status.UNKNOWN, method="astar", stats={"runs": runs, "cap": 5000}))
+    'A* baseline: every run stopped at its cap of 5,000 expansions'
+    """
+    stats = result.stats or {}
+    if result.status is not Status.UNKNOWN:
+        return None
+    runs = stats.get("runs") or {}
+    if result.method == "astar" and runs and all(run.get("status") == "cap" for run in runs.values()):
+        return f"A* baseline: every run stopped at its cap of {stats.get('cap', 0):,} expansions"
+    if "state_cap" in stats:
+        return f"the search stopped at its memory cap, {stats['state_cap']:,} states stored"
+    return None
 
 
 def verify_record(level: Level, args: argparse.Namespace) -> dict[str, Any]:
@@ -201,7 +222,7 @@ def summary_line(level: Optional[Level], record: dict[str, Any], where: str) -> 
     elif status == "unsolvable":
         text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
     else:
-        text = "unknown (time limit)" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+        text = f"unknown ({record.get('reason') or 'time limit'})" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
     if record.get("stated_minimum") is not None:
         text += "; " + stated_phrase(record["stated_minimum"], record.get("stated_minimum_match"), status=status,
                                      moves_count=record.get("moves_count"), optimal=record["optimal"], lower_bound=record["lower_bound"])
@@ -503,7 +524,7 @@ def render(level: Level, args: argparse.Namespace) -> int:
                 return 2
             title += f", {len(moves)} move{'s' if len(moves) != 1 else ''}" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
         else:
-            why = "unknown (time limit)" if result.status is Status.UNKNOWN else STATUS_TEXT[result.status]  # (as verify says it)
+            why = f"unknown ({stopped_short(result) or 'time limit'})" if result.status is Status.UNKNOWN else STATUS_TEXT[result.status]
             print(f"no answer drawn: {why}", file=sys.stderr)
             status = 1
     written = save_for_cli(draw(level, moves, title=title), args.output)
