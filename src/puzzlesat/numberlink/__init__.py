@@ -14,6 +14,7 @@ B B B A
 'unique'
 """
 
+from . import backtracking, multilayer  # the baseline search, and puzzles of several layers
 from .formats import FORMATS, detect_format, format, format_all, format_solution, parse, parse_all, parse_each, parse_solution, read, url_rules
 from .generate import Generated, GenerationFailed, generate
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
@@ -27,4 +28,5 @@ __all__ = [
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "is_valid", "Violation", "CODES",
     "generate", "Generated", "GenerationFailed", "render",
+    "backtracking", "multilayer",
 ]
