@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlesat.errors import ParseError
-from puzzlesat.swap import Level, format, format_all, parse, parse_all, read
+from puzzlesat.swap import Level, format, format_all, parse, parse_all, parse_each, read
 
 SPEC_EXAMPLE = """# comment
 start
@@ -129,6 +129,18 @@ def test_parse_wants_exactly_one_level():
 def test_read_missing_file(tmp_path):
     with pytest.raises(ParseError, match="cannot read"):
         read(tmp_path / "nope.swap")
+    with pytest.raises(ParseError, match=r"cannot read file: Is a directory$"):  # (not "[Errno 21] ...: '/tmp/...'")
+        read(tmp_path)
+
+
+def test_text_is_read_as_the_other_families_read_it(tmp_path):
+    """A UTF-16 file (a Windows editor's) and text keeping its byte order mark (a file opened
+    as "utf-8") are read, as Numberlink and Roller read them; they were refused."""
+    text = "start\nT1R T1G\ngoal\nG R\n"
+    (tmp_path / "wide.swap").write_bytes(text.encode("utf-16"))
+    assert [level.rows for level in read(tmp_path / "wide.swap")] == [1]
+    assert parse("\ufeff" + text) == parse(text)
+    assert [type(item).__name__ for item in parse_each("\ufeff" + text + "---\nstart\nX1R\ngoal\nR\n")] == ["Level", "ParseError"]
 
 
 TOKENS = st.sampled_from(["start", "goal", "goal cluster", "goal touch", "T1R", "B2G", "Q9Y", "###", "#", "R", "G",
