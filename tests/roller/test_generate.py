@@ -246,6 +246,14 @@ def test_cli_json_lines(tmp_path, capsys, oracle):
         assert record["rows"] == level.to_rows() and record["min_moves"] == level.par == len(record["moves"])
 
 
+def test_generate_takes_max_tries_as_the_other_families_do(tmp_path, capsys):
+    """--max-tries bounds the boards drawn per level, as in generate numberlink and swap (a
+    range no 6x6 board reaches ran on for 100,000 draws, minutes, with no way to bound it
+    but --time-limit)."""
+    code = cli.main(["generate", "roller", "--size", "6x6", "--moves", "90-99", "--max-tries", "3"])
+    assert code == 1 and "after 3 tries" in capsys.readouterr().err
+
+
 def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsys, oracle):
     import argparse
 

@@ -55,6 +55,7 @@ from .verify import verify
 
 DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed is tried
 MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
+MAX_TRIES = 100_000  # boards drawn per level before giving up (generate --max-tries)
 
 
 class GenerationFailed(PuzzlesatError):
@@ -184,7 +185,7 @@ def generate(
     seed: int = 0,
     time_limit: float | None = None,
     min_floor: int | None = None,
-    max_tries: int = 100_000,
+    max_tries: int = MAX_TRIES,
     method: str | None = None,
     solve_time_limit: float | None = 10.0,
     name: str = "",
@@ -332,6 +333,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "rerunning with the same seed and path resumes")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
+    parser.add_argument("--max-tries", type=count_argument, default=MAX_TRIES, metavar="N",
+                        help=f"boards drawn per level before giving up (default {MAX_TRIES})")
     parser.add_argument("--method", default=None, help="solver method used to certify (default: solve()'s default)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per new level (the pack still goes to --out)")
 
@@ -443,7 +446,8 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                 for attempt in range(DUPLICATE_RETRIES):
                     seed = level_seed(args.seed, index, attempt)
                     item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
-                                method=args.method, name=_pack_name(width, height, args.seed, index))
+                                max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
+                                name=_pack_name(width, height, args.seed, index))
                     if item.level not in seen:
                         break
                 else:
