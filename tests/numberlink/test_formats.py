@@ -444,7 +444,7 @@ def test_utf8_bom_and_crlf():
     [
         ("A.B\nA.B\n..B", "native", 3, 3, ["'B'", "more than twice", "at 1:3, 2:3, 3:3"]),
         ("A..\n...\nA.B", "native", 3, 3, ["'B'", "once"]),
-        ("AAA", "native", 1, 3, ["'A'", "more than twice", "at 1:1, 1:2, 1:3"]),
+        ("AAA", "native", 1, 3, ["'A'", "more than twice", "at 1:1, 1:2, 1:3", "(an answer? read answers with parse_solution)"]),
         ("A.B\nA.\n..B", "native", 2, None, ["ragged", "2 cells"]),
         ("3 2\nA.A\n", "thomasahle", 2, None, ["2 rows", "only 1"]),
         ("3 1\nA.A\nB.B\n", "thomasahle", 3, None, ["more follow"]),

@@ -191,7 +191,8 @@ class _Board:
         marks.append(mark)
         if len(marks) == 3:
             raise ParseError(
-                f"label {label!r} occurs more than twice (at {_places(marks)}; expected exactly 2)",
+                f"label {label!r} occurs more than twice (at {_places(marks)}; expected exactly 2) "
+                "(an answer? read answers with parse_solution)",  # (as a layered board says it)
                 line=line, column=column,
             )
 
