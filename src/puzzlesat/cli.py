@@ -393,7 +393,7 @@ def command_verify(args: argparse.Namespace) -> int:
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none read"
     line = f"{total} puzzle(s) in {len(loaded) - len(skipped)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
     if skipped:
-        line += f"; {len(skipped)} file(s) skipped (not puzzles: answers or logs)"
+        line += f"; {len(skipped)} file(s) skipped (not puzzles: answers, logs, tilesets)"
     if table is not None:
         unpaired_answers = [name for name in table[1] if name not in named]
         line += (f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer(s) of "
