@@ -92,6 +92,17 @@ def test_unknown_method_is_refused():
         solve(SMALL, method="magic")
 
 
+def test_method_exact_is_the_default_as_for_swap(capsys):
+    """'--method exact' names Swap's default; on a folder of both families it must not make
+    every Roller level an error."""
+    from puzzlesat.cli import main
+    from tests.support import ROOT
+
+    assert solve(SMALL, method="exact").method == solve(SMALL).method
+    assert main(["verify", str(ROOT / "examples" / "roller"), "--method", "exact"]) == 0
+    assert "error" not in capsys.readouterr().out
+
+
 def test_a_wrong_answer_from_a_method_is_a_bug_not_an_answer(monkeypatch):
     def liar(graph, *, time_limit=None):
         return SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1, method="liar")

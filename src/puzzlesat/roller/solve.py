@@ -111,7 +111,8 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     ``UDLR``: SOLVED (``optimal`` True when minimality is proven; when time runs out after an
     answer was found, ``optimal`` is False and ``lower_bound`` is the best proven bound),
     UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
-    with no answer; ``lower_bound`` still set). Every answer has passed ``verify``.
+    with no answer; ``lower_bound`` still set). Every answer has passed ``verify``. ``method``:
+    one of ``METHODS``; None or ``"exact"`` (the name Swap uses) is ``DEFAULT_METHOD``.
 
     >>> level = Level.from_rows(["o.", ".."])
     >>> result = solve(level, time_limit=10)
@@ -121,7 +122,7 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     'DRU'
     """
     require_type(level, Level, "level", "parse text with roller.parse")
-    name = method or DEFAULT_METHOD
+    name = DEFAULT_METHOD if method in (None, "exact") else method  # "exact": the default, as for Swap
     run = _method(name)
     deadline = Deadline.of(time_limit)
     if deadline.time_limit is not None and level.width * level.height > CHILD_PROCESS_CELLS and can_fork():
