@@ -518,7 +518,8 @@ def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True) -
     nl.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
     mv = p.add_argument_group("roller and swap")
     mv.add_argument("--start", choices=["bottom-left", "row-major"], default=None, help="roller start for files that store none: TabTale TMX default bottom-left (leftmost column, bottom-most floor), row-major = first floor cell in reading order")
-    mv.add_argument("--method", default=None, help="solver method (roller: see docs; swap: exact|astar)")
+    mv.add_argument("--method", default=None, help="solver method: exact (each family's default) or astar (roller: exact A*; swap: the capped baseline); "
+                                                   "roller also auto, flow, time-indexed, dfs; swap also search, cpsat")
 
 
 def installed_versions() -> list[str]:
