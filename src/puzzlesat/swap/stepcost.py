@@ -45,7 +45,6 @@ LP_SHARE = 0.25  # time limit (when it does not finish: half costs everywhere)
 COST_WEIGHT = 1e-6  # in the LP objective per unit of cost: the largest cost sum among the best bounds
 
 
-
 def swap_edges(task: Task) -> list[tuple[int, int]]:
     """The edges (i < j) of the refined swap graph (see :func:`bounds.swap_graph`)."""
     adjacent = bounds.swap_graph(task)
