@@ -105,6 +105,34 @@ def test_the_start_pairs_of_unionfind_match_a_fresh_listing_after_every_cell_tak
         assert pairs.total == 0
 
 
+def test_a_quality_candidate_with_a_second_answer_is_cut_where_the_answers_part() -> None:
+    """The repair step keeps the pipeline's rules (parts of 3 or more cells, no loop, no link
+    beside itself, the link count within the band) and cuts at a step the second answer does not
+    take: two inner cells of that answer become endpoints, so it is no answer any more."""
+    rng = random.Random(4)
+    band = gen.link_band(8, 8)
+    repaired = 0
+    while repaired < 15:
+        links = gen.quality_links(8, 8, rng)
+        if links is None or gen._quality_problem(links, band) is not None:
+            continue
+        counted = count(gen._puzzle_from_links(8, 8, links, frozenset())[0], limit=2)
+        if counted.unique is not False:
+            continue
+        other = counted.solutions[1]
+        cut = gen._split_where_answers_differ(links, other, rng, band[1])
+        if cut is None:
+            continue
+        repaired += 1
+        assert len(cut) == len(links) + 1 <= band[1] and gen._quality_problem(cut, band) is None
+        assert sorted(cell for link in cut for cell in link) == sorted(cell for link in links for cell in link)
+        ends = {link[k] for link in links for k in (0, -1)}
+        a, b = {link[k] for link in cut for k in (0, -1)} - ends
+        assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+        assert frozenset((a, b)) not in {frozenset(step) for _, path in other.paths for step in zip(path, path[1:])}
+    assert gen._split_where_answers_differ([[(0, c) for c in range(6)]], other, rng, most=1) is None  # the band is full
+
+
 def test_quality_band_and_target_are_configurable() -> None:
     assert gen.link_band(10, 10) == (8, 12)
     assert gen.link_band(10, 10, band=0.0, target=11) == (11, 11)
