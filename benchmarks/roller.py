@@ -146,6 +146,12 @@ def _check(row: dict[str, Any], level: Level, set_name: str) -> str:
     return "ok"
 
 
+def dfs_seconds(time_limit: float, dfs_limit: float | None) -> float:
+    """The DFS baseline's limit per level: ``dfs_limit``, by default 5 s or ``time_limit`` when
+    that is shorter (as ``puzzlesat bench`` gives it)."""
+    return min(time_limit, 5.0) if dfs_limit is None else dfs_limit
+
+
 def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
         sets: Sequence[str] | None = None, dfs_limit: float | None = None,
         method_limits: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:
@@ -154,7 +160,7 @@ def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None
     load_solver_libraries()
     methods = list(methods or METHODS)
     limits = {m: time_limit for m in methods}
-    limits["dfs"] = min(time_limit, 5.0) if dfs_limit is None else dfs_limit
+    limits["dfs"] = dfs_seconds(time_limit, dfs_limit)
     limits.update(method_limits or {})
     for set_name in sets or SETS:
         levels = load_set(set_name)
@@ -212,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             method_limits[name] = seconds_argument(seconds)
         except argparse.ArgumentTypeError as exc:
             parser.error(f"--method-limit {item}: {exc}")
-    dfs_limit = min(args.time_limit, 5.0) if args.dfs_limit is None else args.dfs_limit
+    dfs_limit = dfs_seconds(args.time_limit, args.dfs_limit)
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
