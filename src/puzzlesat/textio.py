@@ -36,22 +36,30 @@ def split_lines(text: str) -> list[str]:
 def as_text(data: str | bytes | bytearray) -> str:
     """Text from str or bytes: UTF-16 with a byte order mark, UTF-8 (with or without BOM), else
     cp932 (Japanese Windows, the ADC originals), else Latin-1 (each family's parser then refuses
-    control characters)."""
+    control characters). A str loses a leading byte order mark (a file opened as "utf-8" keeps it).
+
+    >>> as_text("\\ufeffstart"), as_text(b"\\xef\\xbb\\xbfstart"), as_text("start".encode("utf-16"))
+    ('start', 'start', 'start')
+    """
     if isinstance(data, (bytes, bytearray)):
-        if bytes(data[:2]) in UTF16_BOMS:  # UTF-16 with its byte order mark (Windows editors)
-            try:
-                return bytes(data).decode("utf-16")
-            except UnicodeDecodeError:
-                pass
-        for encoding in ("utf-8-sig", "cp932"):
-            try:
-                return bytes(data).decode(encoding)
-            except UnicodeDecodeError:
-                continue
-        return bytes(data).decode("latin-1")
-    if not isinstance(data, str):
+        data = _decoded(bytes(data))
+    elif not isinstance(data, str):
         raise TypeError(f"expected text (str or bytes), got {type(data).__name__}")
-    return data
+    return data[1:] if data.startswith("\ufeff") else data
+
+
+def _decoded(data: bytes) -> str:
+    if data[:2] in UTF16_BOMS:  # UTF-16 with its byte order mark (Windows editors)
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
 
 
 def with_file_name_hint(error: ParseError, data: object) -> ParseError:

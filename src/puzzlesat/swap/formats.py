@@ -123,13 +123,6 @@ def _is_comment(tokens: list[tuple[int, str]]) -> bool:
 FORMATS = ("native",)  # the one Swap format; "swap" is accepted as its other name
 
 
-def _text(text: "str | bytes") -> str:
-    """``text`` as a str (:func:`~puzzlesat.textio.as_text`), without the byte order mark a file
-    read as "utf-8" keeps, as the other families read it."""
-    text = as_text(text)
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None) -> list[Level]:
     """Every level in ``text``, in order (``fmt``: None or "native", the only Swap format).
     Raises ParseError (line, column) on anything wrong, including input with no level at all.
@@ -142,7 +135,7 @@ def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = N
     if fmt not in (None, "native", "swap"):
         raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
     try:
-        levels = _parse_levels(_text(text), source)
+        levels = _parse_levels(as_text(text), source)
     except ParseError as error:
         raise with_file_name_hint(error, text) from None
     if source:
@@ -168,7 +161,7 @@ def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = 
         return list(parse_all(text, fmt=fmt, source=source))
     except ParseError as whole:
         failure = whole
-    lines = split_lines(_text(text))
+    lines = split_lines(as_text(text))
     spans = []  # (first line, end) of each piece: cut at a separator, or before a second 'start' line
     begin, has_start = 0, False
     for k, line in enumerate(lines):
