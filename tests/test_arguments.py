@@ -235,6 +235,8 @@ def test_results_print_as_their_plain_values():
     (["solve", "PUZZLE", "--format", "toks"], "unknown format 'toks'"),
     (["solve", "PUZZLE", "--solver", "foo"], "unknown SAT solver 'foo'"),
     (["solve", "PUZZLE", "--solver", "lingeling"], "cannot be used"),
+    (["generate", "numberlink", "--size", "-3x5"], "size '-3x5' is not WIDTHxHEIGHT"),  # (not argparse's "expected one argument")
+    (["generate", "roller", "--size", "8x8", "--moves", "-2-4"], "moves must be N or LO-HI"),
 ])
 def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:

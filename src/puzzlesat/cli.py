@@ -627,9 +627,26 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
     return None
 
 
+def joined_dash_values(argv: Sequence[str]) -> list[str]:
+    """``--size -3x5`` as ``--size=-3x5``: argparse takes a value starting with ``-`` (and not a
+    plain negative number) for an option, and says only "expected one argument"; joined, the
+    option's own check says what is wrong with the value.
+
+    >>> joined_dash_values(["generate", "roller", "--size", "-3x5", "--moves", "-2-4", "--seed", "-1"])
+    ['generate', 'roller', '--size=-3x5', '--moves=-2-4', '--seed', '-1']
+    """
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1] in ("--size", "--moves") and re.match(r"-\d", token) and not re.fullmatch(r"-\d+", token):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(joined_dash_values(sys.argv[1:] if argv is None else argv))
     if getattr(args, "fmt", None):
         args.fmt = args.fmt.strip().lower()  # format names are lower case; --format ADC is adc
     problem = bad_option_value(args)
