@@ -376,25 +376,37 @@ def _puzzle_block(index: int, made: Any) -> str:
     return f"{head}\n{puzzle_text(made.puzzle)}\n\n"
 
 
+def pack_text(path: str, first_line: str, *, pack: str) -> tuple[str | None, str | None]:
+    """A pack's record file for a rerun (the pack file itself, or a multi-layer pack folder's
+    ``pack.txt``; ``pack`` is what ``--out`` named): ``(text, None)`` when it opens with this run's
+    ``first_line``, ``(None, None)`` when it is absent or empty, ``(None, why not)`` otherwise."""
+    import os
+
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None, None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"cannot resume {path}: {exc}"
+    if text.split("\n", 1)[0] != first_line:
+        differs = "its first line differs" if pack == path else f"the first line of {os.path.basename(path)} differs"
+        return None, f"{pack} was not written by a run with these settings ({differs}); choose another --out"
+    return text, None
+
+
 def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Puzzle], str | None]:
     """The puzzles a previous run with the same settings left in ``path`` (or an error): the
     first line must be this run's signature, the puzzle comments numbered 0..n-1 with the seeds
     this run gives them, and the file must parse as n puzzles."""
-    import os
     import re
 
     from ..errors import ParseError
     from .generate import puzzle_seed, run_seeds
 
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return [], None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], f"cannot resume {path}: {exc}"
-    if text.split("\n", 1)[0] != signature:
-        return [], f"{path} was not written by a run with these settings (first line differs); choose another --out"
+    text, problem = pack_text(path, signature, pack=path)
+    if text is None:
+        return [], problem
     marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d+): seed (-?\d+),", text, flags=re.MULTILINE)]
     indices = [index for index, _ in marks]
     if indices != list(range(len(indices))):

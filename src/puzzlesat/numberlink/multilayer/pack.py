@@ -101,22 +101,18 @@ def existing_puzzles(folder: str, first_line: str, args: argparse.Namespace) -> 
     be resumed): ``pack.txt`` must open with this run's first line and number its puzzles
     0..n-1 with the seeds this run gives them, and every listed problem must read back with
     an answer that passes ``verify`` under the run's rules."""
-    from ..cli import rules_from
+    from ..cli import pack_text, rules_from
 
     manifest = os.path.join(folder, MANIFEST)
     if os.path.exists(folder) and not os.path.isdir(folder):
         return [], f"{folder} is a file; a multi-layer pack is a folder (--out names the folder)"
-    if not os.path.exists(manifest) or os.path.getsize(manifest) == 0:
+    text, problem = pack_text(manifest, first_line, pack=folder)
+    if problem:
+        return [], problem
+    if text is None:  # no pack.txt (or an empty one)
         if os.path.isdir(folder) and any(name != MANIFEST for name in os.listdir(folder)):
             return [], f"{folder} holds files but no {MANIFEST}: not a pack of this command; choose another --out"
         return [], None
-    try:
-        with open(manifest, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], f"cannot resume {manifest}: {exc}"
-    if text.split("\n", 1)[0] != first_line:
-        return [], f"{folder} was not written by a run with these settings (the first line of {MANIFEST} differs); choose another --out"
     if not text.endswith("\n"):
         return [], f"{manifest} ends in the middle of a line; remove the incomplete last line to resume"
     marks = [(int(m.group(1)), m.group(2), int(m.group(3)))
