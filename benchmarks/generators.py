@@ -22,7 +22,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from benchmarks import JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink.formats import parse
@@ -37,6 +37,20 @@ FULL_PLAN = [((5, 5), 30), ((8, 8), 100), ((10, 10), 60), ((12, 10), 100), ((15,
 METHODS = (("quality", True), ("unionfind", True), ("unionfind-label", False))
 
 
+def timed_generation(row: dict[str, Any], make: Callable[[], Any]) -> tuple[Any, float]:
+    """``make()`` (a generator call) and its wall seconds; when it raises GenerationFailed, None,
+    and ``row`` is filled as an "unknown" row (its tries kept). Shared with the multi-layer
+    generators' benchmark."""
+    started = time.perf_counter()
+    try:
+        made = make()
+    except gen.GenerationFailed as exc:
+        seconds = time.perf_counter() - started
+        row.update(status="unknown", solve_s=seconds, seconds=seconds, verified=False, tries=exc.tries, unique=None, confirmed=None)
+        return None, seconds
+    return made, time.perf_counter() - started
+
+
 def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> Iterator[dict[str, Any]]:
     """One row per generated puzzle (ROW_KEYS plus ``tries``, ``unique``, ``links``,
     ``link_lengths``, ``confirmed``). ``time_limit`` bounds each puzzle's generation."""
@@ -47,15 +61,11 @@ def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> 
                 row: dict[str, Any] = {"family": "numberlink", "set": f"generate-{width}x{height}", "instance": f"{name}-seed{seed}",
                                        "size": f"{width}x{height}", "cells": width * height, "method": name, "task": "generate",
                                        "encode_s": 0.0, "time_limit": time_limit}
-                started = time.perf_counter()
-                try:
-                    made = gen.generate(width, height, method=method, seed=seed, unique=require_unique, time_limit=time_limit)
-                except gen.GenerationFailed as exc:
-                    seconds = time.perf_counter() - started
-                    row.update(status="unknown", solve_s=seconds, seconds=seconds, verified=False, tries=exc.tries, unique=None, confirmed=None)
+                made, seconds = timed_generation(row, lambda: gen.generate(width, height, method=method, seed=seed,
+                                                                            unique=require_unique, time_limit=time_limit))
+                if made is None:
                     yield row
                     continue
-                seconds = time.perf_counter() - started
                 text = gen.puzzle_text(made.puzzle)
                 fresh = sat.count(parse(text, fmt="native"), limit=2, time_limit=60).unique
                 confirmed = fresh is made.unique and not verify(made.puzzle, made.solution)

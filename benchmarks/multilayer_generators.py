@@ -25,7 +25,7 @@ from collections import defaultdict
 from typing import Any, Iterator
 
 from benchmarks import JSON_HELP, json_path
-from benchmarks.generators import collect
+from benchmarks.generators import collect, timed_generation
 from puzzlesat.numberlink.model import Rules
 from puzzlesat.numberlink.multilayer import count, format, parse, solve, verify
 from puzzlesat.timing import seconds_argument
@@ -71,15 +71,10 @@ def run(*, time_limit: float, quick: bool = False, plan: list | None = None) -> 
             row: dict[str, Any] = {"family": "numberlink", "set": f"generate-{size}", "instance": f"{name}-seed{seed}", "size": size,
                                    "cells": width * height * layers, "method": name, "task": "generate", "encode_s": 0.0,
                                    "time_limit": time_limit}
-            started = time.perf_counter()
-            try:
-                made = gen.generate(width, height, layers, seed=seed, time_limit=time_limit, **options)
-            except gen.GenerationFailed as exc:
-                seconds = time.perf_counter() - started
-                row.update(status="unknown", solve_s=seconds, seconds=seconds, verified=False, tries=exc.tries, unique=None, confirmed=None)
+            made, seconds = timed_generation(row, lambda: gen.generate(width, height, layers, seed=seed, time_limit=time_limit, **options))
+            if made is None:
                 yield row
                 continue
-            seconds = time.perf_counter() - started
             fmt = gen.TEXT_FORMAT[made.method]
             text = format(made.puzzle, fmt=fmt)
             valid = not verify(made.puzzle, made.solution, rules)
