@@ -110,6 +110,11 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
     (lambda: roller.generate(6, 6, solve_time_limit=-1), "^solve_time_limit must be zero or more seconds"),
     (lambda: numberlink.generate(5, 5, certify_time_limit=-1), "^certify_time_limit must be zero or more seconds"),
     (lambda: multilayer.generate(3, 3, 2, certify_time_limit=math.nan), "^certify_time_limit must be zero or more seconds"),
+    # random.Random(-5) draws what random.Random(5) draws: a negative seed would repeat a positive one's puzzle
+    (lambda: numberlink.generate(5, 5, seed=-5), "^seed must be 0 or more, not -5"),
+    (lambda: multilayer.generate(3, 3, 2, seed=-5), "^seed must be 0 or more, not -5"),
+    (lambda: roller.generate(6, 6, seed=-5), "^seed must be 0 or more, not -5"),
+    (lambda: swap.generate(seed=-5), "^seed must be 0 or more, not -5"),
 ])
 def test_bad_values_raise_a_value_error_saying_what_is_allowed(call, message):
     with pytest.raises(ValueError, match=message):

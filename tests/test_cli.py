@@ -252,3 +252,13 @@ def test_the_command_line_and_the_packages_load_or_tools_and_scipy_only_when_a_s
              "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'scipy', 'pandas'}))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("family", ["numberlink", "roller", "swap"])
+def test_generate_refuses_a_negative_seed_naming_the_option(family, capsys):
+    """--seed -5 drew what --seed 5 draws (Python's random uses a seed's absolute value): the
+    first Numberlink and Swap puzzles of the two packs were the same."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["generate", family, "--seed", "-5"])
+    assert stopped.value.code == 2
+    assert "argument --seed: '-5' is not a seed of 0 or more" in capsys.readouterr().err

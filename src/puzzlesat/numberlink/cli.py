@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from ..errors import ParseError, count_argument
 from ..results import Status
+from ..seeds import seed_argument
 from ..timing import seconds_argument
 from . import formats, multilayer
 from .model import Puzzle, Rules, Solution
@@ -334,7 +335,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=sorted({*METHODS, *LAYERED_METHODS}), default=None,
                         help="one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), unionfind, "
                              "or routing (ADC-style routing problems, with --allow-empty)")
-    parser.add_argument("--seed", type=int, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="run seed; puzzle i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, metavar="PATH", help="append each puzzle to PATH as soon as it is certified (WxHxL: PATH is a folder of files); a rerun continues it (default: standard output)")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (default: no limit)")
     parser.add_argument("--certify-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")

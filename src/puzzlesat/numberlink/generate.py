@@ -57,11 +57,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
-from ..errors import PuzzlesatError, require_count, require_type
+from ..errors import PuzzlesatError, require_count
 from ..grid import Cell
 from ..results import CountResult
 from ..sat import check_solver_name
-from ..seeds import hashed_seed
+from ..seeds import hashed_seed, require_seed
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
 from .verify import verify
@@ -790,7 +790,7 @@ def generate(
     require_count(max_tries, "max_tries")
     if solver is not None:
         check_solver_name(solver)  # before any drawing, not at the first certificate
-    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
+    require_seed(seed)
     deadline = Deadline.of(time_limit)
     Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
     rng = random.Random(seed)

@@ -43,11 +43,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import ParseError, PuzzlesatError, count_argument, require_count, require_type
+from ..errors import ParseError, PuzzlesatError, count_argument, require_count
 from ..grid import is_whole_number
 from ..results import Status
 from ..scene import clean_text
-from ..seeds import hashed_seed
+from ..seeds import hashed_seed, require_seed, seed_argument
 from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from .model import DELTAS, FLOOR, MOVES, WALL, Level, slide
@@ -247,7 +247,7 @@ def generate(
     deadline = Deadline.of(time_limit)
     Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
-    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
+    require_seed(seed)
     reach = carving_reach(width, height)
     if lo > reach:
         # possible, perhaps, but not for this generator: fail at once rather than after max_tries draws
@@ -327,7 +327,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=count_argument, default=1, help="how many levels (default 1)")
     parser.add_argument("--moves", type=parse_moves, default=None, metavar="LO-HI",
                         help="proven minimum number of moves wanted (default: from the size)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same pack)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="random seed (the same seed gives the same pack)")
     parser.add_argument("--out", default=None, metavar="PATH",
                         help="write the pack here (native .roller text), each level as soon as it is proven; "
                              "rerunning with the same seed and path resumes")

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 from ..errors import ParseError, count_argument
 from ..results import SolveResult, Status, stated_phrase
-from ..seeds import hashed_seed
+from ..seeds import hashed_seed, seed_argument
 from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from . import formats
@@ -321,7 +321,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moves", type=_range, default=None, metavar="LO-HI", help="keep levels whose proven minimum lies in this range")
     parser.add_argument("--size", type=_size, default=None, metavar="RxC", help="fixed size instead of the difficulty's (e.g. 7x6)")
     parser.add_argument("--count", type=count_argument, default=1, help="levels in the pack (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
     parser.add_argument("--level-time-limit", type=seconds_argument, default=None, metavar="S",

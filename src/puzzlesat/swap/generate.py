@@ -44,7 +44,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..errors import PuzzlesatError, require_count, require_type
+from ..errors import PuzzlesatError, require_count
+from ..seeds import require_seed
 from ..grid import is_whole_number
 from ..results import Status
 from ..timing import Deadline
@@ -332,7 +333,7 @@ def generate(
     deadline = Deadline.of(time_limit)
     Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
-    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
+    require_seed(seed)
     rng = random.Random(seed)
     started = time.perf_counter()
     stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}

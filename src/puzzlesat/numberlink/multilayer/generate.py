@@ -59,6 +59,7 @@ import time
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ...errors import require_count, require_type
+from ...seeds import require_seed
 from ...grid import is_whole_number
 from ...results import CountResult
 from ...sat import check_solver_name
@@ -422,7 +423,7 @@ def generate(
     require_count(max_tries, "max_tries")
     if solver is not None:
         check_solver_name(solver)  # before any drawing, not at the first count
-    require_type(seed, int, "seed", "a whole number: the same seed gives the same result")
+    require_seed(seed)
     deadline = Deadline.of(time_limit)
     Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused here when it is no number of seconds)
     rng = random.Random(seed)
