@@ -91,6 +91,20 @@ def test_rows_given_as_one_string_are_refused(make):
         make()
 
 
+def test_rows_given_as_cells_build_the_same_level_as_strings():
+    """Rows of one-character cells (lists, a numpy array of characters), as Numberlink's and
+    Swap's from_rows take them: from_rows raised AttributeError ('list' object has no attribute
+    'replace'), and Level(rows=...) said "cell (0, 0) holds '['"."""
+    rows = ["o...#", ".#...", "....."]
+    assert Level.from_rows([list(row) for row in rows]) == WIDE
+    assert Level.from_rows(np.array([list(row) for row in rows])) == WIDE
+    assert Level([list(row.replace("o", ".")) for row in rows], (0, 0)) == WIDE
+    built = Level.from_rows(np.array([list(row) for row in rows]))
+    assert all(type(row) is str for row in built.rows)  # plain str, not numpy str_: reprs stay readable
+    with pytest.raises(InvalidPuzzle, match="holds 'x'"):
+        Level.from_rows([["o", "x"]])
+
+
 def test_start_conventions_differ_and_ignore_walls():
     rows = ["####", "#..#", "#.##", "#..#", "####"]
     assert start_cell(rows, "bottom-left") == (3, 1)

@@ -54,6 +54,20 @@ MAX_CELLS = 1_000_000  # a board with more cells is refused as absurd
 START_RULES = ("bottom-left", "row-major")
 
 
+def row_text(row: object) -> str:
+    """One board row as a plain string: a string as it is, a sequence of one-character cells
+    (a list, a row of a numpy array of characters) joined.
+
+    >>> row_text("#o."), row_text(["#", "o", "."]), row_text(np.array(list("#.")))
+    ('#o.', '#o.', '#.')
+    """
+    if isinstance(row, str):
+        return str(row)  # a numpy str_ becomes a plain str
+    if isinstance(row, (Sequence, np.ndarray)):
+        return "".join(str(cell) for cell in row)
+    return str(row)
+
+
 @dataclass(frozen=True)
 class Level:
     """A board of wall (``#``) and floor (``.``) cells and the ball's start cell.
@@ -76,7 +90,7 @@ class Level:
     def __post_init__(self) -> None:
         if isinstance(self.rows, str):
             raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string (roller.parse reads text)")
-        rows = tuple(str(row) for row in self.rows)
+        rows = tuple(row_text(row) for row in self.rows)
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "start", as_cell(self.start, "start"))
         if not rows or not rows[0]:
@@ -105,14 +119,20 @@ class Level:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_rows(cls, rows: Sequence[str], *, name: str = "", **metadata: object) -> "Level":
-        """Build from rows over ``#`` wall, ``.`` floor and one ``o`` (the start, a floor cell).
+    def from_rows(cls, rows: Sequence[str | Sequence[str]], *, name: str = "", **metadata: object) -> "Level":
+        """Build from rows over ``#`` wall, ``.`` floor and one ``o`` (the start, a floor cell):
+        each row a string, or a sequence of one-character cells (a 2-D numpy array of
+        characters reads as its rows), as Numberlink's and Swap's ``from_rows`` take them.
 
         Rows must have one length (the text parser in :mod:`.formats` pads and reports errors
         with line numbers; this is the plain constructor for code and tests).
+
+        >>> Level.from_rows(np.array([list("o.#"), list("...")])).rows
+        ('..#', '...')
         """
         if isinstance(rows, str):
             raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string (roller.parse reads text)")
+        rows = [row_text(row) for row in rows]
         starts = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == BALL]
         if len(starts) != 1:
             raise InvalidPuzzle(f"expected exactly one start 'o', found {len(starts)}")
