@@ -323,3 +323,56 @@ def test_a_pack_cut_inside_its_last_level_is_named_as_such(tmp_path, capsys, ora
         out.write_text(text[:cut])
         assert cli.main(args + ["--count", str(levels + 1)]) == 2
         assert "ends in the middle of a level" in capsys.readouterr().err
+
+
+def test_each_board_drawn_is_reported_with_the_minima_proven_so_far(oracle):
+    """on_try(tries, minima) after every board, so a caller can show a request that the boards
+    hardly reach (12x12 at 60-70 moves ran 5 minutes with nothing on the screen)."""
+    calls = []
+    with pytest.raises(GenerationFailed) as failed:
+        generate(8, 8, moves=(40, 45), seed=1, max_tries=6, on_try=lambda tries, minima: calls.append((tries, list(minima))))
+    assert [tries for tries, _ in calls] == [1, 2, 3, 4, 5, 6]
+    proven = calls[-1][1]
+    assert proven and all(n < 40 for n in proven)
+    assert all(calls[i][1] == proven[: len(calls[i][1])] for i in range(6))  # each list extends the one before
+    assert f"minima of {min(proven)}-{max(proven)} moves" in str(failed.value)
+
+
+class _Terminal:
+    def __init__(self):
+        import io
+
+        self.text = io.StringIO()
+
+    def write(self, text):
+        return self.text.write(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def test_a_level_being_drawn_shows_its_tries_and_ctrl_c_says_what_they_gave(monkeypatch, oracle):
+    """On a terminal the progress line counts the boards of the level being drawn and the range
+    of their proven minima; Ctrl-C then says what the level's draws gave (it said only
+    'interrupted: 0 level(s) kept' after minutes of a blank screen)."""
+    import argparse
+    import sys
+
+    from puzzlesat.roller.generate import run_cli
+
+    def drawn_then_interrupted(width, height, *, on_try, **options):
+        on_try(1, [7])
+        on_try(2, [7, 12])
+        raise KeyboardInterrupt
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    args = argparse.Namespace(size=(12, 12), count=2, moves=(60, 70), seed=0, out=None, time_limit=None, min_floor=None,
+                              method=None, json=False)
+    assert run_cli(args, make=drawn_then_interrupted) == 130
+    shown = terminal.text.getvalue()
+    assert "#0: 1 tries, minima 7-7" in shown or "#0: 2 tries, minima 7-12" in shown
+    assert shown.rstrip().endswith("interrupted: 0 level(s) kept; level 0 had drawn 2 board(s), proven minima 7-12 moves")

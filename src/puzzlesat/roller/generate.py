@@ -41,7 +41,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..errors import ParseError, PuzzlesatError, count_argument, require_count
 from ..grid import is_whole_number
@@ -189,6 +189,7 @@ def generate(
     method: str | None = None,
     solve_time_limit: float | None = 10.0,
     name: str = "",
+    on_try: Callable[[int, Sequence[int]], None] | None = None,
 ) -> GeneratedLevel:
     """A random W x H level (outer border wall) whose proven minimum lies in ``moves``.
 
@@ -197,7 +198,9 @@ def generate(
     :func:`most_moves_needed` of the inner cells), and :class:`GenerationFailed` when
     ``time_limit`` seconds or ``max_tries`` boards pass without success, or at once when ``lo``
     is beyond what its carving walks reach (:func:`carving_reach`); ``solve_time_limit`` bounds
-    each certification (an unproven level is rejected).
+    each certification (an unproven level is rejected). ``on_try(tries, minima)``, when given, is
+    called after each board drawn with the boards drawn so far and the proven minima of those
+    certified (a list it must not change): ``generate roller`` shows them on its progress line.
 
     >>> generate(8, 8, moves=1000)
     Traceback (most recent call last):
@@ -259,32 +262,36 @@ def generate(
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
     minima: list[int] = []  # the proven minima of the levels drawn, for the failure message
-    for tries in range(1, max_tries + 1):
-        if deadline.expired():
-            break
-        level = carve(width, height, steps=steps, rng=rng)
-        walk = level.known_answer or ""
-        if level.floor_count < floor_needed or len(walk) < lo:
-            steps = min(steps + 1 + max(0, lo - len(walk)) // 2, reach)
-            continue  # too small, or the carving walk already paints it in fewer moves than asked
-        remaining = deadline.remaining()
-        limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
-        result = solve(level, time_limit=limit, method=method)
-        if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
-            continue  # the minimum is not proven in time
-        answer = result.solution
-        found = len(answer)
-        minima.append(found)
-        if found < lo:
-            steps = min(steps + 1 + (lo - found) // 2, reach)
-            continue
-        if found > hi:
-            steps = max(4, steps - 1 - (found - hi) // 2)
-            continue
-        if verify(level, answer):  # pragma: no cover (solve verifies; a second line of defence)
-            raise RuntimeError("the solver returned an invalid answer")
-        named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
-        return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
+    tries = 0
+    while tries < max_tries and not deadline.expired():
+        tries += 1
+        try:
+            level = carve(width, height, steps=steps, rng=rng)
+            walk = level.known_answer or ""
+            if level.floor_count < floor_needed or len(walk) < lo:
+                steps = min(steps + 1 + max(0, lo - len(walk)) // 2, reach)
+                continue  # too small, or the carving walk already paints it in fewer moves than asked
+            remaining = deadline.remaining()
+            limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
+            result = solve(level, time_limit=limit, method=method)
+            if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
+                continue  # the minimum is not proven in time
+            answer = result.solution
+            found = len(answer)
+            minima.append(found)
+            if found < lo:
+                steps = min(steps + 1 + (lo - found) // 2, reach)
+                continue
+            if found > hi:
+                steps = max(4, steps - 1 - (found - hi) // 2)
+                continue
+            if verify(level, answer):  # pragma: no cover (solve verifies; a second line of defence)
+                raise RuntimeError("the solver returned an invalid answer")
+            named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
+            return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
+        finally:
+            if on_try is not None:
+                on_try(tries, minima)
     drawn = (f"; the {len(minima)} levels proven had minima of {min(minima)}-{max(minima)} moves" if minima
              else "; no level drawn had its minimum proven")
     raise GenerationFailed(
@@ -439,15 +446,17 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     made: list[GeneratedLevel] = []
     failed = 0
     seen = set(existing)
+    drawing = _LevelDraws(progress)
     try:
         for index in range(done, args.count):
             item = None
+            drawing.start(index)
             try:
                 for attempt in range(DUPLICATE_RETRIES):
                     seed = level_seed(args.seed, index, attempt)
                     item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
                                 max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
-                                name=_pack_name(width, height, args.seed, index))
+                                name=_pack_name(width, height, args.seed, index), on_try=drawing.tried)
                     if item.level not in seen:
                         break
                 else:
@@ -477,7 +486,8 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
             progress.advance(note=f"{item.min_moves} moves")
     except KeyboardInterrupt:
         progress.close()
-        print(f"interrupted: {done + len(made)} level(s) kept" + (f" in {out}" if out is not None else ""), file=sys.stderr)
+        print(f"interrupted: {done + len(made)} level(s) kept" + (f" in {out}" if out is not None else "")
+              + drawing.summary(), file=sys.stderr)
         return 130
     progress.close()
     seconds = time.perf_counter() - started
@@ -492,6 +502,34 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
     line += f" in {seconds:.1f}s" + (f"; wrote {out}" if out is not None and made else "")
     print(line, file=sys.stderr)
     return 0 if failed == 0 else 1
+
+
+class _LevelDraws:
+    """What the draws of the level being made gave so far, for the progress line on a terminal
+    and the line Ctrl-C prints: a request the boards of the size hardly reach shows itself as
+    tries mounting with minima below the range, instead of a silent wait."""
+
+    def __init__(self, progress: object) -> None:
+        self.progress = progress
+        self.index = 0
+        self.tries = 0
+        self.minima: Sequence[int] = ()
+
+    def start(self, index: int) -> None:
+        self.index, self.tries, self.minima = index, 0, ()
+
+    def tried(self, tries: int, minima: Sequence[int]) -> None:
+        self.tries, self.minima = tries, minima
+        self.progress.advance(0, note=f"#{self.index}: {tries} tries{self._spread(', minima ')}")  # type: ignore[attr-defined]
+
+    def _spread(self, prefix: str) -> str:
+        return f"{prefix}{min(self.minima)}-{max(self.minima)}" if self.minima else ""
+
+    def summary(self) -> str:
+        """``; level 3 had drawn 120 boards, proven minima 9-52 moves`` (empty before any draw)."""
+        if not self.tries:
+            return ""
+        return f"; level {self.index} had drawn {self.tries} board(s){self._spread(', proven minima ')}" + (" moves" if self.minima else "")
 
 
 def _foreign_block(text: str) -> str | None:
