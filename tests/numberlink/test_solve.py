@@ -7,11 +7,12 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from puzzlesat.cli import main
 from puzzlesat.numberlink import formats
-from puzzlesat.numberlink.model import Pair, Puzzle, Rules
+from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink.solve import WINDOWS, _window_starts, count, is_unique, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
@@ -29,6 +30,20 @@ BOARDS = {
     "1x5 strip": ["A...A"],
     "4x4 one pair": ["A...", "....", "....", "...A"],
 }
+
+
+def test_puzzles_and_answers_built_from_numpy_arrays_hold_plain_labels_and_cells() -> None:
+    """A grid or path taken from a numpy array: labels were kept as numpy str_ and cells as
+    numpy integers, so the puzzle, its answers and their reprs read Pair(label=np.str_('B'), ...)
+    and ((np.int64(1), np.int64(1)), ...) while equal to the ones parsed from text."""
+    rows = ["...B", ".A..", "..BA"]
+    from_array = Puzzle.from_rows(np.array([list(row) for row in rows]))
+    assert from_array == Puzzle.from_rows(rows) and repr(from_array) == repr(Puzzle.from_rows(rows))
+    assert all(type(pair.label) is str for pair in from_array.pairs)
+    answer = solve(from_array).solution
+    assert "np." not in repr(answer)
+    drawn = Solution.from_mapping({label: np.array(cells) for label, cells in answer.paths})
+    assert drawn == answer and repr(drawn) == repr(answer) and verify(from_array, drawn) == []
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)

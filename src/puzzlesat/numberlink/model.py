@@ -18,9 +18,10 @@ A . B
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -69,6 +70,7 @@ class Pair:
     def __post_init__(self) -> None:
         if not isinstance(self.label, str):
             raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
+        object.__setattr__(self, "label", str(self.label))  # a numpy str_ (a label read from an array) as a plain str
         object.__setattr__(self, "start", as_cell(self.start, f"the start of {self.label!r}"))
         object.__setattr__(self, "end", as_cell(self.end, f"the end of {self.label!r}"))
 
@@ -229,8 +231,16 @@ class Solution:
         paths = []
         for label, cells in self.paths:
             cells = tuple(map(tuple, cells))
-            if not all(len(cell) == 2 and is_whole_number(cell[0]) and is_whole_number(cell[1]) for cell in cells):
-                raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers")
+            try:
+                plain = all(type(r) is int and type(c) is int for r, c in cells)  # the common case: one pass
+            except ValueError:  # a cell that is not a pair
+                plain = False
+            if not plain:
+                if not all(len(cell) == 2 and is_whole_number(cell[0]) and is_whole_number(cell[1]) for cell in cells):
+                    raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers")
+                cells = tuple((operator.index(r), operator.index(c)) for r, c in cells)  # numpy integers: plain ints
+            if isinstance(label, str):
+                label = str(label)  # a numpy str_ as a plain str, so the answer prints as any other
             if cells and cells[-1] < cells[0]:
                 cells = cells[::-1]
             paths.append((label, cells))
@@ -313,9 +323,11 @@ class TraceCapped(NotAPath):
 
 
 def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None, *,
-          steps: Sequence[tuple[int, ...]] = ORTHOGONAL) -> tuple[Cell, ...] | None:
+          steps: Sequence[tuple[int, ...]] = ORTHOGONAL,
+          allowed: Callable[[Cell, Cell], bool] | None = None) -> tuple[Cell, ...] | None:
     """A simple path from ``pair.start`` to ``pair.end`` through exactly ``cells``, moving by
-    ``steps`` (one layer's four by default; boards of several layers pass six), or None when
+    ``steps`` (one layer's four by default; boards of several layers pass six; ``allowed(a,
+    b)``, when given, says which of those moves a path may make), or None when
     there is none. Where the path runs beside itself the drawing is ambiguous and this is a
     search for a Hamiltonian path: depth first, trying the cell with the fewest ways on first,
     and backing out as soon as a cell not yet on the path has too few neighbours left to be
@@ -330,7 +342,8 @@ def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None, *,
     start, end = pair.start, pair.end
     if start not in cells or end not in cells or start == end:
         return None
-    around = {cell: [n for n in (tuple(a + b for a, b in zip(cell, step)) for step in steps) if n in cells] for cell in cells}
+    around = {cell: [n for n in (tuple(a + b for a, b in zip(cell, step)) for step in steps)
+                     if n in cells and (allowed is None or allowed(cell, n))] for cell in cells}
 
     def need(cell: Cell) -> int:
         return 1 if cell == start or cell == end else 2
