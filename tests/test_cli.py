@@ -262,3 +262,12 @@ def test_generate_refuses_a_negative_seed_naming_the_option(family, capsys):
         main(["generate", family, "--seed", "-5"])
     assert stopped.value.code == 2
     assert "argument --seed: '-5' is not a seed of 0 or more" in capsys.readouterr().err
+
+
+def test_every_generator_draws_the_same_number_of_tries_per_puzzle_by_default():
+    """A request the boards hardly reach ends after --max-tries draws; Roller's default was ten
+    times the others' (100,000 boards, hours on 12x12 with nothing said)."""
+    from puzzlesat.cli import build_parser
+
+    defaults = {family: build_parser().parse_args(["generate", family]).max_tries for family in ("numberlink", "roller", "swap")}
+    assert len(set(defaults.values())) == 1, defaults

@@ -55,7 +55,7 @@ from .verify import verify
 
 DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed is tried
 MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
-MAX_TRIES = 100_000  # boards drawn per level before giving up (generate --max-tries)
+MAX_TRIES = 10_000  # boards drawn per level before giving up (generate --max-tries), as the other families draw
 
 
 class GenerationFailed(PuzzlesatError):
