@@ -720,3 +720,15 @@ def test_a_pack_cut_inside_its_last_grid_keeps_the_grids_before_it():
     pack = "".join(f"3 2\n{c}.{c}\n...\n\n" for c in "ABCD")
     items = formats.parse_each(pack[:-6])  # the last grid loses its second row
     assert [type(item).__name__ for item in items] == ["Puzzle"] * 3 + ["ParseError"]
+
+
+def test_one_wide_answer_with_long_labels_reads_back():
+    """format_solution writes a 1-wide answer with labels such as '10' under a '1 H' size line,
+    one token per row; parse_solution read each row as characters ('row has 2 cells but the
+    answer is 1 wide'), so 'verify --answers' refused the answer it had written."""
+    puzzle = parse("1 5\n10\n.\n10\nAB\nAB")
+    solution = Solution.from_rows(puzzle, [["10"], ["10"], ["10"], ["AB"], ["AB"]])
+    text = format_solution(puzzle, solution)
+    assert text.splitlines()[0] == "1 5"
+    assert formats.parse_solution(text, puzzle) == solution
+    assert formats.parse_solution(text, puzzle, fmt="native") == solution

@@ -1172,7 +1172,9 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
         if len(blocks) != 1:
             raise ParseError(f"expected one answer grid, found {len(blocks)}", line=first[0] + 1)
         block = blocks[0]
-        token_mode = any(len(row.split()) > 1 for _, row in block.rows)
+        # (as puzzles are read: a 1-wide grid under a size line holds one token per row, which
+        # format_solution writes for labels such as "10")
+        token_mode = any(len(row.split()) > 1 for _, row in block.rows) or (block.header is not None and block.header[0] == 1)
         rows = []  # (line number, [(token, column), ...])
         for number, row in block.rows:
             if token_mode:
