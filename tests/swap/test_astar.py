@@ -128,3 +128,20 @@ def test_start_already_at_goal():
 def test_unknown_heuristic_name():
     with pytest.raises(ValueError, match="unknown heuristic"):
         astar_solve(parse("start\nT1R T1G\ngoal\nG R"), heuristics=["H_X"])
+
+
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        (dict(level="start\nT1R T1G\ngoal\nG R"), TypeError, "level must be a Level, not str"),  # was AttributeError: 'str' object has no attribute 'rows'
+        (dict(cap="5000"), TypeError, "cap must be a whole number of expansions, not str"),  # was '>=' not supported deep in a run
+        (dict(cap=None), TypeError, "cap must be a whole number"),
+        (dict(cap=-1), ValueError, "cap must be 0 or more expansions, not -1"),  # was UNKNOWN, 'every run stopped at its cap'
+        (dict(heuristics="H_E"), TypeError, r"a sequence of names, e\.g\. \['H_E'\]"),  # was "unknown heuristic 'H'"
+        (dict(heuristics=[]), ValueError, "at least one heuristic"),  # was UNKNOWN with no run at all
+    ],
+)
+def test_baseline_arguments_are_checked_at_the_call(arguments, error, message):
+    arguments = {"level": parse("start\nT1R T1G\ngoal\nG R"), **arguments}
+    with pytest.raises(error, match=message):
+        astar_solve(**arguments)

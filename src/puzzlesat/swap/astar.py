@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+from ..errors import require_type
+from ..grid import is_whole_number
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
 from .model import Level, Move
@@ -333,7 +336,9 @@ def astar_solve(
     Returns SOLVED with a verified tuple of :class:`Move` (mover first) and ``optimal=False``
     (the heuristics are inadmissible, the answer is an upper bound); UNSATISFIABLE when a run
     exhausted the reachable states; UNKNOWN when every run hit the cap or the time limit.
-    ``stats["runs"]`` holds each run's status, move count and expansions.
+    ``stats["runs"]`` holds each run's status, move count and expansions. ``cap``: expansions
+    per run (0 or more); ``heuristics``: names to run (e.g. ``["H_E"]``), by default the four
+    (match) or two (cluster, touch) of the original.
 
     >>> level = Level.from_rows(["T1R T1G T1R"], goal="cluster")
     >>> result = astar_solve(level)
@@ -344,11 +349,21 @@ def astar_solve(
     >>> astar_solve(Level.from_rows(["B1R B1G"], goal=["G R"])).status.value  # no bishop move
     'unsatisfiable'
     """
+    require_type(level, Level, "level", "parse text with swap.parse")
+    if not is_whole_number(cap):
+        raise TypeError(f"cap must be a whole number of expansions, not {type(cap).__name__}")
+    cap = operator.index(cap)
+    if cap < 0:
+        raise ValueError(f"cap must be 0 or more expansions, not {cap}")
+    if isinstance(heuristics, str):
+        raise TypeError(f"heuristics must be a sequence of names, e.g. [{heuristics!r}], not one string")
+    names = tuple(heuristics) if heuristics is not None else default_heuristics(level.goal.kind)
+    if not names:
+        raise ValueError("heuristics must name at least one heuristic (None runs the original's)")
     deadline = Deadline.of(time_limit)
     started = time.perf_counter()
     compiled = _Compiled.of(level)
     encode = time.perf_counter() - started
-    names = tuple(heuristics) if heuristics is not None else default_heuristics(level.goal.kind)
     runs: list[RunOutcome] = []
     for name in names:
         if deadline.expired():
