@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from puzzlesat import swap
 from puzzlesat.swap import Goal, Level, Move, apply_move, board_from_rows, is_legal, legal_moves, reachable, reaches, verify
 from puzzlesat.swap.moves import mover_of, replay, swap_pairs
 
@@ -132,3 +133,22 @@ def test_every_board_function_takes_a_level_for_its_start_board():
     assert colour_groups(level) == colour_groups(board) and lonely_squares(level) == lonely_squares(board)
     # a cell off the board reaches nothing (a negative index must not wrap to the last row)
     assert reachable(board, (5, 5)) == reachable(board, (-1, 0)) == [] and not reaches(board, (-1, 0), (0, 0))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda level: swap.parse_moves(5),  # was "'int' object is not iterable"
+        lambda level: swap.render(level, 5),
+        lambda level: swap.replay(level, None),
+        lambda level: swap.replay(level, [((1, 0), (1, 1))]),  # a pair of cells: was "expected string or bytes-like object, got 'tuple'"
+        lambda level: swap.apply_move(level, ((1, 0), (1, 1))),  # was "... got 'tuple'", from the re module
+        lambda level: swap.is_legal(level, [(1, 0), (1, 1)]),
+        lambda level: swap.Level(level.start, level.goal, stated_solution=b"1,0>1,1"),
+        lambda level: swap.Move.parse(7),
+    ],
+)
+def test_moves_that_are_neither_move_nor_notation_are_named(call):
+    level = swap.parse("start\nT1R T1G\nT1G T1R\ngoal\nR G\nR G")
+    with pytest.raises(TypeError, match=r"moves must be a string of moves or a sequence of moves, not|a move must be a Move or a string r1,c1>r2,c2, not"):
+        call(level)

@@ -33,6 +33,7 @@ Square(figure='B', scope=1, colour='G')
 from __future__ import annotations
 
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
@@ -40,6 +41,7 @@ import numpy as np
 
 from ..errors import InvalidPuzzle, require_type
 from ..grid import Cell, is_whole_number
+from ..results import solve_result_hint
 
 FIGURE_DIRECTIONS: dict[str, tuple[Cell, ...]] = {
     "T": ((-1, 0), (1, 0), (0, -1), (0, 1)),
@@ -204,7 +206,10 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> "Move":
-        """Read ``r1,c1>r2,c2``; raises ValueError on anything else."""
+        """Read ``r1,c1>r2,c2``; raises ValueError on any other text, TypeError on a non-string."""
+        if not isinstance(text, str):
+            raise TypeError(f"a move must be a Move or a string r1,c1>r2,c2, not {type(text).__name__} {reprlib.repr(text)}"
+                            " (Move(source, target) builds one from two (row, column) cells)")
         match = MOVE_PATTERN.match(text)
         if not match:
             raise ValueError(f"move {text!r} is not written r1,c1>r2,c2")
@@ -231,7 +236,13 @@ def parse_moves(moves: str | Iterable[MoveLike]) -> tuple[Move, ...]:
 
     >>> [str(m) for m in parse_moves("0,0>0,1  1,1>0,0")]
     ['0,0>0,1', '1,1>0,0']
+    >>> parse_moves([((0, 0), (0, 1))])
+    Traceback (most recent call last):
+    ...
+    TypeError: a move must be a Move or a string r1,c1>r2,c2, not tuple ((0, 0), (0, 1)) (Move(source, target) builds one from two (row, column) cells)
     """
+    if isinstance(moves, bytes) or not isinstance(moves, (str, Iterable)):
+        raise TypeError(f"moves must be a string of moves or a sequence of moves, not {type(moves).__name__}{solve_result_hint(moves)}")
     items = moves.split() if isinstance(moves, str) else list(moves)
     return tuple(m if isinstance(m, Move) else Move.parse(m) for m in items)
 
