@@ -224,6 +224,20 @@ def test_an_answer_file_verified_as_a_puzzle_says_how_to_check_it(tmp_path, caps
     assert all("this is an ADC answer" in line and "puzzlesat verify PUZZLE --answers ANSWER" in line for line in errors)
 
 
+def test_answer_files_met_in_a_folder_are_skipped_not_failed(tmp_path, capsys):
+    """verify of a contest folder holding problems and their answers (as the ADC 2015 set ships):
+    an answer file is skipped and said so, as Roller's answer files are; it was an error, so the
+    folder failed (exit 1) though every problem passed."""
+    (tmp_path / "Q01.txt").write_text(PUZZLE)
+    (tmp_path / "A01.txt").write_text("SIZE 3X2\n01,00,02\n01,00,02\n")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    assert code == 0
+    by_name = {Path(record["source"]).name: record for record in records}
+    assert by_name["Q01.txt"]["status"] == "solved"
+    assert by_name["A01.txt"]["status"] == "skipped" and by_name["A01.txt"]["error"] is None
+    assert "this is an ADC answer" in by_name["A01.txt"]["reason"]
+
+
 def test_a_valid_stated_answer_shows_solvable_a_puzzle_the_search_left_open(tmp_path, capsys, monkeypatch):
     """A search that runs out of time finds no answer; the stated one, once checked, shows the
     puzzle solvable: 'solved' with that answer, uniqueness unknown (passes only where several

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..errors import InvalidPuzzle, ParseError, require_type
+from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BLOCKED, EMPTY, MAX_CELLS, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
 
@@ -520,7 +520,7 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
     seen: dict[str, int] = {}
     for number, line in content[1:]:
         if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
-            raise ParseError(
+            raise NotAPuzzle(  # (skipped when verify meets it in a folder, as Roller's answer files are)
                 "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution "
                 "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
                 line=number,
