@@ -105,3 +105,22 @@ def test_a_bounded_try_leaves_no_budget_behind_for_a_timed_solve(solver):
     with SatSolver(PHP(7).clauses, name=solver) as s:
         assert s.solve(conflict_limit=5) is None
         assert s.solve(time_limit=60) is False
+
+
+def test_every_public_name_of_the_sat_layer_shows_an_example_in_help():
+    """help() on each function and class of puzzlesat.sat shows a runnable example (run by
+    --doctest-modules); exactly_one, at_most, at_least and exactly had no docstring at all, and
+    enumerate_models, run_cpsat, VarPool and SatSolver none of their own."""
+    import inspect
+
+    import puzzlesat.sat as sat
+
+    missing = []
+    for name in sat.__all__:
+        value = getattr(sat, name)
+        if inspect.isclass(value) and issubclass(value, Exception):
+            continue
+        if (inspect.isfunction(value) or inspect.isclass(value)) and ">>>" not in (inspect.getdoc(value) or ""):
+            missing.append(name)
+    assert not [name for name in missing if name != "CpSatOutcome"], missing
+    assert "run_cpsat" in (inspect.getdoc(sat.CpSatOutcome) or "")  # a record: says what fills it

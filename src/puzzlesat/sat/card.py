@@ -22,7 +22,15 @@ Clause = list[int]
 
 
 def at_most_one(lits: Sequence[int], pool: VarPool) -> list[Clause]:
-    """Pairwise for up to 6 literals, sequential counter beyond (linear size)."""
+    """Clauses allowing at most one of ``lits`` true: pairwise for up to 6 literals, a
+    sequential counter beyond (linear size, auxiliary variables from ``pool``).
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(3)]
+    >>> at_most_one(xs, pool)
+    [[-1, -2], [-1, -3], [-2, -3]]
+    >>> len(at_most_one([pool.var("y", i) for i in range(10)], pool)) > 0 and pool.top > 13
+    True
+    """
     lits = list(lits)
     if len(lits) <= 1:
         return []
@@ -32,10 +40,29 @@ def at_most_one(lits: Sequence[int], pool: VarPool) -> list[Clause]:
 
 
 def exactly_one(lits: Sequence[int], pool: VarPool) -> list[Clause]:
+    """Clauses making exactly one of ``lits`` true: one clause for "at least one", then
+    :func:`at_most_one`.
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(2)]
+    >>> exactly_one(xs, pool)
+    [[1, 2], [-1, -2]]
+    """
     return [list(lits)] + at_most_one(lits, pool)
 
 
 def at_most(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncType.seqcounter) -> list[Clause]:
+    """Clauses allowing at most ``k`` of ``lits`` true, through :mod:`pysat.card` (``encoding``:
+    a ``pysat.card.EncType``, sequential counter by default); no clause when ``k`` covers them
+    all, the empty clause when ``k`` is negative.
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(3)]
+    >>> at_most(xs, 0, pool), at_most(xs, 3, pool)
+    ([[-1], [-2], [-3]], [])
+    >>> from puzzlesat.sat import SatSolver
+    >>> with SatSolver(at_most(xs, 2, pool)) as s:   # all three true is refused, two are allowed
+    ...     s.solve([1, 2, 3]), s.solve([1, 2])
+    (False, True)
+    """
     lits = list(lits)
     if k >= len(lits):
         return []
@@ -49,6 +76,13 @@ def at_most(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncTy
 
 
 def at_least(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncType.seqcounter) -> list[Clause]:
+    """Clauses making at least ``k`` of ``lits`` true (see :func:`at_most`); the empty clause
+    when ``k`` exceeds their number.
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(3)]
+    >>> at_least(xs, 1, pool), at_least(xs, 4, pool)
+    ([[1, 2, 3]], [[]])
+    """
     lits = list(lits)
     if k <= 0:
         return []
@@ -60,6 +94,14 @@ def at_least(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncT
 
 
 def exactly(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncType.seqcounter) -> list[Clause]:
+    """Clauses making exactly ``k`` of ``lits`` true: :func:`at_most` and :func:`at_least`.
+
+    >>> pool = VarPool(); xs = [pool.var("x", i) for i in range(4)]
+    >>> from puzzlesat.sat import SatSolver, enumerate_models
+    >>> with SatSolver(exactly(xs, 2, pool)) as s:   # C(4, 2) ways
+    ...     len(enumerate_models(s, xs, limit=100)[0])
+    6
+    """
     return at_most(lits, k, pool, encoding=encoding) + at_least(lits, k, pool, encoding=encoding)
 
 

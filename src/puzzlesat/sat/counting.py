@@ -36,7 +36,17 @@ def enumerate_models(
 
     Returns ``(models, complete)`` where each model is the set of true variables, and
     ``complete`` says the search ended (found ``limit`` or proved there are no more) rather
-    than running out of time.
+    than running out of time. Each model found is blocked on ``answer_vars`` only, so the
+    solver is left with those answers excluded. ``refine(true_vars)`` may return clauses that
+    cut a model which is not a real answer (it is then not counted); ``assumptions`` hold in
+    every call.
+
+    >>> s = SatSolver([[1, 2], [-2, 3]])   # x3 is auxiliary: it follows x2
+    >>> models, complete = enumerate_models(s, [1, 2], limit=10, time_limit=5)
+    >>> sorted(sorted(m & {1, 2}) for m in models), complete
+    ([[1], [1, 2], [2]], True)
+    >>> enumerate_models(SatSolver([[1, 2]]), [1, 2], limit=1)[1]   # stopped at the limit: complete
+    True
     """
     deadline = Deadline.of(time_limit)
     models: list[set[int]] = []

@@ -22,6 +22,11 @@ DEFAULT_WORKERS = 1  # deterministic and fair against single-threaded baselines
 
 @dataclass
 class CpSatOutcome:
+    """What :func:`run_cpsat` found: ``status`` ("solved", "unsatisfiable" or "unknown"),
+    ``proven_optimal`` (the objective's optimum is proven, or the model has no objective and a
+    solution or infeasibility was found), the ``solver`` to read values from, its wall
+    ``seconds`` and the best proven ``objective_bound`` (None without an objective)."""
+
     status: str  # "solved", "unsatisfiable" or "unknown"
     proven_optimal: bool
     solver: cp_model.CpSolver
@@ -40,6 +45,14 @@ def run_cpsat(
     """Solve ``model``; ``status`` is "unknown" when the limit ran out with nothing decided.
 
     ``parameters`` sets further CP-SAT parameters by name (e.g. ``{"linearization_level": 2}``).
+    ``workers`` is 1 by default, so runs are repeatable and fair against one-threaded baselines.
+
+    >>> from ortools.sat.python import cp_model
+    >>> m = cp_model.CpModel(); x = m.new_int_var(0, 9, "x"); y = m.new_int_var(0, 9, "y")
+    >>> _ = m.add(x + y == 12); m.maximize(x - y)
+    >>> outcome = run_cpsat(m, time_limit=5, parameters={"linearization_level": 2})
+    >>> outcome.status, outcome.proven_optimal, outcome.solver.value(x), outcome.objective_bound
+    ('solved', True, 9, 6.0)
     """
     deadline = Deadline.of(time_limit)
     solver = cp_model.CpSolver()

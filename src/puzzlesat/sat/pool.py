@@ -22,7 +22,14 @@ from pysat.formula import IDPool
 
 
 class VarPool:
-    """Maps structured keys to SAT variables (1, 2, 3, ...) and back."""
+    """Maps structured keys to SAT variables (1, 2, 3, ...) and back.
+
+    >>> pool = VarPool()
+    >>> pool.var("cell", (0, 1), "A"), pool.var("cell", (0, 2), "A"), pool.var("cell", (0, 1), "A")
+    (1, 2, 1)
+    >>> pool.key(-2), pool.get("cell", (9, 9), "A")
+    (('cell', (0, 2), 'A'), None)
+    """
 
     def __init__(self) -> None:
         self.idpool = IDPool()  # shared with pysat.card so auxiliary variables never collide

@@ -98,6 +98,10 @@ class SatSolver:
     """An incremental SAT solver chosen by name, whose ``solve`` accepts a time limit.
 
     ``solve`` returns True (satisfiable), False (unsatisfiable) or None (time ran out).
+
+    >>> with SatSolver([[1, 2], [-1, 2]], name="glucose4") as s:
+    ...     s.solve(time_limit=5), 2 in s.true_vars(), s.solve([-2])
+    (True, True, False)
     """
 
     def __init__(self, clauses: Iterable[Sequence[int]] = (), *, name: str = DEFAULT_SOLVER, options: dict[str, int] | None = None) -> None:
