@@ -8,7 +8,7 @@ import time
 import pytest
 from pysat.examples.genhard import PHP
 
-from puzzlesat.sat import SatSolver, VarPool, at_least, at_most, enumerate_models, exactly, exactly_one
+from puzzlesat.sat import SatSolver, VarPool, at_least, at_most, counter, enumerate_models, exactly, exactly_one
 from puzzlesat.timing import Deadline
 
 
@@ -124,3 +124,20 @@ def test_every_public_name_of_the_sat_layer_shows_an_example_in_help():
             missing.append(name)
     assert not [name for name in missing if name != "CpSatOutcome"], missing
     assert "run_cpsat" in (inspect.getdoc(sat.CpSatOutcome) or "")  # a record: says what fills it
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda xs, pool: at_most(xs, 2, None), "pool must be a VarPool, not NoneType"),  # was AttributeError: no attribute 'idpool'
+        (lambda xs, pool: exactly_one(xs, {}), "pool must be a VarPool, not dict"),  # 7 literals: was AttributeError; 6 or fewer passed
+        (lambda xs, pool: at_least(xs, "2", pool), "k must be a whole number of literals, not str"),  # was '>=' not supported ...
+        (lambda xs, pool: at_most(xs, 2.0, pool), "k must be a whole number of literals, not float"),  # was pysat's 'float' object cannot be interpreted ...
+        (lambda xs, pool: counter(xs, None, pool), "bound must be a whole number of literals, not NoneType"),
+    ],
+)
+def test_cardinality_arguments_are_checked_at_the_call(call, message):
+    pool = VarPool()
+    xs = [pool.var("x", i) for i in range(7)]
+    with pytest.raises(TypeError, match=message):
+        call(xs, pool)

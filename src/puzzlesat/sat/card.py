@@ -16,9 +16,19 @@ from typing import Sequence
 
 from pysat.card import CardEnc, EncType, ITotalizer
 
+from ..errors import require_type
+from ..grid import is_whole_number
 from .pool import VarPool
 
 Clause = list[int]
+
+
+def _checked(pool: object, k: object = 0, name: str = "k") -> None:
+    """TypeError naming the argument unless ``pool`` is a VarPool and ``k`` a whole number (a
+    wrong pool failed only once pysat needed auxiliary variables, with an AttributeError)."""
+    require_type(pool, VarPool, "pool", "auxiliary variables come from a puzzlesat.sat.VarPool")
+    if not is_whole_number(k):
+        raise TypeError(f"{name} must be a whole number of literals, not {type(k).__name__}")
 
 
 def at_most_one(lits: Sequence[int], pool: VarPool) -> list[Clause]:
@@ -31,6 +41,7 @@ def at_most_one(lits: Sequence[int], pool: VarPool) -> list[Clause]:
     >>> len(at_most_one([pool.var("y", i) for i in range(10)], pool)) > 0 and pool.top > 13
     True
     """
+    _checked(pool)
     lits = list(lits)
     if len(lits) <= 1:
         return []
@@ -63,6 +74,7 @@ def at_most(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncTy
     ...     s.solve([1, 2, 3]), s.solve([1, 2])
     (False, True)
     """
+    _checked(pool, k)
     lits = list(lits)
     if k >= len(lits):
         return []
@@ -83,6 +95,7 @@ def at_least(lits: Sequence[int], k: int, pool: VarPool, *, encoding: int = EncT
     >>> at_least(xs, 1, pool), at_least(xs, 4, pool)
     ([[1, 2, 3]], [[]])
     """
+    _checked(pool, k)
     lits = list(lits)
     if k <= 0:
         return []
@@ -117,6 +130,7 @@ def counter(lits: Sequence[int], bound: int, pool: VarPool) -> tuple[list[Clause
     ...     s.solve([1, 2, -more_than[1]]), s.solve([1, -more_than[1]]), s.solve([1, 2, 3])
     (False, True, True)
     """
+    _checked(pool, bound, "bound")
     lits = list(lits)
     if not lits or bound <= 0:
         return [], []
