@@ -298,3 +298,22 @@ def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
     code, records = run_json(capsys, "verify", str(pack), "--json")
     assert code == 1 and [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "error"), (2, "solved")]
     assert records[1]["error"].startswith(f"{pack}:7:")  # the file's own line numbers
+
+
+def test_ctrl_c_while_a_level_is_drawn_says_what_its_draws_gave(monkeypatch, capsys):
+    """Minutes of draws outside the range ended, on Ctrl-C, in 'interrupted: 0 level(s) kept'
+    alone; the line now says how many draws the level had made and where they fell."""
+    import importlib
+
+    from puzzlesat.cli import main
+
+    def drawn_then_interrupted(**options):
+        stats = {"tries": 2, "unsolvable": 0, "unknown": 0, "out_of_range": 2, "below": 2, "above": 0,
+                 "most_below": 11, "least_above": None}
+        options["on_try"](2, stats)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module("puzzlesat.swap.generate"), "generate", drawn_then_interrupted)
+    assert main(["generate", "swap", "--moves", "30-40"]) == 130
+    assert ("interrupted: 0 level(s) kept; level 0 had made 2 draw(s), 2 outside the moves range: "
+            "2 below it, each solved in at most 11 moves") in capsys.readouterr().err

@@ -249,3 +249,23 @@ def test_draws_whose_start_bound_is_above_the_range_are_rejected_without_a_searc
     assert made.min_moves == 1
     assert all(generate_module.start_bound(level) <= 1 for level in searched)
     assert made.tries > len(searched)  # some draws never reached the search
+
+
+def test_each_draw_is_reported_and_a_failure_says_where_the_draws_fell(exact):
+    """on_try(tries, stats) after every draw, and the give-up message says whether the draws
+    fell below or above the range and how far ('29 out of range' said neither: 'generate swap
+    --moves 30-40' ground on for minutes with nothing on the screen)."""
+    calls = []
+    with pytest.raises(GenerationFailed) as failed:
+        generate(difficulty="easy", goal="match", seed=0, moves=(40, 50), max_tries=5,
+                 on_try=lambda tries, stats: calls.append((tries, stats["below"], stats["most_below"])))
+    assert [tries for tries, _, _ in calls] == [1, 2, 3, 4, 5]
+    _, below, most = calls[-1]
+    assert below == 5 and most < 40
+    assert f"5 out of range: 5 below it, each solved in at most {most} moves" in str(failed.value)
+
+
+def test_draws_above_the_range_are_said_to_be_above_it_with_the_bound_proven(exact, monkeypatch):
+    monkeypatch.setattr(generate_module, "start_bound", lambda level: 7)
+    with pytest.raises(GenerationFailed, match=r"3 out of range: 3 above it, each needing at least 7\)"):
+        generate(difficulty="easy", goal="match", seed=0, moves=(1, 6), max_tries=3)

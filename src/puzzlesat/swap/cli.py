@@ -393,6 +393,7 @@ def _resume_problem(path: str, text: str, existing: list[Level], signature: str)
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate swap``: certified levels, written one by one as each is proven."""
     from ..progress import Progress
+    from .generate import range_phrase
 
     signature = _signature(args)
     existing: list[Level] = []
@@ -419,47 +420,76 @@ def generate(args: argparse.Namespace) -> int:
     start_index = len(existing)
     progress = Progress(args.count, label="generate swap")
     progress.done = min(start_index, args.count)
-    totals = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0}
+    totals: dict[str, Any] = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "below": 0, "above": 0,
+                              "most_below": None, "least_above": None}
     minima: dict[int, int] = {}
+    drawing: dict[str, Any] = {}  # the draws of the level being made, for Ctrl-C
     started = time.perf_counter()
     try:
-        status = _make_levels(args, signature, existing, progress, totals, minima)
+        status = _make_levels(args, signature, existing, progress, totals, minima, drawing)
     except KeyboardInterrupt:
         progress.close()
         kept = start_index + sum(minima.values())
-        print(f"interrupted: {kept} level(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        unfinished = ""
+        if drawing.get("tries"):
+            where = range_phrase(drawing["stats"])
+            unfinished = (f"; level {drawing['index']} had made {drawing['tries']} draw(s)"
+                          + (f", {drawing['stats']['out_of_range']} outside the moves range: {where}" if where else ""))
+        print(f"interrupted: {kept} level(s) kept" + (f" in {args.out}" if args.out else "") + unfinished, file=sys.stderr)
         return 130
     progress.close()
     made = sum(minima.values())
     spread = ", ".join(f"{n}x{m}" for m, n in sorted(minima.items())) or "-"
     where = f" in {args.out}" if args.out else ""
+    fell = range_phrase(totals)
     print(
         f"{made} new level(s), {start_index + made} of {args.count}{where}; proven minima (count x moves): {spread}; "
         f"{totals['tries']} draws: {totals['unsolvable']} proven unsolvable, {totals['unknown']} unknown (time limit), "
-        f"{totals['out_of_range']} outside the moves range; {time.perf_counter() - started:.1f}s",
+        f"{totals['out_of_range']} outside the moves range{f' ({fell})' if fell else ''}; {time.perf_counter() - started:.1f}s",
         file=sys.stderr,
     )
     return status
 
 
+def _add_counts(totals: dict[str, Any], stats: dict[str, Any]) -> None:
+    """Add one generate call's counts to the run's (the extremes of the out-of-range draws too)."""
+    for key in totals:
+        value = stats.get(key)
+        if key == "most_below" and value is not None:
+            totals[key] = value if totals[key] is None else max(totals[key], value)
+        elif key == "least_above" and value is not None:
+            totals[key] = value if totals[key] is None else min(totals[key], value)
+        elif key not in ("most_below", "least_above"):
+            totals[key] += value or 0
+
+
 def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level], progress: Any,
-                 totals: dict[str, int], minima: dict[int, int]) -> int:
+                 totals: dict[str, Any], minima: dict[int, int], drawing: dict[str, Any] | None = None) -> int:
     """Levels ``len(existing)..count-1`` of the pack, each written as soon as it is proven (a
     repeat of an earlier level is drawn again from further seeds). Returns the exit status: 0,
-    1 when a level could not be made, 2 when the request cannot be met."""
+    1 when a level could not be made, 2 when the request cannot be met. ``drawing`` follows the
+    draws of the level being made (shown on the progress line of a terminal)."""
     from .generate import GenerationFailed
     from .generate import generate as make
 
     seen = {(level.start, level.goal) for level in existing}
+    drawing = {} if drawing is None else drawing
+
+    def tried(tries: int, stats: dict[str, Any]) -> None:
+        drawing.update(tries=tries, stats=stats)
+        note = f"#{drawing['index']}: {tries} draws" + (f", {stats['below']} below, {stats['above']} above" if args.moves else "")
+        progress.advance(0, note=note)
+
     for index in range(len(existing), args.count):
+        drawing.clear()
+        drawing["index"] = index
         level_deadline = Deadline.of(getattr(args, "level_time_limit", None))  # one for all the retries of a level
         try:
             for attempt in range(DUPLICATE_RETRIES):
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
                               moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries,
-                              time_limit=level_deadline)
-                for key in totals:
-                    totals[key] += result.stats.get(key, 0)
+                              time_limit=level_deadline, on_try=tried)
+                _add_counts(totals, result.stats)
                 if (result.level.start, result.level.goal) not in seen:
                     break
             else:
@@ -471,8 +501,7 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
         except GenerationFailed as exc:
             progress.close()
             print(f"error: level {index}: {exc}", file=sys.stderr)
-            for key in totals:
-                totals[key] += exc.stats.get(key, 0)
+            _add_counts(totals, exc.stats)
             return 1
         seen.add((result.level.start, result.level.goal))
         level = result.level

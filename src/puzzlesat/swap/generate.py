@@ -42,7 +42,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..errors import PuzzlesatError, require_count
 from ..seeds import require_seed
@@ -298,6 +298,7 @@ def generate(
     time_limit: Optional[float] = None,
     solve_time_limit: Optional[float] = DEFAULT_SOLVE_LIMIT,
     max_tries: int = 10_000,
+    on_try: Optional[Callable[[int, dict[str, Any]], None]] = None,
 ) -> GeneratedLevel:
     """One level drawn by the original generator and certified with its proven minimum.
 
@@ -305,7 +306,9 @@ def generate(
     may take ``solve_time_limit`` seconds (draws that run out are skipped and counted);
     ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
     when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
-    give the same level, as long as no draw's proof hits its time limit.
+    give the same level, as long as no draw's proof hits its time limit. ``on_try(tries, stats)``,
+    when given, is called after each draw with the draws so far and the counts (a dict it must
+    not change): ``generate swap`` shows them on its progress line.
 
     >>> made = generate(difficulty="easy", size=(2, 3), moves=(2, 3), seed=1)
     >>> made.min_moves, (made.level.rows, made.level.cols), verify(made.level, made.solution)
@@ -336,7 +339,10 @@ def generate(
     require_seed(seed)
     rng = random.Random(seed)
     started = time.perf_counter()
-    stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "solve_seconds": 0.0}
+    # out_of_range = below + above; most_below: the most moves any draw below the range needs (its
+    # minimum, or a quick answer's length); least_above: the fewest any draw above it needs
+    stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "below": 0, "above": 0,
+             "most_below": None, "least_above": None, "solve_seconds": 0.0}
     unknown_streak = counted_unknown = 0  # draws in a row whose proof ran out of time
     while stats["tries"] < max_tries:
         unknown_streak = unknown_streak + 1 if stats["unknown"] > counted_unknown else 0
@@ -346,53 +352,58 @@ def generate(
                                    f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
         if deadline.expired():
             raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
-        level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
-        stats["tries"] += 1
-        budget = solve_time_limit
-        remaining = deadline.remaining()
-        if remaining is not None:
-            budget = remaining if budget is None else min(budget, remaining)
-        solve_started = time.perf_counter()
-        if moves is not None and start_bound(level) > moves[1]:
-            # the admissible bound at the start already proves the minimum is above the range
-            stats["out_of_range"] += 1
-            stats["solve_seconds"] += time.perf_counter() - solve_started
-            continue
-        if moves is not None:
-            # a quick capped A* answer shorter than the range proves the minimum is below it
-            quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=budget)
-            if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
-                stats["out_of_range"] += 1
+        try:
+            level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
+            stats["tries"] += 1
+            budget = solve_time_limit
+            remaining = deadline.remaining()
+            if remaining is not None:
+                budget = remaining if budget is None else min(budget, remaining)
+            solve_started = time.perf_counter()
+            bound = start_bound(level) if moves is not None else 0
+            if moves is not None and bound > moves[1]:
+                # the admissible bound at the start already proves the minimum is above the range
+                _out_of_range(stats, above=bound)
                 stats["solve_seconds"] += time.perf_counter() - solve_started
                 continue
-        result = exact_solve(level, time_limit=budget)
-        stats["solve_seconds"] += time.perf_counter() - solve_started
-        if result.status is Status.UNSATISFIABLE:
-            stats["unsolvable"] += 1
-            continue
-        if result.status is not Status.SOLVED or not result.optimal:
-            if moves is not None and result.lower_bound is not None and result.lower_bound > moves[1]:
-                stats["out_of_range"] += 1  # proven: the minimum is above the range
-            else:
-                stats["unknown"] += 1
-            continue
-        solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
-        problems = verify(level, solution)
-        if problems:
-            raise RuntimeError(f"the exact solver returned an invalid answer: {problems[0]}")
-        minimum = len(solution)
-        if moves is not None and not moves[0] <= minimum <= moves[1]:
-            stats["out_of_range"] += 1
-            continue
-        stats["solve_seconds"] = round(stats["solve_seconds"], 4)
-        certified = Level(
-            level.start,
-            level.goal,
-            stated_minimum=minimum,
-            stated_solution=solution,
-            comments=(f"swap {difficulty} {goal}, seed {seed}, proven minimum {minimum}",),
-        )
-        return GeneratedLevel(certified, solution, minimum, seed, stats["tries"], time.perf_counter() - started, stats)
+            if moves is not None:
+                # a quick capped A* answer shorter than the range proves the minimum is below it
+                quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=budget)
+                if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
+                    _out_of_range(stats, below=len(quick.solution))
+                    stats["solve_seconds"] += time.perf_counter() - solve_started
+                    continue
+            result = exact_solve(level, time_limit=budget)
+            stats["solve_seconds"] += time.perf_counter() - solve_started
+            if result.status is Status.UNSATISFIABLE:
+                stats["unsolvable"] += 1
+                continue
+            if result.status is not Status.SOLVED or not result.optimal:
+                if moves is not None and result.lower_bound is not None and result.lower_bound > moves[1]:
+                    _out_of_range(stats, above=result.lower_bound)  # proven: the minimum is above the range
+                else:
+                    stats["unknown"] += 1
+                continue
+            solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
+            problems = verify(level, solution)
+            if problems:
+                raise RuntimeError(f"the exact solver returned an invalid answer: {problems[0]}")
+            minimum = len(solution)
+            if moves is not None and not moves[0] <= minimum <= moves[1]:
+                _out_of_range(stats, **({"below": minimum} if minimum < moves[0] else {"above": minimum}))
+                continue
+            stats["solve_seconds"] = round(stats["solve_seconds"], 4)
+            certified = Level(
+                level.start,
+                level.goal,
+                stated_minimum=minimum,
+                stated_solution=solution,
+                comments=(f"swap {difficulty} {goal}, seed {seed}, proven minimum {minimum}",),
+            )
+            return GeneratedLevel(certified, solution, minimum, seed, stats["tries"], time.perf_counter() - started, stats)
+        finally:
+            if on_try is not None:
+                on_try(stats["tries"], stats)
     raise GenerationFailed(f"no level certified in {max_tries} draws ({_summary(stats)})", stats)
 
 
@@ -416,5 +427,36 @@ def start_bound(level: Level) -> int:
     return lower_bound(Task.from_level(level))
 
 
+def _out_of_range(stats: dict[str, Any], *, below: int | None = None, above: int | None = None) -> None:
+    """Count a draw whose minimum is proven outside the moves range: ``below`` moves suffice for
+    it (its minimum, or a shorter answer's length), or it needs at least ``above``."""
+    stats["out_of_range"] += 1
+    if below is not None:
+        stats["below"] += 1
+        stats["most_below"] = below if stats["most_below"] is None else max(stats["most_below"], below)
+    if above is not None:
+        stats["above"] += 1
+        stats["least_above"] = above if stats["least_above"] is None else min(stats["least_above"], above)
+
+
+def range_phrase(stats: dict[str, Any]) -> str:
+    """Where the draws outside the moves range fell, for a summary: ``29 below it, each solved in
+    at most 14 moves, and 1 above it, each needing at least 9``; empty when none did.
+
+    >>> stats = {"out_of_range": 0, "below": 0, "above": 0, "most_below": None, "least_above": None}
+    >>> _out_of_range(stats, below=3); _out_of_range(stats, below=14); _out_of_range(stats, above=9)
+    >>> range_phrase(stats)
+    '2 below it, each solved in at most 14 moves, and 1 above it, each needing at least 9'
+    """
+    parts = []
+    if stats.get("below"):
+        parts.append(f"{stats['below']} below it, each solved in at most {stats['most_below']} moves")
+    if stats.get("above"):
+        parts.append(f"{stats['above']} above it, each needing at least {stats['least_above']}")
+    return ", and ".join(parts)
+
+
 def _summary(stats: dict[str, Any]) -> str:
-    return f"{stats['tries']} draws: {stats['unsolvable']} unsolvable, {stats['unknown']} unknown, {stats['out_of_range']} out of range"
+    where = range_phrase(stats)
+    return (f"{stats['tries']} draws: {stats['unsolvable']} unsolvable, {stats['unknown']} unknown, "
+            f"{stats['out_of_range']} out of range" + (f": {where}" if where else ""))
