@@ -58,12 +58,12 @@ def files_in_folders(paths: Sequence[str]) -> set[str]:
 
 def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     """``--answers``: the stated-answer file of each puzzle file (Numberlink). ``answers`` is a
-    file (then there must be one puzzle file, not itself) or a folder, read recursively, where
-    the answer to ``.../Q04.txt`` is a file of the same name, or else one named ``...A04.txt``
-    (any prefix, the same number and ending: ``A04.2016.txt`` answers ``Q04.2016.txt``,
-    ``T99_A01.txt`` answers ``NL_Q01.txt``; without a number, the same name with ``A`` for ``Q``:
-    ``sample_A.txt`` answers ``sample_Q.txt``), as in the ADC sets; of several such files, the one
-    in the puzzle's own folder. A source with no answer is left out of the map; a puzzle that
+    file (then there must be one puzzle file, not itself, or one puzz.link URL) or a folder,
+    read recursively, where the answer to ``.../Q04.txt`` is a file of the same name, or else one
+    named ``...A04.txt`` (any prefix, the same number and ending: ``A04.2016.txt`` answers
+    ``Q04.2016.txt``, ``T99_A01.txt`` answers ``NL_Q01.txt``; without a number, the same name with
+    ``A`` for ``Q``: ``sample_A.txt`` answers ``sample_Q.txt``), as in the ADC sets; of several
+    such files, the one in the puzzle's own folder. A source with no answer is left out of the map; a puzzle that
     several answer files could answer, or an answer file several puzzles would share, raises a
     ParseError naming them.
 
@@ -79,11 +79,11 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     if not os.path.isdir(answers):
         if not os.path.exists(answers):
             raise ParseError("no such file or folder", source=answers)
-        if len(files) != 1:
-            raise ParseError(f"one answer file for {len(files)} puzzle files: give a folder of answers, paired by name", source=answers)
-        if os.path.realpath(files[0]) == os.path.realpath(answers):
+        if len(sources) != 1:  # (a puzz.link URL is a puzzle too: one URL, one answer file)
+            raise ParseError(f"one answer file for {len(sources)} puzzle files: give a folder of answers, paired by name", source=answers)
+        if files and os.path.realpath(files[0]) == os.path.realpath(answers):
             raise ParseError("the answer file is the puzzle file itself", source=answers)
-        return {files[0]: answers}
+        return {sources[0]: answers}
     candidates: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
     for path in expand_paths([answers]):
         candidates.setdefault(os.path.realpath(path), path)

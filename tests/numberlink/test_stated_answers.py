@@ -224,6 +224,21 @@ def test_an_answer_file_verified_as_a_puzzle_says_how_to_check_it(tmp_path, caps
     assert all("this is an ADC answer" in line and "puzzlesat verify PUZZLE --answers ANSWER" in line for line in errors)
 
 
+def test_one_answer_file_pairs_with_one_puzzlink_url(tmp_path, capsys):
+    """'verify URL --answers FILE': a puzz.link URL is the one puzzle the answer file answers;
+    it was refused (exit 2) as 'one answer file for 0 puzzle files'."""
+    answer = tmp_path / "answer.txt"
+    answer.write_text("1 1 2 2 2\n2 1 2 3 2\n2 1 2 3 2\n2 1 2 3 2\n2 2 2 3 3\n")
+    code, [record] = run(capsys, "verify", "p?numlin/5/5/1j2h3m1h2j3", "--answers", str(answer), "--allow-empty", "--json")
+    assert code == 0
+    assert record["answer"] == {"source": str(answer), "valid": True, "violations": [], "same": True}
+    answer.write_text("1 1 2 2 2\n2 1 2 3 2\n2 1 2 3 2\n2 1 2 3 2\n2 2 2 3 .\n")  # path 3 stops short
+    code, [record] = run(capsys, "verify", "p?numlin/5/5/1j2h3m1h2j3", "--answers", str(answer), "--allow-empty", "--json")
+    assert code == 1 and record["answer"]["valid"] is False
+    with pytest.raises(ParseError, match="one answer file for 2 puzzle files"):
+        answer_files(["p?numlin/5/5/1j2h3m1h2j3", "b.txt"], str(answer))
+
+
 def test_answer_files_met_in_a_folder_are_skipped_not_failed(tmp_path, capsys):
     """verify of a contest folder holding problems and their answers (as the ADC 2015 set ships):
     an answer file is skipped and said so, as Roller's answer files are; it was an error, so the
