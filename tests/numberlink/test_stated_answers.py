@@ -251,6 +251,13 @@ def test_answer_files_met_in_a_folder_are_skipped_not_failed(tmp_path, capsys):
     assert by_name["Q01.txt"]["status"] == "solved"
     assert by_name["A01.txt"]["status"] == "skipped" and by_name["A01.txt"]["error"] is None
     assert "this is an ADC answer" in by_name["A01.txt"]["reason"]
+    # a problem with a stray row of line numbers after its LINE lines is a broken problem: an
+    # error, never skipped
+    (tmp_path / "Q02.txt").write_text("SIZE 3X2\nLINE_NUM 1\nLINE#1 (0,0)-(2,0)\n01,01,01\n")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    broken = next(record for record in records if record["source"].endswith("Q02.txt"))
+    assert code == 1 and broken["status"] == "error" and broken["error"].endswith(":4: expected 'LINE#k (x,y)-(x,y)' "
+                                                                                 "(a row of line numbers belongs in an answer file)")
 
 
 def test_a_valid_stated_answer_shows_solvable_a_puzzle_the_search_left_open(tmp_path, capsys, monkeypatch):

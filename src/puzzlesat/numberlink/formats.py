@@ -520,6 +520,8 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
     seen: dict[str, int] = {}
     for number, line in content[1:]:
         if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
+            if seen or declared is not None:  # a problem with a stray row: its error, never skipped
+                raise ParseError("expected 'LINE#k (x,y)-(x,y)' (a row of line numbers belongs in an answer file)", line=number)
             raise NotAPuzzle(  # (skipped when verify meets it in a folder, as Roller's answer files are)
                 "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution "
                 "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
