@@ -463,6 +463,9 @@ def test_utf8_bom_and_crlf():
         ("SIZE 3X2\nLINE#1 (0,0)-(5,0)", None, 2, 14, ["off the 3x2 board"]),
         ("SIZE 3X2\nLINE#1 (0,0)-(1,0)\nLINE#1 (2,0)-(2,1)", None, 3, None, ["LINE#1 given twice"]),
         ("SIZE 3X2\nLINE#1 (0,0)-(1,0)\nLINE#2 (1,0)-(2,1)", None, 3, 8, ["holds both '1'", "'2'"]),
+        # a line given as one point twice said "holds both '1' (at 2:8) and '1'"
+        ("SIZE 3X2\nLINE#1 (1,0)-(1,0)", None, 2, 14, ["both ends of '1' are the cell (row, col) = (0, 1) (at 2:8 too)"]),
+        ("1 3 2\n(2, 1) (2, 1)\n", None, 2, 8, ["both ends of '1' are the cell (row, col) = (1, 2) (at 2:1 too)"]),
         ("SIZE 3X2\nLINE_NUM 3\nLINE#1 (0,0)-(1,0)", None, 2, None, ["LINE_NUM says 3", "1 are given"]),
         ("SIZE 3X2\nLINE#1 (0,0) to (1,0)", None, 2, None, ["expected 'LINE#k"]),
         ("SIZE 3X2X1\nLINE#1 (0,0,1)-(1,0,2)", None, 2, 16, ["layer 2"]),

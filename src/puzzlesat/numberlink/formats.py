@@ -182,6 +182,9 @@ class _Board:
             )
         if cell in self.taken:
             other, first = self.taken[cell]
+            if other == label:  # (a line given as one point twice: 'LINE#1 (0,0)-(0,0)')
+                raise ParseError(f"both ends of {label!r} are the cell (row, col) = {cell} (at {_places([first])} too)",
+                                 line=line, column=column)
             raise ParseError(
                 f"cell (row, col) = {cell} holds both {other!r} (at {_places([first])}) and {label!r}",
                 line=line, column=column,
