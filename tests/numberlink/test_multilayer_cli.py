@@ -95,7 +95,7 @@ def test_format_names_pick_the_multilayer_readers(tmp_path, capsys):
 @pytest.mark.parametrize("text, fragment", [
     (ADC_PROBLEM.replace("(1,0,2) (2,0,2)", "(1,0,2) (2,0,3)"), ":5:"),           # z past the last layer
     (ADC_PROBLEM.replace("LINE_NUM 4", "LINE_NUM 5"), "LINE_NUM says 5"),
-    (ADC_PROBLEM + "VIA#a (0,1,1) (0,1,2)\n", "VIA"),
+    (ADC_PROBLEM + "VIA#a (0,1,1) (2,1,2)\n", ":7: via 'a' is not at one place"),
     ("layer 1\nA.\n..\n\nlayer 2\n.A\n.\n", "ragged"),
 ])
 def test_bad_multilayer_files_are_error_records_naming_the_fault(tmp_path, capsys, text, fragment):

@@ -85,11 +85,18 @@ def test_adc2017_sample_pair():
 @pytest.mark.parametrize("path", [
     TEST_DATA / "numberlink" / "adc2015" / "NL_Q02.txt",
     ("numberlink", "kotarot-nl-solver", "single_3d_hls", "NL_Q00.txt"),
-    ("numberlink", "kotarot-nl-solver", "single_3d", "problem", "issue82.txt"),
 ])
-def test_adc2016_vias_are_refused_clearly(path):
+def test_adc2016_problems_are_read_with_their_vias(path):
     path = path if not isinstance(path, tuple) else shared_path(*path)
-    with pytest.raises(ParseError, match="ADC 2016 vias, which are not supported") as caught:
+    [puzzle] = read(path)
+    via_lines = [line for line in path.read_text().splitlines() if line.lstrip().upper().startswith("VIA#")]
+    assert len(puzzle.vias) == len(via_lines) >= 2
+    assert parse(format(puzzle, fmt="adc")) == puzzle
+
+
+def test_an_adc2016_file_naming_a_via_twice_is_refused_at_the_second():
+    path = shared_path("numberlink", "kotarot-nl-solver", "single_3d", "problem", "issue82.txt")
+    with pytest.raises(ParseError, match=r"VIA#a given twice \(lines 9 and 10\)") as caught:
         read(path)
     assert caught.value.source == str(path)
     assert path.read_text(errors="replace").splitlines()[caught.value.line - 1].lstrip().upper().startswith("VIA#")
@@ -211,7 +218,7 @@ BAD = [
     ("SIZE 3X3X2\nLINE_NUM 2\nLINE#1 (0,0,1) (1,0,1)", "parse", "LINE_NUM says 2 lines but 1 are given", 2, None),
     ("SIZE 3X3X2\nLINE_NUM 1\nLINE_NUM 1\nLINE#1 (0,0,1) (1,0,1)", "parse", "second LINE_NUM (the first is on line 2)", 3, None),
     ("SIZE 3X3X2\nLINE#1 (0,0,1) (1,0,1)\n\nSIZE 3X3X2", "parse", "second SIZE line (the first is on line 1)", 4, None),
-    ("SIZE 3X3X2\nVIA#a (1,1,1) (1,1,2)", "parse", "ADC 2016 vias, which are not supported", 2, None),
+    ("SIZE 3X3X2\nVIA#a (1,1,1)", "parse", "via 'a' has 1 cell(s): a via joins two or more layers", 2, None),
     ("SIZE 3X3X2\nLINE#1 (0,0,1) to (1,0,1)", "parse", "expected 'LINE#k (x,y,z) (x,y,z)'", 2, None),
     ("SIZE 3X3X2\nhello", "parse", "expected 'LINE#k (x,y,z) (x,y,z)' or 'LINE_NUM n'", 2, None),
     ("# comment\nSIZE 3X3\n\nLINE#1 (0,0)-(9,0)", "parse", "x = 9 (columns are 0..2)", 4, 14),

@@ -310,6 +310,10 @@ SIZE_BOARDS = {
     "5x3x3 many labels": [["ABCDE", ".....", "FGHIJ"], [".....", ".##..", "....."], ["EDCBA", ".....", "JIHGF"]],
     "2x4x3 touching ends": [["AA", "..", "B#", ".."], ["..", "C.", "..", "B."], ["..", "..", "#.", "C."]],
     "5x1x4 upright": [["A...B"], ["....."], ["#...."], ["B...A"]],
+    # ADC 2016 vias ("@a": a cell of via a), rows of tokens
+    "4x3x3 vias": [[r.split() for r in layer] for layer in (
+        ["A . @a .", "B . . @b", "C . . ."], [". . @a .", ". D . @b", ". . D ."], ["A . @a E", ". C . @b", "E . . B"])],
+    "3x2x2 one via, one label": [[r.split() for r in layer] for layer in (["A . .", ". @a ."], [". . .", ". @a A"])],
 }
 
 
@@ -325,12 +329,13 @@ def expected_sizes(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
     top = max(code.values(), default=0)
     b = top.bit_length()
 
-    def n(cell) -> int:
+    def n(cell) -> int:  # free cells a path may step to (with vias: between layers only inside one)
         z, r, c = cell
-        return sum((z + dz, r + dr, c + dc) in free for dz, dr, dc in SIX)
+        return sum((z + dz, r + dr, c + dc) in free and puzzle.is_step(cell, (z + dz, r + dr, c + dc)) for dz, dr, dc in SIX)
 
     edges = [(a, (a[0] + dz, a[1] + dr, a[2] + dc)) for a in free for dz, dr, dc in ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-             if (a[0] + dz, a[1] + dr, a[2] + dc) in free]
+             if (a[0] + dz, a[1] + dr, a[2] + dc) in free and puzzle.is_step(a, (a[0] + dz, a[1] + dr, a[2] + dc))]
+    edge_set = set(edges)
     E = len(edges)
     E_ii = sum(a not in code and b_ not in code for a, b_ in edges)
     E_ei = sum((a in code) != (b_ in code) for a, b_ in edges)
@@ -339,8 +344,9 @@ def expected_sizes(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
     Q = 0
     for z, r, c in free:  # unit squares with (z, r, c) as their least corner, in three planes
         for d1, d2 in (((0, 1, 0), (0, 0, 1)), ((1, 0, 0), (0, 0, 1)), ((1, 0, 0), (0, 1, 0))):
-            corners = {(z + d1[0] * i + d2[0] * j, r + d1[1] * i + d2[1] * j, c + d1[2] * i + d2[2] * j) for i in (0, 1) for j in (0, 1)}
-            Q += corners <= free
+            corner = {(i, j): (z + d1[0] * i + d2[0] * j, r + d1[1] * i + d2[1] * j, c + d1[2] * i + d2[2] * j) for i in (0, 1) for j in (0, 1)}
+            sides = [(corner[0, 0], corner[0, 1]), (corner[1, 0], corner[1, 1]), (corner[0, 0], corner[1, 0]), (corner[0, 1], corner[1, 1])]
+            Q += set(corner.values()) <= free and all(side in edge_set for side in sides)
     inner = [cell for cell in free if cell not in code]
     ends = [cell for cell in free if cell in code]
     I = len(inner)
@@ -373,7 +379,18 @@ def expected_sizes(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
         out["square-at-most-two"] = 4 * Q
     else:
         out["square-not-four"] = Q
-    if any(n(c) == 0 for c in ends) or (cover and any(n(c) < 2 for c in inner)):
+    # vias: their edges on; each via barred from the labels whose ends are not on its first and
+    # last layers; two vias that could take the same label differ in code (b "bit differs" each)
+    allowed = {via.name: {pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via.layer_span)}
+               for via in puzzle.vias}
+    sharing = sum(bool(allowed[v.name] & allowed[w.name]) for i, v in enumerate(puzzle.vias) for w in puzzle.vias[i + 1:])
+    out["via-edge"] = sum(len(via.cells) - 1 for via in puzzle.vias)
+    out["via-line-allowed"] = sum(K - len(allowed[via.name]) for via in puzzle.vias) if b else 0
+    out["via-different-lines"] = sharing if b else 0
+    out["via-bit-differs"] = 2 * b * sharing
+    out["vars"] += b * sharing
+    via_contradiction = b == 0 and (sharing or any(K - len(allowed[via.name]) for via in puzzle.vias))
+    if any(n(c) == 0 for c in ends) or (cover and any(n(c) < 2 for c in inner)) or via_contradiction:
         out["contradiction"] = 1
     return {name: value for name, value in out.items() if value}
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -146,11 +146,17 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
     return None
 
 
-def shrink(cells: Sequence[Cell]) -> tuple[Cell, ...]:
+def shrink(cells: Sequence[Cell], beside: Callable[[Cell], Iterable[Cell]] | None = None) -> tuple[Cell, ...]:
     """The path cut short wherever it runs beside itself: from each cell it jumps to the
-    latest of its cells one step away. One pass leaves no touching (a later cell one step from
-    a kept cell would have been jumped to), so under may-leave-empty rules the shrunk paths of
-    an answer are an answer that does not touch itself."""
+    latest of its cells one step away (``beside(cell)``: the cells a path may step to from
+    ``cell``; by default every cell one step away along an axis). One pass leaves no touching
+    (a later cell one step from a kept cell would have been jumped to), so under
+    may-leave-empty rules the shrunk paths of an answer are an answer that does not touch
+    itself.
+
+    >>> shrink([(0, 0), (0, 1), (1, 1), (1, 0), (2, 0)])
+    ((0, 0), (1, 0), (2, 0))
+    """
     position = {cell: i for i, cell in enumerate(cells)}
     kept: list[Cell] = []
     i = 0
@@ -159,5 +165,9 @@ def shrink(cells: Sequence[Cell]) -> tuple[Cell, ...]:
         if i == len(cells) - 1:
             return tuple(kept)
         here = cells[i]
-        i = max(position.get(here[:axis] + (here[axis] + step,) + here[axis + 1:], -1)
-                for axis in range(len(here)) for step in (-1, 1))
+        if beside is None:
+            near: Iterable[Cell] = (here[:axis] + (here[axis] + step,) + here[axis + 1:]
+                                    for axis in range(len(here)) for step in (-1, 1))
+        else:
+            near = beside(here)
+        i = max((position.get(cell, -1) for cell in near), default=i + 1)

@@ -31,6 +31,9 @@ CODES = {
     "crossing": "two paths share a cell (or a path runs through another label's endpoint)",
     "uncovered": "a free cell lies on no path (cover-all rules)",
     "self-touch": "a path runs beside itself (no-self-touch rules)",
+    "outside-via": "a path changes layer outside a via, or leaves a via's inner cell sideways (multi-layer puzzles with vias, ADC 2016)",
+    "via-unused": "a via is not passed through all its cells by one path (multi-layer puzzles with vias)",
+    "several-vias": "a path passes through more than one via (multi-layer puzzles with vias)",
 }
 
 

@@ -15,13 +15,13 @@ The verbs are the one-layer family's: ``parse``/``format``, ``solve``, ``count``
 
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
 from .generate import generate
-from .model import Cell, Pair, Puzzle, Solution
+from .model import Cell, Pair, Puzzle, Solution, Via
 from .render import render
 from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, verify
 
 __all__ = [
-    "Puzzle", "Pair", "Solution", "Cell",
+    "Puzzle", "Pair", "Solution", "Cell", "Via",
     "parse", "parse_solution", "parse_answer_layers", "read", "format", "format_solution", "detect_format", "FORMATS",
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "Violation", "CODES",

@@ -42,7 +42,7 @@ from ..encoding import FEED_CHUNK, ClauseBlocks, EncodingTimeout, edge_labels, w
 from ..model import DEFAULT_RULES, Rules
 from .model import Cell, Puzzle, Solution
 
-__all__ = ["Encoding", "EncodingTimeout", "encode", "FEED_CHUNK"]
+__all__ = ["Encoding", "EncodingTimeout", "encode", "via_labels", "FEED_CHUNK"]
 
 # the six directions of ``Encoding.incident``'s columns (as model.STEPS): layer below, layer
 # above, row above, row below, column left, column right
@@ -204,6 +204,18 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline |
     xmask = free3[:, :, :-1] & free3[:, :, 1:]
     ymask = free3[:, :-1, :] & free3[:, 1:, :]
     zmask = free3[:-1] & free3[1:]
+    via_link = np.zeros(zmask.shape, dtype=bool)  # (z, r, c) and (z + 1, r, c) are cells of one via
+    if puzzle.vias:
+        # a path changes layer only inside a via, and a via's inner cells have no edge on their layer
+        via_inner = np.zeros(free3.shape, dtype=bool)
+        for via in puzzle.vias:
+            for cell in via.cells[:-1]:
+                via_link[cell] = True
+            for cell in via.inner_cells:
+                via_inner[cell] = True
+        zmask &= via_link
+        xmask &= ~(via_inner[:, :, :-1] | via_inner[:, :, 1:])
+        ymask &= ~(via_inner[:, :-1, :] | via_inner[:, 1:, :])
     nx, ny, nz = int(xmask.sum()), int(ymask.sum()), int(zmask.sum())
     xid = np.zeros(xmask.shape, dtype=np.int64)
     yid = np.zeros(ymask.shape, dtype=np.int64)
@@ -288,12 +300,63 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline |
             blocks.append(("code-in-range", -inner_bits[:, [i] + higher]))
     check()
 
+    if puzzle.vias:
+        _vias(enc, zid[via_link], inner, bit_base)
     if rules.no_self_touch:
         _no_self_touch(enc, inner, e_ii, ub, vb, e_ei, ei_bits, u_code, v_code, edge_ids, compact, degree_cap, check)
     _squares(enc, rules.no_self_touch, xid, yid, zid)
     check()
     enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
     return enc
+
+
+def via_labels(puzzle: Puzzle) -> dict[str, list[str]]:
+    """For each via, the labels that may pass through it: those whose ends lie on its first
+    and its last layer (a path passes one via at most and changes layer nowhere else).
+
+    >>> from .model import Via
+    >>> p = Puzzle.from_layers([["A.B", "..B"], ["...", ".A."]], vias=[Via("a", [(0, 0, 1), (1, 0, 1)])])
+    >>> via_labels(p)
+    {'a': ['A']}
+    """
+    return {via: [pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via_span)]
+            for via, via_span in ((via.name, via.layer_span) for via in puzzle.vias)}
+
+
+def _vias(enc: Encoding, via_edges: np.ndarray, inner: np.ndarray, bit_base: int) -> None:
+    """Every via is passed by a path (its edges are on), by a label whose ends lie on the via's
+    first and last layers, and no two vias by one label."""
+    blocks, b, puzzle = enc.blocks, enc.label_bits, enc.puzzle
+    blocks.append(("via-edge", via_edges[:, None]))
+    index = np.cumsum(inner) - 1  # a cell's row among the inner cells (via cells are inner)
+    top_bits = {via.name: bit_base + int(index[enc._flat(via.cells[0])]) * b + np.arange(b, dtype=np.int64)
+                for via in puzzle.vias}
+    allowed = via_labels(puzzle)
+    barred = []
+    for via in puzzle.vias:
+        for label, code in enc.label_codes.items():
+            if label not in allowed[via.name]:
+                if b == 0:
+                    enc.contradiction = f"via {via.name!r} cannot be passed by the only line"
+                    continue
+                barred.append(np.where((code >> np.arange(b)) & 1, -1, 1) * top_bits[via.name])  # not(code)
+    if barred:
+        blocks.append(("via-line-allowed", np.array(barred, dtype=np.int64)))
+    sharing = [(v, w) for i, v in enumerate(puzzle.vias) for w in puzzle.vias[i + 1:]
+               if set(allowed[v.name]) & set(allowed[w.name])]
+    if not sharing:
+        return
+    if b == 0:
+        enc.contradiction = "two vias can only be passed by the one line"
+        return
+    # d_i: "bit i of the two vias' codes differs"; some d_i holds
+    base = enc.pool.reserve(len(sharing) * b)
+    d = base + np.arange(len(sharing) * b, dtype=np.int64).reshape(len(sharing), b)
+    u = np.array([top_bits[v.name] for v, _ in sharing])
+    w = np.array([top_bits[w.name] for _, w in sharing])
+    blocks.append(("via-different-lines", d))
+    both = np.stack([np.stack([-d, u, w], axis=-1), np.stack([-d, -u, -w], axis=-1)], axis=2)
+    blocks.append(("via-bit-differs", both.reshape(-1, 3)))
 
 
 def _no_self_touch(enc: Encoding, inner, e_ii, ub, vb, e_ei, ei_bits, u_code, v_code, edge_ids, compact, degree_cap, check) -> None:

@@ -29,7 +29,8 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     layer is a row, even one reading ``layer 2``). Rows are whitespace-separated tokens or,
     when no row of the stack holds whitespace, plain character strings (one character per
     cell): ``.`` empty, ``#`` blocked, any other token a label occurring exactly twice in the
-    whole stack. Outside the layers, lines that are blank or comments (``#`` alone or followed
+    whole stack; ``@a`` (rows of tokens) a cell of the via named ``a``. Outside the layers,
+    lines that are blank or comments (``#`` alone or followed
     by a space or tab) are skipped. Character rows of different lengths, all single tokens,
     are a board one cell wide (labels such as ``10``); a board one cell wide whose every cell
     holds a label of one length of two or more characters reads as a character grid instead.
@@ -39,12 +40,15 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
     Y rows, Z layers), optional ``LINE_NUM n``, ``LINE#k (x,y,z) (x,y,z)`` (x the column and
     y the row from 0, z the layer from 1; between the points spaces or ``-``); the label is k
     without leading zeros. A 2-D ``SIZE XxY`` is one layer (its points may omit z). ADC 2016
-    ``VIA`` lines are refused. Answers: ``SIZE XxYxZ``, then per layer ``LAYER z`` and Y rows
-    of X comma-separated line numbers, ``0``/``00`` unused (:func:`parse_solution`).
+    problems add ``VIA#a (x,y,z) (x,y,z) ...`` lines: a via (:class:`~.model.Via`) at one place
+    on consecutive layers, the only place a line may change layer. Answers: ``SIZE XxYxZ``,
+    then per layer ``LAYER z`` and Y rows of X comma-separated line numbers, ``0``/``00``
+    unused (:func:`parse_solution`; a via's cells hold the number of the line through it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass
@@ -55,7 +59,7 @@ from ...errors import InvalidPuzzle, ParseError, require_type
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
 from ..model import BLOCKED, EMPTY
-from .model import MAX_CELLS, Cell, Pair, Puzzle, Solution, layers_text
+from .model import MAX_CELLS, VIA_MARK, Cell, Pair, Puzzle, Solution, Via, layers_text
 
 __all__ = [
     "FORMATS", "parse", "read", "detect_format", "format", "format_solution",
@@ -100,6 +104,7 @@ class _Stack:
         self.cells: dict[str, list[Cell]] = {}
         self.marks: dict[str, list[tuple[int, int]]] = {}
         self.blocked: set[Cell] = set()
+        self.vias: list[Via] = []
 
     def add(self, label: str, cell: Cell, line: int, column: int) -> None:
         self.cells.setdefault(label, []).append(cell)
@@ -120,7 +125,8 @@ class _Stack:
             raise ParseError(message, line=line, column=column)
         pairs = [Pair(label, cells[0], cells[1]) for label, cells in self.cells.items()]
         try:
-            return Puzzle(self.width, self.height, self.layers, tuple(pairs), frozenset(self.blocked), name=name)
+            return Puzzle(self.width, self.height, self.layers, tuple(pairs), frozenset(self.blocked), name=name,
+                          vias=tuple(self.vias))
         except InvalidPuzzle as error:
             raise ParseError(str(error), line=self.line) from None
 
@@ -259,13 +265,24 @@ def _parse_layers(lines: Sequence[str]) -> Puzzle:
 
 def _stack_puzzle(grid: _Grid) -> Puzzle:
     stack = _Stack(len(grid[0][0][1]), len(grid[0]), len(grid), grid[0][0][0] - 1)
+    via_cells: dict[str, list[tuple[Cell, int, int]]] = {}
     for z, layer in enumerate(grid):
         for r, (number, cells) in enumerate(layer):
             for c, (token, column) in enumerate(cells):
                 if token == BLOCKED:
                     stack.blocked.add((z, r, c))
+                elif token.startswith(VIA_MARK):
+                    if token == VIA_MARK:
+                        raise ParseError(f"'{VIA_MARK}' marks a via cell and needs the via's name after it, "
+                                         f"e.g. '{VIA_MARK}a' (rows of tokens)", line=number, column=column)
+                    via_cells.setdefault(token[1:], []).append(((z, r, c), number, column))
                 elif token != EMPTY:
                     stack.add(token, (z, r, c), number, column)
+    for name, marks in via_cells.items():
+        try:
+            stack.vias.append(Via(name, [cell for cell, _, _ in marks]))
+        except InvalidPuzzle as error:
+            raise ParseError(str(error), line=marks[0][1], column=marks[0][2]) from None
     return stack.build(answer_hint=True)
 
 
@@ -280,6 +297,8 @@ _POINT = r"(\(\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*(?:,\s*(-?[0-9]+)\s*)?\))"
 _LINE = re.compile(r"\s*LINE\s*#\s*([0-9A-Za-z_]+)\s*" + _POINT + r"\s*-?\s*" + _POINT + r"\s*$", re.IGNORECASE)
 _LINE_WORD = re.compile(r"\s*LINE(_NUM)?\b|\s*LINE\s*#", re.IGNORECASE)
 _VIA = re.compile(r"\s*VIA\s*#", re.IGNORECASE)
+_VIA_LINE = re.compile(r"\s*VIA\s*#\s*([A-Za-z][0-9A-Za-z_]*)\s*((?:" + _POINT + r"\s*-?\s*)+)$", re.IGNORECASE)
+_ONE_POINT = re.compile(_POINT)
 _ADC_LAYER = re.compile(r"\s*LAYER\s+([0-9]+)\s*$", re.IGNORECASE)
 _NUMBER_ROW = re.compile(r"\s*[0-9]+\s*(,\s*[0-9]*\s*)*$")
 
@@ -313,8 +332,12 @@ def _parse_adc(lines: Sequence[str]) -> Puzzle:
     used: dict[Cell, tuple[str, int]] = {}
     declared: tuple[int, int] | None = None
     seen: dict[str, tuple[str, int]] = {}
+    via_lines: dict[str, int] = {}
     for number, line in content[1:]:
         match = _LINE.match(line)
+        if match is None and _VIA.match(line):
+            _add_via(stack, line, number, used, via_lines)
+            continue
         if match is None:
             _refuse_adc_line(line, number, size_line, declared)
             if _LINE_NUM.match(line):
@@ -340,19 +363,9 @@ def _parse_adc(lines: Sequence[str]) -> Puzzle:
                 z = 1
             else:
                 z = _signed(match.group(base + 3))
-            for axis, value, low, high, what in (
-                ("x", x, 0, width - 1, "columns"), ("y", y, 0, height - 1, "rows"), ("z", z, 1, layers, "layers")
-            ):
-                if not low <= value <= high:
-                    raise ParseError(
-                        f"LINE#{name} point {k} {text} is off the {width}x{height}x{layers} board: "
-                        f"{axis} = {value} ({what} are {low}..{high})",
-                        line=number, column=column,
-                    )
-            cell = (z - 1, y, x)
+            cell = _point_cell(f"LINE#{name}", k, text, (x, y, z), stack, number, column)
             if cell in used:
-                other, other_line = used[cell]
-                whose = "its own first point" if other_line == number and other == name else f"LINE#{other} (line {other_line})"
+                whose = "its own first point" if used[cell] == (name, number) else _user(used[cell])
                 raise ParseError(
                     f"LINE#{name} point {k} {text} is on a cell already used by {whose}", line=number, column=column
                 )
@@ -363,18 +376,64 @@ def _parse_adc(lines: Sequence[str]) -> Puzzle:
     return stack.build()
 
 
+def _point_cell(what: str, k: int, text: str, xyz: tuple[int, int, int], stack: _Stack, number: int, column: int) -> Cell:
+    """The cell ``(layer, row, column)`` of point ``k`` (written ``text``) of a LINE or VIA line
+    (``what``, e.g. ``LINE#3``), or the ParseError saying which coordinate is off the board."""
+    x, y, z = xyz
+    for axis, value, low, high, kind in (
+        ("x", x, 0, stack.width - 1, "columns"), ("y", y, 0, stack.height - 1, "rows"), ("z", z, 1, stack.layers, "layers")
+    ):
+        if not low <= value <= high:
+            raise ParseError(
+                f"{what} point {k} {text} is off the {stack.width}x{stack.height}x{stack.layers} board: "
+                f"{axis} = {value} ({kind} are {low}..{high})",
+                line=number, column=column,
+            )
+    return (z - 1, y, x)
+
+
+def _user(entry: tuple[str, int]) -> str:
+    """Who took a cell, from ``(line name or "VIA#a", line number)``: ``LINE#3 (line 4)``."""
+    name, number = entry
+    return f"{name if name.startswith('VIA#') else 'LINE#' + name} (line {number})"
+
+
+def _add_via(stack: _Stack, line: str, number: int, used: dict[Cell, tuple[str, int]], via_lines: dict[str, int]) -> None:
+    """An ADC 2016 ``VIA#a (x,y,z) (x,y,z) ...`` line: one place on consecutive layers."""
+    match = _VIA_LINE.match(line)
+    if match is None:
+        raise ParseError("expected 'VIA#a (x,y,z) (x,y,z) ...' (a via's name, then its cells: x column, y row "
+                         "from 0, z layer from 1)", line=number)
+    name = match.group(1)
+    if name in via_lines:
+        raise ParseError(f"VIA#{name} given twice (lines {via_lines[name]} and {number})", line=number)
+    via_lines[name] = number
+    cells = []
+    offset = match.start(2)
+    for k, point in enumerate(_ONE_POINT.finditer(match.group(2)), 1):
+        column = offset + point.start() + 1
+        text = point.group(1).replace(" ", "").replace("\t", "")
+        if point.group(4) is None:
+            raise ParseError(f"VIA#{name} point {k} {text} has no layer z", line=number, column=column)
+        xyz = (_signed(point.group(2)), _signed(point.group(3)), _signed(point.group(4)))
+        cell = _point_cell(f"VIA#{name}", k, text, xyz, stack, number, column)
+        if cell in used:
+            raise ParseError(f"VIA#{name} point {k} {text} is on a cell already used by {_user(used[cell])}",
+                             line=number, column=column)
+        used[cell] = (f"VIA#{name}", number)
+        cells.append(cell)
+    try:
+        stack.vias.append(Via(name, cells))
+    except InvalidPuzzle as error:
+        raise ParseError(str(error), line=number) from None
+
+
 def _refuse_adc_line(line: str, number: int, size_line: int, declared: tuple[int, int] | None) -> None:
     """Raise the ParseError for a line of an ADC problem that is no LINE; return for LINE_NUM."""
     if _LINE_NUM.match(line):
         if declared is not None:
             raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
         return
-    if _VIA.match(line):
-        raise ParseError(
-            "VIA lines are ADC 2016 vias, which are not supported (ADC 2017/2018 problems have none: "
-            "a line may change layer at any cell)",
-            line=number,
-        )
     if _SIZE_WORD.match(line):
         raise ParseError(f"second SIZE line (the first is on line {size_line}): one ADC problem per file", line=number)
     if _ADC_LAYER.match(line) or _NUMBER_ROW.match(line):
@@ -530,7 +589,7 @@ def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = Non
     name = _name(source)
     if not name:
         return puzzle
-    return Puzzle(puzzle.width, puzzle.height, puzzle.layers, puzzle.pairs, puzzle.blocked, name=name)
+    return dataclasses.replace(puzzle, name=name)
 
 
 def read(path: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
@@ -647,8 +706,8 @@ def _line_numbers(puzzle: Puzzle) -> dict[str, int]:
 
 def format(puzzle: Puzzle, *, fmt: str = "layers") -> str:  # noqa: A001 - the verb of every family
     """The puzzle as text: ``layers`` (exactly ``str(puzzle)`` and a newline) or ``adc`` (an
-    ADC 2017/2018 problem; needs labels that are positive whole numbers and no blocked cells,
-    else ValueError).
+    ADC 2017/2018 problem, or 2016 with ``VIA`` lines when it has vias; needs labels that are
+    positive whole numbers and no blocked cells, else ValueError).
 
     >>> p = Puzzle.from_layers([["7.", ".."], [".#", ".7"]])
     >>> print(format(p), end="")
@@ -673,6 +732,12 @@ def format(puzzle: Puzzle, *, fmt: str = "layers") -> str:  # noqa: A001 - the v
         for pair in sorted(puzzle.pairs, key=lambda pair: number_of[pair.label]):
             (z0, r0, c0), (z1, r1, c1) = pair.start, pair.end
             lines.append(f"LINE#{number_of[pair.label]} ({c0},{r0},{z0 + 1}) ({c1},{r1},{z1 + 1})")
+        if puzzle.vias:
+            lines.append("")
+        for via in puzzle.vias:
+            if not re.fullmatch(r"[A-Za-z][0-9A-Za-z_]*", via.name):
+                raise ValueError(f"the ADC format names vias by letters: via {via.name!r} cannot be written")
+            lines.append(f"VIA#{via.name} " + " ".join(f"({c},{r},{z + 1})" for z, r, c in via.cells))
         return "\n".join(lines) + "\n"
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 

@@ -8,6 +8,13 @@ contests, 2016-2018, let cells stay empty: ``Rules(cover_all=False)``). A cell i
 ``(layer, row, column)``, all counted from 0; text shown to people counts layers from 1, as
 the contest files do.
 
+ADC 2016 problems add *vias* (:class:`Via`): named columns of cells at one place on
+consecutive layers. A puzzle with vias lets a path change layer only inside a via, passing
+through all of its cells from its first layer to its last (the cells between are entered and
+left only from above and below); every via is used by exactly one path, and no path uses more
+than one (so the paths whose ends lie on different layers are exactly as many as the vias).
+A puzzle without vias (ADC 2017/2018) lets a path change layer at any cell.
+
 >>> p = Puzzle.from_layers([["A.", ".."], [".B", "AB"]])
 >>> p.width, p.height, p.layers, p.labels
 (2, 2, 2, ('A', 'B'))
@@ -43,6 +50,8 @@ Cell = tuple[int, int, int]  # (layer, row, column)
 # 1000x1000x4 (the one-layer bound of 4 M cells) went past 15 GB (QA); the largest contest
 # board is 72x72x8 = 41,472 cells.
 MAX_CELLS = 1_000_000
+
+VIA_MARK = "@"  # a via's cells in a grid of tokens: "@" and the via's name
 
 STEPS: tuple[Cell, ...] = ((-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1))
 
@@ -87,9 +96,51 @@ class Pair:
 
 
 @dataclass(frozen=True)
+class Via:
+    """An ADC 2016 via: a ``name`` (``a``, ``b``, ... as the contest files write it) and its
+    ``cells``, one place on two or more consecutive layers, in layer order.
+
+    >>> Via("a", [(1, 2, 2), (0, 2, 2)])
+    Via(name='a', cells=((0, 2, 2), (1, 2, 2)))
+    >>> Via("a", [(0, 2, 2), (2, 2, 2)])
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.InvalidPuzzle: via 'a' skips a layer: its cells must lie on consecutive layers at one place
+    """
+
+    name: str
+    cells: tuple[Cell, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"a via's name must be a non-empty str, not {self.name!r}")
+        if isinstance(self.cells, (str, bytes)) or not hasattr(self.cells, "__iter__"):
+            raise TypeError(f"the cells of via {self.name!r} must be a sequence of (layer, row, column) triples")
+        cells = tuple(sorted(as_cell(cell, f"a cell of via {self.name!r}") for cell in self.cells))
+        object.__setattr__(self, "cells", cells)
+        if len(cells) < 2:
+            raise InvalidPuzzle(f"via {self.name!r} has {len(cells)} cell(s): a via joins two or more layers")
+        if len({cell[1:] for cell in cells}) != 1:
+            raise InvalidPuzzle(f"via {self.name!r} is not at one place: all its cells must share (row, column)")
+        if any(b[0] != a[0] + 1 for a, b in zip(cells, cells[1:])):
+            raise InvalidPuzzle(f"via {self.name!r} skips a layer: its cells must lie on consecutive layers at one place")
+
+    @property
+    def layer_span(self) -> tuple[int, int]:
+        """(first layer, last layer), from 0."""
+        return self.cells[0][0], self.cells[-1][0]
+
+    @property
+    def inner_cells(self) -> tuple[Cell, ...]:
+        """The cells between its first and its last, entered and left only from above and below."""
+        return self.cells[1:-1]
+
+
+@dataclass(frozen=True)
 class Puzzle:
-    """A stack of ``layers`` boards of W x H cells with labelled endpoint pairs and blocked
-    cells (``Cell = (layer, row, column)``)."""
+    """A stack of ``layers`` boards of W x H cells with labelled endpoint pairs, blocked
+    cells (``Cell = (layer, row, column)``) and, for ADC 2016 problems, ``vias`` (empty: a path
+    may change layer anywhere)."""
 
     width: int
     height: int
@@ -97,6 +148,7 @@ class Puzzle:
     pairs: tuple[Pair, ...]
     blocked: frozenset[Cell] = frozenset()
     name: str = field(default="", compare=False)
+    vias: tuple[Via, ...] = ()
 
     def __post_init__(self) -> None:
         if not all(is_whole_number(n) for n in (self.width, self.height, self.layers)):
@@ -115,13 +167,45 @@ class Puzzle:
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
         object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
         check_pairs(self, self.size_text)
+        self._check_vias()
+
+    def _check_vias(self) -> None:
+        if isinstance(self.vias, (str, bytes)) or not hasattr(self.vias, "__iter__"):
+            raise TypeError("vias must be a sequence of Via objects, e.g. (Via('a', [(0, 1, 1), (1, 1, 1)]),)")
+        vias = tuple(self.vias)
+        if not all(isinstance(via, Via) for via in vias):
+            raise TypeError("vias must be Via objects, e.g. Via('a', [(0, 1, 1), (1, 1, 1)])")
+        object.__setattr__(self, "vias", tuple(sorted(vias, key=lambda via: via.cells)))
+        names: set[str] = set()
+        owner: dict[Cell, str] = {}
+        ends = self.endpoints()
+        for via in self.vias:
+            if via.name in names:
+                raise InvalidPuzzle(f"via {via.name!r} is given twice")
+            names.add(via.name)
+            for cell in via.cells:
+                if not self.on_board(cell):
+                    raise InvalidPuzzle(f"via {via.name!r} cell {cell} is off the {self.size_text} board")
+                if cell in self.blocked:
+                    raise InvalidPuzzle(f"via {via.name!r} cell {cell} is blocked")
+                if cell in ends:
+                    raise InvalidPuzzle(f"via {via.name!r} cell {cell} is the endpoint of {ends[cell]!r}")
+                if cell in owner:
+                    raise InvalidPuzzle(f"vias {owner[cell]!r} and {via.name!r} share the cell {cell}")
+                owner[cell] = via.name
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_layers(cls, layers: Sequence[Sequence[str | Sequence[str]]], *, name: str = "") -> "Puzzle":
+    def from_layers(cls, layers: Sequence[Sequence[str | Sequence[str]]], *, name: str = "",
+                    vias: Iterable[Via] = ()) -> "Puzzle":
         """Build from layers of rows of cells (a row: a string, one character per cell, or a
-        list of tokens); ``.`` empty, ``#`` blocked, anything else a label that must occur
-        exactly twice in the whole stack."""
+        list of tokens); ``.`` empty, ``#`` blocked, ``@`` and a name a cell of that via (the
+        via's cells are all the cells so marked), anything else a label that must occur exactly
+        twice in the whole stack; ``vias`` adds vias given as :class:`Via` objects.
+
+        >>> Puzzle.from_layers([[["A", "@a", "."]], [[".", "@a", "A"]]]).vias
+        (Via(name='a', cells=((0, 0, 1), (1, 0, 1))),)
+        """
         if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
             raise TypeError("layers must be a list of layers, each a list of rows")
         grids = [[list(row) for row in layer] for layer in layers]
@@ -132,19 +216,25 @@ class Puzzle:
             if len(grid) != height or any(len(row) != width for row in grid):
                 raise InvalidPuzzle(f"layer {z} is not {width}x{height} like layer 1")
         ends: dict[str, list[Cell]] = {}
+        via_cells: dict[str, list[Cell]] = {}
         blocked = set()
         for z, grid in enumerate(grids):
             for r, row in enumerate(grid):
                 for c, token in enumerate(row):
                     if token == BLOCKED:
                         blocked.add((z, r, c))
+                    elif token.startswith(VIA_MARK):
+                        if token == VIA_MARK:
+                            raise InvalidPuzzle(f"'{VIA_MARK}' at {(z, r, c)} needs the via's name after it, e.g. '{VIA_MARK}a'")
+                        via_cells.setdefault(token[1:], []).append((z, r, c))
                     elif token != EMPTY:
                         ends.setdefault(token, []).append((z, r, c))
         for label, cells in ends.items():
             if len(cells) != 2:
                 raise InvalidPuzzle(f"label {label!r} occurs {len(cells)} times (expected 2)")
         pairs = tuple(Pair(label, cells[0], cells[1]) for label, cells in ends.items())
-        return cls(width, height, len(grids), pairs, frozenset(blocked), name=name)
+        drawn = tuple(Via(via_name, cells) for via_name, cells in via_cells.items())
+        return cls(width, height, len(grids), pairs, frozenset(blocked), name=name, vias=tuple(vias) + drawn)
 
     # -- queries ------------------------------------------------------------------------------
     @property
@@ -191,12 +281,39 @@ class Puzzle:
                     if (z, r, c) not in self.blocked:
                         yield (z, r, c)
 
+    def via_at(self, cell: Cell) -> Via | None:
+        """The via holding ``cell``, or None."""
+        return self._via_of.get(cell)
+
+    @cached_property
+    def _via_of(self) -> dict[Cell, Via]:
+        return {cell: via for via in self.vias for cell in via.cells}
+
+    def is_step(self, a: Cell, b: Cell) -> bool:
+        """Whether a path may step from ``a`` to ``b``: one step apart (:func:`is_adjacent`)
+        and, when the puzzle has vias, between layers only inside one via, and on a layer never
+        from or to a via's inner cell.
+
+        >>> p = Puzzle.from_layers([["A..", "..."], ["...", "..A"]], vias=[Via("a", [(0, 1, 1), (1, 1, 1)])])
+        >>> p.is_step((0, 1, 1), (1, 1, 1)), p.is_step((0, 0, 0), (1, 0, 0)), p.is_step((0, 0, 1), (0, 1, 1))
+        (True, False, True)
+        """
+        if not is_adjacent(a, b):
+            return False
+        if not self.vias:
+            return True
+        via_a, via_b = self._via_of.get(a), self._via_of.get(b)
+        if a[0] != b[0]:
+            return via_a is not None and via_a is via_b
+        return not any(via is not None and cell in via.inner_cells for cell, via in ((a, via_a), (b, via_b)))
+
     def neighbours(self, cell: Cell) -> Iterator[Cell]:
-        """Free cells one step from ``cell`` (same layer, or the layer above or below)."""
+        """Free cells a path may step to from ``cell`` (same layer, or the layer above or
+        below; with vias, as :meth:`is_step` allows)."""
         z, r, c = cell
         for dz, dr, dc in STEPS:
             n = (z + dz, r + dr, c + dc)
-            if self.is_free(n):
+            if self.is_free(n) and (not self.vias or self.is_step(cell, n)):
                 yield n
 
     def free_mask(self) -> np.ndarray:
@@ -207,10 +324,14 @@ class Puzzle:
         return free
 
     def grid(self) -> np.ndarray:
-        """The board as a Z x H x W numpy array of strings: label, ``.`` or ``#``."""
+        """The board as a Z x H x W numpy array of strings: label, ``.``, ``#``, or a via's
+        name after ``@`` (``@a``) on its cells."""
         g = np.full((self.layers, self.height, self.width), EMPTY, dtype=object)
         for cell in self.blocked:
             g[cell] = BLOCKED
+        for via in self.vias:
+            for cell in via.cells:
+                g[cell] = VIA_MARK + via.name
         for cell, label in self.endpoints().items():
             g[cell] = label
         return g
@@ -273,11 +394,12 @@ class Solution:
         for z, grid in enumerate(grids):
             for r, row in enumerate(grid):
                 for c, token in enumerate(row):
-                    if token not in (EMPTY, BLOCKED):
+                    if token not in (EMPTY, BLOCKED) and not token.startswith(VIA_MARK):  # "@a": a via on no path
                         cells_of.setdefault(token, set()).add((z, r, c))
         paths = []
+        allowed = puzzle.is_step if puzzle.vias else None
         for pair in puzzle.pairs:
-            path = trace(pair, cells_of.pop(pair.label, set()), steps=STEPS)
+            path = trace(pair, cells_of.pop(pair.label, set()), steps=STEPS, allowed=allowed)
             if path is None:
                 raise NotAPath(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}", pair.label)
             paths.append((pair.label, path))

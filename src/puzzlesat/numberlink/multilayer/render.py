@@ -34,7 +34,7 @@ import math
 
 from ...errors import require_type
 from ...results import SolveResult
-from ...scene import Circle, Group, Polygon, Scene, Text, text_width
+from ...scene import Circle, Group, Polygon, Rect, Scene, Text, text_width
 from ..render import cell_size_for, colours_for, draw_board, endpoint, path_line
 from .model import Cell, Puzzle, Solution
 
@@ -107,6 +107,12 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     >>> scene = render(puzzle, answer, title="tiny")
     >>> [t.text for t in scene.walk() if isinstance(t, Text) and t.cls]
     ['tiny', 'layer 1', 'layer 2']
+
+    A puzzle with vias (ADC 2016) shows each via's cells as grey squares with its name:
+
+    >>> from puzzlesat.numberlink.multilayer.model import Via
+    >>> render(Puzzle.from_layers([["A.", ".."], ["..", ".A"]], vias=[Via("a", [(0, 1, 0), (1, 1, 0)])])).count("via-cell")
+    2
     """
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
     if isinstance(solution, SolveResult):  # render(puzzle, solve(puzzle)) works too
@@ -161,6 +167,13 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
         layer = Group(cls="layer", id=f"layer-{z + 1}", title=f"layer {z + 1}")
         layer.add(Text(left, caption_top + caption_band * 0.45, f"layer {z + 1}", size=caption_size, anchor="start", cls="layer-caption"))
         draw_board(layer, puzzle.width, puzzle.height, blocked_on[z], left=left, top=top, cell=cell)
+        for via in puzzle.vias:  # ADC 2016: a grey square with the via's name on each of its cells
+            for _, r, c in (cell_zrc for cell_zrc in via.cells if cell_zrc[0] == z):
+                mark = layer.add(Group(cls="via-cell", title=f"via {via.name}"))
+                inset = cell * 0.12
+                mark.add(Rect(left + c * cell + inset, top + r * cell + inset, cell - 2 * inset, cell - 2 * inset,
+                              fill="#e8e8e8", stroke="#888888", stroke_width=max(0.5, cell * 0.03), rounded=cell * 0.1))
+                mark.add(Text(left + (c + 0.5) * cell, top + (r + 0.5) * cell, via.name, size=cell * 0.4, fill="#666666"))
 
         paths: dict[str, Group] = {}
         for label, run in runs_on[z]:

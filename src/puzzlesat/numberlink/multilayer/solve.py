@@ -140,6 +140,10 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
         for cell in (pair.start, pair.end):
             if not any(True for _ in puzzle.neighbours(cell)):
                 return f"endpoint {cell} of {pair.label!r} has no free neighbour"
+    if puzzle.vias:
+        proof = _via_count_contradiction(puzzle)
+        if proof is not None:
+            return proof
 
     part = _parts(inner, layers, height, width)
     for pair in puzzle.pairs:
@@ -174,6 +178,29 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
     if covered != difference:
         return (f"chessboard colours: the free cells have {difference} more of colour +1 than -1, "
                 f"but paths between these endpoints cover {covered}")
+    return None
+
+
+def _via_count_contradiction(puzzle: Puzzle) -> str | None:
+    """With vias: a path whose ends lie on layers ``z1 < z2`` passes exactly one via, one from
+    layer z1 to layer z2, and every via is passed by one path; so for every pair of layers
+    there must be as many such paths as vias.
+
+    >>> from .model import Via
+    >>> _via_count_contradiction(Puzzle.from_layers([["A.", ".."], ["..", ".A"]], vias=[Via("a", [(0, 0, 1), (1, 0, 1)]), Via("b", [(0, 1, 0), (1, 1, 0)])]))
+    'layers 1 to 2: 1 line(s) change layer there but 2 via(s) join them (each line passes one via, each via one line)'
+    """
+    spans: dict[tuple[int, int], list[int]] = {}
+    for pair in puzzle.pairs:
+        low, high = sorted((pair.start[0], pair.end[0]))
+        if low != high:
+            spans.setdefault((low, high), [0, 0])[0] += 1
+    for via in puzzle.vias:
+        spans.setdefault(via.layer_span, [0, 0])[1] += 1
+    for (low, high), (lines, vias) in sorted(spans.items()):
+        if lines != vias:
+            return (f"layers {low + 1} to {high + 1}: {lines} line(s) change layer there but {vias} via(s) join them "
+                    "(each line passes one via, each via one line)")
     return None
 
 
@@ -248,7 +275,10 @@ def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`), or None
     when the router gives up (it proves nothing). The contest problems this is for (ADC 2018)
     are routing problems with much empty space: all 29 are routed in 0.01-2 s, where the SAT
-    search alone leaves several open at 60 s."""
+    search alone leaves several open at 60 s. Puzzles with vias (ADC 2016) are not routed: the
+    router knows no via rules."""
+    if puzzle.vias:
+        return None  # the router lets paths change layer anywhere and knows no via rules
     stop = time.perf_counter() + routing.route_budget(deadline.remaining())
     paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
     return None if paths is None else Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
@@ -257,7 +287,8 @@ def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
 def _shrunk(puzzle: Puzzle, solution: Solution) -> Solution:
     """``solution`` with every path cut short wherever it runs beside itself
     (:func:`..routing.shrink`): under may-leave-empty rules an answer that does not touch itself."""
-    return Solution(tuple((label, routing.shrink(cells)) for label, cells in solution.paths))
+    beside = puzzle.neighbours if puzzle.vias else None  # with vias: only where a path may step
+    return Solution(tuple((label, routing.shrink(cells, beside)) for label, cells in solution.paths))
 
 
 def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:

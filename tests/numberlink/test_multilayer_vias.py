@@ -1,0 +1,309 @@
+"""ADC 2016 vias on multi-layer Numberlink boards: the model's checks, reading and writing, the
+named violations, and the SAT solver's answer counts against an independent enumerator.
+
+The rules (ADC 2016): a via is one place on two or more consecutive layers; a line changes
+layer only inside a via, passing all of its cells (the cells between its first and its last
+are left only up or down); every via is passed by exactly one line and no line passes two.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat.errors import InvalidPuzzle, ParseError
+from puzzlesat.numberlink.model import Rules
+from puzzlesat.numberlink.multilayer import (
+    Puzzle, Solution, Via, count, format, format_solution, is_unique, parse, parse_solution, solve, verify,
+)
+from puzzlesat.numberlink.multilayer.solve import contradiction
+from puzzlesat.results import Status, Uniqueness
+from tests.support import shared_path
+
+ALL_RULES = [Rules(), Rules(no_self_touch=True), Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)]
+SIX = ((-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1))
+
+
+def brute_force_answers(puzzle: Puzzle, rules: Rules) -> set[Solution]:
+    """Every answer, by plain enumeration of simple paths with the via rules applied directly
+    (nothing shared with the model's step rule or the SAT code)."""
+    free = {(z, r, c) for z in range(puzzle.layers) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    via_of = {cell: via.name for via in puzzle.vias for cell in via.cells}
+    middle = {cell for via in puzzle.vias for cell in via.cells[1:-1]}
+    endpoint_of = {cell: pair.label for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+
+    def steps(cell):
+        out = []
+        for dz, dr, dc in SIX:
+            n = (cell[0] + dz, cell[1] + dr, cell[2] + dc)
+            if dz:
+                if not puzzle.vias or (cell in via_of and via_of.get(n) == via_of[cell]):
+                    out.append(n)
+            elif cell not in middle and n not in middle:
+                out.append(n)
+        return out
+
+    def via_runs_ok(paths: dict) -> bool:
+        if not puzzle.vias:
+            return True
+        passed_by: dict[str, list[str]] = {}
+        for label, path in paths.items():
+            names = {via_of[a] for a, b in zip(path, path[1:]) if a[0] != b[0]}
+            if len(names) > 1:
+                return False
+            for name in names:
+                passed_by.setdefault(name, []).append(label)
+        for via in puzzle.vias:
+            if len(passed_by.get(via.name, [])) != 1:
+                return False
+            path = paths[passed_by[via.name][0]]
+            where = [path.index(cell) if cell in path else None for cell in via.cells]
+            if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):
+                return False
+        return True
+
+    def touches_itself(path: list) -> bool:
+        where = {cell: i for i, cell in enumerate(path)}
+        return any(abs(i - where.get(n, i + 1)) != 1 for i, cell in enumerate(path) for n in steps(cell) if n in where)
+
+    answers: set[Solution] = set()
+
+    def place(index: int, used: set, chosen: dict) -> None:
+        if index == len(puzzle.pairs):
+            if not (rules.cover_all and used != free) and via_runs_ok(chosen):
+                answers.add(Solution.from_mapping(chosen))
+            return
+        pair = puzzle.pairs[index]
+        path, on_path = [pair.start], {pair.start}
+
+        def extend(cell) -> None:
+            for step in steps(cell):
+                if step not in free or step in used or step in on_path:
+                    continue
+                if step == pair.end:
+                    full = path + [step]
+                    if not (rules.no_self_touch and touches_itself(full)):
+                        chosen[pair.label] = tuple(full)
+                        place(index + 1, used | set(full), chosen)
+                        del chosen[pair.label]
+                    continue
+                if step in endpoint_of:
+                    continue
+                path.append(step)
+                on_path.add(step)
+                extend(step)
+                path.pop()
+                on_path.discard(step)
+
+        extend(pair.start)
+
+    place(0, set(), {})
+    return answers
+
+
+# layers of rows of tokens ("@a": a cell of via a); W x H x Z in the names
+VIA_BOARDS = {
+    "3x2x2 one via": [["A . B", ". @a B"], [". . .", ". @a A"]],
+    "3x2x2 one via, A beside it": [["A @a B", ". . B"], [". @a .", ". A ."]],
+    "2x3x2 two vias": [["A @a", ". .", "B @b"], [". @a", "A B", ". @b"]],
+    "2x3x2 a via and a flat pair": [["A @a", "B .", ". B"], [". @a", "A .", ". ."]],
+    "2x2x3 tall via": [["A .", "@a ."], [". .", "@a ."], [". .", "@a A"]],
+    "3x2x3 tall via, a flat pair": [["A . .", "@a . ."], [". B .", "@a . B"], [". . .", "@a . A"]],
+    "4x2x2 blocked": [["A . # B", "@a B . ."], [". . . .", "@a # . A"]],
+    "2x2x2 two vias, stacked ends": [["A B", "@a @b"], ["A B", "@a @b"]],
+    "1x3x2 column": [["A", "@a", "."], [".", "@a", "A"]],
+    "2x2x2 covered": [["A .", "@a ."], [". .", "@a A"]],
+}
+
+
+def _puzzle(name: str) -> Puzzle:
+    return Puzzle.from_layers([[row.split() for row in layer] for layer in VIA_BOARDS[name]], name=name)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("name", sorted(VIA_BOARDS))
+def test_counts_match_brute_force(name: str, rules: Rules) -> None:
+    puzzle = _puzzle(name)
+    expected = brute_force_answers(puzzle, rules)
+    result = count(puzzle, rules=rules, limit=1000)
+    assert result.complete
+    assert set(result.solutions) == expected
+    assert result.count == len(expected)
+    for answer in result.solutions:
+        assert verify(puzzle, answer, rules) == []
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("name", sorted(VIA_BOARDS))
+def test_solve_and_uniqueness_match_brute_force(name: str, rules: Rules) -> None:
+    puzzle = _puzzle(name)
+    expected = brute_force_answers(puzzle, rules)
+    solved = solve(puzzle, rules=rules)
+    assert solved.status is (Status.SOLVED if expected else Status.UNSATISFIABLE)
+    if expected:
+        assert solved.solution in expected
+    verdict = is_unique(puzzle, rules=rules).uniqueness
+    assert verdict is {0: Uniqueness.NONE, 1: Uniqueness.UNIQUE}.get(len(expected), Uniqueness.MULTIPLE)
+
+
+def test_the_via_boards_cover_every_outcome() -> None:
+    """The boards above are not all alike: under the contest's may-leave-empty rules some have
+    one answer and some several, under cover-all rules some one and some none; and the vias
+    change the answers (without them, paths would change layer anywhere)."""
+    leave_empty = {name: len(brute_force_answers(_puzzle(name), Rules(cover_all=False))) for name in VIA_BOARDS}
+    cover_all = {name: len(brute_force_answers(_puzzle(name), Rules())) for name in VIA_BOARDS}
+    assert 1 in leave_empty.values() and max(leave_empty.values()) > 1
+    assert 0 in cover_all.values() and 1 in cover_all.values()
+    free = _puzzle("3x2x2 one via")
+    assert len(brute_force_answers(Puzzle(free.width, free.height, free.layers, free.pairs), Rules(cover_all=False))) > 6
+
+
+def test_a_via_count_that_cannot_match_is_refuted_without_search() -> None:
+    puzzle = Puzzle.from_layers([[["A", "@a", "@b"]], [[".", "@a", "@b"]], [[".", ".", "A"]]])
+    assert "layers" in (contradiction(puzzle, Rules(cover_all=False)) or "")
+    assert solve(puzzle, rules=Rules(cover_all=False)).stats["proof"].startswith("layers 1 to 2")
+
+
+# -- the model ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cells, message", [
+    ([(0, 0, 0)], "has 1 cell"),
+    ([(0, 0, 0), (1, 0, 1)], "not at one place"),
+    ([(0, 0, 0), (2, 0, 0)], "skips a layer"),
+])
+def test_a_via_must_be_one_place_on_consecutive_layers(cells, message) -> None:
+    with pytest.raises(InvalidPuzzle, match=message):
+        Via("a", cells)
+
+
+@pytest.mark.parametrize("vias, message", [
+    ([Via("a", [(0, 0, 1), (1, 0, 1)]), Via("a", [(0, 1, 1), (1, 1, 1)])], "given twice"),
+    ([Via("a", [(0, 0, 0), (1, 0, 0)])], "endpoint of 'A'"),
+    ([Via("a", [(0, 0, 1), (1, 0, 1)]), Via("b", [(1, 0, 1), (2, 0, 1)])], "share the cell"),
+    ([Via("a", [(2, 0, 1), (3, 0, 1)])], "off the"),
+    ([Via("a", [(0, 1, 1), (1, 1, 1)])], "blocked"),
+])
+def test_vias_must_fit_the_puzzle(vias, message) -> None:
+    with pytest.raises(InvalidPuzzle, match=message):
+        Puzzle.from_layers([["A..", ".#."], ["...", "..."], ["..A", "..."]], vias=vias)
+
+
+def test_vias_are_data_that_compare_and_print() -> None:
+    one = _puzzle("2x3x2 two vias")
+    assert one == _puzzle("2x3x2 two vias") != Puzzle(one.width, one.height, one.layers, one.pairs)
+    assert [via.name for via in one.vias] == ["a", "b"] and "@a" in str(one)
+    assert Puzzle.from_layers([[row.split() for row in layer] for layer in str(one).split("\n\n")
+                               for layer in [layer.splitlines()[1:]]]) == one
+
+
+# -- reading and writing ---------------------------------------------------------------------
+
+ADC_2016 = """SIZE 4X4X3
+LINE_NUM 2
+
+LINE#1 (0,0,1) (3,3,3)
+LINE#2 (3,2,1) (1,0,2)
+
+VIA#a (2,2,1) (2,2,2) (2,2,3)
+VIA#b (2,0,1)-(2,0,2)
+"""
+
+ADC_2016_ANSWER = """SIZE 4X4X3
+LAYER 1
+1,0,2,2
+1,0,0,2
+1,1,1,2
+0,0,0,0
+LAYER 2
+0,2,2,0
+0,0,0,0
+0,0,1,0
+0,0,0,0
+LAYER 3
+0,0,0,0
+0,0,0,0
+0,0,1,0
+0,0,1,1
+"""
+
+
+def test_an_adc_2016_problem_reads_with_its_vias_and_its_answer_checks() -> None:
+    puzzle = parse(ADC_2016)
+    assert [(via.name, via.cells) for via in puzzle.vias] == [
+        ("b", ((0, 0, 2), (1, 0, 2))), ("a", ((0, 2, 2), (1, 2, 2), (2, 2, 2)))]
+    answer = parse_solution(ADC_2016_ANSWER, puzzle)
+    rules = Rules(cover_all=False)
+    assert verify(puzzle, answer, rules) == []
+    assert answer.path("1")[4:7] == ((0, 2, 2), (1, 2, 2), (2, 2, 2))  # through via a, all three layers
+    assert parse(format(puzzle, fmt="adc")) == puzzle == parse(format(puzzle))
+    assert parse_solution(format_solution(puzzle, answer, fmt="adc"), puzzle) == answer
+    assert "VIA#a (2,2,1) (2,2,2) (2,2,3)" in format(puzzle, fmt="adc")
+    found = solve(puzzle, rules=rules)
+    assert found.status is Status.SOLVED and verify(puzzle, found.solution, rules) == []
+
+
+def test_an_answer_stepping_between_layers_outside_a_via_is_named() -> None:
+    puzzle = parse(ADC_2016)
+    layers = [block.splitlines()[1:] for block in ADC_2016_ANSWER.split("LAYER ")[1:]]
+    # line 2 drops from (x, y) = (3, 0) on layer 1 straight to layer 2, not through via b
+    layers[0][0], layers[1][0] = "1,0,0,2", "0,2,2,2"
+    text = "SIZE 4X4X3\n" + "".join(f"LAYER {z}\n" + "\n".join(rows) + "\n" for z, rows in enumerate(layers, 1))
+    with pytest.raises(ParseError, match="not one simple path"):
+        parse_solution(text, puzzle)  # with vias, a drawing is traced along the steps a path may take
+    stray = Solution.from_mapping({
+        "1": parse_solution(ADC_2016_ANSWER, puzzle).path("1"),
+        "2": [(0, 2, 3), (0, 1, 3), (0, 0, 3), (1, 0, 3), (1, 0, 2), (1, 0, 1)],
+    })
+    codes = [v.code for v in verify(puzzle, stray, Rules(cover_all=False))]
+    assert codes == ["outside-via", "via-unused"]
+
+
+def test_a_path_through_two_vias_is_named() -> None:
+    puzzle = Puzzle.from_layers([[["A", "@a", ".", "@b", "A"]], [[".", "@a", ".", "@b", "."]]])
+    twice = Solution.from_mapping({"A": [(0, 0, 0), (0, 0, 1), (1, 0, 1), (1, 0, 2), (1, 0, 3), (0, 0, 3), (0, 0, 4)]})
+    assert [v.code for v in verify(puzzle, twice, Rules(cover_all=False))] == ["several-vias"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1,1) (1,2,2)", "3: via 'a' is not at one place"),
+    ("SIZE 3X3X3\nLINE#1 (0,0,1) (2,2,3)\nVIA#a (1,1,1) (1,1,3)", "3: via 'a' skips a layer"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (0,0,1) (0,0,2)", "3:7: VIA#a point 1 (0,0,1) is on a cell already used by LINE#1"),
+    ("SIZE 3X3X2\nVIA#a (1,1,1) (1,1,2)\nLINE#1 (1,1,1) (2,2,2)", "3:8: LINE#1 point 1 (1,1,1) is on a cell already used by VIA#a"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1,1) (1,1,2)\nVIA#a (2,1,1) (2,1,2)", "4: VIA#a given twice (lines 3 and 4)"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1,1) (1,1,3)", "3:15: VIA#a point 2 (1,1,3) is off the 3x3x2 board"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1) (1,1,2)", "3:7: VIA#a point 1 (1,1) has no layer z"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a", "3: expected 'VIA#a (x,y,z) (x,y,z) ...'"),
+    ("layer 1\n1 @ .\n\nlayer 2\n. . 1", "2:3: '@' marks a via cell"),
+    ("layer 1\n1 @a .\n\nlayer 2\n. . 1\n\nlayer 3\n. @a .", "2:3: via 'a' skips a layer"),
+])
+def test_bad_vias_are_parse_errors_naming_the_line(text: str, message: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse(text)
+    assert message in str(caught.value)
+
+
+def test_a_via_named_other_than_by_letters_is_not_written_as_adc() -> None:
+    puzzle = Puzzle.from_layers([[["1", "@x1", "."]], [[".", "@x1", "1"]]])
+    assert "VIA#x1" in format(puzzle, fmt="adc")
+    with pytest.raises(ValueError, match="names vias by letters"):
+        format(Puzzle.from_layers([[["1", "@1", "."]], [[".", "@1", "1"]]]), fmt="adc")
+
+
+ADC_2016_FILES = [
+    "dasadc-conmgr-ADC2015/sample/NL_Q02.txt", "dasadc-conmgr-ADC2015/sample/NL_Q03.txt",
+    "dasadc-conmgr-ADC2015/sample/01/NL_Q01.txt", "kotarot-nl-solver/single_3d_hls/NL_Q00.txt",
+]
+
+
+@pytest.mark.parametrize("name", ADC_2016_FILES)
+def test_public_adc_2016_problems_solve_under_the_contest_rules(name: str) -> None:
+    path = shared_path("numberlink", *name.split("/"))
+    if not path.exists():
+        pytest.skip(f"{path} absent")
+    puzzle = parse(path.read_bytes())
+    assert puzzle.vias
+    rules = Rules(cover_all=False)
+    found = solve(puzzle, rules=rules, time_limit=30)
+    assert found.status is Status.SOLVED and verify(puzzle, found.solution, rules) == []
+    answer = path.with_name(path.name.replace("NL_Q", "T99_A"))
+    if answer.exists():
+        assert verify(puzzle, parse_solution(answer.read_bytes(), puzzle), rules) == []
