@@ -141,3 +141,22 @@ def test_cardinality_arguments_are_checked_at_the_call(call, message):
     xs = [pool.var("x", i) for i in range(7)]
     with pytest.raises(TypeError, match=message):
         call(xs, pool)
+
+
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        (dict(parameters={"linearisation_level": 2}), ValueError, "unknown CP-SAT parameter 'linearisation_level'"),  # was AttributeError from OR-Tools
+        (dict(parameters={"linearization_level": "high"}), TypeError, "CP-SAT parameter 'linearization_level' cannot take 'high'"),
+        (dict(model="not a model"), TypeError, "model must be a CpModel, not str"),  # was AttributeError: no attribute 'proto'
+    ],
+)
+def test_run_cpsat_arguments_are_named_when_wrong(arguments, error, message):
+    from ortools.sat.python import cp_model
+
+    from puzzlesat.sat import run_cpsat
+
+    model = cp_model.CpModel()
+    model.new_int_var(0, 3, "x")
+    with pytest.raises(error, match=message):
+        run_cpsat(**{"model": model, **arguments})

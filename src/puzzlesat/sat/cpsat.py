@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from ..errors import require_type
 from ..timing import Deadline
 
 DEFAULT_WORKERS = 1  # deterministic and fair against single-threaded baselines
@@ -54,6 +55,7 @@ def run_cpsat(
     >>> outcome.status, outcome.proven_optimal, outcome.solver.value(x), outcome.objective_bound
     ('solved', True, 9, 6.0)
     """
+    require_type(model, cp_model.CpModel, "model", "an OR-Tools cp_model.CpModel")
     deadline = Deadline.of(time_limit)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
@@ -63,7 +65,12 @@ def run_cpsat(
     # and the caller keeps what it has finished.
     solver.parameters.catch_sigint_signal = False
     for name, value in (parameters or {}).items():
-        setattr(solver.parameters, name, value)
+        if not isinstance(name, str) or name.startswith("_") or not hasattr(solver.parameters, name):
+            raise ValueError(f"unknown CP-SAT parameter {name!r} (the names are the fields of OR-Tools' SatParameters, e.g. 'linearization_level')")
+        try:
+            setattr(solver.parameters, name, value)
+        except TypeError:  # OR-Tools names neither the parameter nor the type it takes
+            raise TypeError(f"CP-SAT parameter {name!r} cannot take {value!r} ({type(value).__name__})") from None
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)
