@@ -158,6 +158,21 @@ def test_an_answer_to_another_board_is_refused_when_written_out():
     assert start == (0, 1) and type(start[0]) is int
 
 
+def test_a_whole_solve_result_given_as_a_numberlink_answer_says_to_take_its_solution():
+    """It said 'a result with no answer has solution None', as for None, though the result held
+    an answer (Roller and Swap say "a SolveResult's moves are its .solution")."""
+    from puzzlesat.numberlink import multilayer
+
+    layered = multilayer.Puzzle.from_layers([["312", "2.."], [".13", "..."]])
+    calls = [lambda: numberlink.verify(PUZZLE, numberlink.solve(PUZZLE)), lambda: numberlink.format_solution(PUZZLE, numberlink.solve(PUZZLE)),
+             lambda: multilayer.verify(layered, multilayer.solve(layered)), lambda: multilayer.format_solution(layered, multilayer.solve(layered))]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"not SolveResult \(a SolveResult's answer is its \.solution\)"):
+            call()
+    with pytest.raises(TypeError, match=r"not NoneType \(a result with no answer has solution None\)"):
+        numberlink.verify(PUZZLE, None)
+
+
 def test_swap_model_helpers_refuse_what_they_cannot_use():
     with pytest.raises(ValueError, match=r"cell \(5, 5\) is off the 1x2 board"):
         swap.apply_swap(SWAP_LEVEL.start, (0, 0), (5, 5))

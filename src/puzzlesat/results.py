@@ -126,6 +126,19 @@ def solve_result_hint(value: object) -> str:
     return " (a SolveResult's moves are its .solution)" if isinstance(value, SolveResult) else ""
 
 
+def solution_hint(value: object) -> str:
+    """For a TypeError about a ``solution`` argument (Numberlink's verbs): what to pass instead.
+
+    >>> solution_hint(None)
+    'a result with no answer has solution None'
+    >>> solution_hint(SolveResult(Status.SOLVED, solution="x"))
+    "a SolveResult's answer is its .solution"
+    """
+    if isinstance(value, SolveResult):
+        return "a SolveResult's answer is its .solution"
+    return "a result with no answer has solution None"
+
+
 def check_count_limit(limit: object) -> int:
     """``limit`` for the counting verbs: a whole number of answers, 1 or more.
 

@@ -69,6 +69,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
+from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BLOCKED, EMPTY, MAX_CELLS, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
 
@@ -1130,7 +1131,7 @@ def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "native") 
     01,01,01
     """
     require_type(puzzle, Puzzle, "puzzle")
-    require_type(solution, Solution, "solution", "a result with no answer has solution None")
+    require_type(solution, Solution, "solution", solution_hint(solution))
     if fmt == "native":
         return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)
     if fmt == "adc":

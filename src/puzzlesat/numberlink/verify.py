@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 
 from ..errors import require_type
 from ..grid import Cell, is_adjacent
+from ..results import solution_hint
 from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 
 # Stable violation codes, in the order they are checked.
@@ -63,7 +64,7 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     ['not-connected', 'uncovered']
     """
     require_type(puzzle, Puzzle, "puzzle")
-    require_type(solution, Solution, "solution", "a result with no answer has solution None")
+    require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
 

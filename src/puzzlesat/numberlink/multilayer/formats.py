@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...errors import InvalidPuzzle, ParseError, require_type
+from ...results import solution_hint
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
 from ..model import BLOCKED, EMPTY
@@ -760,7 +761,7 @@ def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "layers") 
     01,01
     """
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
-    require_type(solution, Solution, "solution", "a result with no answer has solution None")
+    require_type(solution, Solution, "solution", solution_hint(solution))
     if fmt == "layers":
         return layers_text(solution.grid(puzzle)) + "\n"
     if fmt == "adc":

@@ -28,6 +28,7 @@ step (two cells on neighbouring layers outside a via are not beside each other).
 from __future__ import annotations
 
 from ...errors import require_type
+from ...results import solution_hint
 from ..model import DEFAULT_RULES, Rules
 from ..verify import CODES, Violation, check_paths
 from .model import Cell, Puzzle, Solution, is_adjacent
@@ -45,7 +46,7 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     ['not-connected', 'uncovered']
     """
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
-    require_type(solution, Solution, "solution", "a result with no answer has solution None")
+    require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     if not puzzle.vias:
         return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
