@@ -87,3 +87,12 @@ def test_move_text_round_trip_and_errors():
     for bad in ["1,2-3,4", "1,2>3", "a,b>c,d", ""]:
         with pytest.raises(ValueError):
             Move.parse(bad)
+
+
+def test_from_rows_takes_a_goal_object_and_names_a_goal_it_cannot_use():
+    """goal=Goal.touch() (the public type) said "'Goal' object is not iterable", goal=None
+    "'NoneType' object is not iterable"."""
+    for goal in (Goal.touch(), Goal.cluster(), Goal.match(["G R"])):
+        assert Level.from_rows(["T1R T1G"], goal=goal).goal == goal
+    with pytest.raises(TypeError, match="goal must be 'cluster', 'touch', the goal colour rows or a Goal, not NoneType"):
+        Level.from_rows(["T1R T1G"], goal=None)

@@ -340,16 +340,25 @@ class Level:
         cls,
         rows: Sequence[str | Sequence[str]],
         *,
-        goal: str | Sequence[str | Sequence[Optional[str]]] = "cluster",
+        goal: "str | Goal | Sequence[str | Sequence[Optional[str]]]" = "cluster",
         name: str = "",
     ) -> "Level":
-        """Build from start rows of tokens and a goal: ``"cluster"``, ``"touch"`` or colour rows."""
-        if isinstance(goal, str):
+        """Build from start rows of tokens and a goal: ``"cluster"``, ``"touch"``, colour rows,
+        or a :class:`Goal`.
+
+        >>> Level.from_rows(["T1R T1G"], goal=Goal.touch()).goal.kind
+        'touch'
+        """
+        if isinstance(goal, Goal):
+            target = goal
+        elif isinstance(goal, str):
             if goal not in ("cluster", "touch"):
                 raise InvalidPuzzle(f"goal {goal!r}: give 'cluster', 'touch' or the goal colour rows")
             target = Goal(goal)
-        else:
+        elif isinstance(goal, (Sequence, np.ndarray)):
             target = Goal.match(goal)
+        else:
+            raise TypeError(f"goal must be 'cluster', 'touch', the goal colour rows or a Goal, not {type(goal).__name__}")
         return cls(board_from_rows(rows), target, name=name)
 
     # -- queries ------------------------------------------------------------------------------
