@@ -735,3 +735,19 @@ def test_one_wide_answer_with_long_labels_reads_back():
     assert text.splitlines()[0] == "1 5"
     assert formats.parse_solution(text, puzzle) == solution
     assert formats.parse_solution(text, puzzle, fmt="native") == solution
+
+
+def test_number_labels_too_long_to_keep_are_renumbered_for_adc_and_tokens():
+    """Labels of more than 18 digits (which the readers keep as text) were all written as
+    1000000000000000000 by the adc and tokens writers and the ADC answer writer: two such lines
+    came out as one LINE given twice, and a single one lost its number."""
+    puzzle = parse("99999999999999999999 . 99999999999999999999\n1234567890123456789 . 1234567890123456789")
+    for fmt in ("adc", "tokens"):
+        again = parse(format(puzzle, fmt=fmt), fmt=fmt)
+        assert again.labels == ("1", "2") and pair_cells(again) == pair_cells(puzzle), fmt
+    solution = Solution.from_rows(puzzle, [["99999999999999999999"] * 3, ["1234567890123456789"] * 3])
+    text = format_solution(puzzle, solution, fmt="adc")
+    assert text.splitlines()[1:] == ["01,01,01", "02,02,02"]
+    assert formats.parse_solution(text, puzzle) == solution
+    kept = parse("999999999999999999 . 999999999999999999\n1 . 1")  # 18 digits: kept
+    assert "LINE#999999999999999999 (0,0)-(2,0)" in format(kept, fmt="adc")

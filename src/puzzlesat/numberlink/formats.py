@@ -1049,10 +1049,11 @@ def _no_blocked(puzzle: Puzzle, fmt: str) -> None:
 
 
 def _numbered(puzzle: Puzzle, *, first: int = 1) -> dict[str, int]:
-    """Each label's number: the labels themselves when they are all numbers >= first, else
-    1..K in reading order of the first endpoint."""
+    """Each label's number: the labels themselves when they are all numbers >= first (of at
+    most 18 digits, which the readers give back as they are), else 1..K in reading order of the
+    first endpoint."""
     labels = puzzle.labels
-    if all(label.isdigit() and label.isascii() and _canonical(label) == label for label in labels):
+    if all(label.isdigit() and label.isascii() and _canonical(label) == label and _number(label) < _HUGE for label in labels):
         numbers = {label: _number(label) for label in labels}
         if all(value >= first for value in numbers.values()):
             return numbers
