@@ -116,3 +116,20 @@ def test_the_one_layer_reader_points_to_the_multilayer_one_and_format_adc_is_kep
     layered.write_text(EXAMPLE.read_text())
     code, [record] = run(capsys, "solve", layered, "--format", "adc", "--json")
     assert code == 1 and record["status"] == "error" and "SIZE" in record["error"]
+
+
+def test_multilayer_answer_files_met_in_a_folder_are_skipped_not_failed(tmp_path, capsys):
+    """verify of a contest folder holding ADC 2016-2018 problems and their answers (as the
+    dasadc samples ship): the answer file is skipped and said so, as one-layer ADC answers are;
+    it was an error, so the folder failed though every problem passed. A problem with a stray
+    LAYER line after its LINE lines stays an error, never skipped."""
+    (tmp_path / "NL_Q01.txt").write_text(ADC_PROBLEM)
+    (tmp_path / "T99_A01.txt").write_text(ADC_ANSWER)
+    code, records = run(capsys, "verify", tmp_path, "--json")
+    by_name = {Path(record["source"]).name: record for record in records}
+    assert code == 0 and by_name["NL_Q01.txt"]["status"] == "solved"
+    assert by_name["T99_A01.txt"]["status"] == "skipped" and "this is an ADC answer" in by_name["T99_A01.txt"]["reason"]
+    (tmp_path / "NL_Q02.txt").write_text(ADC_PROBLEM + "LAYER 1\n")
+    code, records = run(capsys, "verify", tmp_path, "--json")
+    broken = next(record for record in records if record["source"].endswith("NL_Q02.txt"))
+    assert code == 1 and broken["status"] == "error" and ":7: expected 'LINE#k (x,y,z) (x,y,z)'" in broken["error"]

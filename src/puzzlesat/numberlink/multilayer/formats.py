@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ...errors import InvalidPuzzle, ParseError, require_type
+from ...errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
 from ...results import solution_hint
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
@@ -340,7 +340,7 @@ def _parse_adc(lines: Sequence[str]) -> Puzzle:
             _add_via(stack, line, number, used, via_lines)
             continue
         if match is None:
-            _refuse_adc_line(line, number, size_line, declared)
+            _refuse_adc_line(line, number, size_line, declared, started=bool(seen or via_lines))
             if _LINE_NUM.match(line):
                 declared = (_number(_LINE_NUM.match(line).group(1)), number)
             continue
@@ -429,8 +429,9 @@ def _add_via(stack: _Stack, line: str, number: int, used: dict[Cell, tuple[str, 
         raise ParseError(str(error), line=number) from None
 
 
-def _refuse_adc_line(line: str, number: int, size_line: int, declared: tuple[int, int] | None) -> None:
-    """Raise the ParseError for a line of an ADC problem that is no LINE; return for LINE_NUM."""
+def _refuse_adc_line(line: str, number: int, size_line: int, declared: tuple[int, int] | None, *, started: bool) -> None:
+    """Raise the ParseError for a line of an ADC problem that is no LINE; return for LINE_NUM.
+    ``started``: a LINE or VIA line came before (so the file is a problem, not an answer)."""
     if _LINE_NUM.match(line):
         if declared is not None:
             raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
@@ -438,7 +439,10 @@ def _refuse_adc_line(line: str, number: int, size_line: int, declared: tuple[int
     if _SIZE_WORD.match(line):
         raise ParseError(f"second SIZE line (the first is on line {size_line}): one ADC problem per file", line=number)
     if _ADC_LAYER.match(line) or _NUMBER_ROW.match(line):
-        raise ParseError(
+        if started or declared is not None:  # a problem with a stray row: its error, never skipped
+            raise ParseError("expected 'LINE#k (x,y,z) (x,y,z)' (a LAYER line or a row of line numbers belongs "
+                             "in an answer file)", line=number)
+        raise NotAPuzzle(  # (skipped when verify meets it in a folder, as one-layer ADC answers are)
             "this is an ADC answer (LAYER lines, rows of line numbers), not a problem: read it with parse_solution "
             "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
             line=number,
