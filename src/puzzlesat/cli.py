@@ -515,7 +515,7 @@ def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True) -
     nl = p.add_argument_group("numberlink rules")
     nl.add_argument("--allow-empty", action="store_true", help="cells may stay empty (Nikoli / ADC rules)")
     nl.add_argument("--no-self-touch", action="store_true", help="a path may not run beside itself")
-    nl.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
+    nl.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195; Glucose heeds --time-limit only between its restarts)")
     mv = p.add_argument_group("roller and swap")
     mv.add_argument("--start", choices=["bottom-left", "row-major"], default=None, help="roller start for files that store none: TabTale TMX default bottom-left (leftmost column, bottom-most floor), row-major = first floor cell in reading order")
     mv.add_argument("--method", default=None, help="solver method: exact (each family's default) or astar (roller: exact A*; swap: the capped baseline); "

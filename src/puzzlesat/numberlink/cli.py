@@ -345,7 +345,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tries", type=count_argument, default=10_000, metavar="N", help="certificates allowed per puzzle before giving up (default 10000)")
     parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
     parser.add_argument("--no-self-touch", action="store_true", help="certify under no-self-touch rules")
-    parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195)")
+    parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195; Glucose heeds --time-limit only between its restarts)")
     parser.add_argument("--lines", type=count_argument, default=None, metavar="N", help="routing (WxHxL): numbered lines per problem (default round(sqrt(W*H) * L / 2))")
     parser.add_argument("--min-length", type=count_argument, default=None, metavar="N", help="routing (WxHxL): cells of the shortest line (default 3)")
 
