@@ -88,8 +88,9 @@ def test_unsolvable_levels_say_why():
 
 
 def test_unknown_method_is_refused():
-    with pytest.raises(ValueError, match="unknown roller method"):
+    with pytest.raises(ValueError, match="unknown roller method") as caught:
         solve(SMALL, method="magic")
+    assert "exact (the default)" in str(caught.value)  # a name solve() takes is among those offered
 
 
 def test_method_exact_is_the_default_as_for_swap(capsys):

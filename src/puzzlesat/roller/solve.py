@@ -61,7 +61,7 @@ class SolverBug(AssertionError):
 
 def _method(name: str) -> Callable[..., SolveResult[str]]:
     if name not in METHODS:
-        raise ValueError(f"unknown roller method {name!r}; choose one of {', '.join(METHODS)}")
+        raise ValueError(f"unknown roller method {name!r}; choose one of exact (the default), {', '.join(METHODS)}")
     module, function = METHODS[name]
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
