@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from puzzlesat.errors import ParseError
@@ -717,6 +719,30 @@ def test_a_grid_whose_header_disagrees_with_its_rows_is_one_error_in_a_pack(text
     assert [p.labels for p in (items[0], items[2])] == [("A",), ("C",)]
     with pytest.raises(ParseError, match=bad.split(" but")[0]):
         parse_all(text)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("2 3 3\n(0, 0) (2, 0)\n(0, 2) (9, 2)\n", "7:8: endpoint of '2' at (row, col) = (2, 9) is off the 3x3 board"),
+    ("2 3 3\n(0, 0) (2, 0)\n\n", "header on line 5 says 2 colours but only 1 follow"),
+    ("2 3 3\n(0, 0) (2, 0)\n(0, 2) (2, 2)\n(1, 1) (1, 2)\n", "8: header on line 5 says 2 colours but more follow"),
+])
+def test_a_bad_dailyprogrammer_puzzle_is_one_error_in_a_file_of_several(bad, message, tmp_path, capsys):
+    """A file of several dailyprogrammer #280 puzzles: the one that cannot be read is its error
+    and the others are still read (as for grids and URLs); one bad puzzle made the whole file
+    an error."""
+    good = "2 3 3\n(0, 0) (0, 2)\n(1, 0) (2, 2)\n"
+    text = good + "# the next one is broken\n" + bad + "\n" + good
+    items = formats.parse_each(text, source="dp.txt")
+    assert [type(item).__name__ for item in items] == ["Puzzle", "ParseError", "Puzzle"]
+    assert message in str(items[1]) and str(items[1]).startswith("dp.txt:")
+    with pytest.raises(ParseError):
+        parse_all(text)
+    from puzzlesat.cli import main
+
+    (tmp_path / "dp.txt").write_text(text)
+    assert main(["verify", str(tmp_path / "dp.txt"), "--format", "dailyprogrammer", "--json"]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [record["status"] for record in records] == ["solved", "error", "solved"]
 
 
 def test_a_pack_cut_inside_its_last_grid_keeps_the_grids_before_it():

@@ -437,46 +437,60 @@ _DP_POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 
 
 def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
-    puzzles = []
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
+    return [_dailyprogrammer_puzzle(lines, start, stop) for start, stop in _dailyprogrammer_blocks(lines)]
+
+
+def _dailyprogrammer_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first line index, end index) of each puzzle: each starts at a line that is not blank or
+    a comment (its header, ``ncolours width height``, or what stands where one should) and
+    runs to the next header line."""
+    starts = []
+    for i, line in enumerate(lines):
         if not line.strip() or _is_comment(line):
-            i += 1
             continue
-        match = _DP_HEADER.match(line)
-        if not match:
-            raise ParseError("expected 'ncolours width height'", line=i + 1)
-        colours, width, height = (_number(g) for g in match.groups())
-        header_line = i + 1
-        _check_size(width, height, header_line)
-        if 2 * colours > width * height:
-            raise ParseError(
-                f"{colours} colours cannot fit on a {width}x{height} board (2 cells each)", line=header_line
-            )
-        board = _Board(width, height, header_line)
-        i += 1
-        for k in range(1, colours + 1):
-            while i < n and not lines[i].strip():
-                i += 1
-            if i >= n:
-                raise ParseError(
-                    f"header on line {header_line} says {colours} colours but only {k - 1} follow", line=n
-                )
-            points = list(_DP_POINT.finditer(lines[i]))
-            rest = _DP_POINT.sub("", lines[i]).strip()
-            if len(points) != 2 or rest:
-                raise ParseError("expected '(x, y) (x, y)'", line=i + 1)
-            for point in points:
-                x, y = _signed(point.group(1)), _signed(point.group(2))
-                board.add(str(k), (y, x), i + 1, point.start() + 1)
-            i += 1
+        if not starts or _DP_HEADER.match(line):
+            starts.append(i)
+    return list(zip(starts, starts[1:] + [len(lines)]))
+
+
+def _dailyprogrammer_puzzle(lines: Sequence[str], i: int, n: int) -> Puzzle:
+    """The puzzle of lines ``i`` .. ``n - 1`` (line numbers in errors count from the input's
+    start)."""
+    line = lines[i]
+    match = _DP_HEADER.match(line)
+    if not match:
+        raise ParseError("expected 'ncolours width height'", line=i + 1)
+    colours, width, height = (_number(g) for g in match.groups())
+    header_line = i + 1
+    _check_size(width, height, header_line)
+    if 2 * colours > width * height:
+        raise ParseError(
+            f"{colours} colours cannot fit on a {width}x{height} board (2 cells each)", line=header_line
+        )
+    board = _Board(width, height, header_line)
+    i += 1
+    for k in range(1, colours + 1):
         while i < n and not lines[i].strip():
             i += 1
-        if i < n and _DP_POINT.search(lines[i]):
-            raise ParseError(f"header on line {header_line} says {colours} colours but more follow", line=i + 1)
-        puzzles.append(board.build())
-    return puzzles
+        if i >= n:
+            raise ParseError(
+                f"header on line {header_line} says {colours} colours but only {k - 1} follow", line=n
+            )
+        points = list(_DP_POINT.finditer(lines[i]))
+        rest = _DP_POINT.sub("", lines[i]).strip()
+        if len(points) != 2 or rest:
+            raise ParseError("expected '(x, y) (x, y)'", line=i + 1)
+        for point in points:
+            x, y = _signed(point.group(1)), _signed(point.group(2))
+            board.add(str(k), (y, x), i + 1, point.start() + 1)
+        i += 1
+    while i < n and (not lines[i].strip() or _is_comment(lines[i])):
+        i += 1
+    if i < n and _DP_POINT.search(lines[i]):
+        raise ParseError(f"header on line {header_line} says {colours} colours but more follow", line=i + 1)
+    if i < n:
+        raise ParseError("expected 'ncolours width height'", line=i + 1)
+    return board.build()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -874,8 +888,9 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
 
 
 def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
-    """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens) or
-    URLs (puzzlink) a puzzle that cannot be read is its :class:`ParseError` in the list, and the
+    """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens),
+    dailyprogrammer puzzles or URLs (puzzlink) a puzzle that cannot be read is its
+    :class:`ParseError` in the list, and the
     others are still read: one ragged row, or a size line that disagrees with its rows (a
     truncated download), does not hide the rest of a 270-puzzle file. A file of one puzzle that
     cannot be read still raises.
@@ -894,6 +909,8 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
             pieces: list = _url_lines(lines)
         elif chosen in ("native", "thomasahle", "tokens"):
             pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
+        elif chosen == "dailyprogrammer":
+            pieces = _dailyprogrammer_blocks(lines)
         else:
             raise failure
     except ParseError:
@@ -906,7 +923,12 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
         try:
             if isinstance(piece, ParseError):  # its layout could not be read
                 raise piece
-            puzzle = _puzzlink_puzzle(piece[1], piece[0]) if chosen == "puzzlink" else _grid_puzzle_or_hint(piece, chosen)
+            if chosen == "puzzlink":
+                puzzle = _puzzlink_puzzle(piece[1], piece[0])
+            elif chosen == "dailyprogrammer":
+                puzzle = _dailyprogrammer_puzzle(lines, *piece)
+            else:
+                puzzle = _grid_puzzle_or_hint(piece, chosen)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
             out.append(error.with_source(source) if source else error)
