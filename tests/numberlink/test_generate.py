@@ -281,3 +281,38 @@ def test_verify_names_the_rules_a_pack_was_generated_under_when_other_rules_fail
     failing = [line for line in lines if "multiple answers" in line]
     assert failing and all("the pack was generated under cover-all, no-self-touch rules" in line for line in failing)
     assert main(["verify", str(out), "--no-self-touch"]) == 0
+
+
+def test_a_give_up_says_why_the_candidates_were_turned_down_and_each_draw_is_reported():
+    """'generate numberlink --size 30x30' drew for hours with nothing on the screen: no quality
+    candidate of 30x30 comes near the band of sqrt(W*H) links. Each draw is reported (the
+    progress line shows it) and the give-up message says why the candidates failed."""
+    from puzzlesat.numberlink.generate import GenerationFailed, check_request, generate
+
+    band = check_request(8, 8, target=20)
+    calls = []
+    with pytest.raises(GenerationFailed) as failed:
+        generate(8, 8, target=20, seed=1, max_tries=1, on_try=lambda draws, tries, rejected: calls.append((draws, dict(rejected))))
+    assert [draws for draws, _ in calls] == list(range(1, 101))
+    rejected = calls[-1][1]
+    fewest, most = rejected["links"]
+    outside = rejected["link count outside the band"]
+    assert outside > 0 and fewest <= most
+    assert (f"in 100 draws; turned down: {outside} with a link count outside the band "
+            f"({band[0]}-{band[1]} links; the candidates had {fewest}-{most})") in str(failed.value)
+    assert sum(n for reason, n in rejected.items() if reason != "links") == 100
+
+
+def test_ctrl_c_while_a_puzzle_is_drawn_says_what_its_draws_gave(monkeypatch, capsys):
+    import importlib
+
+    from puzzlesat.cli import main
+
+    def drawn_then_interrupted(width, height, *, on_try, **options):
+        on_try(3, 0, {"loop": 1, "link count outside the band": 2, "links": (40, 52)})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.generate"), "generate", drawn_then_interrupted)
+    assert main(["generate", "numberlink", "--size", "30x30"]) == 130
+    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had made 3 draw(s) and 0 tries; turned down: 2 with a link count "
+            "outside the band (25-35 links; the candidates had 40-52), 1 with a loop") in capsys.readouterr().err

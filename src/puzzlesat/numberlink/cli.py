@@ -452,7 +452,7 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import BAND, METHODS, GenerationFailed, check_request, puzzle_text
+    from .generate import BAND, METHODS, GenerationFailed, check_request, puzzle_text, turned_down
     from .generate import generate as make
 
     if len(args.size) == 3:  # a stack of layers: a folder of ADC-style files
@@ -472,7 +472,7 @@ def generate(args: argparse.Namespace) -> int:
         args.band = BAND
     width, height = args.size
     try:
-        check_request(width, height, method=args.method, band=args.band, target=args.target)
+        band = check_request(width, height, method=args.method, band=args.band, target=args.target)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -496,13 +496,20 @@ def generate(args: argparse.Namespace) -> int:
     tally = PackTally()
     started = time.perf_counter()
     status = 0
+    drawing: dict[str, Any] = {}  # the draws of the puzzle being made: the progress line, and Ctrl-C's
+
+    def tried(draws: int, tries: int, rejected: dict[str, Any]) -> None:
+        drawing.update(draws=draws, tries=tries, rejected=rejected)
+        progress.advance(0, note=f"#{drawing['index']}: {draws} draws, {tries} tries")
     try:
         if start == 0 and not (args.out and os.path.getsize(args.out) > 0):  # (a run stopped before its first puzzle left the line)
             out.write(signature + "\n")
             out.flush()
         for index in range(start, args.count):
+            drawing.clear()
+            drawing["index"] = index
             try:
-                made = made_for_pack(lambda seed: make(width, height, seed=seed, **_generate_options(args)),
+                made = made_for_pack(lambda seed: make(width, height, seed=seed, on_try=tried, **_generate_options(args)),
                                      lambda made: puzzle_text(made.puzzle), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
@@ -517,7 +524,12 @@ def generate(args: argparse.Namespace) -> int:
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        unfinished = ""
+        if drawing.get("draws"):
+            unfinished = (f"; puzzle {drawing['index']} had made {drawing['draws']} draw(s) and {drawing['tries']} tries"
+                          + turned_down(drawing["rejected"], band))
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + unfinished,
+              file=sys.stderr)
         return 130
     finally:
         if args.out:

@@ -55,7 +55,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from ..errors import PuzzlesatError, require_count
 from ..grid import Cell
@@ -667,6 +667,33 @@ def _split_where_answers_differ(links: Sequence[Sequence[Cell]], other: Solution
     return [list(link) for j, link in enumerate(links) if j != k] + [cut[:i + 1], cut[i + 1:]]
 
 
+def _reject(rejected: dict[str, Any], reason: str) -> None:
+    rejected[reason] = rejected.get(reason, 0) + 1
+
+
+_AS_SAID = {"loop": "with a loop", "2-cell link": "with a 2-cell link", "a link runs beside itself": "with a link beside itself",
+            "link count outside the band": "with a link count outside the band"}  # (what _quality_problem returns)
+
+
+def turned_down(rejected: dict[str, Any], band: tuple[int, int]) -> str:
+    """Why the candidates drawn were turned down, most frequent first, for a message (empty when
+    none was); the link counts drawn are given beside the band's.
+
+    >>> turned_down({"loop": 3, "link count outside the band": 9, "links": (42, 80)}, (25, 35))
+    '; turned down: 9 with a link count outside the band (25-35 links; the candidates had 42-80), 3 with a loop'
+    """
+    reasons = sorted(((n, reason) for reason, n in rejected.items() if reason != "links"), reverse=True)
+    if not reasons:
+        return ""
+    parts = []
+    for n, reason in reasons:
+        said = _AS_SAID.get(reason, reason)
+        if reason == "link count outside the band" and "links" in rejected:
+            said += f" ({band[0]}-{band[1]} links; the candidates had {rejected['links'][0]}-{rejected['links'][1]})"
+        parts.append(f"{n} {said}")
+    return "; turned down: " + ", ".join(parts)
+
+
 def _quality_problem(links: Sequence[Sequence[Cell]], band: tuple[int, int]) -> str | None:
     """Why a candidate is rejected, or None when it passes."""
     if any(len(link) == 2 for link in links):
@@ -772,6 +799,7 @@ def generate(
     target: float | None = None,
     max_tries: int = DEFAULT_MAX_TRIES,
     solver: str | None = None,
+    on_try: Callable[[int, int, dict[str, Any]], None] | None = None,
 ) -> Generated:
     """One puzzle of ``width`` x ``height`` by ``method`` ("quality" or "unionfind").
 
@@ -780,7 +808,12 @@ def generate(
     (GenerationFailed when it runs out); ``certify_time_limit`` bounds each SAT count (a count
     that runs out counts as a failed try, or labels the puzzle ``unique=None`` when uniqueness is
     not required). ``band``/``target`` set the quality method's accepted link counts
-    (:func:`link_band`). Raises GenerationFailed after ``max_tries`` draws.
+    (:func:`link_band`). Raises GenerationFailed after ``max_tries`` certificates (or 100 times
+    as many draws), saying why the candidates drawn were turned down. ``on_try(draws, tries,
+    rejected)``, when given, is called after each draw with the draws and certificates so far and
+    the reasons candidates were turned down (a dict of counts it must not change; ``links``: the
+    fewest and most links a quality candidate had): ``generate numberlink`` shows them on its
+    progress line.
 
     >>> g = generate(5, 5, method="unionfind", seed=1, unique=False)
     >>> g.method, g.tries, g.unique in (True, False)
@@ -797,23 +830,35 @@ def generate(
     started = time.perf_counter()
     tries = 0
     draws = timed_out = 0
+    rejected: dict[str, Any] = {}  # why candidates were turned down (turned_down)
     while True:
+        if on_try is not None and draws:
+            on_try(draws, tries, rejected)
         if deadline.expired():
-            raise GenerationFailed(f"no certified {width}x{height} puzzle within {time_limit} s ({tries} tries)", tries=tries)
+            raise GenerationFailed(f"no certified {width}x{height} puzzle within {time_limit} s "
+                                   f"({draws} draws, {tries} tries{turned_down(rejected, low_high)})", tries=tries)
         draws += 1
         if draws > max_tries * 100:
-            raise GenerationFailed(f"no acceptable {width}x{height} candidate in {draws - 1} draws", tries=tries)
+            raise GenerationFailed(f"no acceptable {width}x{height} candidate in {draws - 1} draws"
+                                   f"{turned_down(rejected, low_high)}", tries=tries)
         if method == "unionfind":
             links, blocked = unionfind_links(width, height, rng, deadline=deadline)
             if not links:
+                _reject(rejected, "with no path drawn")
                 continue
         else:
             candidate = quality_links(width, height, rng, target=target, deadline=deadline)
-            if candidate is None or _quality_problem(candidate, low_high) is not None:
+            problem = "with a leftover area no link absorbs" if candidate is None else _quality_problem(candidate, low_high)
+            if candidate is not None:
+                most_least = rejected.get("links", (len(candidate), len(candidate)))
+                rejected["links"] = (min(most_least[0], len(candidate)), max(most_least[1], len(candidate)))
+            if problem is not None:
+                _reject(rejected, problem)
                 continue
             links, blocked = candidate, frozenset()
         puzzle, solution = _puzzle_from_links(width, height, links, blocked)
         if verify(puzzle, solution, rules):
+            _reject(rejected, "with a drawn path that breaks the rules")
             continue  # e.g. a drawn path that runs beside itself under no-self-touch rules
         while True:  # certify; a quality candidate with a second answer is cut where the two part
             tries += 1
@@ -822,6 +867,8 @@ def generate(
             if remaining is not None:
                 limit = remaining if limit is None else min(limit, remaining)
             counted, reread = _count_from_text(puzzle, rules=rules, time_limit=limit, solver=solver)
+            if on_try is not None:
+                on_try(draws, tries, rejected)
             is_unique = counted.unique
             if is_unique or not (unique or method == "quality"):
                 return Generated(reread, solution, is_unique, tries, time.perf_counter() - started, seed, method)
