@@ -175,6 +175,20 @@ def test_a_via_must_be_one_place_on_consecutive_layers(cells, message) -> None:
         Via("a", cells)
 
 
+@pytest.mark.parametrize("name", ["a b", "a\n", "\t"])
+def test_a_via_name_with_whitespace_is_refused(name: str) -> None:
+    # the layered text writes a via cell as one token, '@' and the name: 'a b' came back as a
+    # via 'a' and a stray 'b', another puzzle
+    with pytest.raises(InvalidPuzzle, match="bad via name"):
+        Via(name, [(0, 0, 1), (1, 0, 1)])
+
+
+@pytest.mark.parametrize("name", ["a", "zz", "#", ".", "@"])
+def test_a_via_name_without_whitespace_survives_the_layered_text(name: str) -> None:
+    puzzle = Puzzle.from_layers([[["1", ".", "."]], [[".", ".", "1"]]], vias=[Via(name, [(0, 0, 1), (1, 0, 1)])])
+    assert parse(format(puzzle)) == puzzle
+
+
 @pytest.mark.parametrize("vias, message", [
     ([Via("a", [(0, 0, 1), (1, 0, 1)]), Via("a", [(0, 1, 1), (1, 1, 1)])], "given twice"),
     ([Via("a", [(0, 0, 0), (1, 0, 0)])], "endpoint of 'A'"),

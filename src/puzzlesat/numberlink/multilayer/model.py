@@ -114,6 +114,8 @@ class Via:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"a via's name must be a non-empty str, not {self.name!r}")
+        if any(ch.isspace() for ch in self.name):  # written as one token, '@' and the name
+            raise InvalidPuzzle(f"bad via name {self.name!r}: a via's name holds no whitespace")
         if isinstance(self.cells, (str, bytes)) or not hasattr(self.cells, "__iter__"):
             raise TypeError(f"the cells of via {self.name!r} must be a sequence of (layer, row, column) triples")
         cells = tuple(sorted(as_cell(cell, f"a cell of via {self.name!r}") for cell in self.cells))
