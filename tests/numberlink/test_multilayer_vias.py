@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from puzzlesat.errors import InvalidPuzzle, ParseError
-from puzzlesat.numberlink.model import Rules
+from puzzlesat.numberlink.model import NotAPath, Rules
 from puzzlesat.numberlink.multilayer import (
     Puzzle, Solution, Via, count, format, format_solution, is_unique, parse, parse_solution, solve, verify,
 )
@@ -261,14 +261,27 @@ def test_an_answer_stepping_between_layers_outside_a_via_is_named() -> None:
     # line 2 drops from (x, y) = (3, 0) on layer 1 straight to layer 2, not through via b
     layers[0][0], layers[1][0] = "1,0,0,2", "0,2,2,2"
     text = "SIZE 4X4X3\n" + "".join(f"LAYER {z}\n" + "\n".join(rows) + "\n" for z, rows in enumerate(layers, 1))
-    with pytest.raises(ParseError, match="not one simple path"):
+    with pytest.raises(ParseError, match="not one simple path") as caught:
         parse_solution(text, puzzle)  # with vias, a drawing is traced along the steps a path may take
+    # the message says why: the cells do form a path, but by a step the via rules forbid
+    assert str(caught.value).endswith(": its step (0, 0, 3) -> (1, 0, 3) changes layer outside a via")
     stray = Solution.from_mapping({
         "1": parse_solution(ADC_2016_ANSWER, puzzle).path("1"),
         "2": [(0, 2, 3), (0, 1, 3), (0, 0, 3), (1, 0, 3), (1, 0, 2), (1, 0, 1)],
     })
     codes = [v.code for v in verify(puzzle, stray, Rules(cover_all=False))]
     assert codes == ["outside-via", "via-unused"]
+
+
+def test_an_answer_leaving_a_via_sideways_says_so() -> None:
+    puzzle = Puzzle.from_layers([[["A", ".", "."], [".", "@a", "."]], [[".", ".", "."], [".", "@a", "."]],
+                                 [[".", ".", "."], [".", "@a", "A"]]])
+    drawn = [[["A", "A", "."], [".", "A", "."]], [[".", ".", "."], ["A", "A", "."]], [[".", ".", "."], ["A", "A", "A"]]]
+    with pytest.raises(NotAPath, match=r"its step \(1, 1, 1\) -> \(1, 1, 0\) leaves a via's inner cell sideways$"):
+        Solution.from_layers(puzzle, drawn)
+    with pytest.raises(NotAPath, match=r"from \(0, 0, 0\) to \(2, 1, 2\)$"):  # no path at all: nothing more to say
+        Solution.from_layers(puzzle, [[["A", ".", "."], [".", "A", "."]], [[".", ".", "."], [".", "A", "."]],
+                                      [[".", ".", "."], [".", "A", "A"]]])
 
 
 def test_a_path_through_two_vias_is_named() -> None:

@@ -342,6 +342,25 @@ class Puzzle:
         return layers_text(self.grid())
 
 
+def _via_fault(puzzle: Puzzle, pair: Pair, cells: set[Cell]) -> str:
+    """When ``cells`` trace a path for ``pair`` only by steps the via rules forbid, the words
+    naming the first such step (to end a NotAPath message); else "".
+
+    >>> p = Puzzle.from_layers([[["A", "@a", "."]], [[".", "@a", "A"]]])
+    >>> _via_fault(p, p.pair("A"), {(0, 0, 0), (1, 0, 0), (1, 0, 1), (1, 0, 2)})
+    ': its step (0, 0, 0) -> (1, 0, 0) changes layer outside a via'
+    """
+    try:
+        path = trace(pair, cells, steps=STEPS)
+    except NotAPath:  # (capped: say nothing more)
+        return ""
+    for a, b in zip(path or (), (path or ())[1:]):
+        if not puzzle.is_step(a, b):
+            what = "changes layer outside a via" if a[0] != b[0] else "leaves a via's inner cell sideways"
+            return f": its step {a} -> {b} {what}"
+    return ""
+
+
 def layers_text(grid: np.ndarray) -> str:
     """A Z x H x W grid of tokens as text: ``layer z`` (from 1), then its rows, a blank line
     between layers."""
@@ -401,9 +420,11 @@ class Solution:
         paths = []
         allowed = puzzle.is_step if puzzle.vias else None
         for pair in puzzle.pairs:
-            path = trace(pair, cells_of.pop(pair.label, set()), steps=STEPS, allowed=allowed)
+            cells = cells_of.pop(pair.label, set())
+            path = trace(pair, cells, steps=STEPS, allowed=allowed)
             if path is None:
-                raise NotAPath(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}", pair.label)
+                why = "" if allowed is None else _via_fault(puzzle, pair, cells)
+                raise NotAPath(f"label {pair.label!r} is not one simple path from {pair.start} to {pair.end}{why}", pair.label)
             paths.append((pair.label, path))
         if cells_of:
             raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
