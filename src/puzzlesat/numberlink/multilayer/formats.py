@@ -418,6 +418,9 @@ def _add_via(stack: _Stack, line: str, number: int, used: dict[Cell, tuple[str, 
             raise ParseError(f"VIA#{name} point {k} {text} has no layer z", line=number, column=column)
         xyz = (_signed(point.group(2)), _signed(point.group(3)), _signed(point.group(4)))
         cell = _point_cell(f"VIA#{name}", k, text, xyz, stack, number, column)
+        if cell in cells:
+            raise ParseError(f"VIA#{name} point {k} {text} is its own point {cells.index(cell) + 1} again",
+                             line=number, column=column)
         if cell in used:
             raise ParseError(f"VIA#{name} point {k} {text} is on a cell already used by {_user(used[cell])}",
                              line=number, column=column)
