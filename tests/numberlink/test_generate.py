@@ -285,7 +285,7 @@ def test_verify_names_the_rules_a_pack_was_generated_under_when_other_rules_fail
 
 def test_a_give_up_says_why_the_candidates_were_turned_down_and_each_draw_is_reported():
     """'generate numberlink --size 30x30' drew for hours with nothing on the screen: no quality
-    candidate of 30x30 comes near the band of sqrt(W*H) links. Each draw is reported (the
+    candidate of 30x30 came near the band of sqrt(W*H) links (the default target then). Each draw is reported (the
     progress line shows it) and the give-up message says why the candidates failed."""
     from puzzlesat.numberlink.generate import GenerationFailed, check_request, generate
 
@@ -315,4 +315,4 @@ def test_ctrl_c_while_a_puzzle_is_drawn_says_what_its_draws_gave(monkeypatch, ca
     monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.generate"), "generate", drawn_then_interrupted)
     assert main(["generate", "numberlink", "--size", "30x30"]) == 130
     assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had made 3 draw(s) and 0 tries; turned down: 2 with a link count "
-            "outside the band (25-35 links; the candidates had 40-52), 1 with a loop") in capsys.readouterr().err
+            "outside the band (49-68 links; the candidates had 40-52), 1 with a loop") in capsys.readouterr().err

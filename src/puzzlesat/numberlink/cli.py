@@ -341,7 +341,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certify-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per SAT uniqueness count (default 10)")
     parser.add_argument("--allow-multiple", action="store_true", help="unionfind: keep puzzles that are not unique, labelled in their comment line")
     parser.add_argument("--band", type=float, default=None, metavar="F", help=f"quality: accepted link counts, target +- this fraction (default {BAND})")
-    parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height))")
+    parser.add_argument("--target", type=float, default=None, metavar="N", help="quality: target link count (default sqrt(width*height); above 15x15 0.065 per cell)")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, metavar="N", help="certificates allowed per puzzle before giving up (default 10000)")
     parser.add_argument("--allow-empty", action="store_true", help="certify under may-leave-empty rules")
     parser.add_argument("--no-self-touch", action="store_true", help="certify under no-self-touch rules")
