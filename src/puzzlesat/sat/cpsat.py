@@ -13,6 +13,7 @@ import signal
 import threading
 from dataclasses import dataclass
 
+from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
 from ..errors import require_type
@@ -65,7 +66,7 @@ def run_cpsat(
     # and the caller keeps what it has finished.
     solver.parameters.catch_sigint_signal = False
     for name, value in (parameters or {}).items():
-        if not isinstance(name, str) or name.startswith("_") or not hasattr(solver.parameters, name):
+        if not isinstance(name, str) or name not in sat_parameters_pb2.SatParameters.DESCRIPTOR.fields_by_name:
             raise ValueError(f"unknown CP-SAT parameter {name!r} (the names are the fields of OR-Tools' SatParameters, e.g. 'linearization_level')")
         try:
             setattr(solver.parameters, name, value)
