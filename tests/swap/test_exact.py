@@ -44,8 +44,8 @@ def test_search_and_cpsat_agree_on_the_minimum(chunk):
     for level in level_chunk(chunk):
         task = Task.from_level(level)
         exact = solve(level, method="search", time_limit=20)
-        if exact.status is Status.UNKNOWN:
-            continue
+        if exact.status is Status.UNKNOWN or (exact.status is Status.SOLVED and not exact.optimal):
+            continue  # the time ran out, with no plan or with one not proven shortest: undecided
         if exact.status is Status.UNSATISFIABLE:
             assert astar_solve(level, time_limit=10).status is not Status.SOLVED
             agreed += 1  # proven by a cheap argument or by exhausting every reachable state
