@@ -34,14 +34,47 @@ def _cells(puzzle: Puzzle) -> set:
 
 
 def brute_force_answers(puzzle: Puzzle, rules: Rules) -> set[Solution]:
-    """Every answer, by plain enumeration of simple paths."""
+    """Every answer, by plain enumeration of simple paths. With ADC 2016 vias the via rules are
+    applied directly: a step between layers only between two cells of one via, never sideways
+    from a via's inner cell, and at the end every via passed whole by one line, no line through
+    two (nothing shared with the model's step rule or the SAT code)."""
     free = _cells(puzzle)
     endpoint_of = {cell: pair.label for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+    via_of = {cell: via.name for via in puzzle.vias for cell in via.cells}
+    middle = {cell for via in puzzle.vias for cell in via.cells[1:-1]}
     answers: set[Solution] = set()
 
     def steps(cell):
-        z, r, c = cell
-        return [(z + dz, r + dr, c + dc) for dz, dr, dc in SIX]
+        out = []
+        for dz, dr, dc in SIX:
+            n = (cell[0] + dz, cell[1] + dr, cell[2] + dc)
+            if not puzzle.vias:
+                out.append(n)
+            elif dz:
+                if cell in via_of and via_of.get(n) == via_of[cell]:
+                    out.append(n)
+            elif cell not in middle and n not in middle:
+                out.append(n)
+        return out
+
+    def vias_passed_whole(paths: dict) -> bool:
+        if not puzzle.vias:
+            return True
+        passed_by: dict[str, list[str]] = {}
+        for label, path in paths.items():
+            names = {via_of[a] for a, b in zip(path, path[1:]) if a[0] != b[0]}
+            if len(names) > 1:
+                return False
+            for name in names:
+                passed_by.setdefault(name, []).append(label)
+        for via in puzzle.vias:
+            if len(passed_by.get(via.name, [])) != 1:
+                return False
+            path = paths[passed_by[via.name][0]]
+            where = [path.index(cell) if cell in path else None for cell in via.cells]
+            if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):
+                return False
+        return True
 
     def touches_itself(path: list) -> bool:
         where = {cell: i for i, cell in enumerate(path)}
@@ -49,7 +82,7 @@ def brute_force_answers(puzzle: Puzzle, rules: Rules) -> set[Solution]:
 
     def place(index: int, used: set, chosen: dict) -> None:
         if index == len(puzzle.pairs):
-            if not (rules.cover_all and used != free):
+            if not (rules.cover_all and used != free) and vias_passed_whole(chosen):
                 answers.add(Solution.from_mapping(chosen))
             return
         pair = puzzle.pairs[index]
@@ -98,6 +131,21 @@ TINY = {
     "2x3x2 crossing": [["B.", ".A", ".."], ["..", ".B", "A."]],
     "3x2x2 ends below": [["B..", "..#"], ["...", "ABA"]],
 }
+
+# ADC 2016 vias ("@a": a cell of via a; layers of rows of tokens), counted like the rest
+VIA_BOARDS = {
+    "3x2x2 one via": [["A . B", ". @a B"], [". . .", ". @a A"]],
+    "3x2x2 one via, A beside it": [["A @a B", ". . B"], [". @a .", ". A ."]],
+    "2x3x2 two vias": [["A @a", ". .", "B @b"], [". @a", "A B", ". @b"]],
+    "2x3x2 a via and a flat pair": [["A @a", "B .", ". B"], [". @a", "A .", ". ."]],
+    "2x2x3 tall via": [["A .", "@a ."], [". .", "@a ."], [". .", "@a A"]],
+    "3x2x3 tall via, a flat pair": [["A . .", "@a . ."], [". B .", "@a . B"], [". . .", "@a . A"]],
+    "4x2x2 blocked": [["A . # B", "@a B . ."], [". . . .", "@a # . A"]],
+    "2x2x2 two vias, stacked ends": [["A B", "@a @b"], ["A B", "@a @b"]],
+    "1x3x2 column": [["A", "@a", "."], [".", "@a", "A"]],
+    "2x2x2 covered": [["A .", "@a ."], [". .", "@a A"]],
+}
+TINY.update({name: [[row.split() for row in layer] for layer in layers] for name, layers in VIA_BOARDS.items()})
 
 
 def _puzzle(name: str) -> Puzzle:

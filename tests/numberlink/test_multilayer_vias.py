@@ -1,5 +1,7 @@
 """ADC 2016 vias on multi-layer Numberlink boards: the model's checks, reading and writing, the
-named violations, and the SAT solver's answer counts against an independent enumerator.
+named violations. The SAT solver's answers on the via boards (``VIA_BOARDS``, part of ``TINY``)
+are compared with an independent enumerator, which applies the via rules directly, in
+``test_multilayer_solve``.
 
 The rules (ADC 2016): a via is one place on two or more consecutive layers; a line changes
 layer only inside a via, passing all of its cells (the cells between its first and its last
@@ -12,141 +14,19 @@ import pytest
 
 from puzzlesat.errors import InvalidPuzzle, ParseError
 from puzzlesat.numberlink.model import NotAPath, Rules
-from puzzlesat.numberlink.multilayer import (
-    Puzzle, Solution, Via, count, format, format_solution, is_unique, parse, parse_solution, solve, verify,
-)
+from puzzlesat.numberlink.multilayer import Puzzle, Solution, Via, format, format_solution, parse, parse_solution, solve, verify
 from puzzlesat.numberlink.multilayer.solve import contradiction
-from puzzlesat.results import Status, Uniqueness
+from puzzlesat.results import Status
+from tests.numberlink.test_multilayer_solve import TINY, VIA_BOARDS, brute_force_answers
 from tests.support import shared_path
-
-ALL_RULES = [Rules(), Rules(no_self_touch=True), Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)]
-SIX = ((-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1))
-
-
-def brute_force_answers(puzzle: Puzzle, rules: Rules) -> set[Solution]:
-    """Every answer, by plain enumeration of simple paths with the via rules applied directly
-    (nothing shared with the model's step rule or the SAT code)."""
-    free = {(z, r, c) for z in range(puzzle.layers) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
-    via_of = {cell: via.name for via in puzzle.vias for cell in via.cells}
-    middle = {cell for via in puzzle.vias for cell in via.cells[1:-1]}
-    endpoint_of = {cell: pair.label for pair in puzzle.pairs for cell in (pair.start, pair.end)}
-
-    def steps(cell):
-        out = []
-        for dz, dr, dc in SIX:
-            n = (cell[0] + dz, cell[1] + dr, cell[2] + dc)
-            if dz:
-                if not puzzle.vias or (cell in via_of and via_of.get(n) == via_of[cell]):
-                    out.append(n)
-            elif cell not in middle and n not in middle:
-                out.append(n)
-        return out
-
-    def via_runs_ok(paths: dict) -> bool:
-        if not puzzle.vias:
-            return True
-        passed_by: dict[str, list[str]] = {}
-        for label, path in paths.items():
-            names = {via_of[a] for a, b in zip(path, path[1:]) if a[0] != b[0]}
-            if len(names) > 1:
-                return False
-            for name in names:
-                passed_by.setdefault(name, []).append(label)
-        for via in puzzle.vias:
-            if len(passed_by.get(via.name, [])) != 1:
-                return False
-            path = paths[passed_by[via.name][0]]
-            where = [path.index(cell) if cell in path else None for cell in via.cells]
-            if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):
-                return False
-        return True
-
-    def touches_itself(path: list) -> bool:
-        where = {cell: i for i, cell in enumerate(path)}
-        return any(abs(i - where.get(n, i + 1)) != 1 for i, cell in enumerate(path) for n in steps(cell) if n in where)
-
-    answers: set[Solution] = set()
-
-    def place(index: int, used: set, chosen: dict) -> None:
-        if index == len(puzzle.pairs):
-            if not (rules.cover_all and used != free) and via_runs_ok(chosen):
-                answers.add(Solution.from_mapping(chosen))
-            return
-        pair = puzzle.pairs[index]
-        path, on_path = [pair.start], {pair.start}
-
-        def extend(cell) -> None:
-            for step in steps(cell):
-                if step not in free or step in used or step in on_path:
-                    continue
-                if step == pair.end:
-                    full = path + [step]
-                    if not (rules.no_self_touch and touches_itself(full)):
-                        chosen[pair.label] = tuple(full)
-                        place(index + 1, used | set(full), chosen)
-                        del chosen[pair.label]
-                    continue
-                if step in endpoint_of:
-                    continue
-                path.append(step)
-                on_path.add(step)
-                extend(step)
-                path.pop()
-                on_path.discard(step)
-
-        extend(pair.start)
-
-    place(0, set(), {})
-    return answers
-
-
-# layers of rows of tokens ("@a": a cell of via a); W x H x Z in the names
-VIA_BOARDS = {
-    "3x2x2 one via": [["A . B", ". @a B"], [". . .", ". @a A"]],
-    "3x2x2 one via, A beside it": [["A @a B", ". . B"], [". @a .", ". A ."]],
-    "2x3x2 two vias": [["A @a", ". .", "B @b"], [". @a", "A B", ". @b"]],
-    "2x3x2 a via and a flat pair": [["A @a", "B .", ". B"], [". @a", "A .", ". ."]],
-    "2x2x3 tall via": [["A .", "@a ."], [". .", "@a ."], [". .", "@a A"]],
-    "3x2x3 tall via, a flat pair": [["A . .", "@a . ."], [". B .", "@a . B"], [". . .", "@a . A"]],
-    "4x2x2 blocked": [["A . # B", "@a B . ."], [". . . .", "@a # . A"]],
-    "2x2x2 two vias, stacked ends": [["A B", "@a @b"], ["A B", "@a @b"]],
-    "1x3x2 column": [["A", "@a", "."], [".", "@a", "A"]],
-    "2x2x2 covered": [["A .", "@a ."], [". .", "@a A"]],
-}
 
 
 def _puzzle(name: str) -> Puzzle:
-    return Puzzle.from_layers([[row.split() for row in layer] for layer in VIA_BOARDS[name]], name=name)
-
-
-@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
-@pytest.mark.parametrize("name", sorted(VIA_BOARDS))
-def test_counts_match_brute_force(name: str, rules: Rules) -> None:
-    puzzle = _puzzle(name)
-    expected = brute_force_answers(puzzle, rules)
-    result = count(puzzle, rules=rules, limit=1000)
-    assert result.complete
-    assert set(result.solutions) == expected
-    assert result.count == len(expected)
-    for answer in result.solutions:
-        assert verify(puzzle, answer, rules) == []
-
-
-@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
-@pytest.mark.parametrize("name", sorted(VIA_BOARDS))
-def test_solve_and_uniqueness_match_brute_force(name: str, rules: Rules) -> None:
-    puzzle = _puzzle(name)
-    expected = brute_force_answers(puzzle, rules)
-    solved = solve(puzzle, rules=rules)
-    assert solved.status is (Status.SOLVED if expected else Status.UNSATISFIABLE)
-    if expected:
-        assert solved.solution in expected
-    verdict = is_unique(puzzle, rules=rules).uniqueness
-    assert verdict is {0: Uniqueness.NONE, 1: Uniqueness.UNIQUE}.get(len(expected), Uniqueness.MULTIPLE)
+    return Puzzle.from_layers(TINY[name], name=name)
 
 
 def test_the_via_boards_cover_every_outcome() -> None:
-    """The boards above are not all alike: under the contest's may-leave-empty rules some have
+    """The via boards are not all alike: under the contest's may-leave-empty rules some have
     one answer and some several, under cover-all rules some one and some none; and the vias
     change the answers (without them, paths would change layer anywhere)."""
     leave_empty = {name: len(brute_force_answers(_puzzle(name), Rules(cover_all=False))) for name in VIA_BOARDS}
