@@ -890,10 +890,9 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
 def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
     """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens),
     dailyprogrammer puzzles or URLs (puzzlink) a puzzle that cannot be read is its
-    :class:`ParseError` in the list, and the
-    others are still read: one ragged row, or a size line that disagrees with its rows (a
-    truncated download), does not hide the rest of a 270-puzzle file. A file of one puzzle that
-    cannot be read still raises.
+    :class:`ParseError` in the list, and the others are still read: one ragged row, or a size
+    line that disagrees with its rows (a truncated download), does not hide the rest of a
+    270-puzzle file. A file of one puzzle that cannot be read still raises.
 
     >>> [type(item).__name__ for item in parse_each("3 1\\nA.A\\n\\n3 1\\nA.B\\n\\n3 1\\nB.B")]
     ['Puzzle', 'ParseError', 'Puzzle']

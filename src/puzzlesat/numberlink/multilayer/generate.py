@@ -59,10 +59,10 @@ import time
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ...errors import require_count, require_type
-from ...seeds import require_seed
 from ...grid import is_whole_number
 from ...results import CountResult
 from ...sat import check_solver_name
+from ...seeds import require_seed
 from ...timing import Deadline
 from .. import routing
 from ..generate import DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, grow_unionfind, links_in_label_order
