@@ -164,6 +164,13 @@ def test_an_answer_leaving_a_via_sideways_says_so() -> None:
                                       [[".", ".", "."], [".", "A", "A"]]])
 
 
+def test_an_answer_leaving_a_via_unused_says_so() -> None:
+    puzzle = Puzzle.from_layers([[["A", "@a", "."]], [[".", "@a", "A"]]])
+    with pytest.raises(ParseError, match=r"2:3: not an answer to this puzzle: via 'a' at \(layer, row, column\) = \(0, 0, 1\) "
+                                         r"is passed by no path"):
+        parse_solution("layer 1\nA @a A\n\nlayer 2\nA @a A", puzzle)
+
+
 def test_a_path_through_two_vias_is_named() -> None:
     puzzle = Puzzle.from_layers([[["A", "@a", ".", "@b", "A"]], [[".", "@a", ".", "@b", "."]]])
     twice = Solution.from_mapping({"A": [(0, 0, 0), (0, 0, 1), (1, 0, 1), (1, 0, 2), (1, 0, 3), (0, 0, 3), (0, 0, 4)]})

@@ -1245,9 +1245,13 @@ def solution_from_drawing(drawing: dict[tuple[int, ...], tuple[str, int, int | N
     first_line = next(iter(drawing.values()))[1]
     labels = set(puzzle.labels)
     first: dict[str, tuple[int, int | None]] = {}  # label -> (line, column) of its first cell
-    for token, line, column in drawing.values():
+    vias = {"@" + via.name for via in getattr(puzzle, "vias", ())}  # (multi-layer ADC 2016: "@a" on an unused via)
+    for cell, (token, line, column) in drawing.items():
         if token in (EMPTY, BLOCKED) or token in first:
             continue
+        if token in vias:
+            raise ParseError(f"not an answer to this puzzle: via {token[1:]!r} at {where(cell)} is passed by no path "
+                             "(every via is passed by one)", line=line, column=column)
         if token not in labels:
             what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
             raise ParseError(f"{what} of the puzzle", line=line, column=column)
