@@ -187,6 +187,7 @@ def test_a_path_through_two_vias_is_named() -> None:
     ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1) (1,1,2)", "3:7: VIA#a point 1 (1,1) has no layer z"),
     ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a (1,1,1) (1,1,2) (1,1,1)", "3:23: VIA#a point 3 (1,1,1) is its own point 1 again"),
     ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#a", "3: expected 'VIA#a (x,y,z) (x,y,z) ...'"),
+    ("SIZE 3X3X2\nLINE#1 (0,0,1) (2,2,2)\nVIA#1 (1,1,1) (1,1,2)", "3:5: VIA#1: a via is named by letters"),
     ("layer 1\n1 @ .\n\nlayer 2\n. . 1", "2:3: '@' marks a via cell"),
     ("layer 1\n1 @a .\n\nlayer 2\n. . 1\n\nlayer 3\n. @a .", "2:3: via 'a' skips a layer"),
 ])

@@ -402,6 +402,10 @@ def _user(entry: tuple[str, int]) -> str:
 def _add_via(stack: _Stack, line: str, number: int, used: dict[Cell, tuple[str, int]], via_lines: dict[str, int]) -> None:
     """An ADC 2016 ``VIA#a (x,y,z) (x,y,z) ...`` line: one place on consecutive layers."""
     match = _VIA_LINE.match(line)
+    named = re.match(r"\s*VIA\s*#\s*([^\s(]+)", line)
+    if match is None and named is not None and not named.group(1)[0].isalpha():
+        raise ParseError(f"VIA#{named.group(1)}: a via is named by letters, as ADC 2016 writes them (VIA#a, VIA#b, ...)",
+                         line=number, column=named.start(1) + 1)
     if match is None:
         raise ParseError("expected 'VIA#a (x,y,z) (x,y,z) ...' (a via's name, then its cells: x column, y row "
                          "from 0, z layer from 1)", line=number)
