@@ -14,7 +14,7 @@ import pytest
 
 from puzzlesat.errors import InvalidPuzzle, ParseError
 from puzzlesat.numberlink.model import NotAPath, Rules
-from puzzlesat.numberlink.multilayer import Puzzle, Solution, Via, format, format_solution, parse, parse_solution, solve, verify
+from puzzlesat.numberlink.multilayer import Pair, Puzzle, Solution, Via, format, format_solution, parse, parse_solution, solve, verify
 from puzzlesat.numberlink.multilayer.solve import contradiction
 from puzzlesat.results import Status
 from tests.numberlink.test_multilayer_solve import TINY, VIA_BOARDS, brute_force_answers
@@ -53,6 +53,14 @@ def test_a_via_count_that_cannot_match_is_refuted_without_search() -> None:
 def test_a_via_must_be_one_place_on_consecutive_layers(cells, message) -> None:
     with pytest.raises(InvalidPuzzle, match=message):
         Via("a", cells)
+
+
+@pytest.mark.parametrize("label", ["@", "@a"])
+def test_a_label_starting_with_the_via_mark_is_refused(label: str) -> None:
+    """'@a' in the layered text is a cell of via a, so such a label would not read back as a
+    label (hypothesis found a puzzle labelled '@' that the layered text turned into a via)."""
+    with pytest.raises(InvalidPuzzle, match="marks a via's cells"):
+        Puzzle(1, 1, 2, (Pair(label, (0, 0, 0), (1, 0, 0)),))
 
 
 @pytest.mark.parametrize("name", ["a b", "a\n", "\t"])

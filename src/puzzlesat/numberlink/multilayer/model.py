@@ -169,6 +169,9 @@ class Puzzle:
         object.__setattr__(self, "pairs", tuple(sorted(canonical, key=lambda p: (p.start, p.end))))
         object.__setattr__(self, "blocked", frozenset(as_cell(cell, "a blocked cell") for cell in self.blocked))
         check_pairs(self, self.size_text)
+        marked = [pair.label for pair in self.pairs if pair.label.startswith(VIA_MARK)]
+        if marked:
+            raise InvalidPuzzle(f"bad label {marked[0]!r}: a token starting with '{VIA_MARK}' marks a via's cells in the layered text")
         self._check_vias()
 
     def _check_vias(self) -> None:
