@@ -393,7 +393,7 @@ def _resume_problem(path: str, text: str, existing: list[Level], signature: str)
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate swap``: certified levels, written one by one as each is proven."""
     from ..progress import Progress
-    from .generate import range_phrase
+    from .generate import draw_counts, range_phrase
 
     signature = _signature(args)
     existing: list[Level] = []
@@ -420,8 +420,7 @@ def generate(args: argparse.Namespace) -> int:
     start_index = len(existing)
     progress = Progress(args.count, label="generate swap")
     progress.done = min(start_index, args.count)
-    totals: dict[str, Any] = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "below": 0, "above": 0,
-                              "most_below": None, "least_above": None}
+    totals = draw_counts()
     minima: dict[int, int] = {}
     drawing: dict[str, Any] = {}  # the draws of the level being made, for Ctrl-C
     started = time.perf_counter()
@@ -451,25 +450,13 @@ def generate(args: argparse.Namespace) -> int:
     return status
 
 
-def _add_counts(totals: dict[str, Any], stats: dict[str, Any]) -> None:
-    """Add one generate call's counts to the run's (the extremes of the out-of-range draws too)."""
-    for key in totals:
-        value = stats.get(key)
-        if key == "most_below" and value is not None:
-            totals[key] = value if totals[key] is None else max(totals[key], value)
-        elif key == "least_above" and value is not None:
-            totals[key] = value if totals[key] is None else min(totals[key], value)
-        elif key not in ("most_below", "least_above"):
-            totals[key] += value or 0
-
-
 def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level], progress: Any,
                  totals: dict[str, Any], minima: dict[int, int], drawing: dict[str, Any] | None = None) -> int:
     """Levels ``len(existing)..count-1`` of the pack, each written as soon as it is proven (a
     repeat of an earlier level is drawn again from further seeds). Returns the exit status: 0,
     1 when a level could not be made, 2 when the request cannot be met. ``drawing`` follows the
     draws of the level being made (shown on the progress line of a terminal)."""
-    from .generate import GenerationFailed
+    from .generate import GenerationFailed, add_draw_counts
     from .generate import generate as make
 
     seen = {(level.start, level.goal) for level in existing}
@@ -489,7 +476,7 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
                               moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries,
                               time_limit=level_deadline, on_try=tried)
-                _add_counts(totals, result.stats)
+                add_draw_counts(totals, result.stats)
                 if (result.level.start, result.level.goal) not in seen:
                     break
             else:
@@ -501,7 +488,7 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
         except GenerationFailed as exc:
             progress.close()
             print(f"error: level {index}: {exc}", file=sys.stderr)
-            _add_counts(totals, exc.stats)
+            add_draw_counts(totals, exc.stats)
             return 1
         seen.add((result.level.start, result.level.goal))
         level = result.level

@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import PuzzlesatError, require_count
-from ..seeds import require_seed
 from ..grid import is_whole_number
 from ..results import Status
+from ..seeds import require_seed
 from ..timing import Deadline
 from .astar import astar_solve
 from .model import Board, Goal, Level, Move, Square, board_colours, is_goal
@@ -339,10 +339,7 @@ def generate(
     require_seed(seed)
     rng = random.Random(seed)
     started = time.perf_counter()
-    # out_of_range = below + above; most_below: the most moves any draw below the range needs (its
-    # minimum, or a quick answer's length); least_above: the fewest any draw above it needs
-    stats = {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "below": 0, "above": 0,
-             "most_below": None, "least_above": None, "solve_seconds": 0.0}
+    stats: dict[str, Any] = {**draw_counts(), "solve_seconds": 0.0}  # (draw_counts says what each holds)
     unknown_streak = counted_unknown = 0  # draws in a row whose proof ran out of time
     while stats["tries"] < max_tries:
         unknown_streak = unknown_streak + 1 if stats["unknown"] > counted_unknown else 0
@@ -425,6 +422,34 @@ def start_bound(level: Level) -> int:
     from .compiled import Task
 
     return lower_bound(Task.from_level(level))
+
+
+def draw_counts() -> dict[str, Any]:
+    """Fresh counts of draws, as :func:`generate` keeps them in its stats (and ``generate swap``
+    over a whole pack): ``out_of_range`` = ``below`` + ``above``; ``most_below``, the most moves
+    any draw below the range needs (its minimum, or a quick answer's length); ``least_above``,
+    the fewest any draw above it needs."""
+    return {"tries": 0, "unsolvable": 0, "unknown": 0, "out_of_range": 0, "below": 0, "above": 0,
+            "most_below": None, "least_above": None}
+
+
+def add_draw_counts(totals: dict[str, Any], stats: dict[str, Any]) -> None:
+    """Add one generate call's counts (its stats) to ``totals`` (:func:`draw_counts`), the
+    extremes of the out-of-range draws too.
+
+    >>> totals = draw_counts()
+    >>> add_draw_counts(totals, {**draw_counts(), "tries": 3, "below": 1, "out_of_range": 1, "most_below": 4})
+    >>> totals["tries"], totals["most_below"], totals["least_above"]
+    (3, 4, None)
+    """
+    for key in totals:
+        value = stats.get(key)
+        if key == "most_below" and value is not None:
+            totals[key] = value if totals[key] is None else max(totals[key], value)
+        elif key == "least_above" and value is not None:
+            totals[key] = value if totals[key] is None else min(totals[key], value)
+        elif key not in ("most_below", "least_above"):
+            totals[key] += value or 0
 
 
 def _out_of_range(stats: dict[str, Any], *, below: int | None = None, above: int | None = None) -> None:
