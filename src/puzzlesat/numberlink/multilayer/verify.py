@@ -74,7 +74,7 @@ def _via_violations(puzzle: Puzzle, solution: Solution) -> list[Violation]:
         if outside:
             out.append(Violation("outside-via", f"path {label!r} steps to {outside[0]} outside a via", label, outside))
         passed = {puzzle.via_at(a).name for a, b in zip(cells, cells[1:])  # type: ignore[union-attr]
-                  if a[0] != b[0] and puzzle.via_at(a) is not None and puzzle.via_at(a) is puzzle.via_at(b)}
+                  if a[0] != b[0] and puzzle.is_step(a, b)}  # (a step between layers inside one via)
         if len(passed) > 1:
             names = ", ".join(sorted(passed))
             out.append(Violation("several-vias", f"path {label!r} passes through vias {names}", label))
