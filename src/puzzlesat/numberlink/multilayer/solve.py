@@ -274,8 +274,9 @@ def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, st
 def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`), or None
     when the router gives up (it proves nothing). The contest problems this is for (ADC 2018)
-    are routing problems with much empty space: all 29 are routed in 0.01-2 s, where the SAT
-    search alone leaves several open at 60 s. Puzzles with vias (ADC 2016) are not routed: the
+    are routing problems with much empty space: all 29 are routed, in 0.01-2 s on an idle
+    machine and up to 4.5 s (Q11) on one 2.5-4 times slower, where the SAT search alone leaves
+    several open at 60 s. Puzzles with vias (ADC 2016) are not routed: the
     router knows no via rules."""
     if puzzle.vias:
         return None  # the router lets paths change layer anywhere and knows no via rules
