@@ -127,6 +127,19 @@ def test_verify_prints_each_record_as_soon_as_it_is_made(tmp_path, capsys, monke
     assert [r["index"] for r in records] == [0] and records[0]["status"] == "solved"
 
 
+def test_ctrl_c_while_the_family_modules_are_imported_says_interrupted(capsys, monkeypatch):
+    """Building the parser imports every family's command-line module (most of a second), so a
+    Ctrl-C right after starting lands there; it printed a traceback."""
+    import puzzlesat.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert main(["verify", "examples"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
 def test_an_empty_folder_is_said_plainly(tmp_path, capsys):
     assert main(["verify", str(tmp_path)]) == 1
     assert "no puzzle files found" in capsys.readouterr().err

@@ -645,7 +645,11 @@ def joined_dash_values(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()  # imports every family's command-line module: most of a second
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     args = parser.parse_args(joined_dash_values(sys.argv[1:] if argv is None else argv))
     if getattr(args, "fmt", None):
         args.fmt = args.fmt.strip().lower()  # format names are lower case; --format ADC is adc
