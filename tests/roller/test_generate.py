@@ -254,6 +254,26 @@ def test_generate_takes_max_tries_as_the_other_families_do(tmp_path, capsys):
     assert code == 1 and "after 3 tries" in capsys.readouterr().err
 
 
+def test_certify_limit_bounds_each_boards_proof(capsys, monkeypatch):
+    """``--certify-limit`` is the proof time of one board, as in generate numberlink and swap
+    (it had no option: 10 s, the library's default, was fixed)."""
+    import importlib
+
+    generate_module = importlib.import_module("puzzlesat.roller.generate")  # (the package's name is the function)
+    seen = []
+    real = generate_module.generate
+
+    def recording(width, height, **options):
+        seen.append(options["solve_time_limit"])
+        return real(width, height, **options)
+
+    monkeypatch.setattr(generate_module, "generate", recording)
+    assert cli.main(["generate", "roller", "--size", "6x6", "--seed", "1", "--certify-limit", "4"]) == 0
+    assert cli.main(["generate", "roller", "--size", "6x6", "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert seen == [4.0, generate_module.DEFAULT_SOLVE_LIMIT]
+
+
 def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsys, oracle):
     import argparse
 

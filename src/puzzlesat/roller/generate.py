@@ -56,6 +56,7 @@ from .verify import verify
 DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed is tried
 MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
 MAX_TRIES = 10_000  # boards drawn per level before giving up (generate --max-tries), as the other families draw
+DEFAULT_SOLVE_LIMIT = 10.0  # seconds per proof of one board's minimum (generate --certify-limit)
 
 
 class GenerationFailed(PuzzlesatError):
@@ -187,7 +188,7 @@ def generate(
     min_floor: int | None = None,
     max_tries: int = MAX_TRIES,
     method: str | None = None,
-    solve_time_limit: float | None = 10.0,
+    solve_time_limit: float | None = DEFAULT_SOLVE_LIMIT,
     name: str = "",
     on_try: Callable[[int, Sequence[int]], None] | None = None,
 ) -> GeneratedLevel:
@@ -339,6 +340,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the pack here (native .roller text), each level as soon as it is proven; "
                              "rerunning with the same seed and path resumes")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
+    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
+                        help=f"seconds per proof of one board's minimum (default {DEFAULT_SOLVE_LIMIT:g}); boards that run out are skipped")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
     parser.add_argument("--max-tries", type=count_argument, default=MAX_TRIES, metavar="N",
                         help=f"boards drawn per level before giving up (default {MAX_TRIES})")
@@ -456,6 +459,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                     seed = level_seed(args.seed, index, attempt)
                     item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
                                 max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
+                                solve_time_limit=getattr(args, "certify_limit", DEFAULT_SOLVE_LIMIT),
                                 name=_pack_name(width, height, args.seed, index), on_try=drawing.tried)
                     if item.level not in seen:
                         break
