@@ -291,6 +291,28 @@ def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
     assert len(calls) == UNKNOWN_STREAK
 
 
+def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeypatch, capsys):
+    """As in Numberlink and Roller: ``--time-limit`` is one level's time, all its draws together,
+    and ``--certify-limit`` one draw's proof (``--time-limit`` bounded one proof until 22 Nov
+    2026; the level's time was ``--level-time-limit``, still accepted)."""
+    seen = []
+    real = generate_module.generate
+
+    def recording(**kwargs):
+        seen.append((kwargs["time_limit"].remaining(), kwargs["solve_time_limit"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(generate_module, "generate", recording)
+    assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--time-limit", "50", "--certify-limit", "7"]) == 0
+    assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--level-time-limit", "40"]) == 0
+    assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3"]) == 0
+    capsys.readouterr()
+    (level_time, proof_time), (old_name_time, default_proof_time), (no_level_limit, _) = seen
+    assert 45 < level_time <= 50 and proof_time == 7
+    assert 35 < old_name_time <= 40 and default_proof_time == generate_module.DEFAULT_SOLVE_LIMIT
+    assert no_level_limit is None
+
+
 def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
     good = "start\nT1R T1G\ngoal\nG R\n"
     pack = tmp_path / "pack.swap"

@@ -323,9 +323,12 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=count_argument, default=1, help="levels in the pack (default 1)")
     parser.add_argument("--seed", type=seed_argument, default=0, help="pack seed; level i uses seed*1000003+i (default 0)")
     parser.add_argument("--out", default=None, help="append levels to this file as each is proven; a rerun resumes it")
-    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S", help=f"seconds per proof of one draw (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
-    parser.add_argument("--level-time-limit", type=seconds_argument, default=None, metavar="S",
+    # As in the other families: --time-limit bounds one level, --certify-limit one draw's proof.
+    # (--level-time-limit, its name until 22 Nov 2026, when --time-limit bounded one proof, is kept.)
+    parser.add_argument("--time-limit", "--level-time-limit", dest="time_limit", type=seconds_argument, default=None, metavar="S",
                         help="seconds for one level, all its draws together (default: no limit; 20 draws in a row whose proofs run out end it too)")
+    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
+                        help=f"seconds per proof of one draw's minimum (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
 
 
@@ -470,11 +473,11 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
     for index in range(len(existing), args.count):
         drawing.clear()
         drawing["index"] = index
-        level_deadline = Deadline.of(getattr(args, "level_time_limit", None))  # one for all the retries of a level
+        level_deadline = Deadline.of(args.time_limit)  # one for all the retries of a level
         try:
             for attempt in range(DUPLICATE_RETRIES):
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
-                              moves=args.moves, size=args.size, solve_time_limit=args.time_limit, max_tries=args.max_tries,
+                              moves=args.moves, size=args.size, solve_time_limit=args.certify_limit, max_tries=args.max_tries,
                               time_limit=level_deadline, on_try=tried)
                 add_draw_counts(totals, result.stats)
                 if (result.level.start, result.level.goal) not in seen:
