@@ -150,6 +150,15 @@ def test_native_several_levels_with_titles_and_comments():
     assert parse_all(format_all(levels)) == levels
 
 
+def test_a_comment_block_before_the_first_level_is_not_a_level():
+    """A file opening with a block of comments ('# my pack', a blank line, then the levels) was
+    read as a level with no grid rows: an error, and the real levels numbered from #1."""
+    text = "# my pack\n# by me\n\n# name: a\n####\n#o.#\n####\n\n# name: b\n###\n#o#\n###\n"
+    assert [level.name for level in parse_all(text)] == ["a", "b"]
+    assert [type(item).__name__ for item in parse_each(text)] == ["Level", "Level"]
+    assert parse("# my pack\n\n####\n#o.#\n####", source="one.roller").name == "one.roller"
+
+
 def test_native_short_rows_padded_with_walls():
     level = parse("#####\n#o..#\n#.#\n#####")
     assert level.rows == ("#####", "#...#", "#.###", "#####")

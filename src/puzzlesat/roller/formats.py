@@ -238,11 +238,18 @@ def parse_native(text: str, *, source: str | None = None, each: bool = False) ->
 
 
 def _native_blocks(text: str) -> list:
-    """The level blocks of a native text (a trailing block of comments only is dropped)."""
+    """The level blocks of a native text. A block of comments only (a file's header, a note
+    between levels, a trailing note) is not a level and is dropped; a text of comments only
+    keeps its first block, which is then an error naming it.
+
+    >>> len(_native_blocks("# my pack\\n\\n###\\n#o#\\n###\\n\\n# the end"))
+    1
+    """
     blocks = _blocks(split_lines(text))
     if not blocks:
         raise ParseError("empty input: no level found")
-    return [block for index, block in enumerate(blocks) if index == 0 or not all(_is_comment(line) for _, line in block)]
+    levels = [block for block in blocks if not all(_is_comment(line) for _, line in block)]
+    return levels or blocks[:1]
 
 
 def _native_level(block: list, index: int, count: int, source: str | None) -> Level:
