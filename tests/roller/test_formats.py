@@ -235,6 +235,8 @@ ERRORS = [
     ("const levels = [\n[[1,1],\n[1,2]]\n];", None, None, 2, None, "0 (road) and 1 (wall)"),
     ("const levels = [\n[[1,1],\n[1 1]]\n];", None, None, 3, 4, "malformed JSON"),
     ("const levels = [\n[[1,1,1],\n[1,1]]\n];", None, None, 2, None, "ragged"),
+    ("# par: 2\n####\n#o.#\n# par: 3\n####", None, None, 4, None, "a second '# par:' line for the same level (the first is line 1)"),
+    ("# answer: R\n# answer: RL\n####\n#o.#\n####", None, None, 2, None, "a second '# answer:' line"),
     ("#o#", "sokoban", None, None, None, "unknown roller format"),
     ("#o#", None, "top-right", None, None, "start must be one of"),
     ("..\n..", "joseleite19", None, 1, None, "no start: the grid has no 'x'"),

@@ -150,7 +150,11 @@ def _parse_grid_block(
         if _is_comment(line):
             match = METADATA_RE.match(line)
             if match:
-                metadata[match.group(1).lower()] = (match.group(2), number)
+                key = match.group(1).lower()
+                if key in metadata:  # two pars (or names, answers): which one the file claims is unclear
+                    raise ParseError(f"a second '# {key}:' line for the same level (the first is line {metadata[key][1]})",
+                                     line=number)
+                metadata[key] = (match.group(2), number)
             continue
         text = line.strip()
         indent = len(line) - len(line.lstrip())
