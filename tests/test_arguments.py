@@ -73,6 +73,7 @@ SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
     (lambda: numberlink.Puzzle(3, 1, (), blocked={(0, "1")}), "blocked cell"),
     (lambda: roller.Level(("####", "#..#", "####"), (1.9, 2.9)), "start"),
     (lambda: roller.Level(("####", "#..#", "####"), "12"), "start"),
+    (lambda: swap.render(SWAP_LEVEL, ["0,0>0,1"], frames_per_row="2"), "^frames_per_row must be a whole number"),
 ])
 def test_wrong_types_raise_a_type_error_naming_the_argument(call, argument):
     with pytest.raises(TypeError, match=argument):
@@ -102,6 +103,8 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
     (lambda: numberlink.render(PUZZLE, cell_size=-5), "cell_size"),
     (lambda: roller.render(LEVEL, "UX"), "not moves"),
     (lambda: swap.render(SWAP_LEVEL, cell_size=0), "cell_size"),
+    # the frames were drawn at negative columns and below the picture's height, so cut off
+    (lambda: swap.render(SWAP_LEVEL, ["0,0>0,1"], frames_per_row=-1), "^frames_per_row must be 1 or more, not -1"),
     (lambda: swap.generate(size=(30, 30)), "2 to 400 cells"),
     (lambda: numberlink.generate(5, 5, max_tries=-1), "max_tries must be 1 or more"),
     (lambda: roller.generate(6, 6, max_tries=0), "max_tries must be 1 or more"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Optional
 
-from ..errors import require_type
+from ..errors import require_count, require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
@@ -159,6 +159,8 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
     require_type(level, Level, "level")
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution
+    if frames_per_row is not None:
+        require_count(frames_per_row, "frames_per_row")
     if cell_size is not None and not cell_size > 0:
         raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
     cell = cell_size or float(max(28, min(56, 360 // max(level.rows, level.cols))))
