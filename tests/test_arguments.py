@@ -74,6 +74,10 @@ SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
     (lambda: roller.Level(("####", "#..#", "####"), (1.9, 2.9)), "start"),
     (lambda: roller.Level(("####", "#..#", "####"), "12"), "start"),
     (lambda: swap.render(SWAP_LEVEL, ["0,0>0,1"], frames_per_row="2"), "^frames_per_row must be a whole number"),
+    # "'>' not supported between instances of 'str' and 'int'" named no argument
+    (lambda: roller.render(LEVEL, cell_size="20"), "^cell_size must be a number of pixels, not str"),
+    (lambda: swap.render(SWAP_LEVEL, cell_size="20"), "^cell_size must be a number of pixels, not str"),
+    (lambda: numberlink.render(PUZZLE, cell_size=True), "^cell_size must be a number of pixels, not bool"),
 ])
 def test_wrong_types_raise_a_type_error_naming_the_argument(call, argument):
     with pytest.raises(TypeError, match=argument):
@@ -103,6 +107,7 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
     (lambda: numberlink.render(PUZZLE, cell_size=-5), "cell_size"),
     (lambda: roller.render(LEVEL, "UX"), "not moves"),
     (lambda: swap.render(SWAP_LEVEL, cell_size=0), "cell_size"),
+    (lambda: roller.render(LEVEL, cell_size=math.inf), "^cell_size must be a positive number of pixels, not inf"),  # SVG of 'inf'
     # the frames were drawn at negative columns and below the picture's height, so cut off
     (lambda: swap.render(SWAP_LEVEL, ["0,0>0,1"], frames_per_row=-1), "^frames_per_row must be 1 or more, not -1"),
     (lambda: swap.generate(size=(30, 30)), "2 to 400 cells"),

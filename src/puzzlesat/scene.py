@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,6 +220,28 @@ PALETTE: tuple[str, ...] = (
     "#ffe119", "#469990", "#9a6324", "#800000", "#000075", "#808000", "#fabed4", "#aaffc3",
     "#dcbeff", "#ffd8b1", "#a9a9a9", "#00a86b",
 )
+
+
+def check_cell_size(cell_size: object) -> None:
+    """Raise a TypeError or ValueError naming ``cell_size`` (a ``render`` argument) unless it is
+    None (the family's own size) or a finite number of pixels above zero.
+
+    >>> check_cell_size(24.5)
+    >>> check_cell_size("20")
+    Traceback (most recent call last):
+    ...
+    TypeError: cell_size must be a number of pixels, not str
+    >>> check_cell_size(math.inf)
+    Traceback (most recent call last):
+    ...
+    ValueError: cell_size must be a positive number of pixels, not inf
+    """
+    if cell_size is None:
+        return
+    if isinstance(cell_size, bool) or not isinstance(cell_size, numbers.Real):  # numpy's numbers are too
+        raise TypeError(f"cell_size must be a number of pixels, not {type(cell_size).__name__}")
+    if not 0 < cell_size < math.inf:
+        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
 
 
 def text_width(text: str, size: float) -> float:

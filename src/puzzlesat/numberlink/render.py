@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
-from ..scene import PALETTE, Circle, Group, Line, Point, Polyline, Rect, Scene, Text, text_colour_on, text_width
+from ..scene import PALETTE, Circle, Group, Line, Point, Polyline, Rect, Scene, Text, check_cell_size, text_colour_on, text_width
 from .model import Puzzle, Solution
 
 if TYPE_CHECKING:
@@ -105,8 +105,7 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     if solution is not None:
         require_type(solution, Solution, "solution")
         solution.check_on_board(puzzle)
-    if cell_size is not None and not cell_size > 0:
-        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
+    check_cell_size(cell_size)
     cell = cell_size or cell_size_for(puzzle)
     margin = cell * 0.5
     caption = cell * 1.2 if title else 0.0

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
-from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, text_width
+from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, check_cell_size, text_width
 from .model import DELTAS, Level, slide
 
 WALL_FILL = "#2f3e4e"
@@ -113,8 +113,7 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
         unknown = sorted(set(moves) - set(DELTAS))
         if unknown:
             raise ValueError(f"moves hold {''.join(unknown)!r}, which are not moves (U D L R)")
-    if cell_size is not None and not cell_size > 0:
-        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
+    check_cell_size(cell_size)
     cell = cell_size or cell_size_for(level)
     margin = cell * 0.4
     caption = cell * 1.0 if title else 0.0

@@ -26,7 +26,7 @@ from typing import Iterable, Optional
 from ..errors import require_count, require_type
 from ..grid import Cell
 from ..results import SolveResult
-from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, text_colour_on, text_width
+from ..scene import PALETTE, Arrow, Circle, Group, Line, Rect, Scene, Text, check_cell_size, text_colour_on, text_width
 from .model import Board, Level, Move, MoveLike, Square, apply_swap, is_goal, parse_moves
 from .moves import is_legal, mover_of
 
@@ -161,8 +161,7 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
         moves = moves.solution
     if frames_per_row is not None:
         require_count(frames_per_row, "frames_per_row")
-    if cell_size is not None and not cell_size > 0:
-        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
+    check_cell_size(cell_size)
     cell = cell_size or float(max(28, min(56, 360 // max(level.rows, level.cols))))
     small = max(14.0, cell * 0.5)
     margin = cell * 0.4

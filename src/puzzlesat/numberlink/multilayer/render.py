@@ -34,7 +34,7 @@ import math
 
 from ...errors import require_type
 from ...results import SolveResult
-from ...scene import Circle, Group, Polygon, Rect, Scene, Text, text_width
+from ...scene import Circle, Group, Polygon, Rect, Scene, Text, check_cell_size, text_width
 from ..render import cell_size_for, colours_for, draw_board, endpoint, path_line
 from .model import Cell, Puzzle, Solution
 
@@ -120,8 +120,7 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     if solution is not None:
         require_type(solution, Solution, "solution", "a multi-layer answer (puzzlesat.numberlink.multilayer.Solution)")
         solution.check_on_board(puzzle)
-    if cell_size is not None and not cell_size > 0:
-        raise ValueError(f"cell_size must be a positive number of pixels, not {cell_size!r}")
+    check_cell_size(cell_size)
     cell = cell_size or cell_size_for(puzzle)
     board_width, board_height = puzzle.width * cell, puzzle.height * cell
     margin = cell * 0.5
