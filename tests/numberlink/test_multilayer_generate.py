@@ -176,6 +176,39 @@ def test_limits_end_in_generation_failed() -> None:
         gen.generate(5, 3, 2, method="routing", rules=EMPTY, lines=10, seed=0, max_tries=2)
 
 
+def test_on_try_follows_the_draws_and_why_candidates_were_turned_down() -> None:
+    """As on one layer: ``on_try(draws, tries, rejected)`` after each draw and each count (a
+    10x10x3 split puzzle takes minutes and hundreds of counts, with nothing on the progress
+    line before), and a give-up says why the candidates were turned down."""
+    calls = []
+    with pytest.raises(gen.GenerationFailed) as failed:
+        gen.generate(6, 6, 3, seed=0, max_tries=2, on_try=lambda draws, tries, rejected: calls.append((draws, tries, dict(rejected))))
+    assert calls and calls[-1][1] == 2 and failed.value.tries == 2
+    assert [tries for _, tries, _ in calls] == sorted(tries for _, tries, _ in calls)
+    assert [draws for draws, _, _ in calls] == sorted(draws for draws, _, _ in calls)
+    reasons = calls[-1][2]
+    assert set(reasons) <= {"with no path drawn", "with a drawn path that breaks the rules", "whose count ran out of time",
+                            "with a second answer", "with a second answer no split removes"}
+    assert "no certified unique 6x6x3 puzzle in 2 tries" in str(failed.value)
+    if reasons:
+        assert "; turned down: " in str(failed.value)
+    made = gen.generate(5, 5, 2, seed=1, on_try=lambda draws, tries, rejected: calls.append((draws, tries)))
+    assert calls[-1] == (calls[-1][0], made.tries)
+
+
+def test_ctrl_c_while_a_stack_is_drawn_says_what_its_draws_gave(monkeypatch, capsys) -> None:
+    from puzzlesat.cli import main
+
+    def drawn_then_interrupted(width, height, layers, *, on_try, **options):
+        on_try(4, 3, {"with a second answer no split removes": 2, "with no path drawn": 1})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.pack"), "generate", drawn_then_interrupted)
+    assert main(["generate", "numberlink", "--size", "10x10x3"]) == 130
+    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had made 4 draw(s) and 3 tries; turned down: 2 with a second "
+            "answer no split removes, 1 with no path drawn") in capsys.readouterr().err
+
+
 # -- the command ------------------------------------------------------------------------------
 def read_pack(folder):
     """Every (puzzle, answer) of a pack folder, read with the library's own readers."""

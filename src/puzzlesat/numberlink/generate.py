@@ -682,9 +682,9 @@ _AS_SAID = {"loop": "with a loop", "2-cell link": "with a 2-cell link", "a link 
             "link count outside the band": "with a link count outside the band"}  # (what _quality_problem returns)
 
 
-def turned_down(rejected: dict[str, Any], band: tuple[int, int]) -> str:
+def turned_down(rejected: dict[str, Any], band: tuple[int, int] | None = None) -> str:
     """Why the candidates drawn were turned down, most frequent first, for a message (empty when
-    none was); the link counts drawn are given beside the band's.
+    none was); the link counts drawn are given beside the ``band``'s, when there is one.
 
     >>> turned_down({"loop": 3, "link count outside the band": 9, "links": (42, 80)}, (25, 35))
     '; turned down: 9 with a link count outside the band (25-35 links; the candidates had 42-80), 3 with a loop'
@@ -695,7 +695,7 @@ def turned_down(rejected: dict[str, Any], band: tuple[int, int]) -> str:
     parts = []
     for n, reason in reasons:
         said = _AS_SAID.get(reason, reason)
-        if reason == "link count outside the band" and "links" in rejected:
+        if reason == "link count outside the band" and "links" in rejected and band is not None:
             said += f" ({band[0]}-{band[1]} links; the candidates had {rejected['links'][0]}-{rejected['links'][1]})"
         parts.append(f"{n} {said}")
     return "; turned down: " + ", ".join(parts)

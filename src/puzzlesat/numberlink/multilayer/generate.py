@@ -56,7 +56,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ...errors import require_count, require_type
 from ...grid import is_whole_number
@@ -65,7 +65,8 @@ from ...sat import check_solver_name
 from ...seeds import require_seed
 from ...timing import Deadline
 from .. import routing
-from ..generate import DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, grow_unionfind, links_in_label_order
+from ..generate import (DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, grow_unionfind, links_in_label_order,
+                        turned_down)
 from ..model import DEFAULT_RULES, Rules
 from .formats import format as format_text
 from .formats import parse
@@ -401,6 +402,7 @@ def generate(
     certify_time_limit: float | None = 10.0,
     max_tries: int = DEFAULT_MAX_TRIES,
     solver: str | None = None,
+    on_try: Callable[[int, int, dict[str, Any]], None] | None = None,
 ) -> Generated:
     """One puzzle on a stack of ``layers`` boards of ``width`` x ``height`` by ``method``
     ("split", "unionfind" or "routing"; module docstring).
@@ -412,7 +414,11 @@ def generate(
     (``unique`` None) and need may-leave-empty ``rules``. ``lines`` and ``min_length`` shape
     routing problems (:func:`check_request` refuses what cannot fit). ``time_limit`` bounds
     the whole call (GenerationFailed when it runs out); ``certify_time_limit`` bounds each
-    count. Raises GenerationFailed after ``max_tries`` counts (or drawn routing problems).
+    count. Raises GenerationFailed after ``max_tries`` counts (or drawn routing problems),
+    saying why the candidates were turned down. ``on_try(draws, tries, rejected)``, when given,
+    is called after each draw and each count with the draws and counts so far and the reasons
+    candidates were turned down (a dict of counts it must not change), as on one layer:
+    ``generate numberlink --size WxHxL`` shows them on its progress line.
 
     >>> made = generate(4, 3, 2, method="unionfind", seed=5, unique=False)
     >>> made.tries, made.unique in (True, False), verify(made.puzzle, made.solution)
@@ -430,16 +436,25 @@ def generate(
     started = time.perf_counter()
     size = f"{width}x{height}x{layers}"
     tries = draws = timed_out = 0
+    rejected: dict[str, Any] = {}  # why candidates were turned down (..generate.turned_down)
+
+    def reject(reason: str) -> None:
+        rejected[reason] = rejected.get(reason, 0) + 1
+
+    def why() -> str:
+        return turned_down(rejected)
 
     def made(puzzle: Puzzle, solution: Solution, verdict: bool | None) -> Generated:
         return Generated(puzzle, solution, verdict, tries, time.perf_counter() - started, seed, method)
 
     while True:
+        if on_try is not None and draws:
+            on_try(draws, tries, rejected)
         if deadline.expired():
-            raise GenerationFailed(f"no {size} puzzle within {time_limit} s ({tries} tries)", tries=tries)
+            raise GenerationFailed(f"no {size} puzzle within {time_limit} s ({draws} draws, {tries} tries{why()})", tries=tries)
         draws += 1
         if draws > max_tries * 100:
-            raise GenerationFailed(f"no acceptable {size} candidate in {draws - 1} draws", tries=tries)
+            raise GenerationFailed(f"no acceptable {size} candidate in {draws - 1} draws{why()}", tries=tries)
         if method == "routing":
             tries += 1
             drawn = routing_links(width, height, layers, lines, rng, min_length=min_length, deadline=deadline)
@@ -453,19 +468,22 @@ def generate(
             return made(reread(puzzle, method), solution, None)
         links, leftovers = unionfind_links(width, height, layers, rng, deadline=deadline)
         if not links:
+            reject("with no path drawn")
             continue
         if method == "split":
             joined = _join_short_pieces(links, leftovers, rng, rules, lambda cell: _neighbours(cell, width, height, layers),
                                         deadline)
             if joined is None:
-                continue
+                continue  # (out of time: the deadline check above says so)
             links, leftovers = joined
             if not links:
+                reject("with no path drawn")
                 continue
         blocked = leftovers if rules.cover_all else frozenset()
         while True:
             puzzle, solution = _puzzle_from_links(width, height, layers, links, blocked)
             if verify(puzzle, solution, rules):
+                reject("with a drawn path that breaks the rules")
                 break  # e.g. a union-find path whose ends touch, under no-self-touch rules: draw again
             tries += 1
             limit = certify_time_limit
@@ -473,6 +491,10 @@ def generate(
             if remaining is not None:
                 limit = remaining if limit is None else min(limit, remaining)
             counted, again = certify(puzzle, method=method, rules=rules, time_limit=limit, solver=solver)
+            if unique and counted.unique is None:
+                reject("whose count ran out of time")
+            if on_try is not None:
+                on_try(draws, tries, rejected)
             if counted.unique or not unique:
                 return made(again, solution, counted.unique)
             timed_out = timed_out + 1 if counted.unique is None else 0
@@ -480,11 +502,14 @@ def generate(
                 raise GenerationFailed(f"the uniqueness counts of {timed_out} {size} candidates in a row ran out of time "
                                        f"(certify_time_limit {certify_time_limit} s): allow more time", tries=tries)
             if tries >= max_tries:
-                raise GenerationFailed(f"no certified unique {size} puzzle in {tries} tries", tries=tries)
+                raise GenerationFailed(f"no certified unique {size} puzzle in {tries} tries{why()}", tries=tries)
             if method != "split" or counted.unique is None:
+                if counted.unique is False:
+                    reject("with a second answer")
                 break
             other = next(answer for answer in counted.solutions if answer != solution)
             split = _split_where_answers_differ(links, other, rng)
             if split is None:
+                reject("with a second answer no split removes")
                 break
             links = split

@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from ...errors import ParseError
 from ...progress import Progress
-from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds
+from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds, turned_down
 from .formats import format as format_text
 from .formats import format_solution, parse_solution, read
 from .generate import METHODS, TEXT_FORMAT, check_request, generate
@@ -180,6 +180,11 @@ def generate_pack(args: argparse.Namespace) -> int:
     status = 0
     started = time.perf_counter()
     manifest: TextIO = sys.stdout
+    drawing: dict[str, Any] = {}  # the draws of the puzzle being made: the progress line, and Ctrl-C's
+
+    def tried(draws: int, tries: int, rejected: dict[str, Any]) -> None:
+        drawing.update(draws=draws, tries=tries, rejected=rejected)
+        progress.advance(0, note=f"#{drawing['index']}: {draws} draws, {tries} tries")
     try:
         fresh = start == 0 and not (args.out and os.path.exists(os.path.join(args.out, MANIFEST))
                                     and os.path.getsize(os.path.join(args.out, MANIFEST)) > 0)
@@ -194,8 +199,10 @@ def generate_pack(args: argparse.Namespace) -> int:
             manifest.write(first_line + "\n")
             manifest.flush()
         for index in range(start, args.count):
+            drawing.clear()
+            drawing["index"] = index
             try:
-                made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, **options),
+                made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, on_try=tried, **options),
                                      lambda made: format_text(made.puzzle, fmt=fmt), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
@@ -219,7 +226,12 @@ def generate_pack(args: argparse.Namespace) -> int:
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        unfinished = ""
+        if drawing.get("draws"):
+            unfinished = (f"; puzzle {drawing['index']} had made {drawing['draws']} draw(s) and {drawing['tries']} tries"
+                          + turned_down(drawing["rejected"]))
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + unfinished,
+              file=sys.stderr)
         return 130
     except OSError as exc:
         progress.close()
