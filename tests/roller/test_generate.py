@@ -98,6 +98,13 @@ def test_move_counts_no_level_of_the_size_needs_are_refused_at_once(monkeypatch)
         generate(5, 4, moves=16, min_floor=0)
 
 
+def test_the_smallest_board_the_errors_advise_is_generated_with_the_default_floor():
+    """A 3x3 board is refused with 'use at least 4 cells each way', but 4x4 was then refused too:
+    the default min_floor (a third of the inner cells, at least 5) was 5 of its 4 inner cells."""
+    made = generate(4, 4, seed=0)
+    assert made.min_moves == 3 and made.level.floor_count == 4 and verify(made.level, made.solution) == []
+
+
 def test_a_request_at_the_bound_is_tried_not_refused(oracle):
     with pytest.raises(GenerationFailed, match="after 30 tries"):
         generate(5, 4, moves=15, min_floor=0, max_tries=30)

@@ -15,7 +15,7 @@ How a level is made (one *try*):
 3. Certify: :func:`puzzlesat.roller.solve.solve` must return a *proven* minimum; unsolvable
    levels, unproven answers (time out) and minima outside ``moves`` are rejected and another
    try is made. Levels painted in at most 2 moves are trivial and always rejected, so is a
-   floor below ``min_floor`` (default: a third of the inner cells, at least 5).
+   floor below ``min_floor`` (default: a third of the inner cells, at least 5 or all of them).
 
 The answer is checked by :func:`puzzlesat.roller.verify.verify` (solve does it too). The same
 ``seed`` gives the same level; ``tries`` says how many boards were made to find it. The first
@@ -242,10 +242,9 @@ def generate(
         raise TypeError(f"min_floor must be a whole number of floor cells or None, not {min_floor!r}")
     if min_floor is not None and min_floor < 0:
         raise ValueError(f"min_floor must be 0 or more floor cells, not {min_floor}")
-    floor_needed = max(5, inner // 3) if min_floor is None else min_floor
-    if floor_needed > inner:
-        default = " (the default: a third of the inner cells, at least 5)" if min_floor is None else ""
-        raise ValueError(f"min_floor {floor_needed}{default} exceeds the {inner} inner cells of a {width}x{height} board: "
+    floor_needed = min(inner, max(5, inner // 3)) if min_floor is None else min_floor  # 4x4: all 4 inner cells
+    if floor_needed > inner:  # (only a min_floor given: the default is at most the inner cells)
+        raise ValueError(f"min_floor {floor_needed} exceeds the {inner} inner cells of a {width}x{height} board: "
                          "use a larger board or a smaller min_floor")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
@@ -342,7 +341,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
     parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
                         help=f"seconds per proof of one board's minimum (default {DEFAULT_SOLVE_LIMIT:g}); boards that run out are skipped")
-    parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5)")
+    parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5 or all of them)")
     parser.add_argument("--max-tries", type=count_argument, default=MAX_TRIES, metavar="N",
                         help=f"boards drawn per level before giving up (default {MAX_TRIES})")
     parser.add_argument("--method", default=None, help="solver method used to certify (default: solve()'s default)")
