@@ -402,3 +402,16 @@ def test_ctrl_c_in_a_module_process_leaves_the_report_to_the_runner(monkeypatch,
         pytest.fail("the KeyboardInterrupt left the module's process with a traceback")
     assert status == 130
     assert '"instance": "a"' in capfd.readouterr().out
+
+
+def test_swap_benchmark_compares_the_baseline_with_the_minimum_whatever_the_order_of_methods(monkeypatch) -> None:
+    """--methods astar exact measured A* before the minimum was proven: every A* row had excess
+    None and the summary said 'above the proven minimum on 0/0 compared levels'."""
+    from benchmarks import swap as swap_bench
+    from puzzlesat import swap as rules
+
+    level = rules.parse("start\nT1R T1G\nT1G T1R\ngoal\nR G\nR G")
+    monkeypatch.setattr(swap_bench, "load_set", lambda name, count: [level])
+    rows = list(swap_bench.run(time_limit=5, methods=("astar", "exact"), sets=("expert",)))
+    baseline = [row for row in rows if row["method"] == "astar"]
+    assert len(baseline) == 1 and baseline[0]["excess"] == 0
