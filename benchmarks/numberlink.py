@@ -212,6 +212,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-huge", action="store_true", help="skip boards over 250 000 cells")
     parser.add_argument("--one", nargs=2, metavar=("SET", "INDEX"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.sets and args.rules != "all":  # a set runs only under the rules it is meant for
+        elsewhere = [name for name in args.sets if name not in sets_for(args.rules)]
+        if elsewhere:
+            parser.error(f"--sets {' '.join(elsewhere)}: not run under {args.rules} rules, whose sets are "
+                         f"{', '.join(sets_for(args.rules))}")
     if args.one:
         set_name, index = args.one[0], int(args.one[1])
         instance, puzzle = load_set(set_name)[index]

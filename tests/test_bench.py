@@ -415,3 +415,15 @@ def test_swap_benchmark_compares_the_baseline_with_the_minimum_whatever_the_orde
     rows = list(swap_bench.run(time_limit=5, methods=("astar", "exact"), sets=("expert",)))
     baseline = [row for row in rows if row["method"] == "astar"]
     assert len(baseline) == 1 and baseline[0]["excess"] == 0
+
+
+def test_numberlink_benchmark_refuses_a_set_its_rules_never_run(capsys) -> None:
+    """--sets janko --rules may-leave-empty measured nothing and printed nothing, exit 0: janko
+    is a cover-all set, run only under default or no-self-touch rules."""
+    from benchmarks import numberlink as numberlink_bench
+
+    with pytest.raises(SystemExit) as stop:
+        numberlink_bench.main(["--sets", "janko", "--rules", "may-leave-empty"])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert "--sets janko: not run under may-leave-empty rules" in error
