@@ -185,6 +185,33 @@ def test_solve_and_uniqueness_match_brute_force(name: str, rules: Rules, brute: 
     assert set(unique.solutions) <= expected
 
 
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_counts_from_each_known_answer_match_brute_force(name: str, rules: Rules, brute: dict) -> None:
+    """``count(known=...)`` starts from an answer at hand (the generator's drawn answer): from
+    every answer the brute force finds, the full count and the uniqueness verdict are the same,
+    and the known answer comes first."""
+    puzzle = _puzzle(name)
+    expected = brute[(name, rules)]
+    for known in sorted(expected, key=str)[:6]:
+        result = count(puzzle, rules=rules, limit=1000, known=known)
+        assert result.complete and set(result.solutions) == expected and result.solutions[0] == known
+        assert result.stats["first_answer"] == "known"
+        unique = is_unique(puzzle, rules=rules, known=known)
+        assert unique.solutions[0] == known and unique.count == min(2, len(expected))
+        assert set(unique.solutions) <= expected
+
+
+def test_a_known_answer_that_is_none_is_refused_by_its_violation() -> None:
+    puzzle = Puzzle.from_layers([["A.A", "..."], ["...", "..."]])
+    short = solve(puzzle, rules=Rules(cover_all=False)).solution  # leaves cells empty
+    assert is_unique(puzzle, rules=Rules(cover_all=False), known=short).solutions[0] == short
+    with pytest.raises(ValueError, match="known is not an answer of this puzzle under these rules: .*uncovered"):
+        count(puzzle, known=short)
+    with pytest.raises(TypeError, match="known"):
+        count(puzzle, known="A.A")
+
+
 def _random_puzzle(rng: random.Random) -> Puzzle:
     w, h, z = rng.choice([(2, 2, 2), (3, 2, 2), (2, 3, 2), (3, 1, 3), (1, 2, 3), (3, 3, 1), (2, 2, 3)])
     cells = [(a, b, c) for a in range(z) for b in range(h) for c in range(w)]

@@ -365,9 +365,11 @@ def reread(puzzle: Puzzle, method: str) -> Puzzle:
 
 
 def certify(puzzle: Puzzle, *, method: str = "split", rules: Rules = DEFAULT_RULES,
-            time_limit: float | Deadline | None = None, solver: str | None = None) -> tuple[CountResult[Solution], Puzzle]:
+            time_limit: float | Deadline | None = None, solver: str | None = None,
+            known: Solution | None = None) -> tuple[CountResult[Solution], Puzzle]:
     """Write the puzzle as its method's text, read it back (:func:`reread`), and count the
-    answers of what was read (limit 2).
+    answers of what was read (limit 2), from the ``known`` answer when one is given (the drawn
+    answer: the count then only looks for a second one, see :func:`.solve.count`).
 
     Returns (the count, the puzzle as re-read); the count's ``unique`` is True / False (both
     answers in ``solutions``) or None when it ran out of time.
@@ -377,7 +379,7 @@ def certify(puzzle: Puzzle, *, method: str = "split", rules: Rules = DEFAULT_RUL
     """
     again = reread(puzzle, method)
     options = {"solver": solver} if solver else {}
-    return count(again, rules=rules, limit=2, time_limit=time_limit, **options), again
+    return count(again, rules=rules, limit=2, time_limit=time_limit, known=known, **options), again
 
 
 def _check_drawn(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
@@ -490,7 +492,7 @@ def generate(
             remaining = deadline.remaining()
             if remaining is not None:
                 limit = remaining if limit is None else min(limit, remaining)
-            counted, again = certify(puzzle, method=method, rules=rules, time_limit=limit, solver=solver)
+            counted, again = certify(puzzle, method=method, rules=rules, time_limit=limit, solver=solver, known=solution)
             if unique and counted.unique is None:
                 reject("whose count ran out of time")
             if on_try is not None:

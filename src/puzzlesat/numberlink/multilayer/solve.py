@@ -367,22 +367,40 @@ def count(
     limit: int = 2,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    known: Solution | None = None,
 ) -> CountResult[Solution]:
     """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
     variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
 
+    ``known``: an answer already at hand (a drawn or a stated one), checked with ``verify``
+    (ValueError naming its first violation when it is none) and taken as the first answer, so
+    the search starts with it blocked and its phases preferred. Finding a first answer is most
+    of the work on dense stacks: a 10x10x3 puzzle's second answer took 0.04 s after its first,
+    found in 5-33 s. What is proven does not depend on where the first answer came from.
+
     >>> count(Puzzle.from_layers([["A.", ".."], ["..", ".A"]]), rules=Rules(cover_all=False), limit=100).count
     18
+    >>> stack = Puzzle.from_layers([["A..", "BB."], ["...", ".A."]])
+    >>> known = solve(stack).solution
+    >>> result = count(stack, known=known)
+    >>> result.uniqueness.value, result.solutions[0] == known, result.stats["first_answer"]
+    ('unique', True, 'known')
     """
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
+    if known is not None:
+        require_type(known, Solution, "known")
+        violations = verify(puzzle, known, rules)
+        if violations:
+            raise ValueError(f"known is not an answer of this puzzle under these rules: {violations[0]}")
     deadline = Deadline.of(time_limit)
     proof = contradiction(puzzle, rules)
     if proof is not None:
         return CountResult(0, True, limit, (), stats={"proof": proof})
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
-        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline)
+        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
+                               deadline)
         if result is None:
             return CountResult(0, False, limit, (), timings=Timings(solve=time.perf_counter() - start),
                                stats={"stopped": "time limit (solver process killed)"})
@@ -395,12 +413,12 @@ def count(
     found: list[Solution] = []
     stats: dict[str, int | str] = {}
     start = time.perf_counter()
-    routed = _routed(puzzle, rules, deadline)
-    if routed is not None:
-        found.append(routed)
-        stats["first_answer"] = "route"
+    first = known if known is not None else _routed(puzzle, rules, deadline)
+    if first is not None:
+        found.append(first)
+        stats["first_answer"] = "known" if known is not None else "route"
         if shrink and limit == 2:
-            second = _second_by_shrinking(puzzle, routed)
+            second = _second_by_shrinking(puzzle, first)
             if second is not None:
                 found.append(second[0])
                 stats["local_variant"] = second[1]
@@ -444,11 +462,13 @@ def is_unique(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    known: Solution | None = None,
 ) -> CountResult[Solution]:
     """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
-    unknown, and ``unique`` is True, False or None.
+    unknown, and ``unique`` is True, False or None. ``known``: an answer at hand, as in
+    :func:`count`.
 
     >>> is_unique(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False)).unique
     False
     """
-    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, known=known)
