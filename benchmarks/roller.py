@@ -218,11 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             method_limits[name] = seconds_argument(seconds)
         except argparse.ArgumentTypeError as exc:
             parser.error(f"--method-limit {item}: {exc}")
-    dfs_limit = dfs_seconds(args.time_limit, args.dfs_limit)
+    dfs_limit = method_limits.get("dfs", dfs_seconds(args.time_limit, args.dfs_limit))
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
-          f"limit {args.time_limit} s, DFS {dfs_limit} s", flush=True)
+          f"limit {args.time_limit} s, DFS {dfs_limit} s"
+          + "".join(f", {name} {seconds} s" for name, seconds in method_limits.items() if name != "dfs"), flush=True)
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, methods=args.methods, sets=args.sets,
                        dfs_limit=dfs_limit, method_limits=method_limits):

@@ -427,3 +427,15 @@ def test_numberlink_benchmark_refuses_a_set_its_rules_never_run(capsys) -> None:
     assert stop.value.code == 2
     error = capsys.readouterr().err
     assert "--sets janko: not run under may-leave-empty rules" in error
+
+
+def test_roller_benchmark_header_gives_the_limits_the_rows_run_under(monkeypatch, capsys) -> None:
+    """--method-limit dfs=0.5 ran the DFS rows for 0.5 s while the header said 'DFS 3.0 s'
+    (the --time-limit), and a per-method limit of another method was not named at all."""
+    from benchmarks import roller as roller_bench
+
+    monkeypatch.setattr(roller_bench, "load_set", lambda name: [])
+    roller_bench.main(["--sets", "herbou", "--time-limit", "3", "--method-limit", "dfs=0.5",
+                       "--method-limit", "time-indexed=2"])
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "DFS 0.5 s" in header and "time-indexed 2.0 s" in header
