@@ -209,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LEVELS} levels of each set")
     args = parser.parse_args(argv)
+    args.methods = list(dict.fromkeys(args.methods))  # a method or set named twice is run once
+    args.sets = list(dict.fromkeys(args.sets))
     method_limits = {}
     for item in args.method_limit:
         name, _, seconds = item.partition("=")

@@ -161,6 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(default: exact astar)")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     args = parser.parse_args(argv)
+    args.methods = list(dict.fromkeys(args.methods))  # a method or set named twice is run once
+    args.sets = list(dict.fromkeys(args.sets))
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)
     header = f"{'instance':12} {'size':>5} {'method':>14} {'status':>13} {'moves':>5} {'opt':>4} {'lb':>4} {'seconds':>8}"

@@ -439,3 +439,22 @@ def test_roller_benchmark_header_gives_the_limits_the_rows_run_under(monkeypatch
                        "--method-limit", "time-indexed=2"])
     header = capsys.readouterr().out.splitlines()[0]
     assert "DFS 0.5 s" in header and "time-indexed 2.0 s" in header
+
+
+@pytest.mark.parametrize("name", ["roller", "swap"])
+def test_a_method_or_set_named_twice_is_run_once(name, monkeypatch, capsys) -> None:
+    """``--methods flow flow`` wrote every row twice, which skewed the medians."""
+    import importlib
+
+    bench = importlib.import_module(f"benchmarks.{name}")
+    seen = []
+
+    def run(**options):
+        seen.append((list(options["methods"]), list(options["sets"])))
+        return iter(())
+
+    monkeypatch.setattr(bench, "run", run)
+    method, chosen = ("flow", "herbou") if name == "roller" else ("exact", "expert")
+    bench.main(["--methods", method, method, "--sets", chosen, chosen])
+    assert seen == [([method], [chosen])]
+    capsys.readouterr()
