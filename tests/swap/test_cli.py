@@ -313,6 +313,26 @@ def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeyp
     assert no_level_limit is None
 
 
+def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None:
+    """``generate swap --json``, as ``generate roller --json``: one JSON object per level made,
+    the pack still written to --out; without --out only the objects go to standard output."""
+    from puzzlesat.swap import Level, read, verify
+
+    out = tmp_path / "pack.swap"
+    assert main(["generate", "swap", "--difficulty", "easy", "--count", "2", "--seed", "5", "--out", str(out), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    levels = read(out)
+    assert [r["index"] for r in records] == [0, 1] and all(r["source"] == str(out) for r in records)
+    for record, level in zip(records, levels):
+        assert record["family"] == "swap" and record["optimal"] is True and record["min_moves"] == len(record["moves"])
+        assert record["min_moves"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
+        rebuilt = Level.from_rows([" ".join(row) for row in record["start"]], goal=[" ".join(row) for row in record["goal"]["colours"]])
+        assert (rebuilt.start, rebuilt.goal) == (level.start, level.goal) and verify(rebuilt, record["moves"]) == []
+    assert main(["generate", "swap", "--difficulty", "easy", "--goal", "cluster", "--seed", "5", "--json"]) == 0
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert record["source"] is None and record["goal"] == {"kind": "cluster"}
+
+
 def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
     good = "start\nT1R T1G\ngoal\nG R\n"
     pack = tmp_path / "pack.swap"

@@ -21,6 +21,7 @@ passed to the exact solver (e.g. its search or CP-SAT back-end).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -330,9 +331,33 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
                         help=f"seconds per proof of one draw's minimum (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per new level (the pack still goes to --out)")
 
 
 DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: further seeds are tried
+
+
+def level_record(made: Any, *, index: int, out: Optional[str]) -> dict[str, Any]:
+    """The JSON object ``generate swap --json`` prints for a new level (``made``: a
+    :class:`.generate.GeneratedLevel`), with the keys of ``generate roller --json`` where they
+    mean the same: ``start`` as rows of square tokens (``###`` a wall), ``goal`` its kind and,
+    for *match*, its colour rows (``#`` a wall), ``moves`` the proven-shortest plan.
+
+    >>> from puzzlesat.swap.generate import generate
+    >>> record = level_record(generate(difficulty="easy", size=(1, 2), seed=0), index=0, out=None)
+    >>> record["start"], record["goal"], record["moves"], record["min_moves"], record["optimal"]
+    ([['Q1G', 'T3M']], {'kind': 'match', 'colours': [['M', 'G']]}, ['0,0>0,1'], 1, True)
+    """
+    level = made.level
+    goal: dict[str, Any] = {"kind": level.goal.kind}
+    if level.goal.colours is not None:
+        goal["colours"] = [[formats.GOAL_WALL if colour is None else colour for colour in row] for row in level.goal.colours]
+    return {
+        "family": "swap", "source": out, "index": index, "rows": level.rows, "cols": level.cols,
+        "start": [list(row) for row in formats.board_rows(level.start)], "goal": goal,
+        "moves": [str(move) for move in made.solution], "min_moves": made.min_moves, "optimal": True,
+        "seed": made.seed, "tries": made.tries, "seconds": round(made.seconds, 4),
+    }
 
 
 def level_seed(pack_seed: int, index: int, attempt: int = 0) -> int:
@@ -506,10 +531,12 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-        else:
+        elif not args.json:
             if index > 0:
                 print(formats.SEPARATOR)
             print(text, end="", flush=True)
+        if args.json:
+            print(json.dumps(level_record(result, index=index, out=args.out)), flush=True)
         minima[result.min_moves] = minima.get(result.min_moves, 0) + 1  # (counted once written)
         progress.advance(note=f"#{index}: {result.min_moves} moves")
     return 0
