@@ -212,6 +212,28 @@ def test_cli_writes_each_puzzle_resumes_and_verify_reads_the_file(tmp_path, caps
     assert "not written by a run with these settings" in capsys.readouterr().err
 
 
+def test_cli_json_prints_one_object_per_new_puzzle(tmp_path, capsys) -> None:
+    """``generate numberlink --json``, as ``generate roller --json``: one JSON object per puzzle
+    made (its board, the answer it was drawn from, the uniqueness verdict), the pack still
+    written to --out and the summary on standard error; without --out only the objects."""
+    from puzzlesat.cli import main
+    from puzzlesat.numberlink import Puzzle, Solution, read, verify
+
+    out = tmp_path / "pack.txt"
+    assert main(["generate", "numberlink", "--size", "6x5", "--count", "2", "--seed", "3", "--out", str(out), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["index"], r["source"], r["unique"], r["family"]) for r in records] == [(0, str(out), True, "numberlink"), (1, str(out), True, "numberlink")]
+    for record, puzzle in zip(records, read(out)):
+        assert Puzzle.from_rows(["".join(row) for row in record["puzzle"]]) == puzzle
+        answer = Solution.from_mapping({label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()})
+        assert verify(puzzle, answer) == [] and answer.to_rows(puzzle) == record["grid"]
+        assert record["link_lengths"] == [len(record["paths"][label]) for label in sorted(record["paths"], key=int)]
+    assert main(["generate", "numberlink", "--size", "5x4", "--seed", "3", "--json"]) == 0
+    printed = capsys.readouterr()
+    (record,) = [json.loads(line) for line in printed.out.splitlines()]
+    assert record["source"] is None and record["width"] == 5 and "1 puzzle(s) written" in printed.err
+
+
 def test_cli_resumes_a_pack_whose_last_blank_line_an_editor_dropped(tmp_path, capsys) -> None:
     """Its last puzzle is whole (every row came), so it is kept, not called incomplete; a pack
     cut between two rows of its last puzzle is still refused."""

@@ -291,6 +291,27 @@ def test_cli_routing_pack_is_an_adc_set(tmp_path, capsys) -> None:
     assert "3 passed, 0 failed" in capsys.readouterr().out
 
 
+def test_cli_json_prints_one_object_per_new_stack(tmp_path, capsys) -> None:
+    """``--json`` for stacks too: one object per puzzle (``layers``, the board and the drawn
+    answer as layers of rows), the folder still written, the summary on standard error."""
+    from puzzlesat.cli import main
+    from puzzlesat.numberlink.multilayer import Solution
+
+    out = tmp_path / "stack"
+    assert main(["generate", "numberlink", "--size", "4x3x2", "--count", "2", "--seed", "2", "--out", str(out), "--json"]) == 0
+    printed = capsys.readouterr()
+    records = [json.loads(line) for line in printed.out.splitlines()]
+    assert [(r["index"], r["layers"], r["unique"]) for r in records] == [(0, 2, True), (1, 2, True)]
+    assert "check: puzzlesat verify" in printed.err
+    for record, (puzzle, answer) in zip(records, read_pack(out)):
+        assert record["puzzle"] == puzzle.grid().tolist() and record["grid"] == answer.to_layers(puzzle)
+        drawn = Solution.from_mapping({label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()})
+        assert verify(puzzle, drawn) == []
+    assert main(["generate", "numberlink", "--size", "4x3x2", "--seed", "2", "--json"]) == 0
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert record["source"] is None and record["puzzle"] == records[0]["puzzle"]
+
+
 def test_cli_layered_problems_name_their_rules_for_verify(tmp_path, capsys) -> None:
     """Each layered problem file opens with the run's line, so verify under other rules says
     which rules the pack was made under (as for one-layer packs)."""

@@ -348,6 +348,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", default=None, help="SAT back-end by pysat name (default cadical195; Glucose heeds --time-limit only between its restarts)")
     parser.add_argument("--lines", type=count_argument, default=None, metavar="N", help="routing (WxHxL): numbered lines per problem (default round(sqrt(W*H) * L / 2))")
     parser.add_argument("--min-length", type=count_argument, default=None, metavar="N", help="routing (WxHxL): cells of the shortest line (default 3)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per new puzzle (the pack still goes to --out)")
 
 
 def _generate_signature(args: argparse.Namespace) -> str:
@@ -366,6 +367,31 @@ def _generate_options(args: argparse.Namespace) -> dict[str, Any]:
         method=args.method, unique=not args.allow_multiple, rules=rules_from(args), time_limit=args.time_limit,
         certify_time_limit=args.certify_limit, band=args.band, target=args.target, max_tries=args.max_tries, solver=args.solver,
     )
+
+
+def generated_record(made: Any, *, index: int, out: str | None) -> dict[str, Any]:
+    """The JSON object ``generate numberlink --json`` prints for a new puzzle (``made``: a
+    :class:`.generate.Generated`, one layer or several), with the keys of ``solve --json`` where
+    they mean the same (``grid``, ``paths``: the answer it was drawn from) and of ``generate
+    roller --json`` (``seed``, ``tries``, ``seconds``); ``puzzle`` is the board as rows of cell
+    strings (a label, "." or "#"; for a stack, layers of rows).
+
+    >>> from puzzlesat.numberlink.generate import generate
+    >>> record = generated_record(generate(3, 3, method="unionfind", seed=2, unique=False), index=0, out=None)
+    >>> record["puzzle"], record["grid"], record["unique"]
+    ([['.', '.', '.'], ['1', '#', '.'], ['#', '1', '.']], [['1', '1', '1'], ['1', '#', '1'], ['#', '1', '1']], True)
+    """
+    puzzle, solution = made.puzzle, made.solution
+    record: dict[str, Any] = {"family": "numberlink", "source": out, "index": index, "width": puzzle.width, "height": puzzle.height}
+    if isinstance(puzzle, multilayer.Puzzle):
+        record["layers"] = puzzle.layers
+    record.update(
+        puzzle=puzzle.grid().tolist(), grid=_grid(puzzle, solution),
+        paths={label: [list(cell) for cell in cells] for label, cells in solution.paths},
+        unique=made.unique, method=made.method, seed=made.seed, tries=made.tries,
+        link_lengths=made.link_lengths(), seconds=round(made.seconds, 4),
+    )
+    return record
 
 
 def _puzzle_block(index: int, made: Any) -> str:
@@ -447,6 +473,8 @@ def _histogram(lengths: dict[int, int]) -> str:
 
 def generate(args: argparse.Namespace) -> int:
     """``puzzlesat generate numberlink``: certified puzzles, each written as soon as it is made."""
+    import io
+    import json
     import os
     import sys
     import time
@@ -488,7 +516,7 @@ def generate(args: argparse.Namespace) -> int:
             return 2
     start = len(existing)
     seen = {puzzle_text(puzzle) for puzzle in existing}  # a pack never holds one puzzle twice
-    out = open(args.out, "a", encoding="utf-8") if args.out else sys.stdout
+    out = open(args.out, "a", encoding="utf-8") if args.out else (io.StringIO() if args.json else sys.stdout)
     if existing and not _ends_with_blank_line(args.out):
         out.write("\n")  # (the blank line that ends a puzzle, dropped by an editor)
     progress = Progress(args.count, label=f"generate numberlink {width}x{height}")
@@ -520,6 +548,8 @@ def generate(args: argparse.Namespace) -> int:
             seen.add(puzzle_text(made.puzzle))
             out.write(_puzzle_block(index, made))
             out.flush()
+            if args.json:
+                print(json.dumps(generated_record(made, index=index, out=args.out)), flush=True)
             tally.add(made)
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
@@ -536,7 +566,7 @@ def generate(args: argparse.Namespace) -> int:
             out.close()
     progress.close()
     summary = pack_summary(args, f"{width}x{height}", tally, start=start, seconds=time.perf_counter() - started, unit="link")
-    print(summary, file=sys.stderr if not args.out else sys.stdout)
+    print(summary, file=sys.stderr if not args.out or args.json else sys.stdout)  # (standard output: JSON lines only)
     return status
 
 

@@ -33,6 +33,8 @@ SIZE 5X4X2
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import re
 import sys
@@ -144,7 +146,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     """Write ``args.count`` multi-layer puzzles (``args.size`` is ``(width, height, layers)``):
     exit 0 when all are written, 1 when one could not be made, 2 for a bad request or a folder
     that cannot be resumed, 130 on Ctrl-C (every finished puzzle kept)."""
-    from ..cli import PackTally, made_for_pack, pack_summary, rules_from
+    from ..cli import PackTally, generated_record, made_for_pack, pack_summary, rules_from
 
     width, height, layers = args.size
     size = f"{width}x{height}x{layers}"
@@ -179,7 +181,8 @@ def generate_pack(args: argparse.Namespace) -> int:
     tally = PackTally()
     status = 0
     started = time.perf_counter()
-    manifest: TextIO = sys.stdout
+    json_lines = getattr(args, "json", False)
+    manifest: TextIO = io.StringIO() if json_lines else sys.stdout  # (without --out: the puzzles, unless JSON is asked)
     drawing: dict[str, Any] = {}  # the draws of the puzzle being made: the progress line, and Ctrl-C's
 
     def tried(draws: int, tries: int, rejected: dict[str, Any]) -> None:
@@ -222,6 +225,8 @@ def generate_pack(args: argparse.Namespace) -> int:
             else:
                 manifest.write(_puzzle_line(index, made, named=False) + text + "\n")
             manifest.flush()
+            if json_lines:
+                print(json.dumps(generated_record(made, index=index, out=args.out)), flush=True)
             tally.add(made)
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
@@ -245,7 +250,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     if args.out:
         flags = " --allow-empty --allow-multiple" if args.method == "routing" else _rule_flags(args)
         summary += f"\ncheck: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}"
-    print(summary, file=sys.stderr if not args.out else sys.stdout)
+    print(summary, file=sys.stderr if not args.out or getattr(args, "json", False) else sys.stdout)  # (standard output: JSON lines only)
     return status
 
 
