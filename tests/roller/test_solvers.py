@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 import signal
+import sys
 import threading
 import time
 import types
@@ -322,3 +323,65 @@ def test_ctrl_c_stops_the_flow_models_search_when_there_is_no_time_limit(monkeyp
     finally:
         signal.signal(signal.SIGINT, previous)
     assert search.stopped.is_set()
+
+
+class OneSecondSearch:
+    """A CP-SAT solver whose search ends after a second, or when stopped; it takes no lock."""
+
+    def __init__(self) -> None:
+        self.parameters = types.SimpleNamespace()
+        self.stopped = False
+        self.best_objective_bound, self.wall_time = 0.0, 1.0  # (read after an unknown end)
+
+    def solve(self, model: object) -> int:
+        ends = time.monotonic() + 1
+        while not self.stopped and time.monotonic() < ends:
+            time.sleep(0.01)
+        return cp_model.UNKNOWN
+
+    def stop_search(self) -> None:
+        self.stopped = True
+
+
+def test_ctrl_c_just_after_the_wait_takes_its_lock_does_not_hang(monkeypatch):
+    """'puzzlesat verify' of a Roller folder hung for ever after Ctrl-C (1 run in 30): the main
+    thread waited for the search with threading.Event.wait, and a Ctrl-C landing between the
+    event's lock being taken and its with-block being entered left the lock taken; the main
+    thread then waited on it for ever, and so did the search thread, to say it had finished.
+    Here that Ctrl-C is made to land there (a trace raising KeyboardInterrupt as the lock's
+    __enter__ returns, in the waits of solve_interruptibly); an alarm ends a hang."""
+    monkeypatch.setattr(cp_model, "CpSolver", OneSecondSearch)
+
+    def on_call(frame, event, arg):
+        caller = frame.f_back
+        if (frame.f_code is threading.Condition.__enter__.__code__ and caller is not None and caller.f_back is not None
+                and caller.f_back.f_code.co_name == "solve_interruptibly"):
+            return raise_on_return
+        return None
+
+    def raise_on_return(frame, event, arg):
+        if event == "return":
+            sys.settrace(None)
+            raise KeyboardInterrupt
+        return raise_on_return
+
+    def hung(signum, frame):
+        raise TimeoutError("the main thread still waits 5 s after Ctrl-C")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(5)
+    try:
+        sys.settrace(on_call)
+        try:
+            solve(SMALL, method="flow")
+        except KeyboardInterrupt:
+            pass  # the Ctrl-C was made to land in a wait (no wait of the main thread takes a lock: it does not)
+        finally:
+            sys.settrace(None)
+        ends = time.monotonic() + 3
+        while any(thread.name == "cp-sat search" for thread in threading.enumerate()) and time.monotonic() < ends:
+            time.sleep(0.05)
+        assert not any(thread.name == "cp-sat search" for thread in threading.enumerate()), "the search thread never ended"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

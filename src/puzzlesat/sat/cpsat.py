@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import queue
 import signal
 import threading
+import time
 from dataclasses import dataclass
 
 from ortools.sat import sat_parameters_pb2
@@ -92,34 +94,37 @@ def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> i
     search has stopped). Python runs its Ctrl-C handler only between bytecodes of the main
     thread, so a search called there with no time limit went on to its end, minutes or hours;
     here the search runs in a worker thread (CP-SAT releases the GIL) while the main thread
-    waits, ready to call ``stop_search``. (It waits on an event, not ``Thread.join``: a join cut
+    waits, ready to call ``stop_search``. (It waits on a queue, not ``Thread.join``: a join cut
     short by Ctrl-C marks the thread stopped while it still runs, and a process that ends during
-    a search aborts with 'terminate called without an active exception'.)"""
+    a search aborts with 'terminate called without an active exception'; nor on a
+    ``threading.Event``: a Ctrl-C landing just after ``Event.wait`` took its lock left the lock
+    taken, and both threads waited on it for ever. The queue is C code, with no such moment.)"""
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model)
-    outcome: dict[str, object] = {}
-    finished = threading.Event()
+    finished: queue.SimpleQueue = queue.SimpleQueue()  # the search's (code, error), put when it ends
 
     def search() -> None:
         if hasattr(signal, "pthread_sigmask"):  # (POSIX; elsewhere the main thread's 0.1 s waits see it)
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # Ctrl-C is for the main thread
         try:
-            outcome["code"] = solver.solve(model)
+            finished.put((solver.solve(model), None))
         except BaseException as exc:  # handed to the main thread
-            outcome["error"] = exc
-        finally:
-            finished.set()
+            finished.put((None, exc))
 
     worker = threading.Thread(target=search, name="cp-sat search", daemon=True)
     try:
         worker.start()
-        while not finished.wait(0.1):
-            pass
+        while True:
+            try:
+                code, error = finished.get(timeout=0.1)
+                break
+            except queue.Empty:
+                pass
     except KeyboardInterrupt:
-        while worker.is_alive() and not finished.is_set():  # (a stop asked before the search began is lost: ask again)
+        while worker.is_alive() and finished.empty():  # (a stop asked before the search began is lost: ask again)
             solver.stop_search()
-            finished.wait(0.1)
+            time.sleep(0.1)
         raise
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["code"]  # type: ignore[return-value]
+    if error is not None:
+        raise error
+    return code
