@@ -426,7 +426,7 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
         elif answer is not None and args.answer_table is not None:
             yield items[index], run_one(family, "verify", items[index], source, index, args, answer=answer)
         elif answer is not None and family.name != "numberlink":
-            yield items[index], error_record(family, source, index, f"--answers checks Numberlink answers; a {family.name} level states its own answer in its file")
+            yield items[index], error_record(family, source, index, f"--answers checks Numberlink answer files and Roller answer tables; a {family.name} level states its own answer in its file")
         elif answer is not None and len(items) > 1:
             yield items[index], error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}")
         else:

@@ -111,7 +111,7 @@ def test_answers_are_refused_for_other_families_and_multi_puzzle_files(tmp_path,
     level = tmp_path / "Q05.swap"
     level.write_text("start\nT1R T1G\ngoal\nG R\n")
     code, records = run(capsys, "verify", str(level), "--answers", str(answer), "--json")
-    assert code == 1 and "--answers checks Numberlink answers" in records[0]["error"]
+    assert code == 1 and "--answers checks Numberlink answer files and Roller answer tables; a swap level states its own" in records[0]["error"]
 
 
 ADC = "numberlink/dasadc-conmgr-ADC2015/sample/ADC2015_QA"
