@@ -138,6 +138,30 @@ def test_roller_partial_answer_marks_unpainted_floor() -> None:
     assert with_class(render_roller_svg_root(level), "move") == []
 
 
+def test_roller_picture_takes_moves_as_a_list_of_letters_as_verify_does() -> None:
+    """``verify(level, ["R", "D"])`` held, ``render(level, ["R", "D"])`` was a TypeError."""
+    from puzzlesat.roller.model import Level
+    from puzzlesat.roller.render import render as render_roller
+    from puzzlesat.roller.verify import verify
+
+    level = Level.from_rows(["o..", "##."])
+    assert verify(level, ["R", "D"]) == []
+    assert render_roller(level, ["R", "D"]).to_svg() == render_roller(level, "RD").to_svg()
+    with pytest.raises(TypeError, match="moves"):
+        render_roller(level, ["R", 2])
+
+
+def test_roller_caption_of_a_one_move_answer_says_move(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    path = tmp_path / "one.roller"
+    path.write_text("###\n#o.\n###\n")  # a wall border, the start and one floor cell to its right
+    assert main(["render", str(path), "--solution", "-o", str(tmp_path / "one.svg")]) == 0
+    svg = (tmp_path / "one.svg").read_text()
+    assert "1 move (proven minimum)" in svg and "1 moves" not in svg
+    capsys.readouterr()
+
+
 def render_roller_svg_root(level) -> ET.Element:
     from puzzlesat.roller.render import render as render_roller
 

@@ -380,7 +380,7 @@ def render(level: Level, args: argparse.Namespace) -> int:
         result = solve(level, time_limit=args.time_limit, method=args.method)
         if result.status is Status.SOLVED and result.solution is not None:
             moves = result.solution
-            title += f", {len(moves)} moves" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
+            title += f", {len(moves)} move{'s' if len(moves) != 1 else ''}" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
         else:
             why = "unsolvable" if result.status is Status.UNSATISFIABLE else f"unknown ({stopped_short(result) or 'time limit'})"
             reason = (result.stats or {}).get("reason")

@@ -94,8 +94,9 @@ def cell_size_for(level: Level) -> float:
 
 
 def render(level: Level, moves: str | None = None, *, cell_size: float | None = None, title: str | None = None) -> Scene:
-    """Draw ``level`` and, when ``moves`` (a string over U D L R) is given, the painted floor and
-    the route as numbered arrows; ``title`` adds a caption. ``moves`` may also be a solve result.
+    """Draw ``level`` and, when ``moves`` (a string over U D L R, or a list of such letters, as
+    :func:`.verify.verify` takes) is given, the painted floor and the route as numbered arrows;
+    ``title`` adds a caption. ``moves`` may also be a solve result.
 
     >>> from puzzlesat.roller.model import Level
     >>> level = Level.from_rows(["o..", "##."])
@@ -109,6 +110,8 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution
     if moves is not None:
+        if isinstance(moves, (list, tuple)) and all(isinstance(letter, str) for letter in moves):
+            moves = "".join(moves)  # ["R", "D"], as verify takes it
         require_type(moves, str, "moves")
         unknown = sorted(set(moves) - set(DELTAS))
         if unknown:
