@@ -250,7 +250,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     if args.out:
         flags = " --allow-empty --allow-multiple" if args.method == "routing" else _rule_flags(args)
         summary += f"\ncheck: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}"
-    print(summary, file=sys.stderr if not args.out or getattr(args, "json", False) else sys.stdout)  # (standard output: JSON lines only)
+    print(summary, file=sys.stderr if not args.out or json_lines else sys.stdout)  # (standard output: JSON lines only)
     return status
 
 
