@@ -24,6 +24,7 @@ from ..grid import Cell
 from ..results import SolveResult
 from ..scene import Arrow, Circle, Group, Line, Rect, Scene, Text, check_cell_size, text_width
 from .model import DELTAS, Level, slide
+from .verify import move_string
 
 WALL_FILL = "#2f3e4e"
 FLOOR_FILL = "#f3efe4"
@@ -110,9 +111,7 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
     if isinstance(moves, SolveResult):  # render(puzzle, solve(puzzle)) works too
         moves = moves.solution
     if moves is not None:
-        if isinstance(moves, (list, tuple)) and all(isinstance(letter, str) for letter in moves):
-            moves = "".join(moves)  # ["R", "D"], as verify takes it
-        require_type(moves, str, "moves")
+        moves = move_string(moves)  # ["R", "D"] too, as verify takes it
         unknown = sorted(set(moves) - set(DELTAS))
         if unknown:
             raise ValueError(f"moves hold {''.join(unknown)!r}, which are not moves (U D L R)")

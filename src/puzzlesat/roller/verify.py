@@ -58,6 +58,21 @@ def _cells_text(cells: tuple[Cell, ...]) -> str:
     return text + (f", ... ({len(cells) - SHOWN_CELLS} more)" if len(cells) > SHOWN_CELLS else "")
 
 
+def move_string(moves: object) -> str:
+    """``moves`` (a string over U D L R, or an iterable of such letters) as one string; a
+    TypeError naming ``moves`` for anything else. Letters are not checked here.
+
+    >>> move_string(["R", "D"]), move_string("LU")
+    ('RD', 'LU')
+    """
+    if isinstance(moves, str):
+        return moves
+    letters = list(moves) if isinstance(moves, Iterable) else None
+    if letters is None or not all(isinstance(letter, str) for letter in letters):
+        raise TypeError(f"moves must be a string over U D L R, not {type(moves).__name__}{solve_result_hint(moves)}")
+    return "".join(letters)
+
+
 def verify(level: Level, moves: str) -> list[Violation]:
     """Every rule the move string breaks, in check order; an empty list means it is a valid answer.
 
@@ -75,11 +90,7 @@ def verify(level: Level, moves: str) -> list[Violation]:
     if moves is None:
         raise TypeError("moves must be a string over U D L R, not None (a result with no answer has solution None)")
     out: list[Violation] = []
-    if not isinstance(moves, str):
-        letters = list(moves) if isinstance(moves, Iterable) else None
-        if letters is None or not all(isinstance(letter, str) for letter in letters):
-            raise TypeError(f"moves must be a string over U D L R, not {type(moves).__name__}{solve_result_hint(moves)}")
-        moves = "".join(letters)
+    moves = move_string(moves)
     position = level.start
     painted = {position}
     for step, letter in enumerate(moves, start=1):
