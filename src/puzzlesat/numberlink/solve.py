@@ -776,7 +776,7 @@ def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
     router gives up (it proves nothing). Routing problems with much empty space (the ADC sets)
     are often solved this way at once where the SAT search is lost. (Its paths share no cell
     and enter no other endpoint, so a rejected answer is a bug: raised, as for SAT answers.)"""
-    stop = time.perf_counter() + routing.route_budget(deadline.remaining())
+    stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=puzzle.width * puzzle.height)
     paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
     if paths is None:
         return None

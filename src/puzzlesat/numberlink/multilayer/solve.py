@@ -280,7 +280,7 @@ def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     router knows no via rules."""
     if puzzle.vias:
         return None  # the router lets paths change layer anywhere and knows no via rules
-    stop = time.perf_counter() + routing.route_budget(deadline.remaining())
+    stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=puzzle.num_cells)
     paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
     return None if paths is None else Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
 
