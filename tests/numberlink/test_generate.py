@@ -234,6 +234,28 @@ def test_cli_json_prints_one_object_per_new_puzzle(tmp_path, capsys) -> None:
     assert record["source"] is None and record["width"] == 5 and "1 puzzle(s) written" in printed.err
 
 
+def test_cli_time_limit_is_one_deadline_per_puzzle_repeats_redrawn_included(monkeypatch, capsys) -> None:
+    """A draw that repeats an earlier puzzle of the pack is drawn again from a further seed;
+    each such seed got a fresh --time-limit, so one puzzle could take up to 20 limits."""
+    import importlib
+
+    from puzzlesat.cli import main
+
+    generate_module = importlib.import_module("puzzlesat.numberlink.generate")
+    first, second = (generate_module.generate(5, 5, seed=seed) for seed in (1, 2))
+    limits = []
+
+    def repeating(width, height, *, seed, on_try, **options):  # puzzle 1's first draw repeats puzzle 0
+        limits.append(options["time_limit"])
+        return first if len(limits) <= 2 else second
+
+    monkeypatch.setattr(generate_module, "generate", repeating)
+    assert main(["generate", "numberlink", "--size", "5x5", "--count", "2", "--time-limit", "30"]) == 0
+    capsys.readouterr()
+    zero, one, one_again = limits
+    assert one is one_again and one is not zero and 25 < one.remaining() <= 30
+
+
 def test_cli_resumes_a_pack_whose_last_blank_line_an_editor_dropped(tmp_path, capsys) -> None:
     """Its last puzzle is whole (every row came), so it is kept, not called incomplete; a pack
     cut between two rows of its last puzzle is still refused."""

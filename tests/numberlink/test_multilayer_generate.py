@@ -209,6 +209,25 @@ def test_ctrl_c_while_a_stack_is_drawn_says_what_its_draws_gave(monkeypatch, cap
             "answer no split removes, 1 with no path drawn") in capsys.readouterr().err
 
 
+def test_cli_time_limit_is_one_deadline_per_stack_repeats_redrawn_included(monkeypatch, capsys) -> None:
+    """As on one layer: the further seeds tried when a draw repeats an earlier puzzle share the
+    puzzle's --time-limit (each got a fresh one)."""
+    from puzzlesat.cli import main
+
+    first, second = (gen.generate(4, 3, 2, seed=seed) for seed in (1, 2))
+    limits = []
+
+    def repeating(width, height, layers, *, seed, on_try, **options):  # puzzle 1's first draw repeats puzzle 0
+        limits.append(options["time_limit"])
+        return first if len(limits) <= 2 else second
+
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.pack"), "generate", repeating)
+    assert main(["generate", "numberlink", "--size", "4x3x2", "--count", "2", "--time-limit", "30"]) == 0
+    capsys.readouterr()
+    zero, one, one_again = limits
+    assert one is one_again and one is not zero and 25 < one.remaining() <= 30
+
+
 # -- the command ------------------------------------------------------------------------------
 def read_pack(folder):
     """Every (puzzle, answer) of a pack folder, read with the library's own readers."""

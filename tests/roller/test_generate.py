@@ -281,6 +281,27 @@ def test_certify_limit_bounds_each_boards_proof(capsys, monkeypatch):
     assert seen == [4.0, generate_module.DEFAULT_SOLVE_LIMIT]
 
 
+def test_time_limit_is_one_deadline_per_level_repeats_redrawn_included(capsys):
+    """A level that repeats an earlier one of the pack is drawn again from a further seed;
+    each such seed got a fresh --time-limit, so one level could take up to 20 limits."""
+    import argparse
+
+    from puzzlesat.roller.generate import run_cli
+
+    made = [generate(6, 6, seed=seed) for seed in (1, 2)]
+    limits = []
+
+    def repeating(width, height, **options):  # level 1's first draw repeats level 0
+        limits.append(options["time_limit"])
+        return made[0] if len(limits) <= 2 else made[1]
+
+    args = argparse.Namespace(size=(6, 6), count=2, moves=None, seed=0, out=None, time_limit=30.0, min_floor=None, method=None, json=False)
+    assert run_cli(args, make=repeating) == 0
+    capsys.readouterr()
+    zero, one, one_again = limits
+    assert one is one_again and one is not zero and 25 < one.remaining() <= 30
+
+
 def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsys, oracle):
     import argparse
 

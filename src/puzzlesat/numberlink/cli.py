@@ -21,7 +21,7 @@ from typing import Any, Callable
 from ..errors import ParseError, count_argument
 from ..results import Status
 from ..seeds import seed_argument
-from ..timing import seconds_argument
+from ..timing import Deadline, seconds_argument
 from . import formats, multilayer
 from .model import Puzzle, Rules, Solution
 from .solve import count
@@ -363,8 +363,10 @@ def _generate_signature(args: argparse.Namespace) -> str:
 
 
 def _generate_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The generator's arguments for one puzzle of a pack: its own deadline of ``--time-limit``,
+    shared by the further seeds tried when a draw repeats an earlier puzzle."""
     return dict(
-        method=args.method, unique=not args.allow_multiple, rules=rules_from(args), time_limit=args.time_limit,
+        method=args.method, unique=not args.allow_multiple, rules=rules_from(args), time_limit=Deadline.of(args.time_limit),
         certify_time_limit=args.certify_limit, band=args.band, target=args.target, max_tries=args.max_tries, solver=args.solver,
     )
 
@@ -537,7 +539,8 @@ def generate(args: argparse.Namespace) -> int:
             drawing.clear()
             drawing["index"] = index
             try:
-                made = made_for_pack(lambda seed: make(width, height, seed=seed, on_try=tried, **_generate_options(args)),
+                options = _generate_options(args)
+                made = made_for_pack(lambda seed: make(width, height, seed=seed, on_try=tried, **options),
                                      lambda made: puzzle_text(made.puzzle), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()

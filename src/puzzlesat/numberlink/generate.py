@@ -800,7 +800,7 @@ def generate(
     seed: int = 0,
     unique: bool = True,
     rules: Rules = DEFAULT_RULES,
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
     certify_time_limit: float | None = 10.0,
     band: float = BAND,
     target: float | None = None,
@@ -842,7 +842,7 @@ def generate(
         if on_try is not None and draws:
             on_try(draws, tries, rejected)
         if deadline.expired():
-            raise GenerationFailed(f"no certified {width}x{height} puzzle within {time_limit} s "
+            raise GenerationFailed(f"no certified {width}x{height} puzzle within {deadline.time_limit} s "
                                    f"({draws} draws, {tries} tries{turned_down(rejected, low_high)})", tries=tries)
         draws += 1
         if draws > max_tries * 100:

@@ -184,7 +184,7 @@ def generate(
     *,
     moves: int | tuple[int, int] | None = None,
     seed: int = 0,
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
     min_floor: int | None = None,
     max_tries: int = MAX_TRIES,
     method: str | None = None,
@@ -453,10 +453,11 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
         for index in range(done, args.count):
             item = None
             drawing.start(index)
+            level_deadline = Deadline.of(args.time_limit)  # one for the level, repeats redrawn included
             try:
                 for attempt in range(DUPLICATE_RETRIES):
                     seed = level_seed(args.seed, index, attempt)
-                    item = make(width, height, moves=args.moves, seed=seed, time_limit=args.time_limit, min_floor=args.min_floor,
+                    item = make(width, height, moves=args.moves, seed=seed, time_limit=level_deadline, min_floor=args.min_floor,
                                 max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
                                 solve_time_limit=getattr(args, "certify_limit", DEFAULT_SOLVE_LIMIT),
                                 name=_pack_name(width, height, args.seed, index), on_try=drawing.tried)

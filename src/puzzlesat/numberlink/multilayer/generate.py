@@ -400,7 +400,7 @@ def generate(
     rules: Rules = DEFAULT_RULES,
     lines: int | None = None,
     min_length: int | None = None,
-    time_limit: float | None = None,
+    time_limit: float | Deadline | None = None,
     certify_time_limit: float | None = 10.0,
     max_tries: int = DEFAULT_MAX_TRIES,
     solver: str | None = None,
@@ -453,7 +453,7 @@ def generate(
         if on_try is not None and draws:
             on_try(draws, tries, rejected)
         if deadline.expired():
-            raise GenerationFailed(f"no {size} puzzle within {time_limit} s ({draws} draws, {tries} tries{why()})", tries=tries)
+            raise GenerationFailed(f"no {size} puzzle within {deadline.time_limit} s ({draws} draws, {tries} tries{why()})", tries=tries)
         draws += 1
         if draws > max_tries * 100:
             raise GenerationFailed(f"no acceptable {size} candidate in {draws - 1} draws{why()}", tries=tries)

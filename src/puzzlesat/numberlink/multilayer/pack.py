@@ -43,6 +43,7 @@ from typing import Any, TextIO
 
 from ...errors import ParseError
 from ...progress import Progress
+from ...timing import Deadline
 from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds, turned_down
 from .formats import format as format_text
 from .formats import format_solution, parse_solution, read
@@ -204,6 +205,7 @@ def generate_pack(args: argparse.Namespace) -> int:
         for index in range(start, args.count):
             drawing.clear()
             drawing["index"] = index
+            options["time_limit"] = Deadline.of(args.time_limit)  # one for the puzzle, repeats redrawn included
             try:
                 made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, on_try=tried, **options),
                                      lambda made: format_text(made.puzzle, fmt=fmt), seen, args.seed, index)
