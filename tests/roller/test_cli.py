@@ -516,7 +516,28 @@ def test_verify_answers_names_the_bad_line_of_an_answer_file_with_no_good_line(t
     assert code == 2 and f"error: {bad}:1: {message}" in err
 
 
-def test_an_astar_search_stopped_by_its_memory_cap_does_not_say_time_limit(monkeypatch, capsys):
+def test_a_valid_shipped_answer_is_the_answer_when_the_search_runs_out(monkeypatch, capsys, tmp_path):
+    """As Numberlink's and Swap's verify: a search stopped with no answer (or a longer one) takes
+    the level's valid shipped answer ("solved_by": "stated answer"), which shows it solvable, and
+    is the proven minimum when the proven lower bound reaches it; roller said "unknown"."""
+    example = TEST_DATA.parent.parent / "examples" / "roller" / "small.roller"
+    code, out, _ = run(capsys, "verify", str(example), "--time-limit", "0", "--json")
+    (record,) = json_lines(out)
+    assert code == 1 and record["status"] == "solved" and record["solved_by"] == "stated answer"
+    assert record["moves"] == "LURLDLRD" and record["optimal"] is False and record["par_match"] == "equal"
+    code, out, _ = run(capsys, "verify", str(example), "--time-limit", "0")
+    assert "solved in 8 moves by the file's shipped answer (the search stopped at its time limit" in out
+    broken = tmp_path / "broken.roller"
+    broken.write_text(example.read_text().replace("# answer: LURLDLRD", "# answer: LURL"))
+    code, out, _ = run(capsys, "verify", str(broken), "--time-limit", "0", "--json")
+    (record,) = json_lines(out)
+    assert record["status"] == "unknown" and record["solved_by"] is None and record["known_answer_valid"] is False
+    code, out, _ = run(capsys, "verify", str(example), "--json")
+    (record,) = json_lines(out)
+    assert record["optimal"] is True and record["solved_by"] is None  # proven by the search itself
+
+
+def test_an_astar_search_stopped_by_its_memory_cap_does_not_say_time_limit(monkeypatch, capsys, tmp_path):
     """With no time limit, A* stops at its cap on stored states; that was reported as
     'unknown (time limit)'."""
     import functools
@@ -524,7 +545,10 @@ def test_an_astar_search_stopped_by_its_memory_cap_does_not_say_time_limit(monke
     from puzzlesat.roller import astar
 
     monkeypatch.setattr(astar, "solve_astar", functools.partial(astar.solve_astar, max_states=5))
-    path = str(TEST_DATA.parent.parent / "examples" / "roller" / "small.roller")
+    example = (TEST_DATA.parent.parent / "examples" / "roller" / "small.roller").read_text()
+    path = tmp_path / "small.roller"  # the example without its shipped answer, which verify would take as the answer
+    path.write_text("".join(line for line in example.splitlines(keepends=True) if not line.startswith("# answer:")))
+    path = str(path)
     code, out, _ = run(capsys, "verify", path, "--method", "astar")
     assert code == 1 and "unknown (A* stopped at its memory cap, " in out and "time limit" not in out
     code, out, _ = run(capsys, "verify", path, "--method", "astar", "--json")

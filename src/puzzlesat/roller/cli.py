@@ -241,15 +241,40 @@ def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None 
     moves for the level; under ``--answers`` a level no answer file pairs with (an answer
     folder is paired by file name, as for Numberlink) has ``answer`` null too."""
     if answer is None:
-        record = solve_record(level, args)
+        record = _with_stated_answer(level, solve_record(level, args))
         if getattr(args, "answers", None) is not None:  # answers were asked for, and none pairs with this level
             record["answer"] = None
         return record
     moves = formats.read_answers(answer).get(level.name) or None  # (an empty entry: the submitter gave up)
     if moves is not None:
         level = Level(level.rows, level.start, name=level.name, par=level.par, known_answer=moves, start_rule=level.start_rule)
-    record = solve_record(level, args)
+    record = _with_stated_answer(level, solve_record(level, args))
     record["answer"] = None if moves is None else {"source": answer, "name": level.name, "moves": moves}
+    return record
+
+
+def _with_stated_answer(level: Level, record: dict[str, Any]) -> dict[str, Any]:
+    """``verify``'s record, with the level's shipped answer as the answer (``solved_by``:
+    "stated answer") when the solver stopped at its time limit with none, or with a longer one:
+    a valid shipped answer shows the level solvable, and it is the proven minimum when it is as
+    short as the proven lower bound (as Numberlink's and Swap's ``verify`` use a stated answer)."""
+    record["solved_by"] = None
+    stated = level.known_answer
+    if not record["known_answer_valid"] or stated is None:
+        return record
+    lower = record["lower_bound"]
+    if lower is not None and len(stated) < lower:
+        raise RuntimeError(f"the shipped answer of {len(stated)} moves is valid, but the solver proved at least {lower}: "
+                           "a fault in the solver")
+    if record["optimal"] or record["status"] not in ("solved", "unknown"):
+        return record
+    if record["moves_count"] is not None and record["moves_count"] <= len(stated):
+        return record
+    optimal = lower is not None and len(stated) <= lower
+    record.update(status="solved", moves=stated, moves_count=len(stated), optimal=optimal,
+                  lower_bound=len(stated) if optimal else lower, solved_by="stated answer")
+    reference, _, _ = reference_length(level)
+    record["par_match"] = par_match("solved", stated, reference, optimal, record["lower_bound"])
     return record
 
 
@@ -287,6 +312,8 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
     if status == "solved":
         count = record["moves_count"]
         text = f"solved in {count} move{'s' if count != 1 else ''}"
+        if record.get("solved_by") == "stated answer":
+            text += f" by the file's shipped answer (the search stopped at {record.get('reason') or 'its time limit'} with no shorter one)"
         text += ", proven minimum" if record["optimal"] else f", not proven minimal (lower bound {record['lower_bound']})"
     elif status == "unsolvable":
         text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
