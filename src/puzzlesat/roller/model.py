@@ -224,6 +224,10 @@ def slide(level: Level, cell: Cell, direction: str) -> tuple[Cell, tuple[Cell, .
     ((0, 2), ((0, 1), (0, 2)))
     >>> slide(level, (0, 2), "R")
     ((0, 2), ())
+    >>> slide(level, (0, 3), "R")
+    Traceback (most recent call last):
+    ...
+    ValueError: cell (0, 3) is not a floor cell of the 5x1 level
     """
     require_type(level, Level, "level", "parse text with roller.parse")
     try:
@@ -233,6 +237,8 @@ def slide(level: Level, cell: Cell, direction: str) -> tuple[Cell, tuple[Cell, .
     rows = level.rows
     height, width = len(rows), len(rows[0])
     r, c = cell
+    if not (0 <= r < height and 0 <= c < width) or rows[r][c] != FLOOR:  # (the ball is only ever on the floor)
+        raise ValueError(f"cell {cell!r} is not a floor cell of the {level.width}x{level.height} level")
     painted: list[Cell] = []
     while True:
         nr, nc = r + dr, c + dc
