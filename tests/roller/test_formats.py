@@ -70,6 +70,13 @@ def test_an_unknown_tmx_compression_is_named_as_such():
     assert info.value.line == 1
 
 
+def test_a_negative_tmx_size_is_named_as_such():
+    """width="-3" said 'empty level: the board has no cells'."""
+    with pytest.raises(ParseError) as info:
+        parse('<map width="-3" height="2"><layer><data encoding="csv">1,1,1</data></layer></map>')
+    assert info.value.message == "board size -3x2 is negative" and info.value.line == 1
+
+
 def test_uridanan_invalid_levels_parse():
     folder = shared_path("roller", "uridanan-Amaze", "levels")
     levels = [read(path)[0] for path in sorted(folder.glob("*.xml"))]

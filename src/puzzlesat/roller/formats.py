@@ -77,6 +77,8 @@ def _check_start_rule(start: str | None) -> None:
 def _check_size(width: int, height: int, line: int | None = None) -> None:
     if width * height > MAX_CELLS:
         raise ParseError(f"board size {width}x{height} is absurd (more than {MAX_CELLS} cells)", line=line)
+    if width < 0 or height < 0:
+        raise ParseError(f"board size {width}x{height} is negative", line=line)
     if width < 1 or height < 1:
         raise ParseError("empty level: the board has no cells", line=line)
 
