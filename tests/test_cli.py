@@ -140,6 +140,18 @@ def test_ctrl_c_while_the_family_modules_are_imported_says_interrupted(capsys, m
     assert capsys.readouterr().err == "interrupted\n"
 
 
+def test_a_family_option_no_puzzle_read_uses_is_said(capsys):
+    """--start (Roller) on a Swap level, or --allow-empty (Numberlink) on it, was ignored silently."""
+    assert main(["solve", "examples/swap/touch.swap", "--start", "row-major", "--allow-empty"]) == 0
+    err = capsys.readouterr().err
+    assert "note: --start applies to roller puzzles, and none was read: it was not used" in err
+    assert "note: --allow-empty applies to numberlink puzzles, and none was read: it was not used" in err
+    assert main(["verify", "examples", "--start", "row-major", "--method", "exact", "--allow-empty", "--allow-multiple"]) in (0, 1)
+    assert "note:" not in capsys.readouterr().err  # a folder of every family reads them all
+    assert main(["solve", "examples/numberlink/first_5x5.nl", "--method", "astar"]) == 0
+    assert "note: --method applies to roller and swap puzzles" in capsys.readouterr().err
+
+
 def test_an_empty_folder_is_said_plainly(tmp_path, capsys):
     assert main(["verify", str(tmp_path)]) == 1
     assert "no puzzle files found" in capsys.readouterr().err

@@ -314,8 +314,30 @@ def use_colour() -> bool:
 
 
 # -- commands -------------------------------------------------------------------------------
+# Options that only some families read (--family's groups in --help): option -> (flag, families).
+FAMILY_OPTIONS = {"allow_empty": ("--allow-empty", ("numberlink",)), "no_self_touch": ("--no-self-touch", ("numberlink",)),
+                  "solver": ("--solver", ("numberlink",)), "start": ("--start", ("roller",)), "method": ("--method", ("roller", "swap"))}
+
+
+def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> None:
+    """Say on standard error which family options were given while no puzzle of their
+    families was read (they were ignored silently: ``--start`` on swap levels, say).
+
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     note_unused_options(argparse.Namespace(start="row-major", allow_empty=False), {"swap"})
+    >>> err.getvalue()
+    'note: --start applies to roller puzzles, and none was read: it was not used\\n'
+    """
+    for option, (flag, families) in FAMILY_OPTIONS.items():
+        if getattr(args, option, None) not in (None, False) and not families_read.intersection(families):
+            print(f"note: {flag} applies to {' and '.join(families)} puzzles, and none was read: it was not used", file=sys.stderr)
+
+
 def command_solve(args: argparse.Namespace) -> int:
     ok = True
+    families_read: set[str] = set()
     for source in args.inputs:
         try:
             family, items = load_items(args, source)
@@ -323,6 +345,7 @@ def command_solve(args: argparse.Namespace) -> int:
             emit(error_record(getattr(exc, "family", None), source, None, str(exc)), args, None, None, "solve")
             ok = False
             continue
+        families_read.add(family.name)
         chosen = range(len(items)) if args.index is None else [args.index]
         for index in chosen:
             if not 0 <= index < len(items):
@@ -334,6 +357,7 @@ def command_solve(args: argparse.Namespace) -> int:
             ok &= record["status"] == "solved"
             emit(record, args, family, items[index], "solve", len(items))
             stop_if_interrupted()
+    note_unused_options(args, families_read)
     return 0 if ok else 1
 
 
@@ -366,6 +390,7 @@ def command_verify(args: argparse.Namespace) -> int:
     if not sources:
         print(f"error: no puzzle files found in {', '.join(args.paths)}", file=sys.stderr)
         return 1
+    note_unused_options(args, {family.name for _, family, items in loaded if family is not None and isinstance(items, list)})
     total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1
                 for source, _, x in loaded if source not in skipped)
     progress = Progress(total, label="verify")
@@ -464,6 +489,7 @@ def command_render(args: argparse.Namespace) -> int:
     if isinstance(items[index], ParseError):
         print(f"error: {items[index]}", file=sys.stderr)
         return 2
+    note_unused_options(args, {family.name})
     return family.cli.render(items[index], args)
 
 
