@@ -526,7 +526,7 @@ def test_a_valid_shipped_answer_is_the_answer_when_the_search_runs_out(monkeypat
     assert code == 1 and record["status"] == "solved" and record["solved_by"] == "stated answer"
     assert record["moves"] == "LURLDLRD" and record["optimal"] is False and record["par_match"] == "equal"
     code, out, _ = run(capsys, "verify", str(example), "--time-limit", "0")
-    assert "solved in 8 moves by the file's shipped answer (the search stopped at its time limit" in out
+    assert "solved in 8 moves by the file's shipped answer (the search stopped at its time limit, with no shorter one)" in out
     broken = tmp_path / "broken.roller"
     broken.write_text(example.read_text().replace("# answer: LURLDLRD", "# answer: LURL"))
     code, out, _ = run(capsys, "verify", str(broken), "--time-limit", "0", "--json")

@@ -255,9 +255,10 @@ def verify_record(level: Level, args: argparse.Namespace, *, answer: str | None 
 
 def _with_stated_answer(level: Level, record: dict[str, Any]) -> dict[str, Any]:
     """``verify``'s record, with the level's shipped answer as the answer (``solved_by``:
-    "stated answer") when the solver stopped at its time limit with none, or with a longer one:
-    a valid shipped answer shows the level solvable, and it is the proven minimum when it is as
-    short as the proven lower bound (as Numberlink's and Swap's ``verify`` use a stated answer)."""
+    "stated answer") when the solver stopped (its time limit, A*'s memory cap) with none, or
+    with a longer one: a valid shipped answer shows the level solvable, and it is the proven
+    minimum when it is as short as the proven lower bound (as Numberlink's and Swap's ``verify``
+    use a stated answer)."""
     record["solved_by"] = None
     stated = level.known_answer
     if not record["known_answer_valid"] or stated is None:
@@ -313,7 +314,8 @@ def summary_line(level: Level | None, record: dict[str, Any], where: str) -> str
         count = record["moves_count"]
         text = f"solved in {count} move{'s' if count != 1 else ''}"
         if record.get("solved_by") == "stated answer":
-            text += f" by the file's shipped answer (the search stopped at {record.get('reason') or 'its time limit'} with no shorter one)"
+            stopped = f": {record['reason']}" if record.get("reason") else " at its time limit"
+            text += f" by the file's shipped answer (the search stopped{stopped}, with no shorter one)"
         text += ", proven minimum" if record["optimal"] else f", not proven minimal (lower bound {record['lower_bound']})"
     elif status == "unsolvable":
         text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
