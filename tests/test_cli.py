@@ -150,6 +150,8 @@ def test_a_family_option_no_puzzle_read_uses_is_said(capsys):
     assert "note:" not in capsys.readouterr().err  # a folder of every family reads them all
     assert main(["solve", "examples/numberlink/first_5x5.nl", "--method", "astar"]) == 0
     assert "note: --method applies to roller and swap puzzles" in capsys.readouterr().err
+    assert main(["verify", "examples/swap", "--answers", "examples/numberlink"]) == 0  # (a folder: paired by name)
+    assert "note: --answers applies to numberlink and roller puzzles, and none was read" in capsys.readouterr().err
 
 
 def test_an_empty_folder_is_said_plainly(tmp_path, capsys):

@@ -316,7 +316,8 @@ def use_colour() -> bool:
 # -- commands -------------------------------------------------------------------------------
 # Options that only some families read (--family's groups in --help): option -> (flag, families).
 FAMILY_OPTIONS = {"allow_empty": ("--allow-empty", ("numberlink",)), "no_self_touch": ("--no-self-touch", ("numberlink",)),
-                  "solver": ("--solver", ("numberlink",)), "start": ("--start", ("roller",)), "method": ("--method", ("roller", "swap"))}
+                  "solver": ("--solver", ("numberlink",)), "start": ("--start", ("roller",)), "method": ("--method", ("roller", "swap")),
+                  "answers": ("--answers", ("numberlink", "roller"))}  # (a swap level states its own answer)
 
 
 def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> None:
