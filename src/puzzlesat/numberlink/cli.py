@@ -482,7 +482,7 @@ def generate(args: argparse.Namespace) -> int:
     import time
 
     from ..progress import Progress
-    from .generate import BAND, METHODS, GenerationFailed, check_request, puzzle_text, turned_down
+    from .generate import BAND, METHODS, GenerationFailed, check_request, puzzle_text
     from .generate import generate as make
 
     if len(args.size) == 3:  # a stack of layers: a folder of ADC-style files
@@ -526,21 +526,16 @@ def generate(args: argparse.Namespace) -> int:
     tally = PackTally()
     started = time.perf_counter()
     status = 0
-    drawing: dict[str, Any] = {}  # the draws of the puzzle being made: the progress line, and Ctrl-C's
-
-    def tried(draws: int, tries: int, rejected: dict[str, Any]) -> None:
-        drawing.update(draws=draws, tries=tries, rejected=rejected)
-        progress.advance(0, note=f"#{drawing['index']}: {draws} draws, {tries} tries")
+    drawing = PackDraws(progress)
     try:
         if start == 0 and not (args.out and os.path.getsize(args.out) > 0):  # (a run stopped before its first puzzle left the line)
             out.write(signature + "\n")
             out.flush()
         for index in range(start, args.count):
-            drawing.clear()
-            drawing["index"] = index
+            drawing.start(index)
             try:
                 options = _generate_options(args)
-                made = made_for_pack(lambda seed: make(width, height, seed=seed, on_try=tried, **options),
+                made = made_for_pack(lambda seed: make(width, height, seed=seed, on_try=drawing.tried, **options),
                                      lambda made: puzzle_text(made.puzzle), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
@@ -557,11 +552,7 @@ def generate(args: argparse.Namespace) -> int:
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        unfinished = ""
-        if drawing.get("draws"):
-            unfinished = (f"; puzzle {drawing['index']} had made {drawing['draws']} draw(s) and {drawing['tries']} tries"
-                          + turned_down(drawing["rejected"], band))
-        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + unfinished,
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + drawing.unfinished(band),
               file=sys.stderr)
         return 130
     finally:
@@ -584,6 +575,37 @@ def made_for_pack(make: Callable[[int], Any], text_of: Callable[[Any], str], see
         if text_of(made) not in seen:
             return made
     raise GenerationFailed(f"only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds", tries=made.tries)
+
+
+class PackDraws:
+    """The draws of the puzzle a ``generate numberlink`` pack is making (one layer or several):
+    shown on the progress line of a terminal (the generators' ``on_try``), and said on Ctrl-C."""
+
+    def __init__(self, progress: Any) -> None:
+        self.progress = progress
+        self.start(0)
+
+    def start(self, index: int) -> None:
+        self.index, self.draws, self.tries = index, 0, 0
+        self.rejected: dict[str, Any] = {}
+
+    def tried(self, draws: int, tries: int, rejected: dict[str, Any]) -> None:
+        self.draws, self.tries, self.rejected = draws, tries, rejected
+        self.progress.advance(0, note=f"#{self.index}: {draws} draws, {tries} tries")
+
+    def unfinished(self, band: tuple[int, int] | None = None) -> str:
+        """What the puzzle being made had drawn, for the Ctrl-C line (empty before any draw).
+
+        >>> import types
+        >>> draws = PackDraws(types.SimpleNamespace(advance=lambda done, note: None))
+        >>> draws.start(3); draws.tried(4, 2, {"with no path drawn": 1}); draws.unfinished()
+        '; puzzle 3 had made 4 draw(s) and 2 tries; turned down: 1 with no path drawn'
+        """
+        from .generate import turned_down
+
+        if not self.draws:
+            return ""
+        return f"; puzzle {self.index} had made {self.draws} draw(s) and {self.tries} tries" + turned_down(self.rejected, band)
 
 
 class PackTally:

@@ -44,7 +44,7 @@ from typing import Any, TextIO
 from ...errors import ParseError
 from ...progress import Progress
 from ...timing import Deadline
-from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds, turned_down
+from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds
 from .formats import format as format_text
 from .formats import format_solution, parse_solution, read
 from .generate import METHODS, TEXT_FORMAT, check_request, generate
@@ -147,7 +147,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     """Write ``args.count`` multi-layer puzzles (``args.size`` is ``(width, height, layers)``):
     exit 0 when all are written, 1 when one could not be made, 2 for a bad request or a folder
     that cannot be resumed, 130 on Ctrl-C (every finished puzzle kept)."""
-    from ..cli import PackTally, generated_record, made_for_pack, pack_summary, rules_from
+    from ..cli import PackDraws, PackTally, generated_record, made_for_pack, pack_summary, rules_from
 
     width, height, layers = args.size
     size = f"{width}x{height}x{layers}"
@@ -184,11 +184,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     json_lines = getattr(args, "json", False)
     manifest: TextIO = io.StringIO() if json_lines else sys.stdout  # (without --out: the puzzles, unless JSON is asked)
-    drawing: dict[str, Any] = {}  # the draws of the puzzle being made: the progress line, and Ctrl-C's
-
-    def tried(draws: int, tries: int, rejected: dict[str, Any]) -> None:
-        drawing.update(draws=draws, tries=tries, rejected=rejected)
-        progress.advance(0, note=f"#{drawing['index']}: {draws} draws, {tries} tries")
+    drawing = PackDraws(progress)
     try:
         fresh = start == 0 and not (args.out and os.path.exists(os.path.join(args.out, MANIFEST))
                                     and os.path.getsize(os.path.join(args.out, MANIFEST)) > 0)
@@ -203,11 +199,10 @@ def generate_pack(args: argparse.Namespace) -> int:
             manifest.write(first_line + "\n")
             manifest.flush()
         for index in range(start, args.count):
-            drawing.clear()
-            drawing["index"] = index
+            drawing.start(index)
             options["time_limit"] = Deadline.of(args.time_limit)  # one for the puzzle, repeats redrawn included
             try:
-                made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, on_try=tried, **options),
+                made = made_for_pack(lambda seed: generate(width, height, layers, seed=seed, on_try=drawing.tried, **options),
                                      lambda made: format_text(made.puzzle, fmt=fmt), seen, args.seed, index)
             except GenerationFailed as exc:
                 progress.close()
@@ -233,11 +228,7 @@ def generate_pack(args: argparse.Namespace) -> int:
             progress.advance(note=f"{made.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        unfinished = ""
-        if drawing.get("draws"):
-            unfinished = (f"; puzzle {drawing['index']} had made {drawing['draws']} draw(s) and {drawing['tries']} tries"
-                          + turned_down(drawing["rejected"]))
-        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + unfinished,
+        print(f"interrupted: {start + tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + drawing.unfinished(),
               file=sys.stderr)
         return 130
     except OSError as exc:
