@@ -265,9 +265,10 @@ def test_version_names_the_package_and_its_solver_libraries(capsys):
     assert ", ortools " in out and ", numpy " in out and ", Python " in out
 
 
-def test_the_command_line_and_the_packages_load_or_tools_and_scipy_only_when_a_solve_needs_them():
+def test_the_command_line_and_the_packages_load_or_tools_scipy_and_networkx_only_when_a_solve_needs_them():
     """Start-up cost of every command: OR-Tools (with pandas) and SciPy took about 0.35 s of a
-    0.85 s 'puzzlesat --version'; they are imported when a CP-SAT model or a Swap bound is built."""
+    0.85 s 'puzzlesat --version'; they are imported when a CP-SAT model or a Swap bound is built.
+    networkx (about 0.2 s) is imported when a Roller stop graph is analysed."""
     import subprocess
     import sys
 
@@ -276,7 +277,7 @@ def test_the_command_line_and_the_packages_load_or_tools_and_scipy_only_when_a_s
              "build_parser()\n"
              "from puzzlesat import numberlink, roller, swap\n"
              "from puzzlesat.sat import VarPool\n"
-             "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'scipy', 'pandas'}))\n")
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'scipy', 'pandas', 'networkx'}))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -29,12 +29,16 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..grid import Cell
 from .model import Level, slide
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+# networkx is imported where it is used, not here: it takes about 0.2 s, and every command-line
+# run imports this module (through the roller package) whatever the family it reads.
 
 DIRECTIONS = "UDLR"
 
@@ -106,6 +110,8 @@ class StopGraph:
     @cached_property
     def graph(self) -> nx.DiGraph:
         """Nodes: stops; edges ``u -> v`` with attributes ``direction``, ``painted``, ``index``."""
+        import networkx as nx
+
         g = nx.DiGraph()
         g.add_nodes_from(self.stops)
         for m in self.moves:
@@ -115,11 +121,15 @@ class StopGraph:
     @cached_property
     def components(self) -> tuple[frozenset[Cell], ...]:
         """Strongly connected components, in a topological order of the condensation."""
+        import networkx as nx
+
         dag = self.condensation
         return tuple(frozenset(dag.nodes[i]["members"]) for i in nx.topological_sort(dag))
 
     @cached_property
     def condensation(self) -> nx.DiGraph:
+        import networkx as nx
+
         return nx.condensation(self.graph)
 
     @cached_property
@@ -256,6 +266,8 @@ class StopGraph:
     @cached_property
     def reachable_components(self) -> dict[int, set[int]]:
         """Condensation node -> the nodes it reaches (itself included)."""
+        import networkx as nx
+
         dag = self.condensation
         return {n: nx.descendants(dag, n) | {n} for n in dag.nodes}
 
@@ -297,6 +309,8 @@ def two_sat_satisfiable(clauses: Iterable[tuple[tuple[object, bool], ...]]) -> b
     >>> two_sat_satisfiable([(("a", True), ("b", True)), (("a", False), ("b", False))])
     True
     """
+    import networkx as nx
+
     g = nx.DiGraph()
     for clause in clauses:
         if len(clause) == 1:
