@@ -3,7 +3,9 @@ and writing JSON rows; ``python -m benchmarks`` runs them all (see benchmarks/__
 
 Every family module exposes ``run(*, time_limit, quick=False) -> Iterator[dict]`` yielding one
 row per (instance, method) as soon as it is measured, with at least the keys of ``ROW_KEYS``.
-Their ``--json PATH`` writes those rows as JSON lines through :class:`RowWriter`.
+Their ``--json PATH`` writes those rows as JSON lines through :class:`RowWriter`. Ctrl-C ends a
+module's run: it prints the table of the rows measured so far and exits with ``INTERRUPTED``
+(130, as the ``puzzlesat`` commands do), so a script that runs it can tell a cut-short run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+INTERRUPTED = 130  # exit status of a run cut short by Ctrl-C (after its partial table)
 JSON_HELP = "write the rows to PATH as JSON lines, each as soon as it is measured (a new file per run)"
 
 

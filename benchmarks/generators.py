@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from benchmarks import JSON_HELP, RowWriter, json_path
+from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink.formats import parse
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.timing import seconds_argument
@@ -115,10 +115,11 @@ def _plan(text: str) -> list:
     return plan
 
 
-def collect(rows: Iterable[dict], json: Path | None) -> list[dict]:
+def collect(rows: Iterable[dict], json: Path | None) -> tuple[list[dict], bool]:
     """The rows of a generator run as they come, each written to ``json`` (when given) and noted
-    on standard error; Ctrl-C ends the run and keeps the rows made so far."""
+    on standard error, and whether Ctrl-C ended the run (the rows made so far are kept)."""
     collected = []
+    interrupted = False
     sink = RowWriter(json)
     try:
         for row in rows:
@@ -128,10 +129,11 @@ def collect(rows: Iterable[dict], json: Path | None) -> list[dict]:
             print(f"  {row['size']} {row['method']} {row['instance']}: {row['status']} tries {row.get('tries')} {row['seconds']:.3f}s{note}",
                   file=sys.stderr)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: reporting the puzzles made so far", file=sys.stderr)
     finally:
         sink.close()
-    return collected
+    return collected, interrupted
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,12 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
     parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
-    rows = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
+    rows, interrupted = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
     print(table(rows))
     print()
     print(histograms(rows))
     unconfirmed = [r for r in rows if r.get("status") != "unknown" and not r.get("confirmed")]
     print(f"\n{len(rows)} puzzles, {len(unconfirmed)} whose claim a fresh count from their text did not confirm")
+    if interrupted:
+        return INTERRUPTED
     return 1 if unconfirmed else 0
 
 

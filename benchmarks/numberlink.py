@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path
 from puzzlesat.numberlink import formats, multilayer
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
@@ -231,6 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     rows: list[dict[str, Any]] = []
     sink = RowWriter(args.json)
+    interrupted = False
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, rules=args.rules, sets=args.sets,
                        solver=args.solver, huge=not args.no_huge):
@@ -241,12 +242,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             flag = "" if row["status"] != "error" else f"  {row.get('error')}"
             print(f"{row['rules']:16} {row['set']:22} {row['instance']:32} {row['status']:>13} unique={str(row.get('unique')):5} {row['seconds']:8.3f}s{flag}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: the table covers the rows measured so far", file=sys.stderr)
     finally:
         sink.close()
     if rows:
         print(table(rows))
-    return 0
+    return INTERRUPTED if interrupted else 0
 
 
 if __name__ == "__main__":

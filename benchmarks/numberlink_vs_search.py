@@ -36,7 +36,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter, json_path
+from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
             result = agreement(n_agree)
         except KeyboardInterrupt:
             print("interrupted during the agreement check, before any timed run: no rows", file=sys.stderr)
-            return 0
+            return INTERRUPTED
         summary["agreement"] = result
         print(f"agreement on {result['instances']} random boards up to 7x7: {result['agree']} agree, {result['disagree']} disagree, "
               f"{result['undecided']} undecided, {result['unverified_answers']} unverified answers ({result['seconds']} s)")
@@ -337,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             print(example)
     rows = []
     sink = RowWriter(args.json)
+    interrupted = False
     try:
         for row in run(time_limit=time_limit, quick=args.quick, everything=args.all_public, sets=args.sets):
             rows.append(row)
@@ -344,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {row['set']}/{row['instance']} {row['size']} {row['method']} {row['task']}: {row['status']} {row['seconds']:.3f}s"
                   + (" (inferred)" if row.get("inferred") else ""), file=sys.stderr)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: reporting the rows measured so far", file=sys.stderr)
     finally:
         sink.close()
@@ -357,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plots:
         for path in plots(rows, Path(args.plots), time_limit):
             print(f"plot: {path}")
-    return 0
+    return INTERRUPTED if interrupted else 0
 
 
 if __name__ == "__main__":

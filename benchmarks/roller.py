@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
 from puzzlesat.results import Status
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
@@ -222,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--method-limit {item}: {exc}")
     dfs_limit = method_limits.get("dfs", dfs_seconds(args.time_limit, args.dfs_limit))
     rows: list[dict[str, Any]] = []
+    interrupted = False
     sink = RowWriter(args.json)
     print(f"roller benchmark: methods {', '.join(args.methods)} (default solver: {DEFAULT_METHOD}); "
           f"limit {args.time_limit} s, DFS {dfs_limit} s"
@@ -237,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if sys.stderr.isatty():  # (a log file gets no carriage-return progress)
                 sys.stderr.write(f"\r{len(rows)} rows: {row['set']} {row['instance'][:24]:24} {row['method']:13}")
     except KeyboardInterrupt:
+        interrupted = True
         print("\ninterrupted; summary of the rows measured so far:")
     finally:
         sink.close()
@@ -246,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"no levels measured: the Roller data sets are not present ({DATA})")
     print(summary(rows))
     assert set(ROW_KEYS) <= set(rows[0]) if rows else True
-    return 0
+    return INTERRUPTED if interrupted else 0
 
 
 if __name__ == "__main__":

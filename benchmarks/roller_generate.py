@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 from typing import Any, Iterator
 
-from benchmarks import JSON_HELP, RowWriter, json_path, load_solver_libraries
+from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path, load_solver_libraries
 from puzzlesat.roller.formats import format, parse
 from puzzlesat.roller.generate import GenerationFailed, generate
 from puzzlesat.roller.solve import solve
@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     sink = RowWriter(args.json)
+    interrupted = False
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick):
             rows.append(row)
@@ -99,10 +100,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{row['set']} {row['instance']}: {row['status']} {row.get('min_moves')} moves, {row['seconds']:.2f}s"
                   f"{'' if row['verified'] else ' NOT CONFIRMED'}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: table of the rows so far", file=sys.stderr)
     finally:
         sink.close()
     print(table(rows))
+    if interrupted:
+        return INTERRUPTED
     return 0 if all(r["verified"] for r in rows if r["status"] == "solved") else 1
 
 

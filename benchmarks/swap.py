@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
 from puzzlesat.results import Status
 from puzzlesat.swap.astar import astar_solve
 from puzzlesat.swap.generate import draw_level
@@ -167,6 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sink = RowWriter(args.json)
     header = f"{'instance':12} {'size':>5} {'method':>14} {'status':>13} {'moves':>5} {'opt':>4} {'lb':>4} {'seconds':>8}"
     print(header)
+    interrupted = False
     try:
         for row in run(time_limit=args.time_limit, quick=args.quick, methods=args.methods, sets=args.sets):
             assert all(key in row for key in ROW_KEYS)
@@ -179,12 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             sink.write(row)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: the rows so far are kept", file=sys.stderr)
     finally:
         sink.close()
     print()
     print(summary(rows, args.time_limit))
-    return 0
+    return INTERRUPTED if interrupted else 0
 
 
 if __name__ == "__main__":

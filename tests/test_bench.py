@@ -3,6 +3,7 @@ on a stand-in benchmark module and synthetic rows (the real modules are benchmar
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -290,8 +291,28 @@ def test_ctrl_c_in_the_agreement_check_of_numberlink_vs_search_is_no_traceback(m
         raise KeyboardInterrupt
 
     monkeypatch.setattr(numberlink_vs_search, "agreement", agreement)
-    assert numberlink_vs_search.main(["--agreement", "5"]) == 0
+    assert numberlink_vs_search.main(["--agreement", "5"]) == 130
     assert "interrupted during the agreement check" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module, argv", [
+    ("numberlink", []), ("numberlink_vs_search", ["--agreement", "0"]), ("roller", []), ("roller_generate", []),
+    ("swap", []), ("generators", []), ("multilayer_generators", []),
+])
+def test_a_benchmark_cut_short_by_ctrl_c_prints_its_table_and_exits_130(module, argv, monkeypatch, capsys) -> None:
+    """Each module's run ended by Ctrl-C printed the table of the rows so far and exited 0, as if
+    it had finished: a script running 'python -m benchmarks.swap && next' went on."""
+    benchmark = importlib.import_module(f"benchmarks.{module}")
+
+    def run(**options):
+        raise KeyboardInterrupt
+        yield  # (a generator, as the real run is)
+
+    monkeypatch.setattr(benchmark, "run", run)
+    if module == "numberlink":
+        monkeypatch.setattr(benchmark, "DATA", Path(__file__))  # (present, so the run starts)
+    assert benchmark.main(argv) == 130
+    assert "interrupted" in " ".join(capsys.readouterr())
 
 
 @pytest.mark.parametrize("plan", ["split:4x4:2", "bogus:4x4x2:2", "routing-many:8x8x4:2", "split:4x4x2:x"])
