@@ -303,6 +303,22 @@ def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_pa
     assert caption("A..\n...\n..A\n").endswith(", solved, uniqueness unknown")  # (a count stopped at one answer)
 
 
+def test_puzzlesat_render_without_index_does_not_repeat_the_file_name_in_the_caption(tmp_path) -> None:
+    """A Swap pack's levels are named after the file ("pack.swap#0"); drawn without --index
+    (the first level), the caption said "pack.swap [pack.swap#0]", as it does not with --index 0."""
+    from puzzlesat.cli import main
+
+    level = "start\n" + "\n".join(SWAP_START) + "\ngoal\n" + "\n".join(SWAP_GOAL) + "\n"
+    source = tmp_path / "pack.swap"
+    source.write_text(level + "---\n" + level)
+    captions = []
+    for index in ([], ["--index", "0"]):
+        out = tmp_path / "level.svg"
+        assert main(["render", str(source), *index, "-o", str(out)]) == 0
+        captions.append(with_class(ET.parse(out).getroot(), "caption")[0].text)
+    assert captions[0] == captions[1] and captions[0].startswith("pack.swap  (")
+
+
 def Level_from(rows):
     from puzzlesat.roller.model import Level
 

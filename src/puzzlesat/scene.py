@@ -287,11 +287,13 @@ def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
     'pack.roller #2 [ring]  (5x5)'
     >>> cli_caption("levels/pack.swap", 2, "pack.swap#2", "4x4")  # a name made of the file's own
     'pack.swap #2  (4x4)'
+    >>> cli_caption("levels/pack.swap", None, "pack.swap#0", "4x4")  # no --index: the first puzzle
+    'pack.swap  (4x4)'
     """
     is_url = source.startswith(("http://", "https://", "p?"))
     base = source if is_url else source.replace("\\", "/").rsplit("/", 1)[-1]
     caption = base + (f" #{index}" if index else "")
-    if name and name not in caption and name not in (base, f"{base}#{index}"):
+    if name and name not in caption and name not in (base, f"{base}#{index or 0}"):
         caption += f" [{name}]"
     return caption + f"  ({size})"
 
