@@ -209,7 +209,10 @@ def test_cli_writes_each_puzzle_resumes_and_verify_reads_the_file(tmp_path, caps
 
     # a different run refuses to append to this file
     assert main(["generate", "numberlink", "--size", "7x6", "--count", "5", "--seed", "5", "--out", str(out)]) == 2
-    assert "not written by a run with these settings" in capsys.readouterr().err
+    refused = capsys.readouterr().err
+    assert "not written by a run with these settings" in refused
+    # ... and says which settings differ, as generate roller and swap do (it said only "its first line differs")
+    assert "--seed 4" in refused and "--seed 5" in refused
 
 
 def test_cli_json_prints_one_object_per_new_puzzle(tmp_path, capsys) -> None:

@@ -418,9 +418,11 @@ def pack_text(path: str, first_line: str, *, pack: str) -> tuple[str | None, str
             text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         return None, f"cannot resume {path}: {exc}"
-    if text.split("\n", 1)[0] != first_line:
-        differs = "its first line differs" if pack == path else f"the first line of {os.path.basename(path)} differs"
-        return None, f"{pack} was not written by a run with these settings ({differs}); choose another --out"
+    found = text.split("\n", 1)[0]
+    if found != first_line:
+        differs = "its first line" if pack == path else f"the first line of {os.path.basename(path)}"
+        return None, (f"{pack} was not written by a run with these settings ({differs} is {found[:200]!r};"
+                      f" this run's: {first_line!r}); choose another --out")
     return text, None
 
 
