@@ -301,6 +301,15 @@ def test_cli_refuses_bad_arguments(tmp_path, capsys) -> None:
     assert "error" in capsys.readouterr().err
 
 
+def test_cli_out_in_a_missing_folder_or_naming_a_folder_is_refused_in_words(tmp_path, capsys) -> None:
+    """As generate roller and swap: "cannot write PATH: no folder ..." (it was "[Errno 2] No such
+    file or directory: ...", and a folder "cannot resume PATH: [Errno 21] Is a directory")."""
+    assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path / "no" / "pack.txt")]) == 2
+    assert "cannot write" in (err := capsys.readouterr().err) and "no folder" in err and "Errno" not in err
+    assert main(["generate", "numberlink", "--size", "5x5", "--out", str(tmp_path)]) == 2
+    assert "it is a folder" in (err := capsys.readouterr().err) and "Errno" not in err
+
+
 def test_a_pack_never_holds_one_puzzle_twice_and_resumes_past_a_retried_seed(tmp_path, capsys) -> None:
     out = tmp_path / "small.txt"  # 4x4 boards repeat often: 12 of 100 did before retries
     assert main(["generate", "numberlink", "--size", "4x4", "--count", "40", "--seed", "1", "--out", str(out)]) == 0

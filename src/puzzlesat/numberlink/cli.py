@@ -514,7 +514,10 @@ def generate(args: argparse.Namespace) -> int:
     signature = _generate_signature(args)
     existing: list[Puzzle] = []
     if args.out:
-        existing, problem = _existing_puzzles(args.out, signature, args.seed)
+        from ..textio import output_file_problem
+
+        problem = output_file_problem(args.out)  # (as generate roller and swap check it)
+        existing, problem = ([], problem) if problem else _existing_puzzles(args.out, signature, args.seed)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
