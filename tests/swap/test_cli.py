@@ -280,6 +280,14 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
     assert "no folder" in capsys.readouterr().err
 
 
+def test_a_request_no_level_can_meet_is_one_error_line_without_a_run_summary(capsys):
+    """As generate numberlink and roller: the refusal alone (a summary "0 new level(s), 0 of 1; ...
+    0 draws ..." followed it)."""
+    assert main(["generate", "swap", "--size", "2x2", "--moves", "40-50"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no 2x2 level needs 40 moves") and "new level(s)" not in err
+
+
 def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
     from puzzlesat.results import SolveResult, Status
     from puzzlesat.swap.generate import UNKNOWN_STREAK, GenerationFailed, generate

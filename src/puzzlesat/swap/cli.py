@@ -466,6 +466,8 @@ def generate(args: argparse.Namespace) -> int:
         return 130
     progress.close()
     made = sum(minima.values())
+    if status == 2 and not made:  # a request no level can meet: its error line is all (as in Numberlink and Roller)
+        return status
     spread = ", ".join(f"{n}x{m}" for m, n in sorted(minima.items())) or "-"
     where = f" in {args.out}" if args.out else ""
     fell = range_phrase(totals)
