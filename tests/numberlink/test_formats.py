@@ -482,6 +482,8 @@ def test_utf8_bom_and_crlf():
         ("p?numlin/99999/99999/", None, 1, None, ["absurd"]),
         ('{"levels": [\n {"rows": ["#..', None, 2, 12, ["JSON that does not parse", "Unterminated string"]),
         ('\n{"a": 1}\n', None, None, None, ["JSON is not a Numberlink format"]),
+        # json's decoder recurses per bracket: a RecursionError escaped as a traceback
+        ('{"levels": ' + "[" * 200_000 + "]" * 200_000 + "}", None, 1, None, ["JSON nested too deeply"]),
         ("p?numlin/3/2/1g2", None, 1, 14, ["'1' occurs once"]),
     ],
 )

@@ -884,6 +884,8 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
     except json.JSONDecodeError as error:
         skipped = whole[: len(whole) - len(body)]  # the blank lines before the JSON keep their numbers
         return ParseError(f"JSON that does not parse: {error.msg}", line=error.lineno + skipped.count("\n"), column=error.colno)
+    except RecursionError:  # (json's decoder recurses once per nested bracket)
+        return ParseError("JSON nested too deeply, and no Numberlink format is JSON", line=1)
     return ParseError("JSON is not a Numberlink format (a Roller level set holds levels with rows and a start)")
 
 
