@@ -148,6 +148,24 @@ def test_unproven_answers_are_rejected(monkeypatch):
     assert calls  # the solver was asked, and every unproven answer was thrown away
 
 
+def test_boards_whose_proofs_run_out_of_time_twenty_in_a_row_end_the_level_saying_so(monkeypatch):
+    """As generate numberlink and swap do: with --certify-limit too short for the size, every
+    board was drawn and thrown away until --max-tries (10,000 boards, minutes) with nothing said."""
+    from puzzlesat.roller.generate import UNPROVEN_STREAK
+
+    calls = []
+
+    def out_of_time(level, *, time_limit=None, method=None):
+        calls.append(time_limit)
+        return SolveResult(Status.UNKNOWN)
+
+    install_solver(monkeypatch, out_of_time)
+    with pytest.raises(GenerationFailed, match=f"the proofs of {UNPROVEN_STREAK} 8x8 boards in a row ran out of time "
+                                               r"\(0.5 s each.*allow more time per proof"):
+        generate(8, 8, moves=(5, 9), solve_time_limit=0.5, max_tries=1000)
+    assert calls == [0.5] * UNPROVEN_STREAK
+
+
 def test_time_limit_is_honoured(monkeypatch):
     install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN))
     with pytest.raises(GenerationFailed):

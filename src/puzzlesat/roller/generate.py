@@ -57,6 +57,7 @@ DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed 
 MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
 MAX_TRIES = 10_000  # boards drawn per level before giving up (generate --max-tries), as the other families draw
 DEFAULT_SOLVE_LIMIT = 10.0  # seconds per proof of one board's minimum (generate --certify-limit)
+UNPROVEN_STREAK = 20  # boards in a row whose proof ran out of time: give up, and say so (as Swap does)
 
 
 class GenerationFailed(PuzzlesatError):
@@ -199,7 +200,8 @@ def generate(
     :func:`most_moves_needed` of the inner cells), and :class:`GenerationFailed` when
     ``time_limit`` seconds or ``max_tries`` boards pass without success, or at once when ``lo``
     is beyond what its carving walks reach (:func:`carving_reach`); ``solve_time_limit`` bounds
-    each certification (an unproven level is rejected). ``on_try(tries, minima)``, when given, is
+    each certification (an unproven level is rejected; after ``UNPROVEN_STREAK`` in a row,
+    :class:`GenerationFailed` says the proofs run out of time). ``on_try(tries, minima)``, when given, is
     called after each board drawn with the boards drawn so far and the proven minima of those
     certified (a list it must not change): ``generate roller`` shows them on its progress line.
 
@@ -262,8 +264,12 @@ def generate(
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
     minima: list[int] = []  # the proven minima of the levels drawn, for the failure message
-    tries = 0
+    tries = unproven_streak = 0  # (boards in a row whose proof ran out of time)
     while tries < max_tries and not deadline.expired():
+        if unproven_streak >= UNPROVEN_STREAK:
+            raise GenerationFailed(
+                f"the proofs of {unproven_streak} {width}x{height} boards in a row ran out of time ({solve_time_limit:g} s each, "
+                f"after {tries} tries in {time.perf_counter() - started:.1f}s): allow more time per proof or ask for smaller levels")
         tries += 1
         try:
             level = carve(width, height, steps=steps, rng=rng)
@@ -275,7 +281,11 @@ def generate(
             limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
             result = solve(level, time_limit=limit, method=method)
             if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
+                # (not when the level's own time limit cut the proof short)
+                out_of_time = solve_time_limit is not None and limit == solve_time_limit
+                unproven_streak = unproven_streak + 1 if out_of_time else 0
                 continue  # the minimum is not proven in time
+            unproven_streak = 0
             answer = result.solution
             found = len(answer)
             minima.append(found)
@@ -340,7 +350,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "rerunning with the same seed and path resumes")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
     parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
-                        help=f"seconds per proof of one board's minimum (default {DEFAULT_SOLVE_LIMIT:g}); boards that run out are skipped")
+                        help=f"seconds per proof of one board's minimum (default {DEFAULT_SOLVE_LIMIT:g}); boards that run out are skipped, "
+                             f"{UNPROVEN_STREAK} in a row end the level")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5 or all of them)")
     parser.add_argument("--max-tries", type=count_argument, default=MAX_TRIES, metavar="N",
                         help=f"boards drawn per level before giving up (default {MAX_TRIES})")
