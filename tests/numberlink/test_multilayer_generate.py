@@ -295,6 +295,16 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     assert "cannot resume" in capsys.readouterr().err
 
 
+def test_cli_pack_folder_is_made_but_not_its_missing_parents(tmp_path, capsys) -> None:
+    """As generate roller, swap and one-layer numberlink refuse an --out in a missing folder:
+    the pack's folder is made, but a mistyped parent was made too, in silence."""
+    from puzzlesat.cli import main
+
+    assert main(["generate", "numberlink", "--size", "5x4x2", "--out", str(tmp_path / "typo" / "pack")]) == 2
+    assert f"cannot write {tmp_path / 'typo' / 'pack'}: no folder {tmp_path / 'typo'}" in capsys.readouterr().err
+    assert not (tmp_path / "typo").exists()
+
+
 def test_cli_routing_pack_is_an_adc_set(tmp_path, capsys) -> None:
     from puzzlesat.cli import main
 

@@ -43,6 +43,7 @@ from typing import Any, TextIO
 
 from ...errors import ParseError
 from ...progress import Progress
+from ...textio import output_file_problem
 from ...timing import Deadline
 from ..generate import Generated, GenerationFailed, puzzle_seed, run_seeds
 from .formats import format as format_text
@@ -109,6 +110,8 @@ def existing_puzzles(folder: str, first_line: str, args: argparse.Namespace) -> 
     manifest = os.path.join(folder, MANIFEST)
     if os.path.exists(folder) and not os.path.isdir(folder):
         return [], f"{folder} is a file; a multi-layer pack is a folder (--out names the folder)"
+    if not os.path.exists(folder) and output_file_problem(folder):  # (the folder is made; not its parents)
+        return [], output_file_problem(folder)
     text, problem = pack_text(manifest, first_line, pack=folder)
     if problem:
         return [], problem
