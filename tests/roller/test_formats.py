@@ -106,6 +106,27 @@ def test_herbou_sample_in_test_data():
     assert levels[1].start == (1, 1)
 
 
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_json_and_javascript_levels_read_with_crlf_and_cr_line_ends(line_end):
+    """A lone CR (old Mac editors) ended no line for the herbou reader, so its first // comment
+    swallowed the file ('no JavaScript array found'), and starhermit errors all said line 1."""
+    herbou = (DATA / "herbou-levels-1-2.js").read_text(encoding="utf-8")
+    assert parse_all(herbou.replace("\n", line_end)) == parse_all(herbou)
+    bad = "// levels\nconst levels = [\n[\n  [1,1,1],\n  [1,0,1],\n  [1,2,1]\n]\n];\n"
+    with pytest.raises(ParseError) as lf:
+        parse_all(bad, fmt="herbou")
+    with pytest.raises(ParseError) as other:
+        parse_all(bad.replace("\n", line_end), fmt="herbou")
+    assert other.value.line == lf.value.line == 3 and "other than 0" in other.value.message
+    star = json.dumps({"levels": [{"w": 3, "h": 3, "rows": ["###", "#.#", "###"], "start": [1, 1]},
+                                  {"w": 3, "h": 3, "rows": ["###", "#x#", "###"], "start": [1, 1]}]}, indent=1)
+    with pytest.raises(ParseError) as lf:
+        parse_all(star, fmt="starhermit")
+    with pytest.raises(ParseError) as other:
+        parse_all(star.replace("\n", line_end), fmt="starhermit")
+    assert other.value.line == lf.value.line > 1
+
+
 def test_joseleite19_levels():
     folder = shared_path("roller", "joseleite19-roller-splat-generator")
     levels = {path.parent.name + "/" + path.name: read(path)[0] for path in sorted(folder.glob("*/*.txt"))}

@@ -98,6 +98,13 @@ def _implied_start(rows: list[str], rule: str, *, line: int | None) -> tuple[int
     return cell
 
 
+def _lf_line_ends(text: str) -> str:
+    """``text`` with CRLF and lone CR line ends (old Mac editors) written as LF, for the readers
+    that count lines by LF (JSON, JavaScript): a // comment then ends at its line end, and an
+    error names the line an editor shows."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _offset_to_line_column(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
@@ -576,7 +583,7 @@ def _json_error(exc: json.JSONDecodeError) -> ParseError:
 
 def parse_starhermit(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
     """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
-    entries = _starhermit_entries(text)
+    entries = _starhermit_entries(_lf_line_ends(text))
     levels: list = []
     for index, (entry, line) in enumerate(entries):
         try:
@@ -766,6 +773,7 @@ def parse_herbou(text: str, *, start: str | None = None, source: str | None = No
     """
     _check_start_rule(start)
     rule = start or DEFAULT_START["herbou"]
+    text = _lf_line_ends(text)
     clean = _blank_js_comments(text)
     match = re.search(r"\blevels\s*=\s*\[", clean)
     begin = match.end() - 1 if match else clean.find("[")
