@@ -202,6 +202,22 @@ def test_standard_input_and_utf16_files_are_read(tmp_path, capsys, monkeypatch):
     assert code == 0 and records[0]["status"] == "solved"
 
 
+def test_utf16_without_byte_order_mark_is_named_not_called_binary(tmp_path, capsys):
+    """It was 'binary data (NUL byte), not a puzzle text', which sends a user looking for a
+    corrupt file rather than at the encoding; a batch goes on past it."""
+    (tmp_path / "le.swap").write_bytes("start\nT1R T1G\ngoal\nG R\n".encode("utf-16-le"))
+    (tmp_path / "be.nl").write_bytes("A.A\n".encode("utf-16-be"))
+    (tmp_path / "ok.nl").write_text("A.A\n")
+    (tmp_path / "bin.nl").write_bytes(b"\x00\x01garbage")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    by_name = {os.path.basename(record["source"]): record for record in records}
+    assert code == 1 and by_name["ok.nl"]["status"] == "solved"
+    assert "UTF-16 (little-endian) text without a byte order mark" in by_name["le.swap"]["error"]
+    assert by_name["le.swap"]["family"] == "swap" and by_name["le.swap"]["index"] is None
+    assert "UTF-16 (big-endian) text without a byte order mark" in by_name["be.nl"]["error"]
+    assert "binary data" in by_name["bin.nl"]["error"]
+
+
 def test_render_takes_no_json_flag_and_names_the_puzzle_it_draws(tmp_path, capsys):
     import pytest
 

@@ -190,6 +190,12 @@ def read_source(source: str) -> str:
         what = "input" if source == "-" else f"file is {size} bytes,"
         raise ParseError(f"{what} larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
     if b"\x00" in data and not data.startswith(UTF16_BOMS):  # (UTF-16 text has NUL bytes)
+        from .textio import utf16_without_bom
+
+        order = utf16_without_bom(data)
+        if order is not None:
+            raise ParseError(f"UTF-16 ({order}-endian) text without a byte order mark: save it as UTF-8, "
+                             "or as UTF-16 with a byte order mark", source=source)
         raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
     return as_text(data)
 

@@ -48,6 +48,25 @@ def as_text(data: str | bytes | bytearray) -> str:
     return data[1:] if data.startswith("\ufeff") else data
 
 
+def utf16_without_bom(data: bytes) -> str | None:
+    """"little" or "big" when ``data`` reads as UTF-16 text with no byte order mark (a NUL byte
+    beside each character of plain text: what a binary-data check would otherwise call it), else
+    None.
+
+    >>> utf16_without_bom("start".encode("utf-16-le")), utf16_without_bom("go".encode("utf-16-be"))
+    ('little', 'big')
+    >>> utf16_without_bom("start".encode("utf-16")), utf16_without_bom(bytes(range(8)))
+    (None, None)
+    """
+    if data[:2] in UTF16_BOMS or len(data) < 2:
+        return None
+    sample = data[:4096]
+    for order, zeros, chars in (("little", sample[1::2], sample[0::2]), ("big", sample[0::2], sample[1::2])):
+        if zeros.count(0) >= 0.9 * len(zeros) and chars.count(0) == 0:
+            return order
+    return None
+
+
 def _decoded(data: bytes) -> str:
     if data[:2] in UTF16_BOMS:  # UTF-16 with its byte order mark (Windows editors)
         try:
