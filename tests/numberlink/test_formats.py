@@ -480,6 +480,9 @@ def test_utf8_bom_and_crlf():
         ("p?numlin/2/1/1g1", None, 1, 16, ["unexpected '1' after the 2 cells"]),
         ("p?numlin/5/5/1j2h3m1h2j3?x=1", None, 1, 25, ["unexpected '?x=1' after the 25 cells"]),
         ("p?numlin/99999/99999/", None, 1, None, ["absurd"]),
+        # a number of more than 18 digits was named as 1000000000000000000, a number not in the file
+        ("p?numlin/99999999999999999999/5/1", None, 1, None, ["board size 99999999999999999999x5 is absurd"]),
+        ("SIZE 5X5\nLINE#1 (0,0)-(123456789012345678901,0)", None, 2, 14, ["(0, 123456789012345678901) is off"]),
         ('{"levels": [\n {"rows": ["#..', None, 2, 12, ["JSON that does not parse", "Unterminated string"]),
         ('\n{"a": 1}\n', None, None, None, ["JSON is not a Numberlink format"]),
         # json's decoder recurses per bracket: a RecursionError escaped as a traceback

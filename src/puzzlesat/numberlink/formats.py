@@ -115,11 +115,30 @@ _SINGLE_NUMBER = re.compile(r"\s*(\d+)\s*$")
 _HUGE = 10**18  # stands for any number too long to be a size or coordinate
 
 
+class _Long(int):
+    """A number too long to be a size or coordinate: it counts as ``_HUGE`` (refused later as
+    absurd or off the board) and prints as written, so an error names the number in the file."""
+
+    def __new__(cls, digits: str) -> "_Long":
+        number = super().__new__(cls, _HUGE)
+        number.digits = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
+        return number
+
+    def __str__(self) -> str:
+        return self.digits
+
+    __repr__ = __str__
+
+
 def _number(digits: str) -> int:
-    """A decimal number; absurdly long ones become _HUGE (refused later as absurd or off the
-    board) instead of tripping Python's limit on converting long digit strings."""
+    """A decimal number; absurdly long ones count as _HUGE (refused later as absurd or off the
+    board) instead of tripping Python's limit on converting long digit strings.
+
+    >>> print(f"{_number('99999999999999999999')}x{_number('5')}")
+    99999999999999999999x5
+    """
     digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 18 else _HUGE
+    return int(digits) if len(digits) <= 18 else _Long(digits)
 
 
 def _signed(digits: str) -> int:
