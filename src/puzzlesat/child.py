@@ -112,7 +112,8 @@ def can_fork() -> bool:
 def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadline: Deadline, *,
                  on_progress: Callable[[Any], None] | None = None) -> Any:
     """``function(item, **arguments)`` in a forked process; None when it has not answered
-    :data:`GRACE_SECONDS` after ``deadline`` (it is then killed, and its memory goes with it).
+    :data:`GRACE_SECONDS` after ``deadline`` (it is then killed, and its memory goes with it),
+    or at once when ``deadline`` has already passed.
     ``on_progress`` is called with each value the function reports (:func:`report_progress`)
     before it answers or is killed.
 
@@ -125,7 +126,11 @@ def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadl
     'done'
     >>> seen if can_fork() else [1, 2, 3]
     [1, 2, 3]
+    >>> run_in_child(count_to, 3, {}, Deadline(0.0)) is None   # no time: no process, no answer
+    True
     """
+    if deadline.expired():  # (a time limit of 0: "unknown" at once, as in process; no process started)
+        return None
     child = Child(function, item, arguments, on_progress=on_progress)
     try:
         remaining = deadline.remaining()
