@@ -102,3 +102,13 @@ def test_single_layer_contest_problems_are_routed(name: str) -> None:
     counted = count(puzzle, rules=MAY_LEAVE_EMPTY, limit=2, time_limit=30)
     assert counted.uniqueness is Uniqueness.MULTIPLE and counted.stats["first_answer"] == "route"
 
+
+
+def test_the_router_reads_the_clock_while_it_sets_up_a_large_board() -> None:
+    """Its neighbour lists took about 1.5 s per million cells with no look at the clock: on a
+    1002x1002 board under a 1 s limit the router alone overran by 3 s (in a child process, which
+    was then killed at the limit plus a second). With its time already up it gives up at once."""
+    free = np.ones((1500, 1500), dtype=bool)
+    started = time.perf_counter()
+    assert route(free, [("A", (0, 0), (1499, 1499))], stop=started - 1.0) is None
+    assert time.perf_counter() - started < 1.0

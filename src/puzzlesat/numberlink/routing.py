@@ -56,6 +56,7 @@ ROUTE_ROUNDS = 400  # rip-up rounds before the router gives up
 PRESENT_START = 5.0  # the price of a cell used by another path in the first round (see the measurements above)
 PRESENT_GROWTH = 1.5  # it grows by this factor each round...
 PRESENT_MAX = 1000.0  # ...up to this (beyond, float sums lose the distance heuristic)
+SETUP_CHUNK = 65_536  # cells whose neighbour lists are built between looks at the clock
 
 
 def route_budget(remaining: float | None, cells: int = 0) -> float:
@@ -89,8 +90,14 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
     around = around.reshape(size, 2 * free.ndim)
     around[~flat_free] = -1
     around[(around >= 0) & ~flat_free[np.maximum(around, 0)]] = -1
-    neighbours = [[n for n in row if n >= 0] for row in around.tolist()]
-    coordinates = [tuple(axis) for axis in zip(*(a.tolist() for a in np.unravel_index(np.arange(size), shape)))]
+    # (in chunks, the clock read between them: a million cells took about 1.5 s here, past the
+    # time allowed, and a 1002x1002 board's router overran a 1 s limit by 3 s)
+    neighbours: list[list[int]] = []
+    for first in range(0, size, SETUP_CHUNK):
+        if time.perf_counter() > stop:
+            return None
+        neighbours.extend([n for n in row if n >= 0] for row in around[first:first + SETUP_CHUNK].tolist())
+    coordinates = [a.tolist() for a in np.unravel_index(np.arange(size), shape)]  # one list per axis
     nets = [(label, int(np.ravel_multi_index(start, shape)), int(np.ravel_multi_index(end, shape))) for label, start, end in pairs]
     is_end = [False] * size
     for _, s, t in nets:
@@ -103,13 +110,12 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
     inf = float("inf")
 
     def distance(u: int, t: int) -> int:
-        return sum(abs(a - b) for a, b in zip(coordinates[u], coordinates[t]))
+        return sum(abs(axis[u] - axis[t]) for axis in coordinates)
 
     # The distance to one target, the heuristic of every search, from one list per axis (boards
     # of one and two layers padded to three axes): the router takes 0.6-0.7 times as long as
     # with the tuples (see the measurements above).
-    axes = [list(axis) for axis in zip(*coordinates)]
-    axes += [[0] * size for _ in range(3 - len(axes))]
+    axes = coordinates + [[0] * size for _ in range(3 - len(coordinates))]
 
     def distance_to(t: int) -> Callable[[int], int]:
         if len(axes) > 3:
@@ -168,7 +174,7 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
                 if users[f] == 2:
                     shared.add(f)
         if not shared:
-            return {label: [coordinates[f] for f in path] for label, path in paths.items()}
+            return {label: [tuple(axis[f] for axis in coordinates) for f in path] for label, path in paths.items()}
         for f in shared:
             history[f] += users[f] - 1
         present = min(present * PRESENT_GROWTH, PRESENT_MAX)
