@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 from .errors import NotAPuzzle, ParseError, PuzzlesatError, index_argument
 from .families import FAMILIES, Family, detect_family, family_for_format, family_for_path, get_family
 from .progress import Progress, clear_all
-from .textio import UTF16_BOMS, as_text
+from .textio import UTF16_BOMS, as_text, utf16_without_bom
 from .timing import seconds_argument
 
 SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")
@@ -190,8 +190,6 @@ def read_source(source: str) -> str:
         what = "input" if source == "-" else f"file is {size} bytes,"
         raise ParseError(f"{what} larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
     if b"\x00" in data and not data.startswith(UTF16_BOMS):  # (UTF-16 text has NUL bytes)
-        from .textio import utf16_without_bom
-
         order = utf16_without_bom(data)
         if order is not None:
             raise ParseError(f"UTF-16 ({order}-endian) text without a byte order mark: save it as UTF-8, "
