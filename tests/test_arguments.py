@@ -114,8 +114,8 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
     (lambda: numberlink.generate(5, 5, max_tries=-1), "max_tries must be 1 or more"),
     (lambda: roller.generate(6, 6, max_tries=0), "max_tries must be 1 or more"),
     (lambda: swap.generate(max_tries=0), "max_tries must be 1 or more"),
-    (lambda: swap.generate(solve_time_limit=-1), "^solve_time_limit must be zero or more seconds"),
-    (lambda: roller.generate(6, 6, solve_time_limit=-1), "^solve_time_limit must be zero or more seconds"),
+    (lambda: swap.generate(certify_time_limit=-1), "^certify_time_limit must be zero or more seconds"),
+    (lambda: roller.generate(6, 6, certify_time_limit=-1), "^certify_time_limit must be zero or more seconds"),
     (lambda: numberlink.generate(5, 5, certify_time_limit=-1), "^certify_time_limit must be zero or more seconds"),
     (lambda: multilayer.generate(3, 3, 2, certify_time_limit=math.nan), "^certify_time_limit must be zero or more seconds"),
     # random.Random(-5) draws what random.Random(5) draws: a negative seed would repeat a positive one's puzzle

@@ -162,7 +162,7 @@ def test_boards_whose_proofs_run_out_of_time_twenty_in_a_row_end_the_level_sayin
     install_solver(monkeypatch, out_of_time)
     with pytest.raises(GenerationFailed, match=f"the proofs of {UNPROVEN_STREAK} 8x8 boards in a row ran out of time "
                                                r"\(0.5 s each.*allow more time per proof"):
-        generate(8, 8, moves=(5, 9), solve_time_limit=0.5, max_tries=1000)
+        generate(8, 8, moves=(5, 9), certify_time_limit=0.5, max_tries=1000)
     assert calls == [0.5] * UNPROVEN_STREAK
 
 
@@ -289,7 +289,7 @@ def test_certify_limit_bounds_each_boards_proof(capsys, monkeypatch):
     real = generate_module.generate
 
     def recording(width, height, **options):
-        seen.append(options["solve_time_limit"])
+        seen.append(options["certify_time_limit"])
         return real(width, height, **options)
 
     monkeypatch.setattr(generate_module, "generate", recording)

@@ -307,7 +307,7 @@ def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeyp
     real = generate_module.generate
 
     def recording(**kwargs):
-        seen.append((kwargs["time_limit"].remaining(), kwargs["solve_time_limit"]))
+        seen.append((kwargs["time_limit"].remaining(), kwargs["certify_time_limit"]))
         return real(**kwargs)
 
     monkeypatch.setattr(generate_module, "generate", recording)

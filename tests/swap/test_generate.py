@@ -211,7 +211,7 @@ def test_cli_refuses_impossible_move_counts_with_exit_2(capsys):
 def test_generate_with_the_real_exact_solver_matches_breadth_first_search():
     pytest.importorskip("puzzlesat.swap.solve")
     for seed, goal in ((1, "match"), (2, "cluster")):
-        made = generate(difficulty="easy", goal=goal, seed=seed, solve_time_limit=20)
+        made = generate(difficulty="easy", goal=goal, seed=seed, certify_time_limit=20)
         assert verify(made.level, made.solution) == []
         assert len(bfs_solve(made.level).solution) == made.min_moves
 

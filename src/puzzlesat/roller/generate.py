@@ -189,7 +189,7 @@ def generate(
     min_floor: int | None = None,
     max_tries: int = MAX_TRIES,
     method: str | None = None,
-    solve_time_limit: float | None = DEFAULT_SOLVE_LIMIT,
+    certify_time_limit: float | None = DEFAULT_SOLVE_LIMIT,
     name: str = "",
     on_try: Callable[[int, Sequence[int]], None] | None = None,
 ) -> GeneratedLevel:
@@ -199,7 +199,7 @@ def generate(
     ValueError at once for a request no level of the size can meet (``lo`` above
     :func:`most_moves_needed` of the inner cells), and :class:`GenerationFailed` when
     ``time_limit`` seconds or ``max_tries`` boards pass without success, or at once when ``lo``
-    is beyond what its carving walks reach (:func:`carving_reach`); ``solve_time_limit`` bounds
+    is beyond what its carving walks reach (:func:`carving_reach`); ``certify_time_limit`` bounds
     each certification (an unproven level is rejected; after ``UNPROVEN_STREAK`` in a row,
     :class:`GenerationFailed` says the proofs run out of time). ``on_try(tries, minima)``, when given, is
     called after each board drawn with the boards drawn so far and the proven minima of those
@@ -250,7 +250,7 @@ def generate(
                          "use a larger board or a smaller min_floor")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
-    Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
+    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
     require_seed(seed)
     reach = carving_reach(width, height)
@@ -268,7 +268,7 @@ def generate(
     while tries < max_tries and not deadline.expired():
         if unproven_streak >= UNPROVEN_STREAK:
             raise GenerationFailed(
-                f"the proofs of {unproven_streak} {width}x{height} boards in a row ran out of time ({solve_time_limit:g} s each, "
+                f"the proofs of {unproven_streak} {width}x{height} boards in a row ran out of time ({certify_time_limit:g} s each, "
                 f"after {tries} tries in {time.perf_counter() - started:.1f}s): allow more time per proof or ask for smaller levels")
         tries += 1
         try:
@@ -278,11 +278,11 @@ def generate(
                 steps = min(steps + 1 + max(0, lo - len(walk)) // 2, reach)
                 continue  # too small, or the carving walk already paints it in fewer moves than asked
             remaining = deadline.remaining()
-            limit = solve_time_limit if remaining is None else min(remaining, solve_time_limit or remaining)
+            limit = certify_time_limit if remaining is None else min(remaining, certify_time_limit or remaining)
             result = solve(level, time_limit=limit, method=method)
             if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
                 # (not when the level's own time limit cut the proof short)
-                out_of_time = solve_time_limit is not None and limit == solve_time_limit
+                out_of_time = certify_time_limit is not None and limit == certify_time_limit
                 unproven_streak = unproven_streak + 1 if out_of_time else 0
                 continue  # the minimum is not proven in time
             unproven_streak = 0
@@ -470,7 +470,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                     seed = level_seed(args.seed, index, attempt)
                     item = make(width, height, moves=args.moves, seed=seed, time_limit=level_deadline, min_floor=args.min_floor,
                                 max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
-                                solve_time_limit=getattr(args, "certify_limit", DEFAULT_SOLVE_LIMIT),
+                                certify_time_limit=getattr(args, "certify_limit", DEFAULT_SOLVE_LIMIT),
                                 name=_pack_name(width, height, args.seed, index), on_try=drawing.tried)
                     if item.level not in seen:
                         break

@@ -504,7 +504,7 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
         try:
             for attempt in range(DUPLICATE_RETRIES):
                 result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
-                              moves=args.moves, size=args.size, solve_time_limit=args.certify_limit, max_tries=args.max_tries,
+                              moves=args.moves, size=args.size, certify_time_limit=args.certify_limit, max_tries=args.max_tries,
                               time_limit=level_deadline, on_try=tried)
                 add_draw_counts(totals, result.stats)
                 if (result.level.start, result.level.goal) not in seen:

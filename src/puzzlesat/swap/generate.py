@@ -296,14 +296,14 @@ def generate(
     moves: Optional[tuple[int, int]] = None,
     size: Optional[tuple[int, int]] = None,
     time_limit: Optional[float] = None,
-    solve_time_limit: Optional[float] = DEFAULT_SOLVE_LIMIT,
+    certify_time_limit: Optional[float] = DEFAULT_SOLVE_LIMIT,
     max_tries: int = 10_000,
     on_try: Optional[Callable[[int, dict[str, Any]], None]] = None,
 ) -> GeneratedLevel:
     """One level drawn by the original generator and certified with its proven minimum.
 
     ``moves=(lo, hi)`` (or one number) keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
-    may take ``solve_time_limit`` seconds (draws that run out are skipped and counted);
+    may take ``certify_time_limit`` seconds (draws that run out are skipped and counted);
     ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
     when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
     give the same level, as long as no draw's proof hits its time limit. ``on_try(tries, stats)``,
@@ -334,7 +334,7 @@ def generate(
                              f"{rows * cols}! arrangements of squares, and a shortest plan passes through each at most "
                              f"once, so at most {most} move{'s' if most != 1 else ''}; ask for fewer moves or a larger board")
     deadline = Deadline.of(time_limit)
-    Deadline.of(solve_time_limit, name="solve_time_limit")  # (refused before any drawing)
+    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
     require_count(max_tries, "max_tries")
     require_seed(seed)
     rng = random.Random(seed)
@@ -345,14 +345,14 @@ def generate(
         unknown_streak = unknown_streak + 1 if stats["unknown"] > counted_unknown else 0
         counted_unknown = stats["unknown"]
         if unknown_streak >= UNKNOWN_STREAK:
-            raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({solve_time_limit} s each): "
+            raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({certify_time_limit} s each): "
                                    f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
         if deadline.expired():
             raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
         try:
             level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
             stats["tries"] += 1
-            budget = solve_time_limit
+            budget = certify_time_limit
             remaining = deadline.remaining()
             if remaining is not None:
                 budget = remaining if budget is None else min(budget, remaining)
