@@ -344,7 +344,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=count_argument, default=1, help="how many levels (default 1)")
     parser.add_argument("--moves", type=parse_moves, default=None, metavar="LO-HI",
                         help="proven minimum number of moves wanted (default: from the size)")
-    parser.add_argument("--seed", type=seed_argument, default=0, help="random seed (the same seed gives the same pack)")
+    parser.add_argument("--seed", type=seed_argument, default=0, help="pack seed: the same seed gives the same pack; level i uses a seed hashed from it and i, "
+                             "written in its first line (default 0)")
     parser.add_argument("--out", default=None, metavar="PATH",
                         help="write the pack here (native .roller text), each level as soon as it is proven; "
                              "rerunning with the same seed and path resumes")
