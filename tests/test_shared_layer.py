@@ -161,3 +161,26 @@ def test_run_cpsat_arguments_are_named_when_wrong(arguments, error, message):
     model.new_int_var(0, 3, "x")
     with pytest.raises(error, match=message):
         run_cpsat(**{"model": model, **arguments})
+
+
+def _uniqueness_in_a_pool_worker(text: str) -> str:
+    from puzzlesat import numberlink
+    from puzzlesat.child import can_fork
+
+    return f"{can_fork()} {numberlink.count(numberlink.parse(text), time_limit=30).uniqueness.value}"
+
+
+def test_work_meant_for_a_child_process_runs_in_a_pool_worker_in_that_worker(monkeypatch):
+    """A worker of multiprocessing.Pool is a daemon, and a daemon may not start processes:
+    numberlink.count in such a worker (a benchmark run in parallel) failed with 'daemonic
+    processes are not allowed to have children' as it started its frontier count."""
+    import importlib
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the frontier count runs in a process of its own only where fork is available")
+    # the count starts at once (the workers are forked from this process, so they see it)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.solve"), "FRONTIER_DELAY", 0.0)
+    text = "1 . . 1 2\n2 . . . .\n. . . . 3\n. 4 . . .\n. . . 3 4"  # (examples/numberlink/first_5x5.nl)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_uniqueness_in_a_pool_worker, (text,)) == "False unique"

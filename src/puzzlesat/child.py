@@ -105,8 +105,11 @@ class Child:
 
 
 def can_fork() -> bool:
-    """Whether work can go to a child: the platform forks, and this is not a child already."""
-    return not _in_child_process and "fork" in multiprocessing.get_all_start_methods()
+    """Whether work can go to a child: the platform forks, this is not a child already, and
+    this process may start one (a worker of ``multiprocessing.Pool`` is a daemon, and a daemon
+    may not: the work then runs in this process, as where fork is not available)."""
+    return (not _in_child_process and not multiprocessing.current_process().daemon
+            and "fork" in multiprocessing.get_all_start_methods())
 
 
 def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadline: Deadline, *,
