@@ -97,11 +97,27 @@ class Child:
             raise value
         return value
 
+    def kill(self) -> None:
+        """Stop the process at once (a signal; :meth:`stop` then reaps it)."""
+        self.process.kill()  # (nothing happens when it has already been reaped)
+
     def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.receive.close()
+        """Kill the process, wait for it and close the pipe (closed even when the wait is
+        interrupted, e.g. by Ctrl-C)."""
+        try:
+            self.kill()
+            self.process.join()
+        finally:
+            self.receive.close()
+
+
+def stop_all(children: "list[Child]") -> None:
+    """Stop every child: all are killed before any is waited for, so that an interrupt (Ctrl-C)
+    while one is reaped leaves none of the others running."""
+    for child in children:
+        child.kill()
+    for child in children:
+        child.stop()
 
 
 def can_fork() -> bool:

@@ -148,6 +148,36 @@ def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.M
     assert direct.status == "unknown" and direct.stats["reason"] == "state limit"
 
 
+def test_an_interrupt_while_the_race_stops_leaves_no_count_running() -> None:
+    """Ctrl-C while the race stopped its forward count (waiting for it to end) left the reverse
+    count running to its deadline: each count was killed only once the one before it was reaped."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the frontier counts run in processes of their own only where fork is available")
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    race = solve_module._FrontierRace(UNIQUE_NEEDS_PROOF, Rules(), None, None, {})
+    race.counts = [solve_module._Child(time.sleep, 60, {}) for _ in range(2)]  # (stand-ins for the two sweeps)
+    forward = race.counts[0].process
+    real_join = forward.join
+
+    def interrupted_join(timeout=None):
+        raise KeyboardInterrupt
+
+    forward.join = interrupted_join
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            race.stop()
+        reverse = race.counts[1].process
+        reverse.join(10)
+        assert reverse.exitcode is not None  # killed, not left sleeping
+    finally:
+        for child in race.counts:
+            child.process.kill()
+        real_join()
+        race.counts[1].process.join()
+
+
 def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     monkeypatch.setattr(solve_module, "_can_fork", lambda: False)

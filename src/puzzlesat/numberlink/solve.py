@@ -38,7 +38,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, run_in_child as _run_in_child
+from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, run_in_child as _run_in_child, stop_all as _stop_all
 from ..errors import PuzzlesatError, require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
@@ -739,8 +739,7 @@ class _FrontierRace:
         self.stats.update(frontier=outcome, frontier_seconds=round(time.perf_counter() - self.start, 3), **more)
 
     def stop(self) -> None:
-        for child in self.counts:
-            child.stop()
+        _stop_all(self.counts)
 
 
 def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
