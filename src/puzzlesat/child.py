@@ -111,7 +111,7 @@ class Child:
             self.receive.close()
 
 
-def stop_all(children: "list[Child]") -> None:
+def stop_all(children: list[Child]) -> None:
     """Stop every child: all are killed before any is waited for, so that an interrupt (Ctrl-C)
     while one is reaped leaves none of the others running."""
     for child in children:

@@ -49,9 +49,9 @@ def as_text(data: str | bytes | bytearray) -> str:
 
 
 def utf16_without_bom(data: bytes) -> str | None:
-    """"little" or "big" when ``data`` reads as UTF-16 text with no byte order mark (a NUL byte
-    beside each character of plain text: what a binary-data check would otherwise call it), else
-    None.
+    """The byte order, "little" or "big", when ``data`` reads as UTF-16 text with no byte order
+    mark (a NUL byte beside each character of plain text: what a binary-data check would
+    otherwise call it), else None.
 
     >>> utf16_without_bom("start".encode("utf-16-le")), utf16_without_bom("go".encode("utf-16-be"))
     ('little', 'big')

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from ..errors import ParseError, count_argument
 from ..results import Status
 from ..seeds import seed_argument
+from ..textio import output_file_problem
 from ..timing import Deadline, seconds_argument
 from . import formats, multilayer
 from .model import Puzzle, Rules, Solution
@@ -514,10 +515,9 @@ def generate(args: argparse.Namespace) -> int:
     signature = _generate_signature(args)
     existing: list[Puzzle] = []
     if args.out:
-        from ..textio import output_file_problem
-
         problem = output_file_problem(args.out)  # (as generate roller and swap check it)
-        existing, problem = ([], problem) if problem else _existing_puzzles(args.out, signature, args.seed)
+        if problem is None:
+            existing, problem = _existing_puzzles(args.out, signature, args.seed)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
