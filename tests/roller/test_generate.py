@@ -296,7 +296,7 @@ def test_certify_limit_bounds_each_boards_proof(capsys, monkeypatch):
     assert cli.main(["generate", "roller", "--size", "6x6", "--seed", "1", "--certify-limit", "4"]) == 0
     assert cli.main(["generate", "roller", "--size", "6x6", "--seed", "1"]) == 0
     capsys.readouterr()
-    assert seen == [4.0, generate_module.DEFAULT_SOLVE_LIMIT]
+    assert seen == [4.0, generate_module.DEFAULT_CERTIFY_LIMIT]
 
 
 def test_time_limit_is_one_deadline_per_level_repeats_redrawn_included(capsys):

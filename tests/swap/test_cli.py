@@ -317,7 +317,7 @@ def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeyp
     capsys.readouterr()
     (level_time, proof_time), (old_name_time, default_proof_time), (no_level_limit, _) = seen
     assert 45 < level_time <= 50 and proof_time == 7
-    assert 35 < old_name_time <= 40 and default_proof_time == generate_module.DEFAULT_SOLVE_LIMIT
+    assert 35 < old_name_time <= 40 and default_proof_time == generate_module.DEFAULT_CERTIFY_LIMIT
     assert no_level_limit is None
 
 

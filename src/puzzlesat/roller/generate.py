@@ -56,7 +56,7 @@ from .verify import verify
 DUPLICATE_RETRIES = 20  # a pack never holds the same level twice: another seed is tried
 MAX_AREA = 40 * 40  # the generator's board limit (the solver proves minima of real levels up to ~20x20 fast)
 MAX_TRIES = 10_000  # boards drawn per level before giving up (generate --max-tries), as the other families draw
-DEFAULT_SOLVE_LIMIT = 10.0  # seconds per proof of one board's minimum (generate --certify-limit)
+DEFAULT_CERTIFY_LIMIT = 10.0  # seconds per proof of one board's minimum (generate --certify-limit)
 UNPROVEN_STREAK = 20  # boards in a row whose proof ran out of time: give up, and say so (as Swap does)
 
 
@@ -189,7 +189,7 @@ def generate(
     min_floor: int | None = None,
     max_tries: int = MAX_TRIES,
     method: str | None = None,
-    certify_time_limit: float | None = DEFAULT_SOLVE_LIMIT,
+    certify_time_limit: float | None = DEFAULT_CERTIFY_LIMIT,
     name: str = "",
     on_try: Callable[[int, Sequence[int]], None] | None = None,
 ) -> GeneratedLevel:
@@ -350,8 +350,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the pack here (native .roller text), each level as soon as it is proven; "
                              "rerunning with the same seed and path resumes")
     parser.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per level")
-    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
-                        help=f"seconds per proof of one board's minimum (default {DEFAULT_SOLVE_LIMIT:g}); boards that run out are skipped, "
+    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_CERTIFY_LIMIT, metavar="S",
+                        help=f"seconds per proof of one board's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); boards that run out are skipped, "
                              f"{UNPROVEN_STREAK} in a row end the level")
     parser.add_argument("--min-floor", type=int, default=None, help="fewest floor cells (default: a third of the inner cells, at least 5 or all of them)")
     parser.add_argument("--max-tries", type=count_argument, default=MAX_TRIES, metavar="N",
@@ -471,7 +471,7 @@ def run_cli(args: argparse.Namespace, *, make: Callable[..., GeneratedLevel] | N
                     seed = level_seed(args.seed, index, attempt)
                     item = make(width, height, moves=args.moves, seed=seed, time_limit=level_deadline, min_floor=args.min_floor,
                                 max_tries=getattr(args, "max_tries", MAX_TRIES), method=args.method,
-                                certify_time_limit=getattr(args, "certify_limit", DEFAULT_SOLVE_LIMIT),
+                                certify_time_limit=getattr(args, "certify_limit", DEFAULT_CERTIFY_LIMIT),
                                 name=_pack_name(width, height, args.seed, index), on_try=drawing.tried)
                     if item.level not in seen:
                         break

@@ -315,7 +315,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    from .generate import DEFAULT_SOLVE_LIMIT, SIZES
+    from .generate import DEFAULT_CERTIFY_LIMIT, SIZES
 
     parser.add_argument("--difficulty", choices=list(SIZES), default="expert", help="board size range (easy 2-3 ... expert 4-6; default expert)")
     parser.add_argument("--goal", choices=["match", "cluster"], default="match", help="goal kind (default match)")
@@ -328,8 +328,8 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     # (--level-time-limit, its name until 22 Nov 2026, when --time-limit bounded one proof, is kept.)
     parser.add_argument("--time-limit", "--level-time-limit", dest="time_limit", type=seconds_argument, default=None, metavar="S",
                         help="seconds for one level, all its draws together (default: no limit; 20 draws in a row whose proofs run out end it too)")
-    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
-                        help=f"seconds per proof of one draw's minimum (default {DEFAULT_SOLVE_LIMIT:g}); draws that run out are skipped")
+    parser.add_argument("--certify-limit", type=seconds_argument, default=DEFAULT_CERTIFY_LIMIT, metavar="S",
+                        help=f"seconds per proof of one draw's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); draws that run out are skipped")
     parser.add_argument("--max-tries", type=count_argument, default=10_000, help="draws allowed per level before giving up")
     parser.add_argument("--json", action="store_true", help="print one JSON object per new level (the pack still goes to --out)")
 

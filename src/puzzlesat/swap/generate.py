@@ -64,7 +64,7 @@ SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))
 CONNECT_TRIES = 1000
 SHUFFLE_TRIES = 50  # reshuffles of one board (a random arrangement almost never needs more than a few)
 DRAW_TRIES = 100
-DEFAULT_SOLVE_LIMIT = 60.0
+DEFAULT_CERTIFY_LIMIT = 60.0
 UNKNOWN_STREAK = 20  # draws in a row whose proof ran out of time: give up, and say so
 PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 
@@ -296,7 +296,7 @@ def generate(
     moves: Optional[tuple[int, int]] = None,
     size: Optional[tuple[int, int]] = None,
     time_limit: Optional[float] = None,
-    certify_time_limit: Optional[float] = DEFAULT_SOLVE_LIMIT,
+    certify_time_limit: Optional[float] = DEFAULT_CERTIFY_LIMIT,
     max_tries: int = 10_000,
     on_try: Optional[Callable[[int, dict[str, Any]], None]] = None,
 ) -> GeneratedLevel:
