@@ -27,7 +27,7 @@ def split_lines(text: str) -> list[str]:
     """The lines of ``text`` as an editor numbers them: broken at ``\\n``, ``\\r\\n`` and ``\\r``
     only (``str.splitlines`` also breaks at form feeds, NEL, U+2028 and more, which put the line
     numbers of error messages out of step with the file)."""
-    parts = _LINE_BREAK.split(text)
+    parts = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)  # (str.split: several times faster)
     if parts[-1] == "":
         parts.pop()
     return parts

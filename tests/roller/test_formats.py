@@ -177,6 +177,17 @@ def test_native_several_levels_with_titles_and_comments():
     assert [level.name for level in levels] == ["Level one", "two"]
     assert parse_all(format_all(levels)) == levels
 
+def test_native_levels_split_at_lines_of_spaces_and_of_nothing_alike():
+    """A line of spaces or tabs ends a level as an empty line does, and line numbers in errors
+    count both kinds (empty lines are skipped in bulk, lines of spaces one by one)."""
+    text = "# name: a\n###\n#o#\n###\n  \t\n# name: b\n###\n#o#\n###\n\n\n \n# name: c\n###\n#o#\n###\n"
+    assert [level.name for level in parse_all(text)] == ["a", "b", "c"]
+    broken = text.replace("# name: c\n###\n#o#", "# name: c\n###\n#o?")
+    items = parse_each(broken)
+    assert [type(item).__name__ for item in items] == ["Level", "Level", "ParseError"]
+    assert items[2].line == 15
+
+
 
 def test_a_comment_block_before_the_first_level_is_not_a_level():
     """A file opening with a block of comments ('# my pack', a blank line, then the levels) was

@@ -60,6 +60,7 @@ Writing: :func:`format` gives native text, a puzz.link URL or any of the other f
 from __future__ import annotations
 
 import builtins
+import itertools
 import json
 import os
 import re
@@ -92,6 +93,8 @@ def _lines(text: str) -> list[str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = split_lines(text)
+    if "".join(lines).replace("\t", "").isprintable():  # (the common case, checked at C speed)
+        return lines
     for number, line in enumerate(lines, 1):
         if not line.isprintable():
             for column, ch in enumerate(line, 1):
@@ -774,8 +777,9 @@ _URL = re.compile(r"^\s*(?:https?://[^?\s]*)?\??(?:p\?)?(numlin|arukone)/", re.I
 
 
 def _first_content(lines: Sequence[str]) -> tuple[int, str] | None:
-    for i, line in enumerate(lines):
-        if line.strip() and not _is_comment(line):
+    for i in itertools.compress(itertools.count(), lines):  # (empty lines skipped at C speed)
+        line = lines[i]
+        if not line.isspace() and not _is_comment(line):
             return i, line
     return None
 

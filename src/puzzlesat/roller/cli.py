@@ -68,7 +68,7 @@ def answers_kind(text: str) -> str | None:
     >>> answers_kind("#####\\n#o..#\\n#####") is None
     True
     """
-    lines = [line.strip() for line in split_lines(text) if line.strip()]
+    lines = [line.strip() for line in filter(None, split_lines(text)) if not line.isspace()]
     count = sum(1 for line in lines if _ANSWER_LINE.match(line) and not line.startswith("#"))
     if not count:
         return None

@@ -41,6 +41,7 @@ puzzlesat.errors.ParseError: 2:5: unknown figure 'X' in 'X1G' (expected T tower,
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -164,11 +165,12 @@ def parse_each(text: str, *, fmt: Optional[str] = None, source: Optional[str] = 
     lines = split_lines(as_text(text))
     spans = []  # (first line, end) of each piece: cut at a separator, or before a second 'start' line
     begin, has_start = 0, False
-    for k, line in enumerate(lines):
-        if line.strip() == SEPARATOR:
+    for k in itertools.compress(itertools.count(), lines):  # (empty lines skipped at C speed)
+        line = lines[k].strip()
+        if line == SEPARATOR:
             spans.append((begin, k))
             begin, has_start = k + 1, False
-        elif line.strip().lower() == "start":
+        elif line.lower() == "start":
             if has_start:  # (comment lines just above it stay with the level before)
                 spans.append((begin, k))
                 begin = k
@@ -217,9 +219,9 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
 
     lines = split_lines(text)
     for number, raw in enumerate(lines, start=first_line):
-        tokens = _tokens(raw)
-        if not tokens:
+        if not raw or raw.isspace():  # (blank: no tokens)
             continue
+        tokens = _tokens(raw)
         keyword = tokens[0][1].lower()
 
         if state == "goal":
