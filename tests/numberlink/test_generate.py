@@ -186,14 +186,15 @@ def test_cli_writes_each_puzzle_resumes_and_verify_reads_the_file(tmp_path, caps
     assert main(["generate", "numberlink", "--size", "7x6", "--count", "2", "--seed", "4", "--out", str(out)]) == 0
     first = out.read_text()
     assert first.count("# puzzle ") == 2
-    summary = capsys.readouterr().out
-    assert "2 puzzle(s) written" in summary and "link lengths" in summary and "tries" in summary
+    printed = capsys.readouterr()
+    summary = printed.err  # (on standard error, as generate roller and swap print theirs; it was on standard output with --out)
+    assert "2 puzzle(s) written" in summary and "link lengths" in summary and "tries" in summary and printed.out == ""
 
     # a rerun with a larger count continues the file: the first two puzzles stay as they were
     assert main(["generate", "numberlink", "--size", "7x6", "--count", "4", "--seed", "4", "--out", str(out)]) == 0
     text = out.read_text()
     assert text.startswith(first) and text.count("# puzzle ") == 4
-    assert "2 already there" in capsys.readouterr().out
+    assert "2 already there" in capsys.readouterr().err
     puzzles = parse_all(text)
     assert len(puzzles) == 4
     # a fresh run with the same seed writes the same bytes (no timings in the pack)
@@ -268,7 +269,7 @@ def test_cli_resumes_a_pack_whose_last_blank_line_an_editor_dropped(tmp_path, ca
     assert main(["generate", "numberlink", "--size", "6x5", "--count", "2", "--seed", "2", "--out", str(edited)]) == 0
     edited.write_text(edited.read_text().rstrip("\n") + "\n")  # as an editor that trims trailing blank lines saves it
     assert main(["generate", "numberlink", "--size", "6x5", "--count", "3", "--seed", "2", "--out", str(edited)]) == 0
-    assert "1 puzzle(s) written" in capsys.readouterr().out
+    assert "1 puzzle(s) written" in capsys.readouterr().err
     assert edited.read_text() == whole.read_text()
 
     cut = tmp_path / "cut.txt"
@@ -286,7 +287,7 @@ def test_cli_unionfind_allow_multiple_labels_each_puzzle(tmp_path, capsys) -> No
     for comment, puzzle in zip(comments, parse_all(text)):
         claimed = "NOT unique" not in comment
         assert count(puzzle, limit=2).unique is claimed
-    assert "unique:" in capsys.readouterr().out
+    assert "unique:" in capsys.readouterr().err
 
 
 def test_cli_refuses_bad_arguments(tmp_path, capsys) -> None:

@@ -253,7 +253,7 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     assert main(command + ["--count", "2"]) == 0
     first = files_of(out)
     assert sorted(first) == ["answers/A0000.txt", "answers/A0001.txt", "pack.txt", "problems/Q0000.txt", "problems/Q0001.txt"]
-    summary = capsys.readouterr().out
+    summary = capsys.readouterr().err
     assert "2 puzzle(s) written" in summary and "line lengths" in summary and "puzzlesat verify" in summary
 
     # a rerun with a larger count keeps the finished puzzles and adds to them (a file half
@@ -263,7 +263,7 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     again = files_of(out)
     assert all(again[name] == data for name, data in first.items() if name != "pack.txt")
     assert again["pack.txt"].startswith(first["pack.txt"]) and again["pack.txt"].count(b"# puzzle ") == 4
-    assert "2 already there" in capsys.readouterr().out
+    assert "2 already there" in capsys.readouterr().err
     # a fresh run with the same seed writes the same bytes
     assert main(["generate", "numberlink", "--size", "5x4x2", "--seed", "3", "--count", "4", "--out", str(tmp_path / "fresh")]) == 0
     assert files_of(tmp_path / "fresh") == again
@@ -311,7 +311,7 @@ def test_cli_routing_pack_is_an_adc_set(tmp_path, capsys) -> None:
     out = tmp_path / "adc"
     assert main(["generate", "numberlink", "--size", "9x8x3", "--method", "routing", "--allow-empty", "--lines", "9",
                  "--count", "3", "--seed", "1", "--out", str(out)]) == 0
-    assert "--allow-empty --allow-multiple" in capsys.readouterr().out
+    assert "--allow-empty --allow-multiple" in capsys.readouterr().err
     assert (out / "problems" / "Q0000.txt").read_text().startswith("SIZE 9X8X3\nLINE_NUM 9\nLINE#1 ")
     assert (out / "answers" / "A0000.txt").read_text().startswith("SIZE 9X8X3\nLAYER 1\n")
     for puzzle, answer in read_pack(out):
@@ -365,7 +365,7 @@ def test_cli_unionfind_labels_and_standard_output(tmp_path, capsys) -> None:
     out = tmp_path / "uf"
     assert main(["generate", "numberlink", "--size", "4x3x2", "--method", "unionfind", "--allow-multiple", "--count", "8",
                  "--seed", "0", "--out", str(out)]) == 0
-    assert "unique:" in capsys.readouterr().out
+    assert "unique:" in capsys.readouterr().err
     claims = [line for line in (out / "pack.txt").read_text().splitlines() if line.startswith("# puzzle ")]
     verdicts = set()
     for claim, (puzzle, answer) in zip(claims, read_pack(out)):

@@ -565,7 +565,7 @@ def generate(args: argparse.Namespace) -> int:
             out.close()
     progress.close()
     summary = pack_summary(args, f"{width}x{height}", tally, start=start, seconds=time.perf_counter() - started, unit="link")
-    print(summary, file=sys.stderr if not args.out or args.json else sys.stdout)  # (standard output: JSON lines only)
+    print(summary, file=sys.stderr)  # (as generate roller and swap: standard output holds only puzzles or JSON lines)
     return status
 
 

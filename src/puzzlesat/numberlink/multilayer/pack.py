@@ -21,7 +21,7 @@ a file the readers take).
 >>> args = argparse.Namespace(size=(5, 4, 2), count=2, method="routing", seed=1, out=folder.name, time_limit=None,
 ...     certify_limit=10.0, allow_multiple=False, band=None, target=None, max_tries=100, allow_empty=True,
 ...     no_self_touch=False, solver=None, lines=4, min_length=None)
->>> with contextlib.redirect_stdout(io.StringIO()):   # (the summary)
+>>> with contextlib.redirect_stderr(io.StringIO()):   # (the summary)
 ...     status = generate_pack(args)
 >>> status, sorted(os.listdir(folder.name)), sorted(os.listdir(os.path.join(folder.name, "problems")))
 (0, ['answers', 'pack.txt', 'problems'], ['Q0000.txt', 'Q0001.txt'])
@@ -246,7 +246,7 @@ def generate_pack(args: argparse.Namespace) -> int:
     if args.out:
         flags = " --allow-empty --allow-multiple" if args.method == "routing" else _rule_flags(args)
         summary += f"\ncheck: puzzlesat verify {os.path.join(args.out, PROBLEMS)} --answers {os.path.join(args.out, ANSWERS)}{flags}"
-    print(summary, file=sys.stderr if not args.out or json_lines else sys.stdout)  # (standard output: JSON lines only)
+    print(summary, file=sys.stderr)  # (as the one-layer pack and generate roller and swap)
     return status
 
 
