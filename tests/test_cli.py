@@ -53,6 +53,28 @@ def test_all_passing_gives_exit_zero_and_human_lines(tmp_path, capsys):
     assert "solved, unique" in out and "1 passed, 0 failed" in out
 
 
+def test_the_summary_seconds_count_reading_the_files_too(tmp_path, capsys, monkeypatch):
+    """Every file is read before the first puzzle is checked; the summary's "in N s" counted
+    only the checking, so a run that spent its time reading (a huge file refused) said 0.00s."""
+    import re
+    import time
+
+    import puzzlesat.cli as cli
+
+    slow_source = cli.read_source
+
+    def read_slowly(source):
+        time.sleep(0.3)
+        return slow_source(source)
+
+    monkeypatch.setattr(cli, "read_source", read_slowly)
+    good = tmp_path / "good.nl"
+    good.write_text("...B\n.A..\n..BA\n")
+    assert main(["verify", str(good)]) == 0
+    seconds = float(re.search(r"failed in ([0-9.]+)s", capsys.readouterr().out).group(1))
+    assert seconds >= 0.3
+
+
 def test_solve_picks_one_puzzle_by_index_and_refuses_a_missing_one(tmp_path, capsys):
     pack = tmp_path / "pack.txt"
     pack.write_text("3 1\nA.A\n\n3 1\nB.B\n")

@@ -367,6 +367,7 @@ def command_solve(args: argparse.Namespace) -> int:
 
 
 def command_verify(args: argparse.Namespace) -> int:
+    started = time.perf_counter()  # (the summary's seconds count reading the files too)
     sources = list(expand_paths(args.paths))
     answers: dict[str, str] = {}
     unpaired_answers: list[str] = []
@@ -403,7 +404,6 @@ def command_verify(args: argparse.Namespace) -> int:
     failed = 0
     unanswered = 0  # puzzles no answer file pairs with (--answers)
     named = set()  # the names of an answer table's entries that puzzles were checked against
-    started = time.perf_counter()
     for source, family, items in loaded:
         if source in skipped:
             assert isinstance(items, NotAPuzzle)
