@@ -209,7 +209,7 @@ def run_all(
     out.mkdir(parents=True, exist_ok=True)
     rows_path = out / "rows.jsonl"
     notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
-                             "interrupted": False, "module_budget": budget,
+                             "interrupted": False, "module_budget": budget, "empty": [],
                              "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance()}
     source = rows_in_child if isolate else rows_in_process
     with rows_path.open("w", encoding="utf-8") as sink:
@@ -245,6 +245,8 @@ def run_all(
                 echo(f"[bench] benchmarks.{name}: FAILED after {count} rows: {exc}")
                 continue
             notes["modules"].append(name)
+            if not count:  # (a family's public data sets absent: the module says so on the console)
+                notes["empty"].append(name)
             echo(f"[bench] benchmarks.{name}: {count} rows in {time.perf_counter() - started:.1f} s")
     (out / "run.json").write_text(json.dumps(notes, indent=2) + "\n", encoding="utf-8")
     return notes

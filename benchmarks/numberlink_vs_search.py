@@ -349,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted: reporting the rows measured so far", file=sys.stderr)
     finally:
         sink.close()
+    if not rows and not interrupted:
+        print(f"no instance measured: the data sets of --sets {args.sets} are not present (see the lines above)")
     print(table(rows))
     print()
     text, cross = crossover(rows, time_limit)

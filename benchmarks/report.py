@@ -401,6 +401,9 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     lines.append(f"- rows: {len(rows)}")
     if notes.get("modules"):
         lines.append(f"- modules run: {', '.join(notes['modules'])}")
+    for name in notes.get("empty") or []:
+        lines.append(f"- `benchmarks.{name}` measured nothing: its data sets are not present (or it found no instance); "
+                     "its console lines say which")
     for name, why in (notes.get("missing") or {}).items():
         lines.append(f"- **missing module** `benchmarks.{name}`: {why}")
     for name, why in (notes.get("failed") or {}).items():

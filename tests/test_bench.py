@@ -61,6 +61,19 @@ def test_runner_keeps_rows_names_missing_and_failed_modules(fake_module, tmp_pat
     assert dfs_line.split("|")[5].strip() == "0" and "**1**" in dfs_line
 
 
+def test_a_module_that_measured_nothing_is_named_in_the_report(monkeypatch, tmp_path) -> None:
+    """Without ../shared/data the Numberlink and Roller benchmarks give no rows; the report
+    listed them as run and said only "No rows" (the reason was on the console alone)."""
+    module = types.ModuleType("benchmarks.nodata")
+    module.run = lambda *, time_limit, quick=False: iter(())
+    monkeypatch.setitem(sys.modules, "benchmarks.nodata", module)
+    monkeypatch.setattr(runner, "MODULES", ("nodata",))
+    notes = runner.run_all(["nodata"], time_limit=1.0, quick=True, out=tmp_path, echo=lambda *a: None)
+    assert notes["empty"] == ["nodata"] and notes["modules"] == ["nodata"]
+    text = write_report(tmp_path / "rows.jsonl", tmp_path, notes=notes, plots=False).read_text()
+    assert "`benchmarks.nodata` measured nothing: its data sets are not present" in text
+
+
 def test_torn_last_line_of_an_interrupted_run_is_skipped(tmp_path) -> None:
     path = tmp_path / "rows.jsonl"
     path.write_text(json.dumps(row("sat", "a", "solved", 0.1)) + "\n" + '{"family": "numb')
@@ -198,7 +211,8 @@ def test_numberlink_vs_search_writes_its_summary_beside_the_json_rows(tmp_path, 
     rows = tmp_path / "rows.jsonl"
     assert numberlink_vs_search.main(["--sets", "public", "--agreement", "0", "--json", str(rows)]) == 0
     assert (tmp_path / "rows.jsonl.summary.json").exists() and (tmp_path / "rows.jsonl.run.json").exists()
-    capsys.readouterr()
+    # without its data it says why the table is empty (it printed bare table headers)
+    assert "no instance measured: the data sets of --sets public are not present" in capsys.readouterr().out
 
 
 def test_rows_to_a_device_get_no_sidecar_file(tmp_path) -> None:
