@@ -154,12 +154,14 @@ def run(
 ) -> Iterator[dict[str, Any]]:
     """Yield one row per (rules, puzzle) as soon as it is measured."""
     rule_names = list(RULE_SETS) if rules == "all" else [rules]
+    said_absent: set[str] = set()  # (a set is named once, not once per rule set)
     for rules_name in rule_names:
         for set_name in sets or sets_for(rules_name):
             if set_name not in sets_for(rules_name):
                 continue
             puzzles = load_set(set_name)
-            if not puzzles:
+            if not puzzles and set_name not in said_absent:
+                said_absent.add(set_name)
                 print(f"{set_name}: no puzzles under {DATA} (data set absent), skipped", file=sys.stderr, flush=True)
             if quick:
                 puzzles = [(n, p) for n, p in puzzles if _cells(p) <= HUGE_CELLS][:QUICK_PUZZLES]

@@ -252,6 +252,9 @@ def test_a_public_set_that_is_absent_is_named_as_skipped(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     for name in ("janko", "flowfree-inputs1", "mzucker", "houston", "herbou"):
         assert f"{name}: no " in err and "(data set absent), skipped" in err
+    # once per set, not once per rule set (puzzlesat bench printed 30 such lines for 15 sets)
+    assert list(numberlink.run(time_limit=1, rules="all", sets=["janko"])) == []
+    assert capsys.readouterr().err.count("janko: no puzzles") == 1
 
 
 def test_the_roller_script_gives_dfs_no_more_time_than_the_exact_methods_by_default(monkeypatch, capsys) -> None:
