@@ -220,8 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--sets {' '.join(elsewhere)}: not run under {args.rules} rules, whose sets are "
                          f"{', '.join(sets_for(args.rules))}")
     if args.one:
-        set_name, index = args.one[0], int(args.one[1])
-        instance, puzzle = load_set(set_name)[index]
+        set_name, index = args.one[0], args.one[1]
+        if set_name not in COVER_ALL_SETS + LEAVE_EMPTY_SETS:
+            parser.error(f"--one {set_name}: no such set (the sets: {', '.join(COVER_ALL_SETS + LEAVE_EMPTY_SETS)})")
+        puzzles = load_set(set_name)
+        if not index.isdigit() or int(index) >= len(puzzles):
+            parser.error(f"--one {set_name} {index}: no such puzzle ({len(puzzles)} in the set {set_name} under {DATA})")
+        instance, puzzle = puzzles[int(index)]
         row = measure(set_name, instance, puzzle, args.rules, time_limit=args.time_limit, solver=args.solver)
         # the solver may run in a process of its own (huge boards under a time limit): count both
         peaks = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]

@@ -498,3 +498,17 @@ def test_a_method_or_set_named_twice_is_run_once(name, monkeypatch, capsys) -> N
     bench.main(["--methods", method, method, "--sets", chosen, chosen])
     assert seen == [([method], [chosen])]
     capsys.readouterr()
+
+
+def test_one_puzzle_of_a_set_that_is_not_there_is_a_clean_error(tmp_path, monkeypatch, capsys) -> None:
+    """``--one SET INDEX`` (one puzzle, the huge boards' own process) raised an IndexError or a
+    ValueError traceback for a set that is absent or unknown, or an index that is not in it."""
+    from benchmarks import numberlink
+
+    monkeypatch.setattr(numberlink, "DATA", tmp_path / "numberlink")
+    for argv, said in ((["--one", "janko", "0"], "--one janko 0: no such puzzle (0 in the set janko"),
+                       (["--one", "janko", "x"], "--one janko x: no such puzzle"),
+                       (["--one", "nosuch", "0"], "--one nosuch: no such set")):
+        with pytest.raises(SystemExit) as stop:
+            numberlink.main(argv)
+        assert stop.value.code == 2 and said in capsys.readouterr().err
