@@ -158,6 +158,25 @@ def test_time_limit_answers_unknown_promptly() -> None:
             pass
 
 
+def test_time_limit_stops_the_set_up_of_a_large_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The set-up of a 1002 x 1002 board took 3 to 8 s and ignored the deadline, so a limit of
+    # 0 or 0.5 s answered after seconds. Past the deadline the set-up now stops at once:
+    # its last step, the labelling of the free regions, is never reached.
+    def labelled(self: object) -> None:
+        raise AssertionError("the set-up went on past the deadline")
+
+    monkeypatch.setattr(backtracking._Search, "_relabel", labelled)
+    puzzle = Puzzle(200, 200, (Pair("1", (0, 0), (199, 198)),))
+    solved = backtracking.solve(puzzle, time_limit=0)
+    assert solved.status is Status.UNKNOWN and solved.solution is None and solved.stats == {"nodes": 0}
+    counted = backtracking.count(puzzle, time_limit=0)
+    assert counted.count == 0 and not counted.complete and counted.uniqueness.value == "unknown"
+    assert backtracking.is_unique(puzzle, time_limit=0).unique is None
+    with pytest.raises(backtracking.SearchTimeout):
+        for _ in backtracking.solutions(puzzle, time_limit=0):
+            pass
+
+
 def test_imports_nothing_from_the_sat_layer() -> None:
     source = open(backtracking.__file__, encoding="utf-8").read()
     imports = [line.split() for line in source.splitlines() if line.startswith(("from ", "import "))]

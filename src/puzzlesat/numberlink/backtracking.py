@@ -66,6 +66,7 @@ class _Search:
         self.width = w
         self.neighbours: list[tuple[int, ...]] = []
         for r in range(h):
+            self._check_setup_clock()  # the set-up of a 1002 x 1002 board takes seconds
             for c in range(w):
                 near = []
                 if r > 0:
@@ -93,6 +94,7 @@ class _Search:
         # test of whether taking a cell can split its free region
         self.ring: list[tuple[int, ...]] = []
         for r in range(h):
+            self._check_setup_clock()
             for c in range(w):
                 around = []
                 for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)):
@@ -110,7 +112,12 @@ class _Search:
         self.region_size: list[int] = []
         self.region_black: list[int] = []
         self.live_regions = 0
+        self._check_setup_clock()
         self._relabel()
+
+    def _check_setup_clock(self) -> None:
+        if self.deadline.expired():
+            raise SearchTimeout("time limit reached while setting up the search")
 
     # -- moves ----------------------------------------------------------------------------
     def moves_of(self, k: int, side: int) -> list[tuple[int, int, int, int]]:
@@ -435,7 +442,10 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | D
     'unsatisfiable'
     """
     deadline = Deadline.of(time_limit)
-    search, setup = _prepared(puzzle, rules, deadline)
+    try:
+        search, setup = _prepared(puzzle, rules, deadline)
+    except SearchTimeout:
+        return SolveResult(Status.UNKNOWN, None, timings=Timings(deadline.elapsed(), 0.0), method=METHOD, stats={"nodes": 0})
     started = deadline.elapsed()
     try:
         if deadline.expired():
@@ -450,7 +460,8 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | D
 
 def _prepared(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> tuple[_Search, float]:
     """The search set up for ``puzzle``, and the seconds the set-up took (reported as the
-    baseline's "encode" time: on a 1002 x 1002 board it is about 2 s)."""
+    baseline's "encode" time: on a 1002 x 1002 board it is about 2 s). Raises
+    :class:`SearchTimeout` when the deadline passes during the set-up."""
     before = deadline.elapsed()
     search = _Search(puzzle, rules, deadline)
     return search, deadline.elapsed() - before
@@ -466,7 +477,10 @@ def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_
     """
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
-    search, setup = _prepared(puzzle, rules, deadline)
+    try:
+        search, setup = _prepared(puzzle, rules, deadline)
+    except SearchTimeout:
+        return CountResult(0, False, limit, (), timings=Timings(deadline.elapsed(), 0.0), stats={"nodes": 0})
     started = deadline.elapsed()
     found: list[Solution] = []
     complete = True
