@@ -244,6 +244,41 @@ class _Board:
             raise ParseError(str(error), line=self.line) from None
 
 
+class _Drawing(_Board):
+    """A grid read as drawn paths: any number of cells per label. Its ``build`` raises
+    :class:`NotAPuzzle` when some label has more than two cells, every label's cells join up
+    orthogonally, and either no cell is empty (an answer grid) or one label is drawn (one path of
+    an answer, as a hint); else a ParseError."""
+
+    def add(self, label: str, cell: tuple[int, int], line: int, column: int | None = None) -> None:
+        self.marks.setdefault(label, []).append(_Mark(cell, line, column))
+
+    def build(self, name: str = "") -> Puzzle:
+        groups = {label: {mark.cell for mark in marks} for label, marks in self.marks.items()}
+        used = sum(map(len, groups.values())) + len(self.blocked)
+        if (groups and any(len(cells) > 2 for cells in groups.values()) and all(map(_joined, groups.values()))
+                and (len(groups) == 1 or used == self.width * self.height)):
+            raise NotAPuzzle(
+                "every label's cells join up: a drawn answer, not a puzzle (check it against its puzzle: "
+                "puzzlesat verify PUZZLE --answers ANSWER)",
+                line=self.line,
+            )
+        raise ParseError("not a drawn answer", line=self.line)
+
+
+def _joined(cells: set[tuple[int, int]]) -> bool:
+    """Whether ``cells`` form one orthogonally connected group."""
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if step in cells and step not in seen:
+                seen.add(step)
+                todo.append(step)
+    return len(seen) == len(cells)
+
+
 # ---------------------------------------------------------------------------------------------
 # Grid formats: native, thomasahle, mzucker, tokens
 # ---------------------------------------------------------------------------------------------
@@ -351,8 +386,9 @@ _NOT_EMPTY = re.compile(r"[^.]")
 _TOKEN = re.compile(r"\S+")
 
 
-def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
-    """One grid block to a Puzzle; ``fmt`` selects how cells are read."""
+def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None) -> Puzzle:
+    """One grid block to a Puzzle; ``fmt`` selects how cells are read (``board_type`` collects
+    them: :class:`_Drawing` to ask whether the grid is a drawn answer)."""
     header = block.header
     first_line = header[2] if header else block.rows[0][0]
     token_mode = fmt == "tokens" or (
@@ -372,7 +408,7 @@ def _grid_puzzle(block: _Block, fmt: str) -> Puzzle:
             width = len(row0.rstrip() if fmt == "thomasahle" else row0.strip())
         height = len(block.rows)
         what = f"first row (line {line0})"
-    board = _Board(width, height, first_line)
+    board = (board_type or _Board)(width, height, first_line)
     for r, (number, row) in enumerate(block.rows):
         if token_mode:
             tokens = row.split()
@@ -440,6 +476,13 @@ def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
     try:
         return _grid_puzzle(block, fmt)
     except ParseError as error:
+        if "occurs more than twice" in error.message:
+            try:  # a drawn answer (mzucker's hints/*.txt): not a puzzle, skipped in a folder
+                _grid_puzzle(block, fmt, _Drawing)
+            except NotAPuzzle as drawn:
+                raise NotAPuzzle(f"{error.message}; {drawn.message}", line=error.line, column=error.column) from None
+            except ParseError:
+                pass
         if block.comment_above is None:
             raise
         number, text = block.comment_above
@@ -876,6 +919,8 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
         if fmt is not None and fmt not in FORMATS:
             raise ParseError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         lines = _lines(as_text(text))
+        if fmt is None:
+            _refuse_solver_output(lines)
         chosen = fmt or _detect(lines)
         puzzles = _PARSERS[chosen](lines)
         if not puzzles:
@@ -889,6 +934,21 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
     else:
         names = [f"{base}#{k}" for k in range(len(puzzles))]
     return [_renamed(p, name) for p, name in zip(puzzles, names)]
+
+
+_IMOS_BORDER = re.compile(r"\+(---\+)+$")
+_IMOS_COUNT = re.compile(r"# of solutions: \S+$")
+
+
+def _refuse_solver_output(lines: Sequence[str]) -> None:
+    """Raise :class:`NotAPuzzle` for the output of imos' NumberLink solver (its
+    ``sample_output``: each answer drawn in ``+---+`` boxes, then ``# of solutions: N``), which
+    no grid format reads."""
+    content = [line.strip() for line in lines if line.strip()]
+    if content and _IMOS_BORDER.match(content[0]) and any(_IMOS_COUNT.match(line) for line in content):
+        counts = sum(1 for line in content if _IMOS_COUNT.match(line))
+        raise NotAPuzzle(f"the output of imos' NumberLink solver ({counts} drawn answer{'s' if counts != 1 else ''} "
+                         "with '# of solutions' counts), not a puzzle", line=1)
 
 
 def _as_json_problem(text: str | bytes) -> ParseError | None:
