@@ -818,7 +818,7 @@ def _herbou_level(grid: object, index: int, line: int | None, rule: str, source:
         rows.append("".join(FLOOR if v == 0 and 0 < r < len(grid) - 1 and 0 < c < width - 1 else WALL
                             for c, v in enumerate(row)))
     cell = _implied_start(rows, rule, line=line)
-    name = f"{Path(source).name if source else 'levels'}#{index + 1}"
+    name = f"{Path(source).name if source else 'levels'}#{index}"  # its position from 0, as every multi-level file names its levels
     return _level(rows, cell, line=line, name=name, start_rule=rule)
 
 
