@@ -944,8 +944,11 @@ def _refuse_solver_output(lines: Sequence[str]) -> None:
     """Raise :class:`NotAPuzzle` for the output of imos' NumberLink solver (its
     ``sample_output``: each answer drawn in ``+---+`` boxes, then ``# of solutions: N``), which
     no grid format reads."""
+    first = _first_content(lines)
+    if first is None or not _IMOS_BORDER.match(first[1].strip()):  # (most texts: one line looked at)
+        return
     content = [line.strip() for line in lines if line.strip()]
-    if content and _IMOS_BORDER.match(content[0]) and any(_IMOS_COUNT.match(line) for line in content):
+    if any(_IMOS_COUNT.match(line) for line in content):
         counts = sum(1 for line in content if _IMOS_COUNT.match(line))
         raise NotAPuzzle(f"the output of imos' NumberLink solver ({counts} drawn answer{'s' if counts != 1 else ''} "
                          "with '# of solutions' counts), not a puzzle", line=1)
