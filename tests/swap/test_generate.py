@@ -269,3 +269,26 @@ def test_draws_above_the_range_are_said_to_be_above_it_with_the_bound_proven(exa
     monkeypatch.setattr(generate_module, "start_bound", lambda level: 7)
     with pytest.raises(GenerationFailed, match=r"3 out of range: 3 above it, each needing at least 7\)"):
         generate(difficulty="easy", goal="match", seed=0, moves=(1, 6), max_tries=3)
+
+
+def test_the_exact_proof_gets_only_the_time_left_after_the_prefilter(monkeypatch):
+    """The capped A* prefilter and the exact proof each got the budget reckoned before the
+    prefilter, so a call of time_limit=N could run for about 2 N (N=0.5: 1.0 s; N=2: 2.7 s on a
+    7x6 level). The proof now gets only what the whole call has left."""
+    import time
+
+    def slow_prefilter(level, *, cap, time_limit=None):
+        time.sleep(time_limit)  # the prefilter spends all of its budget and finds nothing
+        return SolveResult(Status.UNKNOWN, None)
+
+    budgets = []
+
+    def recording(level, *, time_limit=None):
+        budgets.append(time_limit)
+        return SolveResult(Status.UNKNOWN, None)
+
+    monkeypatch.setattr(generate_module, "astar_solve", slow_prefilter)
+    monkeypatch.setattr(generate_module, "exact_solve", recording)
+    with pytest.raises(GenerationFailed, match="within 0.3s"):
+        generate(difficulty="easy", goal="match", seed=0, moves=(1, 6), time_limit=0.3)
+    assert budgets and all(budget < 0.15 for budget in budgets), budgets

@@ -288,6 +288,14 @@ def exact_solve(level: Level, *, time_limit: Optional[float] = None):  # -> Solv
     return solve(level, time_limit=time_limit)
 
 
+def _budget(certify_time_limit: Optional[float], deadline: Deadline) -> Optional[float]:
+    """Seconds for one draw's proof: ``certify_time_limit``, cut to what the whole call has left."""
+    remaining = deadline.remaining()
+    if remaining is None:
+        return certify_time_limit
+    return remaining if certify_time_limit is None else min(certify_time_limit, remaining)
+
+
 def generate(
     *,
     difficulty: str = "expert",
@@ -352,10 +360,7 @@ def generate(
         try:
             level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
             stats["tries"] += 1
-            budget = certify_time_limit
-            remaining = deadline.remaining()
-            if remaining is not None:
-                budget = remaining if budget is None else min(budget, remaining)
+            budget = _budget(certify_time_limit, deadline)
             solve_started = time.perf_counter()
             bound = start_bound(level) if moves is not None else 0
             if moves is not None and bound > moves[1]:
@@ -370,7 +375,8 @@ def generate(
                     _out_of_range(stats, below=len(quick.solution))
                     stats["solve_seconds"] += time.perf_counter() - solve_started
                     continue
-            result = exact_solve(level, time_limit=budget)
+            # (again: the prefilter may have spent the time the whole call had left)
+            result = exact_solve(level, time_limit=_budget(certify_time_limit, deadline))
             stats["solve_seconds"] += time.perf_counter() - solve_started
             if result.status is Status.UNSATISFIABLE:
                 stats["unsolvable"] += 1
