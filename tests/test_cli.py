@@ -337,3 +337,15 @@ def test_every_generator_draws_the_same_number_of_tries_per_puzzle_by_default():
 
     defaults = {family: build_parser().parse_args(["generate", family]).max_tries for family in ("numberlink", "roller", "swap")}
     assert len(set(defaults.values())) == 1, defaults
+
+
+def test_a_folder_skips_notes_by_name_but_not_puzzles_whose_names_start_alike(tmp_path, capsys):
+    """README, SOURCE.txt and LICENSE-MIT in a folder are a data set's notes and are passed over;
+    a puzzle file named sources.txt or readme2.nl was passed over too, without a word."""
+    for name in ("README", "SOURCE.txt", "LICENSE-MIT"):
+        (tmp_path / name).write_text("notes about the set\n")
+    for name in ("sources.txt", "readme2.nl"):
+        (tmp_path / name).write_text("...B\n.A..\n..BA\n")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    assert code == 0
+    assert sorted(os.path.basename(r["source"]) for r in records) == ["readme2.nl", "sources.txt"]

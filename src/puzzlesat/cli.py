@@ -27,7 +27,7 @@ from .progress import Progress, clear_all
 from .textio import UTF16_BOMS, as_text, utf16_without_bom
 from .timing import seconds_argument
 
-SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")
+SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # names (before any dot and any -_ part), any case
 SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -46,9 +46,19 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str]:
             continue
         for path in sorted(Path(source).rglob("*")):
             name = path.name.lower()
-            if not path.is_file() or name.startswith(".") or name.startswith(SKIPPED_NAMES) or name.endswith(SKIPPED_SUFFIXES):
+            if not path.is_file() or name.startswith(".") or _is_skipped_name(name) or name.endswith(SKIPPED_SUFFIXES):
                 continue
             yield str(path)
+
+
+def _is_skipped_name(name: str) -> bool:
+    """Whether a file found in a folder is a data set's notes by its (lower-case) name: README,
+    SOURCE.txt, LICENSE-MIT and the like, but not a puzzle file that merely starts so.
+
+    >>> [_is_skipped_name(n) for n in ("readme.md", "source.txt", "license-mit", "copying", "sources.txt", "readme2.nl")]
+    [True, True, True, True, False, False]
+    """
+    return re.split(r"[.\-_]", name, maxsplit=1)[0] in SKIPPED_NAMES
 
 
 def files_in_folders(paths: Sequence[str]) -> set[str]:
