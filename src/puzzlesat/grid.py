@@ -32,6 +32,22 @@ def is_adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+def group_of(start: Cell, cells: "set[Cell] | frozenset[Cell]") -> set[Cell]:
+    """The cells of ``cells`` joined to ``start`` side by side (``start`` included).
+
+    >>> sorted(group_of((0, 0), {(0, 0), (0, 1), (1, 1), (3, 3)}))
+    [(0, 0), (0, 1), (1, 1)]
+    """
+    group, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for other in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if other in cells and other not in group:
+                group.add(other)
+                todo.append(other)
+    return group
+
+
 def is_whole_number(value: object) -> bool:
     """An int or a numpy integer (answers read back from arrays), never a bool, float or str."""
     if type(value) is int:  # the common case, first: a million-cell answer checks each cell

@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
+from ..grid import group_of
 from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BLOCKED, EMPTY, MAX_CELLS, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
@@ -268,15 +269,7 @@ class _Drawing(_Board):
 
 def _joined(cells: set[tuple[int, int]]) -> bool:
     """Whether ``cells`` form one orthogonally connected group."""
-    start = next(iter(cells))
-    seen, todo = {start}, [start]
-    while todo:
-        r, c = todo.pop()
-        for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if step in cells and step not in seen:
-                seen.add(step)
-                todo.append(step)
-    return len(seen) == len(cells)
+    return len(group_of(next(iter(cells)), cells)) == len(cells)
 
 
 # ---------------------------------------------------------------------------------------------

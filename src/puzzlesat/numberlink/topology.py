@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+from ..grid import group_of
 from .model import Cell, Puzzle, Rules
 
 # directed unit edges between lattice corners (r, c), with the region's cell on the left
@@ -136,13 +137,7 @@ def _islands(puzzle: Puzzle, on_rim: dict[Cell, int]) -> list[set[Cell]]:
     for cell in sorted(ends):
         if cell in seen:
             continue
-        group, stack = {cell}, [cell]
-        while stack:
-            r, c = stack.pop()
-            for other in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if other in ends and other not in group:
-                    group.add(other)
-                    stack.append(other)
+        group = group_of(cell, ends)
         seen |= group
         if not any(member in on_rim for member in group):
             islands.append(group)
