@@ -27,7 +27,7 @@ from .progress import Progress, clear_all
 from .textio import UTF16_BOMS, as_text, utf16_without_bom
 from .timing import seconds_argument
 
-SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # names (before any dot and any -_ part), any case
+SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # a file name up to its first ".", "-" or "_", any case
 SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
 MAX_FILE_BYTES = 64 * 1024 * 1024
 

@@ -41,7 +41,7 @@ def group_of(start: Cell, cells: "set[Cell] | frozenset[Cell]") -> set[Cell]:
     group, todo = {start}, [start]
     while todo:
         r, c = todo.pop()
-        for other in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+        for other in ((r + dr, c + dc) for dr, dc in ORTHOGONAL):
             if other in cells and other not in group:
                 group.add(other)
                 todo.append(other)

@@ -940,9 +940,8 @@ def _refuse_solver_output(lines: Sequence[str]) -> None:
     first = _first_content(lines)
     if first is None or not _IMOS_BORDER.match(first[1].strip()):  # (most texts: one line looked at)
         return
-    content = [line.strip() for line in lines if line.strip()]
-    if any(_IMOS_COUNT.match(line) for line in content):
-        counts = sum(1 for line in content if _IMOS_COUNT.match(line))
+    counts = sum(1 for line in lines if _IMOS_COUNT.match(line.strip()))
+    if counts:
         raise NotAPuzzle(f"the output of imos' NumberLink solver ({counts} drawn answer{'s' if counts != 1 else ''} "
                          "with '# of solutions' counts), not a puzzle", line=1)
 
