@@ -46,6 +46,7 @@ RULE_SETS = {
 }
 COVER_ALL_SETS = ("janko", *(f"thomasahle-inputs{i}" for i in range(1, 11)), "mzucker", "houston")
 LEAVE_EMPTY_SETS = ("adc2015", "adc2018", "imos", "algorithms2012")
+ALL_SETS = COVER_ALL_SETS + LEAVE_EMPTY_SETS
 HUGE_CELLS = 250_000
 QUICK_PUZZLES = 15
 
@@ -207,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", choices=[*RULE_SETS, "all"], default="all", help="run the sets meant for these rules (default: all)")
     parser.add_argument("--time-limit", type=seconds_argument, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness; default 10)")
-    parser.add_argument("--sets", nargs="+", choices=[*COVER_ALL_SETS, *LEAVE_EMPTY_SETS])
+    parser.add_argument("--sets", nargs="+", choices=ALL_SETS)
     parser.add_argument("--solver", default=DEFAULT_SOLVER, help=f"SAT back-end by pysat name (default {DEFAULT_SOLVER})")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set, no huge boards")
@@ -221,8 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{', '.join(sets_for(args.rules))}")
     if args.one:
         set_name, index = args.one[0], args.one[1]
-        if set_name not in COVER_ALL_SETS + LEAVE_EMPTY_SETS:
-            parser.error(f"--one {set_name}: no such set (the sets: {', '.join(COVER_ALL_SETS + LEAVE_EMPTY_SETS)})")
+        if set_name not in ALL_SETS:
+            parser.error(f"--one {set_name}: no such set (the sets: {', '.join(ALL_SETS)})")
         puzzles = load_set(set_name)
         if not index.isdigit() or int(index) >= len(puzzles):
             parser.error(f"--one {set_name} {index}: no such puzzle ({len(puzzles)} in the set {set_name} under {DATA})")

@@ -184,6 +184,10 @@ def _places(marks: Sequence[_Mark]) -> str:
     return "lines " + ", ".join(str(mark.line) for mark in marks)
 
 
+class _LabelThrice(ParseError):
+    """A label met a third time on a grid (a broken puzzle, or a drawn answer: :class:`_Drawing`)."""
+
+
 class _Board:
     """Collects labels and blocked cells with their text positions, then builds the Puzzle."""
 
@@ -217,7 +221,7 @@ class _Board:
         marks = self.marks.setdefault(label, [])
         marks.append(mark)
         if len(marks) == 3:
-            raise ParseError(
+            raise _LabelThrice(
                 f"label {label!r} occurs more than twice (at {_places(marks)}; expected exactly 2) "
                 "(an answer? read answers with parse_solution)",  # (as a layered board says it)
                 line=line, column=column,
@@ -469,7 +473,7 @@ def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
     try:
         return _grid_puzzle(block, fmt)
     except ParseError as error:
-        if "occurs more than twice" in error.message:
+        if isinstance(error, _LabelThrice):
             try:  # a drawn answer (mzucker's hints/*.txt): not a puzzle, skipped in a folder
                 _grid_puzzle(block, fmt, _Drawing)
             except NotAPuzzle as drawn:
