@@ -93,15 +93,19 @@ def verify(level: Level, moves: str) -> list[Violation]:
     moves = move_string(moves)
     position = level.start
     painted = {position}
+    slides: dict[tuple[Cell, str], tuple[Cell, tuple[Cell, ...]]] = {}  # each move from each cell rolled once
     for step, letter in enumerate(moves, start=1):
         if letter not in DELTAS:
             out.append(Violation("bad-symbol", f"move {step} is {letter!r}, not one of {', '.join(MOVES)}", step))
             continue
-        stop, cells = slide(level, position, letter)
+        rolled = slides.get((position, letter))
+        if rolled is None:
+            rolled = slides[position, letter] = slide(level, position, letter)
+            painted.update(rolled[1])
+        stop, cells = rolled
         if not cells:
             out.append(Violation("no-move", f"move {step} ({letter}) cannot leave {position}: a wall or the edge is next to it", step, (position,)))
             continue
-        painted.update(cells)
         position = stop
     unpainted = tuple(cell for cell in level.floor_cells if cell not in painted)
     if unpainted:
