@@ -12,6 +12,26 @@ from __future__ import annotations
 import argparse
 
 
+QUOTED_LIMIT = 40  # characters of a piece of input an error message shows before it cuts it short
+
+
+def quoted(text: object, limit: int = QUOTED_LIMIT) -> str:
+    """A piece of the input as an error message shows it: its repr, cut short after ``limit``
+    characters with its length said, so a 100 MB token does not make a 100 MB message.
+
+    >>> quoted("T1X")
+    "'T1X'"
+    >>> quoted("Z" * 1000, limit=5)
+    "'ZZZZZ'... (1000 characters)"
+    >>> quoted(["Z" * 1000, 1], limit=5)
+    "['ZZZ... (1007 characters written out)"
+    """
+    if isinstance(text, str):
+        return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+    shown = repr(text)
+    return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown)} characters written out)"
+
+
 class PuzzlesatError(Exception):
     """Base class of every error this library raises on purpose."""
 

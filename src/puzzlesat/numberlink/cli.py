@@ -439,7 +439,7 @@ def _existing_puzzles(path: str, signature: str, run_seed: int) -> tuple[list[Pu
     text, problem = pack_text(path, signature, pack=path)
     if text is None:
         return [], problem
-    marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d+): seed (-?\d+),", text, flags=re.MULTILINE)]
+    marks = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^# puzzle (\d{1,18}): seed (-?\d{1,40}),", text, flags=re.MULTILINE)]
     indices = [index for index, _ in marks]
     if indices != list(range(len(indices))):
         return [], f"{path}: puzzle comments are not numbered 0..{len(indices) - 1}"

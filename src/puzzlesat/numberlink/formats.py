@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
+from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ..grid import group_of
 from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
@@ -205,16 +205,16 @@ class _Board:
         r, c = cell
         if not (0 <= r < self.height and 0 <= c < self.width):
             raise ParseError(
-                f"endpoint of {label!r} at (row, col) = {cell} is off the {self.width}x{self.height} board",
+                f"endpoint of {quoted(label)} at (row, col) = {cell} is off the {self.width}x{self.height} board",
                 line=line, column=column,
             )
         if cell in self.taken:
             other, first = self.taken[cell]
             if other == label:  # (a line given as one point twice: 'LINE#1 (0,0)-(0,0)')
-                raise ParseError(f"both ends of {label!r} are the cell (row, col) = {cell} (at {_places([first])} too)",
+                raise ParseError(f"both ends of {quoted(label)} are the cell (row, col) = {cell} (at {_places([first])} too)",
                                  line=line, column=column)
             raise ParseError(
-                f"cell (row, col) = {cell} holds both {other!r} (at {_places([first])}) and {label!r}",
+                f"cell (row, col) = {cell} holds both {quoted(other)} (at {_places([first])}) and {quoted(label)}",
                 line=line, column=column,
             )
         self.taken[cell] = (label, mark)
@@ -222,7 +222,7 @@ class _Board:
         marks.append(mark)
         if len(marks) == 3:
             raise _LabelThrice(
-                f"label {label!r} occurs more than twice (at {_places(marks)}; expected exactly 2) "
+                f"label {quoted(label)} occurs more than twice (at {_places(marks)}; expected exactly 2) "
                 "(an answer? read answers with parse_solution)",  # (as a layered board says it)
                 line=line, column=column,
             )
@@ -235,7 +235,7 @@ class _Board:
         for label, marks in self.marks.items():
             if len(marks) != 2:
                 raise ParseError(
-                    f"label {label!r} occurs once (at {_places(marks)}; expected exactly 2)",
+                    f"label {quoted(label)} occurs once (at {_places(marks)}; expected exactly 2)",
                     line=marks[0].line, column=marks[0].column,
                 )
             start, end = sorted((marks[0].cell, marks[1].cell))
@@ -420,7 +420,7 @@ def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None
                 token, column = tokens[c], columns[c]
                 if fmt == "tokens":
                     if not token.isdigit() or not token.isascii():
-                        raise ParseError(f"unknown symbol {token!r} (expected a number, 0 or -)", line=number, column=column)
+                        raise ParseError(f"unknown symbol {quoted(token)} (expected a number, 0 or -)", line=number, column=column)
                     board.add(_canonical(token), (r, c), number, column)
                 elif token == BLOCKED:
                     board.block((r, c))
@@ -484,7 +484,7 @@ def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
             raise
         number, text = block.comment_above
         raise type(error)(
-            f"{error.message} (line {number}, {text!r}, was read as a comment; if it is the grid's "
+            f"{error.message} (line {number}, {quoted(text)}, was read as a comment; if it is the grid's "
             "first row, starting with a blocked cell, put a 'W H' size line above the grid)",
             line=error.line, column=error.column, source=error.source,
         ) from None
@@ -660,7 +660,7 @@ def _adc_answer_rows(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]],
         row = []
         for column, cell in enumerate(cells, 1):
             if not (cell.isdigit() and cell.isascii()):
-                raise ParseError(f"unknown symbol {cell!r} in cell {column} (expected a line number)", line=number)
+                raise ParseError(f"unknown symbol {quoted(cell)} in cell {column} (expected a line number)", line=number)
             label = _canonical(cell)
             row.append(EMPTY if label == "0" else label)
         rows.append((number, row))
@@ -729,7 +729,7 @@ def _puzzlink_puzzle(line: str, number: int) -> Puzzle:
         ch = body[i]
         column = url.body_column + i
         if position >= cells:
-            raise ParseError(f"unexpected {body[i:]!r} after the {cells} cells of the board", line=number, column=column)
+            raise ParseError(f"unexpected {quoted(body[i:])} after the {cells} cells of the board", line=number, column=column)
         if ch in "0123456789abcdef":
             value, width = int(ch, 16), 1
         elif ch in "-+=%":
@@ -1334,18 +1334,18 @@ def solution_from_drawing(drawing: dict[tuple[int, ...], tuple[str, int, int | N
         if token in (EMPTY, BLOCKED) or token in first:
             continue
         if token in vias:
-            raise ParseError(f"not an answer to this puzzle: via {token[1:]!r} at {where(cell)} is passed by no path "
+            raise ParseError(f"not an answer to this puzzle: via {quoted(token[1:])} at {where(cell)} is passed by no path "
                              "(every via is passed by one)", line=line, column=column)
         if token not in labels:
-            what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {token!r} is not a label"
+            what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {quoted(token)} is not a label"
             raise ParseError(f"{what} of the puzzle", line=line, column=column)
         first[token] = (line, column)
     for pair in puzzle.pairs:
         for cell in (pair.start, pair.end):
             token, line, column = drawing[cell]
             if token != pair.label:
-                holds = "leaves it unused" if token in (EMPTY, BLOCKED) else f"puts {token!r} there"
-                raise ParseError(f"not an answer to this puzzle: {pair.label!r} ends at {where(cell)} but the answer {holds}",
+                holds = "leaves it unused" if token in (EMPTY, BLOCKED) else f"puts {quoted(token)} there"
+                raise ParseError(f"not an answer to this puzzle: {quoted(pair.label)} ends at {where(cell)} but the answer {holds}",
                                  line=line, column=column)
     try:
         return read()

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree
 
-from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
+from ..errors import QUOTED_LIMIT, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
@@ -222,14 +222,14 @@ def _metadata_fields(metadata: dict[str, tuple[str, int]]) -> dict[str, Any]:
         try:
             fields["par"] = int(par)
         except ValueError:
-            raise ParseError(f"par must be a whole number, not {par!r}", line=line) from None
+            raise ParseError(f"par must be a whole number, not {quoted(par)}", line=line) from None
         if fields["par"] < 0:
-            raise ParseError(f"par must be a whole number of moves, zero or more, not {par!r}", line=line)
+            raise ParseError(f"par must be a whole number of moves, zero or more, not {quoted(par)}", line=line)
     if "answer" in metadata:
         text, line = metadata["answer"]
         answer = re.sub(r"[\s,]", "", text).upper()
         if answer.strip(MOVES):
-            raise ParseError(f"answer {text!r} holds a letter other than U, D, L, R", line=line)
+            raise ParseError(f"answer {quoted(text)} holds a letter other than U, D, L, R", line=line)
         fields["known_answer"] = answer
     return fields
 
@@ -388,10 +388,9 @@ def _int_attribute(element: ElementTree.Element, name: str, line: int | None) ->
     value = element.get(name)
     if value is None:
         raise ParseError(f"<{_tag(element)}> has no {name!r} attribute", line=line)
-    try:
-        return int(value)
-    except ValueError:
-        raise ParseError(f"<{_tag(element)}> attribute {name}={value!r} is not a whole number", line=line) from None
+    if not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", value):  # (int() refuses more than 4,300 digits)
+        raise ParseError(f"<{_tag(element)}> attribute {name}={quoted(value)} is not a whole number", line=line)
+    return int(value)
 
 
 def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
@@ -410,7 +409,7 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
                 line = data_line
                 if start_offset > 0 and data_line is not None:
                     line = data_line + body.count("\n", 0, match.start())
-                raise ParseError(f"tile value {token!r} in the csv data is not a tile number (0 to {MAX_GID})", line=line)
+                raise ParseError(f"tile value {quoted(token)} in the csv data is not a tile number (0 to {MAX_GID})", line=line)
             gids.append(int(token))
         return gids
     if encoding == "base64":
@@ -434,7 +433,7 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
         if _tag(tile) == "tile":
             gid = tile.get("gid", "0")
             if not _is_gid(gid):
-                raise ParseError(f"<tile gid={gid!r}> is not a tile number (0 to {MAX_GID})", line=data_line)
+                raise ParseError(f"<tile gid={quoted(gid)}> is not a tile number (0 to {MAX_GID})", line=data_line)
             gids.append(int(gid))
     return gids
 
@@ -444,7 +443,7 @@ MAX_GID = 0xFFFFFFFF  # Tiled's tile numbers are unsigned 32-bit (flip flags in 
 
 def _is_gid(text: str) -> bool:
     """A Tiled tile number: ASCII digits, at most MAX_GID ('-1' was read as floor, -1 & mask != 0)."""
-    return text.isascii() and text.isdigit() and int(text) <= MAX_GID
+    return text.isascii() and text.isdigit() and len(text) <= 18 and int(text) <= MAX_GID
 
 
 def parse_tmx(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
@@ -476,8 +475,8 @@ def parse_tmx(text: str, *, start: str | None = None, source: str | None = None)
     if data is None:
         raise ParseError("the map has no tile layer with <data>", line=map_line)
     layer = next(layer for layer in layers if data in list(layer))
-    layer_width = int(layer.get("width", width)) if (layer.get("width") or "").isdigit() else width
-    layer_height = int(layer.get("height", height)) if (layer.get("height") or "").isdigit() else height
+    layer_width = _int_attribute(layer, "width", map_line) if layer.get("width") else width
+    layer_height = _int_attribute(layer, "height", map_line) if layer.get("height") else height
     if (layer_width, layer_height) != (width, height):
         raise ParseError(f"the layer is {layer_width}x{layer_height} but the map is {width}x{height}",
                          line=_line_of(text, "<layer", map_line))
@@ -514,13 +513,13 @@ def parse_answers(text: str) -> dict[str, str]:
         try:
             float(parts[1])
         except ValueError:
-            raise ParseError(f"answer field 2 is {parts[1]!r}, not the seconds the answer took", line=number) from None
+            raise ParseError(f"answer field 2 is {quoted(parts[1])}, not the seconds the answer took", line=number) from None
         moves = []
         for column, digit in enumerate(parts[2:], 3):
             if digit == "":
                 continue
             if digit not in ANSWER_DIGITS:
-                raise ParseError(f"answer field {column} is {digit!r}, not a move digit 1-4 (1=R 2=L 3=U 4=D)", line=number)
+                raise ParseError(f"answer field {column} is {quoted(digit)}, not a move digit 1-4 (1=R 2=L 3=U 4=D)", line=number)
             moves.append(ANSWER_DIGITS[digit])
         answer = "".join(moves)
         if parts[0] in answers and answers[parts[0]] != answer:
@@ -583,6 +582,13 @@ def _json_error(exc: json.JSONDecodeError) -> ParseError:
     return ParseError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
 
 
+def _json_number(digits: str) -> int | float:
+    """A JSON integer as the levels' checks see it: too long for ``int`` (Python refuses more than
+    4,300 digits, with a ValueError that is no JSONDecodeError) it stays a number, but no whole
+    one (infinity), so it is refused as any other value that is not a tile, size or move count."""
+    return int(digits) if len(digits) <= 18 else float(digits)
+
+
 def parse_starhermit(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
     """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
     entries = _starhermit_entries(_lf_line_ends(text))
@@ -600,7 +606,7 @@ def parse_starhermit(text: str, *, source: str | None = None, each: bool = False
 def _starhermit_entries(text: str) -> list[tuple[object, int | None]]:
     """Each level entry of a starhermit file with the line of its ``"rows"`` key."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_number)
     except json.JSONDecodeError as exc:
         raise _json_error(exc) from None
     entries = data.get("levels") if isinstance(data, dict) else data
@@ -625,7 +631,8 @@ def _starhermit_level(entry: object, index: int, count: int, line: int | None, s
     if not isinstance(entry, dict):
         raise ParseError(f"{label} is not a JSON object", line=line)
     if "id" in entry:
-        label += f" ({entry['id']})"
+        shown = str(entry["id"])
+        label += f" ({shown if len(shown) <= QUOTED_LIMIT else quoted(shown)})"
     rows = entry.get("rows")
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
         raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
@@ -641,16 +648,16 @@ def _starhermit_level(entry: object, index: int, count: int, line: int | None, s
             raise ParseError(f"{label}: ragged row {r} ({len(row)} cells where the widest has {width}; pad with '#')", line=line)
     for key, size in (("w", width), ("h", len(rows))):
         if key in entry and entry[key] != size:
-            raise ParseError(f'{label}: "{key}" is {entry[key]!r} but the rows give {size}', line=line)
+            raise ParseError(f'{label}: "{key}" is {quoted(entry[key])} but the rows give {size}', line=line)
     where = entry.get("start")
     if not (isinstance(where, list) and len(where) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in where)):
-        raise ParseError(f'{label}: "start" must be [column, row], not {where!r}', line=line)
+        raise ParseError(f'{label}: "start" must be [column, row], not {quoted(where)}', line=line)
     par = entry.get("par")
     if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
-        raise ParseError(f'{label}: "par" must be a non-negative whole number, not {par!r}', line=line)
+        raise ParseError(f'{label}: "par" must be a non-negative whole number, not {quoted(par)}', line=line)
     answer = entry.get("solution")
     if answer is not None and (not isinstance(answer, str) or answer.strip(MOVES)):
-        raise ParseError(f'{label}: "solution" must be a string over U D L R, not {answer!r}', line=line)
+        raise ParseError(f'{label}: "solution" must be a string over U D L R, not {quoted(answer)}', line=line)
     padded = [row.ljust(width, WALL) for row in rows]
     name = str(entry.get("id", _default_name(source, index, count)))
     return _level(padded, (where[1], where[0]), line=line, name=name, par=par, known_answer=answer)
@@ -726,7 +733,7 @@ def parse_mazepaint(text: str, *, start: str | None = None, source: str | None =
         for token in tokens:
             if token not in ("0", "1"):
                 column = line.find(token) + 1
-                raise ParseError(f"unknown value {token!r} in a MazePaint map (0 floor, 1 wall)", line=number, column=column)
+                raise ParseError(f"unknown value {quoted(token)} in a MazePaint map (0 floor, 1 wall)", line=number, column=column)
             cells.append(FLOOR if token == "0" else WALL)
         if rows and len(cells) != len(rows[0]):
             raise ParseError(f"ragged row: {len(cells)} values where the first row has {len(rows[0])}", line=number)
@@ -783,7 +790,7 @@ def parse_herbou(text: str, *, start: str | None = None, source: str | None = No
         raise ParseError("no JavaScript array found (expected `levels = [[[1,0,...], ...], ...]`)", line=1)
     clean = re.sub(r",(\s*)\]", lambda m: " " + m.group(1) + "]", clean)  # trailing commas, same length
     try:
-        data, _ = json.JSONDecoder().raw_decode(clean, begin)
+        data, _ = json.JSONDecoder(parse_int=_json_number).raw_decode(clean, begin)
     except json.JSONDecodeError as exc:
         raise _json_error(exc) from None
     if not isinstance(data, list) or not data:

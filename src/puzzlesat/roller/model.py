@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPuzzle, require_type
+from ..errors import InvalidPuzzle, quoted, require_type
 from ..grid import Cell, as_cell
 
 UP, DOWN, LEFT, RIGHT = "U", "D", "L", "R"
@@ -114,7 +114,7 @@ class Level:
         if self.known_answer is not None:
             answer = str(self.known_answer)
             if answer.strip(MOVES):
-                raise InvalidPuzzle(f"known answer {answer!r} holds a letter other than U, D, L, R")
+                raise InvalidPuzzle(f"known answer {quoted(answer)} holds a letter other than U, D, L, R")
             object.__setattr__(self, "known_answer", answer)
 
     # -- construction -------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
-from ..errors import InvalidPuzzle, ParseError, require_type
+from ..errors import InvalidPuzzle, ParseError, quoted, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import (
     COLOURS,
@@ -84,20 +84,21 @@ def _square(token: str, line: int, column: int, source: Optional[str]) -> Option
         return ParseError(message, line=line, column=column, source=source)
 
     if set(token) == {"#"}:
-        raise fail(f"{token!r}: a wall in the start grid is written ###")
+        raise fail(f"{quoted(token)}: a wall in the start grid is written ###")
     match = SQUARE_TOKEN.match(token)
     if not match:
-        raise fail(f"{token!r} is not a square <figure><scope><colour> such as T1R (or ### for a wall)")
+        raise fail(f"{quoted(token)} is not a square <figure><scope><colour> such as T1R (or ### for a wall)")
     figure, scope_text, colour = match.groups()
     if figure not in FIGURE_DIRECTIONS:
-        raise fail(f"unknown figure {figure!r} in {token!r} (expected T tower, B bishop or Q queen)")
-    scope = int(scope_text)
-    if scope == 0:
-        raise fail(f"scope 0 in {token!r}: a square moves at least 1 cell (scope 1-{MAX_SCOPE})")
-    if scope > MAX_SCOPE:
-        raise fail(f"scope {scope} in {token!r} is above {MAX_SCOPE}")
+        raise fail(f"unknown figure {figure!r} in {quoted(token)} (expected T tower, B bishop or Q queen)")
+    digits = scope_text.lstrip("0")
+    if not digits:
+        raise fail(f"scope 0 in {quoted(token)}: a square moves at least 1 cell (scope 1-{MAX_SCOPE})")
+    if len(digits) > 9 or int(digits) > MAX_SCOPE:  # (int() refuses more than 4,300 digits)
+        raise fail(f"scope {digits if len(digits) <= 9 else quoted(digits, 9)} in {quoted(token)} is above {MAX_SCOPE}")
+    scope = int(digits)
     if colour not in COLOURS:
-        raise fail(f"unknown colour {colour!r} in {token!r} (colours are letters A-Z)")
+        raise fail(f"unknown colour {colour!r} in {quoted(token)} (colours are letters A-Z)")
     return Square(figure, scope, colour)
 
 
@@ -238,7 +239,7 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
                 elif len(token) == 1 and token in COLOURS:
                     row.append(token)
                 else:
-                    raise fail(f"unknown colour {token!r} in the goal grid (colours are letters A-Z, # for a wall)", number, column)
+                    raise fail(f"unknown colour {quoted(token)} in the goal grid (colours are letters A-Z, # for a wall)", number, column)
             width = len(draft.start[0])
             if len(row) != width:
                 raise fail(f"goal row has {len(row)} cells, the start rows have {width}", number, tokens[width][0] if len(row) > width else None)
@@ -262,7 +263,7 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
                 kind = "match" if len(tokens) == 1 else tokens[1][1].lower()
                 if kind not in ("match", "cluster", "touch") or len(tokens) > 2:
                     column = tokens[1][0] if len(tokens) > 1 else None
-                    raise fail(f"unknown goal {' '.join(t for _, t in tokens[1:])!r} (write 'goal' then the colour grid, 'goal cluster' or 'goal touch')", number, column)
+                    raise fail(f"unknown goal {quoted(' '.join(t for _, t in tokens[1:]))} (write 'goal' then the colour grid, 'goal cluster' or 'goal touch')", number, column)
                 draft.goal_kind = kind
                 draft.goal_line = number
                 state = "goal" if kind == "match" else "after"
@@ -316,7 +317,9 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
                 for column, token in tokens[1:]:
                     match = MOVE_TOKEN.match(token)
                     if not match:
-                        raise fail(f"move {token!r} is not written r1,c1>r2,c2", number, column)
+                        raise fail(f"move {quoted(token)} is not written r1,c1>r2,c2", number, column)
+                    if max(len(x) for x in match.groups()) > 9:  # (int() refuses more than 4,300 digits)
+                        raise fail(f"move {quoted(token)} names a row or column past any board", number, column)
                     r1, c1, r2, c2 = (int(x) for x in match.groups())
                     moves.append(Move((r1, c1), (r2, c2)))
                 draft.solution = tuple(moves)
@@ -324,7 +327,7 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
         if keyword == "goal":
             raise fail("'goal' without a 'start' grid before it", number)
         if draft is None:
-            raise fail(f"unexpected {tokens[0][1]!r}: a level begins with a line 'start'", number, tokens[0][0])
+            raise fail(f"unexpected {quoted(tokens[0][1])}: a level begins with a line 'start'", number, tokens[0][0])
         raise fail(
             f"unexpected {tokens[0][1]!r} after the goal (expected 'minimum N', 'solution MOVES', a comment, '---' or the next 'start')",
             number,

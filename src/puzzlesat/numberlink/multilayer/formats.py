@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ...errors import InvalidPuzzle, NotAPuzzle, ParseError, require_type
+from ...errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ...results import solution_hint
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
@@ -119,7 +119,7 @@ class _Stack:
             times = "once" if len(marks) == 1 else f"{len(marks)} times"
             hint = " (an answer? read answers with parse_solution)" if answer_hint and len(marks) > 2 else ""
             where = marks[0] if len(marks) == 1 else marks[2]
-            problems.append((where, f"label {label!r} occurs {times} (at {_places(marks[:6])}"
+            problems.append((where, f"label {quoted(label)} occurs {times} (at {_places(marks[:6])}"
                              f"{', ...' if len(marks) > 6 else ''}; expected exactly 2){hint}"))
         if problems:
             (line, column), message = min(problems)
@@ -521,7 +521,7 @@ def _answer_cells(line: str, number: int, width: int) -> list[tuple[str, int]]:
         column = start + (len(piece) - len(piece.lstrip())) + 1
         start += len(piece) + 1
         if not (cell.isdigit() and cell.isascii()):
-            what = "an empty cell" if not cell else f"unknown symbol {cell!r}"
+            what = "an empty cell" if not cell else f"unknown symbol {quoted(cell)}"
             raise ParseError(
                 f"{what} in cell {k} (expected a line number, 0 for unused)", line=number, column=column
             )
@@ -708,10 +708,10 @@ def _line_numbers(puzzle: Puzzle) -> dict[str, int]:
     if puzzle.blocked:
         raise ValueError("the ADC format cannot express blocked cells")
     for label in puzzle.labels:
-        if not (label.isdigit() and label.isascii() and _canonical(label) == label and label != "0"):
+        if not (label.isdigit() and label.isascii() and _canonical(label) == label and label != "0" and len(label) <= 18):
             raise ValueError(
-                f"the ADC format numbers its lines: label {label!r} is not a positive whole number "
-                "without leading zeros (like '7')"
+                f"the ADC format numbers its lines: label {quoted(label)} is not a positive whole number "
+                "of at most 18 digits without leading zeros (like '7')"
             )
     return {label: int(label) for label in puzzle.labels}
 

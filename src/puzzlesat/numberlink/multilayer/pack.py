@@ -122,7 +122,7 @@ def existing_puzzles(folder: str, first_line: str, args: argparse.Namespace) -> 
     if not text.endswith("\n"):
         return [], f"{manifest} ends in the middle of a line; remove the incomplete last line to resume"
     marks = [(int(m.group(1)), m.group(2), int(m.group(3)))
-             for m in re.finditer(r"^# puzzle (\d+): (\S+), seed (-?\d+),", text, flags=re.MULTILINE)]
+             for m in re.finditer(r"^# puzzle (\d{1,18}): (\S+), seed (-?\d{1,40}),", text, flags=re.MULTILINE)]
     rules = rules_from(args)
     found = []
     for position, (index, name, seed) in enumerate(marks):
