@@ -91,3 +91,9 @@ def test_quoted_keeps_short_pieces_whole() -> None:
     assert quoted("T1X") == "'T1X'"
     assert quoted("x" * 40) == repr("x" * 40)
     assert quoted("x" * 41).endswith("... (41 characters)")
+
+
+def test_leading_zeros_do_not_make_a_number_long() -> None:
+    level = swap.parse(f"start\nT{'0' * 5000}1R T1G\ngoal\nG R\nsolution {'0' * 5000},0>0,1\n")
+    assert level.start[0][0].scope == 1
+    assert (level.stated_solution[0].source, level.stated_solution[0].target) == ((0, 0), (0, 1))

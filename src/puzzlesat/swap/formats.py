@@ -318,9 +318,10 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
                     match = MOVE_TOKEN.match(token)
                     if not match:
                         raise fail(f"move {quoted(token)} is not written r1,c1>r2,c2", number, column)
-                    if max(len(x) for x in match.groups()) > 9:  # (int() refuses more than 4,300 digits)
+                    numbers = [x.lstrip("0") or "0" for x in match.groups()]
+                    if max(len(x) for x in numbers) > 9:  # (int() refuses more than 4,300 digits)
                         raise fail(f"move {quoted(token)} names a row or column past any board", number, column)
-                    r1, c1, r2, c2 = (int(x) for x in match.groups())
+                    r1, c1, r2, c2 = (int(x) for x in numbers)
                     moves.append(Move((r1, c1), (r2, c2)))
                 draft.solution = tuple(moves)
             continue
