@@ -256,6 +256,22 @@ def test_swap_illegal_move_is_drawn_as_such() -> None:
     assert "goal-rule" in {c for e in root.iter() for c in (e.get("class") or "").split()}
 
 
+def test_swap_frame_captions_of_a_narrow_board_do_not_run_into_each_other() -> None:
+    from puzzlesat.scene import text_width
+    from puzzlesat.swap.model import Level
+    from puzzlesat.swap.render import render as render_swap
+
+    # one column: a frame is one square wide, its caption "1: 0,0>1,0" about three
+    level = Level.from_rows(["T1R", "T1G", "T1R", "T1G"], goal=["G", "R", "G", "R"])
+    scene = render_swap(level, ["0,0>1,0", "2,0>3,0"])
+    captions = [s for s in scene.walk() if "frame-caption" in s.cls.split()]
+    assert [c.text for c in captions] == ["1: 0,0>1,0", "2: 2,0>3,0", "end"]
+    for a, b in zip(captions, captions[1:]):
+        if a.y == b.y:  # side by side in one row of frames
+            assert a.x + text_width(a.text, a.size) <= b.x, (a.text, b.text)
+    assert all(c.x + text_width(c.text, c.size) <= scene.width for c in captions)
+
+
 # -- puzzlesat render ---------------------------------------------------------------------------
 CLI_SAMPLES = {
     "numberlink": ("puzzle.txt", "5 5\n1 . . . .\n2 . . 3 .\n. . . . .\n. 1 . . 2\n. . . . 3\n", "path", 3),

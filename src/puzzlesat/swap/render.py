@@ -207,7 +207,11 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
     if move_list is not None:
         frame_w, frame_h = level.cols * small, level.rows * small
         gap = small * 0.7
-        per_row = frames_per_row or max(3, int((width - 2 * margin + gap) // (frame_w + gap)))
+        captions = [f"{k + 1}: {move}" for k, move in enumerate(move_list)] + ["end"]
+        # frames stand a caption's width apart at least: on a narrow board "1: 0,0>1,0" is wider
+        # than the frame above it, and captions one frame-width apart ran into each other
+        pitch = max([frame_w] + [text_width(text, label * 0.8) for text in captions]) + gap
+        per_row = frames_per_row or max(3, int((width - 2 * margin + gap) // pitch))
         frames = len(move_list) + 1
         verdict = "goal reached" if is_goal(level, boards[-1]) else "goal NOT reached"
         header = f"{len(move_list)} move{'s' if len(move_list) != 1 else ''}: {verdict}"
@@ -215,21 +219,20 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
         y0 = bottom + label * 2.0
         for k in range(frames):
             row, col = divmod(k, per_row)
-            fx = left + col * (frame_w + gap)
+            fx = left + col * pitch
             fy = y0 + row * (frame_h + label * 1.7)
+            caption_text = captions[k]
             if k < len(move_list):
                 move = move_list[k]
-                caption_text = f"{k + 1}: {move}"
                 board_group = _board(boards[k], fx, fy, small, board_id=f"frame-{k + 1}", detailed=False, highlight=move.cells)
                 shapes.append(board_group)
                 shapes.append(_move_arrow(boards[k], move, fx, fy, small, k + 1))
             else:
-                caption_text = "end"
                 shapes.append(_board(boards[k], fx, fy, small, board_id="final", detailed=False, goal_colours=goal_colours))
             shapes.append(Text(fx, fy + frame_h + label * 0.6, caption_text, size=label * 0.8, anchor="start", cls="frame-caption"))
         rows_used = math.ceil(frames / per_row)
         bottom = y0 + rows_used * (frame_h + label * 1.7)
-        width = max(width, left + min(frames, per_row) * (frame_w + gap) - gap + margin)
+        width = max(width, left + min(frames, per_row) * pitch - gap + margin)
 
     scene = Scene(width, bottom + margin * 0.5, title=title or level.name or f"Swap {level.rows}x{level.cols}")
     for shape in shapes:
