@@ -351,6 +351,18 @@ def test_puzzlesat_render_errors_are_one_line(tmp_path, capsys) -> None:
     assert main(["render", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.svg")]) == 2
 
 
+def test_puzzlesat_render_says_why_a_numberlink_puzzle_has_no_answer_as_solve_does(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    source = tmp_path / "crossing.txt"
+    source.write_text("AB\nBA\n")  # the pairs alternate along the border
+    assert main(["solve", str(source)]) == 1
+    why = "pairs 'A' and 'B' alternate along the border"
+    assert why in capsys.readouterr().out
+    assert main(["render", str(source), "--solution", "-o", str(tmp_path / "x.svg")]) == 1
+    assert f"no answer drawn: unsatisfiable under cover-all rules: {why}" in capsys.readouterr().err
+
+
 def test_puzzlesat_render_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     from puzzlesat.cli import main

@@ -677,7 +677,8 @@ def render(puzzle: AnyPuzzle, args: argparse.Namespace) -> int:
             title += f", solved, {_uniqueness_text(result.unique)}"
         else:
             found = Status.UNSATISFIABLE.value if result.complete else f"{Status.UNKNOWN.value} (time limit)"
-            print(f"no answer drawn: {found} under {rules_from(args)} rules", file=sys.stderr)
+            proof = (result.stats or {}).get("proof")  # why, as solve says it (and roller's render)
+            print(f"no answer drawn: {found} under {rules_from(args)} rules" + (f": {proof}" if proof else ""), file=sys.stderr)
             status = 1
         asked = next((rules for (_, index), rules in getattr(args, "url_rules", {}).items()
                       if index == (args.index or 0)), None)  # (one input: the URL drawn)
