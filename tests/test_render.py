@@ -363,6 +363,18 @@ def test_puzzlesat_render_says_why_a_numberlink_puzzle_has_no_answer_as_solve_do
     assert f"no answer drawn: unsatisfiable under cover-all rules: {why}" in capsys.readouterr().err
 
 
+def test_puzzlesat_render_says_why_a_swap_level_is_unsolvable_as_solve_does(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    source = tmp_path / "walled.swap"
+    source.write_text("start\nT1R ### T1G\ngoal\nG ### R\n")  # the wall parts the two squares
+    assert main(["solve", str(source)]) == 1
+    why = "cells (0, 0) cannot exchange squares with the rest of the board"
+    assert why in capsys.readouterr().out
+    assert main(["render", str(source), "--solution", "-o", str(tmp_path / "x.svg")]) == 1
+    assert f"no answer drawn: unsolvable: {why}" in capsys.readouterr().err
+
+
 def test_puzzlesat_render_png(tmp_path) -> None:
     pytest.importorskip("matplotlib")
     from puzzlesat.cli import main

@@ -573,7 +573,8 @@ def render(level: Level, args: argparse.Namespace) -> int:
             title += f", {len(moves)} move{'s' if len(moves) != 1 else ''}" + (" (proven minimum)" if result.optimal else " (not proven minimal)")
         else:
             why = f"unknown ({stopped_short(result) or 'time limit'})" if result.status is Status.UNKNOWN else STATUS_TEXT[result.status]
-            print(f"no answer drawn: {why}", file=sys.stderr)
+            reason = (result.stats or {}).get("reason") if result.status is Status.UNSATISFIABLE else None
+            print(f"no answer drawn: {why}" + (f": {reason}" if reason else ""), file=sys.stderr)  # (as solve says it)
             status = 1
     written = save_for_cli(draw(level, moves, title=title), args.output)
     return written or status
