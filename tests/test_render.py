@@ -138,6 +138,20 @@ def test_roller_partial_answer_marks_unpainted_floor() -> None:
     assert with_class(render_roller_svg_root(level), "move") == []
 
 
+def test_roller_arrows_are_numbered_by_their_place_in_the_moves_as_verify_counts() -> None:
+    """A move against a wall draws nothing; the arrows after it kept counting from 1, so the
+    picture of "LRD" said 1 and 2 where verify's messages say move 2 and move 3."""
+    from puzzlesat.roller.model import Level
+    from puzzlesat.roller.render import render as render_roller
+    from puzzlesat.roller.verify import verify
+
+    level = Level.from_rows(["o..", "##."])
+    assert [v.step for v in verify(level, "LRD")] == [1]  # L: a wall (the edge) beside the start
+    moves = with_class(parse_svg(render_roller(level, "LRD").to_svg()), "move")
+    assert [m.get("id") for m in moves] == ["move-2", "move-3"]
+    assert [t.text for m in moves for t in m.iter(SVG + "text")] == ["2", "3"]
+
+
 def test_roller_picture_takes_moves_as_a_list_of_letters_as_verify_does() -> None:
     """``verify(level, ["R", "D"])`` held, ``render(level, ["R", "D"])`` was a TypeError."""
     from puzzlesat.roller.model import Level

@@ -4,7 +4,8 @@
 ``.png``). Walls are dark squares (``class="wall"``), floor cells light; with an answer, every
 cell the ball paints is coloured (``class="painted"``, one per cell), floor it misses is marked
 (``class="unpainted"``), and each move is one numbered arrow from stop to stop
-(``<g class="move" id="move-N">``), coloured from blue (first) to red (last). Opposite moves over
+(``<g class="move" id="move-N">``, N its place in ``moves``, as :func:`.verify.verify` counts; a
+move against a wall draws nothing), coloured from blue (first) to red (last). Opposite moves over
 the same stretch are drawn side by side, not on top of each other. The ball's start is a
 circle (``class="start"``), its last stop a ring (``class="finish"``).
 
@@ -133,16 +134,14 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
 
     moves = "".join(moves) if moves is not None else None
     painted: set[Cell] = {level.start}
-    stops: list[tuple[Cell, Cell, str]] = []  # (from, to, direction) of each real move
+    stops: list[tuple[Cell, Cell, str, int]] = []  # (from, to, direction, place in moves) of each real move
     if moves is not None:
         position = level.start
-        for direction in moves:
-            if direction not in DELTAS:
-                continue
+        for number, direction in enumerate(moves, start=1):
             stop, cells = slide(level, position, direction)
             painted.update(cells)
             if cells:
-                stops.append((position, stop, direction))
+                stops.append((position, stop, direction, number))
             position = stop
 
     board = Group(cls="board")
@@ -183,9 +182,9 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
 
     if stops:
         route = Group(cls="route")
-        lanes = assign_lanes([(a, b) for a, b, _ in stops])
-        for step, (a, b, direction) in enumerate(stops):
-            colour = step_colour(step, len(stops))
+        lanes = assign_lanes([(a, b) for a, b, _, _ in stops])
+        for step, (a, b, direction, number) in enumerate(stops):
+            colour = step_colour(number - 1, len(moves))
             (x1, y1), (x2, y2) = centre(a), centre(b)
             lane, lane_count = lanes[step]
             spacing = cell * min(0.24, 0.72 / max(1, lane_count - 1))
@@ -195,9 +194,9 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
             shrink = cell * 0.2
             x1s, y1s = x1 + dc * shrink + ox, y1 + dr * shrink + oy
             x2s, y2s = x2 - dc * shrink + ox, y2 - dr * shrink + oy
-            move = Group(cls="move", id=f"move-{step + 1}", title=f"move {step + 1}: {direction} {a} -> {b}")
+            move = Group(cls="move", id=f"move-{number}", title=f"move {number}: {direction} {a} -> {b}")
             move.add(Arrow(x1s, y1s, x2s, y2s, stroke=colour, stroke_width=max(1.0, cell * 0.07), head=cell * 0.3))
-            label = str(step + 1)
+            label = str(number)
             radius = cell * (0.2 if len(label) < 3 else 0.25)
             # numbers of side-by-side moves sit at staggered points along them, not side by side
             t = min(0.75, max(0.25, 0.5 + (lane - (lane_count - 1) / 2) * 0.3))
