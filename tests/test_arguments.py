@@ -94,7 +94,7 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
 
     stacked = multilayer.parse("layer 1\n1.\n..\n\nlayer 2\n..\n.1")
     for verb in (numberlink.solve, numberlink.count, numberlink.is_unique, numberlink.encode):
-        with pytest.raises(TypeError, match=r"multilayer\.model\.Puzzle \(.*several layers is solved by numberlink\.multilayer\)"):
+        with pytest.raises(TypeError, match=r"multilayer\.model\.Puzzle \(.*several layers has its own verbs in numberlink\.multilayer\)"):
             verb(stacked)
 
 

@@ -120,3 +120,24 @@ def test_a_tracing_cut_short_says_so_instead_of_calling_the_answer_invalid():
     with pytest.raises(TraceCapped, match="not traced as one path within 3 steps"):
         trace(FlatPair("A", (0, 0), (5, 0)), snake, max_steps=3)
     assert len(trace(FlatPair("A", (0, 0), (5, 0)), snake)) == 36
+
+
+@pytest.mark.parametrize("verb", ["solve", "count", "verify", "render", "format", "backtracking", "frontier"])
+def test_a_one_layer_verb_given_a_stack_points_to_numberlink_multilayer(verb) -> None:
+    from puzzlesat import numberlink
+    from puzzlesat.numberlink import backtracking, frontier
+
+    from puzzlesat.numberlink import multilayer
+
+    stack = multilayer.parse("layer 1\n1 .\n. 1\n\nlayer 2\n. .\n. .\n")
+    call = {
+        "solve": lambda: numberlink.solve(stack),
+        "count": lambda: numberlink.count(stack),
+        "verify": lambda: numberlink.verify(stack, None),
+        "render": lambda: numberlink.render(stack),
+        "format": lambda: numberlink.format(stack),
+        "backtracking": lambda: backtracking.solve(stack),
+        "frontier": lambda: frontier.count_answers(stack),
+    }[verb]
+    with pytest.raises(TypeError, match=r"several layers has its own verbs in numberlink\.multilayer"):
+        call()

@@ -34,7 +34,7 @@ from typing import Iterator
 from ..errors import require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..timing import Deadline
-from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
 from .verify import verify
 
 METHOD = "backtracking"
@@ -57,7 +57,7 @@ class _Search:
     """Mutable search state over flat cell indices ``row * width + col``."""
 
     def __init__(self, puzzle: Puzzle, rules: Rules, deadline: Deadline) -> None:
-        require_type(puzzle, Puzzle, "puzzle")
+        require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
         require_type(rules, Rules, "rules")
         self.puzzle = puzzle
         self.rules = rules

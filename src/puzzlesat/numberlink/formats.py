@@ -73,7 +73,7 @@ from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ..grid import group_of
 from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
-from .model import BLOCKED, EMPTY, MAX_CELLS, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
+from .model import BLOCKED, EMPTY, MAX_CELLS, ONE_LAYER_HINT, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
 
@@ -1108,7 +1108,7 @@ def format_all(puzzles: Sequence[Puzzle], *, fmt: str = "native") -> str:
     if fmt not in MULTI_PUZZLE_FORMATS:
         raise ValueError(f"format {fmt!r} holds one puzzle per file; several are written as {', '.join(MULTI_PUZZLE_FORMATS)}")
     for puzzle in puzzles:  # (before their labels are read)
-        require_type(puzzle, Puzzle, "puzzle")
+        require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     if fmt == "native" and all(len(label) == 1 for puzzle in puzzles for label in puzzle.labels):
         fmt = "thomasahle"
     texts = [format(puzzle, fmt=fmt).rstrip("\n") for puzzle in puzzles]
@@ -1136,7 +1136,7 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
     >>> format(Puzzle.from_rows(["B.A", "A.B"]), fmt="puzzlink")
     'https://puzz.link/p?numlin/3/2/1g22g1'
     """
-    require_type(puzzle, Puzzle, "puzzle")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     if fmt == "native":
         return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
     if fmt == "puzzlink":
@@ -1236,7 +1236,7 @@ def format_solution(puzzle: Puzzle, solution: Solution, *, fmt: str = "native") 
     SIZE 3X1
     01,01,01
     """
-    require_type(puzzle, Puzzle, "puzzle")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(solution, Solution, "solution", solution_hint(solution))
     if fmt == "native":
         return _grid_text(solution.to_rows(puzzle), puzzle.width, puzzle.height)

@@ -40,7 +40,7 @@ import numpy as np
 from ..errors import require_type
 from ..results import check_count_limit
 from ..timing import Deadline
-from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
 from .verify import verify
 
 EMPTY, OPEN, CLOSE = 0, 1, 2  # slot values; label i (0-based) is 3 + i
@@ -359,7 +359,7 @@ def count_answers(
     >>> only.count, count_answers(p, reference=only.answers[0]).count
     (1, 0)
     """
-    require_type(puzzle, Puzzle, "puzzle")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(rules, Rules, "rules")
     check_count_limit(limit)
     if rules.no_self_touch:

@@ -32,6 +32,7 @@ EMPTY = "."
 BLOCKED = "#"
 
 MAX_CELLS = 4_000_000  # 2000 x 2000: beyond this a board is refused as absurd
+ONE_LAYER_HINT = "parse text with numberlink.parse; a puzzle of several layers has its own verbs in numberlink.multilayer"
 
 
 

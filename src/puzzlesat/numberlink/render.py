@@ -24,7 +24,7 @@ from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Circle, Group, Line, Point, Polyline, Rect, Scene, Text, check_cell_size, text_colour_on, text_width
-from .model import Puzzle, Solution
+from .model import ONE_LAYER_HINT, Puzzle, Solution
 
 if TYPE_CHECKING:
     from .multilayer.model import Puzzle as LayeredPuzzle, Solution as LayeredSolution
@@ -99,7 +99,7 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
     >>> scene.to_svg().startswith("<svg"), scene.count("endpoint")
     (True, 4)
     """
-    require_type(puzzle, Puzzle, "puzzle")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     if isinstance(solution, SolveResult):  # render(puzzle, solve(puzzle)) works too
         solution = solution.solution
     if solution is not None:

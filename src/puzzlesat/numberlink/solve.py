@@ -46,7 +46,7 @@ from ..timing import Deadline
 from . import frontier, routing, topology
 from .encoding import Encoding, EncodingTimeout, orientation_blocks
 from .encoding import encode as _encode
-from .model import DEFAULT_RULES, Cell, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
 from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "UnverifiedAnswer"]
@@ -54,9 +54,6 @@ __all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "Unverifie
 
 class UnverifiedAnswer(AssertionError):
     """Internal error: the solver produced an answer that the independent checker rejects."""
-
-
-ONE_LAYER_HINT = "parse text with numberlink.parse; a puzzle of several layers is solved by numberlink.multilayer"
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:

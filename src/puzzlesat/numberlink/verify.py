@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 from ..errors import require_type
 from ..grid import Cell, is_adjacent
 from ..results import solution_hint
-from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
 
 # Stable violation codes, in the order they are checked.
 CODES = {
@@ -63,7 +63,7 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     >>> [v.code for v in verify(puzzle, gap)]
     ['not-connected', 'uncovered']
     """
-    require_type(puzzle, Puzzle, "puzzle")
+    require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
