@@ -365,28 +365,21 @@ def test_puzzlesat_render_errors_are_one_line(tmp_path, capsys) -> None:
     assert main(["render", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.svg")]) == 2
 
 
-def test_puzzlesat_render_says_why_a_numberlink_puzzle_has_no_answer_as_solve_does(tmp_path, capsys) -> None:
+@pytest.mark.parametrize("name, text, why, drawn", [
+    ("crossing.txt", "AB\nBA\n",  # the pairs alternate along the border
+     "pairs 'A' and 'B' alternate along the border", "unsatisfiable under cover-all rules"),
+    ("walled.swap", "start\nT1R ### T1G\ngoal\nG ### R\n",  # the wall parts the two squares
+     "cells (0, 0) cannot exchange squares with the rest of the board", "unsolvable"),
+])
+def test_puzzlesat_render_says_why_there_is_no_answer_as_solve_does(tmp_path, capsys, name, text, why, drawn) -> None:
     from puzzlesat.cli import main
 
-    source = tmp_path / "crossing.txt"
-    source.write_text("AB\nBA\n")  # the pairs alternate along the border
+    source = tmp_path / name
+    source.write_text(text)
     assert main(["solve", str(source)]) == 1
-    why = "pairs 'A' and 'B' alternate along the border"
     assert why in capsys.readouterr().out
     assert main(["render", str(source), "--solution", "-o", str(tmp_path / "x.svg")]) == 1
-    assert f"no answer drawn: unsatisfiable under cover-all rules: {why}" in capsys.readouterr().err
-
-
-def test_puzzlesat_render_says_why_a_swap_level_is_unsolvable_as_solve_does(tmp_path, capsys) -> None:
-    from puzzlesat.cli import main
-
-    source = tmp_path / "walled.swap"
-    source.write_text("start\nT1R ### T1G\ngoal\nG ### R\n")  # the wall parts the two squares
-    assert main(["solve", str(source)]) == 1
-    why = "cells (0, 0) cannot exchange squares with the rest of the board"
-    assert why in capsys.readouterr().out
-    assert main(["render", str(source), "--solution", "-o", str(tmp_path / "x.svg")]) == 1
-    assert f"no answer drawn: unsolvable: {why}" in capsys.readouterr().err
+    assert f"no answer drawn: {drawn}: {why}" in capsys.readouterr().err
 
 
 def test_puzzlesat_render_png(tmp_path) -> None:
