@@ -134,8 +134,9 @@ def rows_in_child(name: str, *, time_limit: float, quick: bool, budget: float | 
 
     def pump() -> None:
         assert child.stdout is not None
-        for line in child.stdout:
-            lines.put(line)
+        with child.stdout:  # closed here, at the end of the child's output (it ends when the child is stopped too)
+            for line in child.stdout:
+                lines.put(line)
         lines.put(None)
 
     threading.Thread(target=pump, daemon=True).start()
@@ -178,19 +179,20 @@ def child_main(name: str, time_limit: float, quick: bool) -> int:
         channel.write(json.dumps(message) + "\n")
         channel.flush()
 
-    module, why = load_module(name)
-    if module is None:
-        send({"missing": why})
-        return 3
-    try:
-        for row in module.run(time_limit=time_limit, quick=quick):
-            send({"row": _jsonable(dict(row))})
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the runner reports it
-        return 130
-    except Exception as exc:
-        send({"failed": traceback.format_exception_only(type(exc), exc)[-1].strip()})
-        return 1
-    return 0
+    with channel:
+        module, why = load_module(name)
+        if module is None:
+            send({"missing": why})
+            return 3
+        try:
+            for row in module.run(time_limit=time_limit, quick=quick):
+                send({"row": _jsonable(dict(row))})
+        except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the runner reports it
+            return 130
+        except Exception as exc:
+            send({"failed": traceback.format_exception_only(type(exc), exc)[-1].strip()})
+            return 1
+        return 0
 
 
 def run_all(
