@@ -97,3 +97,10 @@ def test_leading_zeros_do_not_make_a_number_long() -> None:
     level = swap.parse(f"start\nT{'0' * 5000}1R T1G\ngoal\nG R\nsolution {'0' * 5000},0>0,1\n")
     assert level.start[0][0].scope == 1
     assert (level.stated_solution[0].source, level.stated_solution[0].target) == ((0, 0), (0, 1))
+
+
+def test_an_adc_answer_with_a_huge_line_number_gives_a_short_message() -> None:
+    puzzle = numberlink.parse("SIZE 2X1\nLINE_NUM 1\nLINE#1 (0,0)-(1,0)\n")
+    with pytest.raises(ParseError, match=r"line number '9{40}'\.\.\. \(5000 characters\) is not a LINE") as caught:
+        numberlink.parse_solution(f"SIZE 2X1\n{DIGITS},01\n", puzzle)
+    assert len(str(caught.value)) <= MESSAGE_MAX

@@ -32,6 +32,16 @@ def quoted(text: object, limit: int = QUOTED_LIMIT) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown)} characters written out)"
 
 
+def shown(text: str) -> str:
+    """A piece of the input shown bare (a number, a level's id), or quoted and cut short like
+    :func:`quoted` when it is longer than ``QUOTED_LIMIT`` characters.
+
+    >>> shown("07"), shown("9" * 50)
+    ('07', "'9999999999999999999999999999999999999999'... (50 characters)")
+    """
+    return text if len(text) <= QUOTED_LIMIT else quoted(text)
+
+
 class PuzzlesatError(Exception):
     """Base class of every error this library raises on purpose."""
 

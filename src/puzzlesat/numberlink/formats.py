@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
+from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
 from ..grid import group_of
 from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
@@ -1337,7 +1337,7 @@ def solution_from_drawing(drawing: dict[tuple[int, ...], tuple[str, int, int | N
             raise ParseError(f"not an answer to this puzzle: via {quoted(token[1:])} at {where(cell)} is passed by no path "
                              "(every via is passed by one)", line=line, column=column)
         if token not in labels:
-            what = f"line number {token} is not a LINE" if fmt == "adc" else f"label {quoted(token)} is not a label"
+            what = f"line number {shown(token)} is not a LINE" if fmt == "adc" else f"label {quoted(token)} is not a label"
             raise ParseError(f"{what} of the puzzle", line=line, column=column)
         first[token] = (line, column)
     for pair in puzzle.pairs:

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Callable
 from xml.etree import ElementTree
 
-from ..errors import QUOTED_LIMIT, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
+from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
 from ..textio import as_text, split_lines, with_file_name_hint
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
@@ -178,8 +178,8 @@ def _parse_grid_block(
             column = indent + i + 1
             kind = symbols.get(ch)
             if kind is None:
-                shown = "a space" if ch.isspace() else repr(ch)
-                raise ParseError(f"unknown symbol {shown} in a {fmt} grid (accepted: {' '.join(repr(s) for s in symbols)})",
+                symbol = "a space" if ch.isspace() else repr(ch)
+                raise ParseError(f"unknown symbol {symbol} in a {fmt} grid (accepted: {' '.join(repr(s) for s in symbols)})",
                                  line=number, column=column)
             if kind == BALL:
                 if start is not None:
@@ -631,8 +631,7 @@ def _starhermit_level(entry: object, index: int, count: int, line: int | None, s
     if not isinstance(entry, dict):
         raise ParseError(f"{label} is not a JSON object", line=line)
     if "id" in entry:
-        shown = str(entry["id"])
-        label += f" ({shown if len(shown) <= QUOTED_LIMIT else quoted(shown)})"
+        label += f" ({shown(str(entry['id']))})"
     rows = entry.get("rows")
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
         raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
