@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from puzzlesat.child import can_fork
 from puzzlesat.results import Status
 from puzzlesat.swap.model import Goal, Level
 from puzzlesat.swap.compiled import Task
@@ -190,8 +191,10 @@ def test_plateau_bounds_are_admissible_and_consistent_everywhere():
 
 
 def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
-    """With no time for the two proof slices, every level the quick plan does not settle gets
-    the plateau bounds (the running A* strengthened): the minima stay those of plain A*."""
+    """In one process (no fork, or a pool worker) and with no time for the two proof slices,
+    every level the quick plan does not settle gets the plateau bounds (the running A*
+    strengthened): the minima stay those of plain A*."""
+    monkeypatch.setattr(solve_module, "can_fork", lambda: False)
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "SECOND_SLICE_SHARE", 0.0)
@@ -215,14 +218,106 @@ def test_without_any_plan_the_proof_still_gets_the_whole_time(monkeypatch):
 
 
 def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
-    """With no time for the first proof slice and no cheap beams, every level the quick plan
-    does not settle goes through the wide beams at the proven bound and the resumed proof: the
-    minima stay those of the plain A* (no plans handed over), and every answer passes verify."""
+    """In one process, with no time for the first proof slice and no cheap beams, every level
+    the quick plan does not settle goes through the wide beams at the proven bound and the
+    resumed proof: the minima stay those of the plain A* (no plans handed over), and every
+    answer passes verify."""
+    monkeypatch.setattr(solve_module, "can_fork", lambda: False)
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
     _, widened = solved_like_plain_a_star(35, 16, [(4, 4), (4, 5), (5, 4)], lambda r: "wide_beam_plan" in r.stats)
     assert widened >= 3, widened
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the proof runs in one process")
+def test_solve_with_a_helper_process_on_every_open_proof(monkeypatch):
+    """With no time for the first proof slice and no cheap beams, every level the quick plan
+    does not settle is proven by A* here while a forked helper runs the wide beams and the
+    plateau LPs: the minima stay those of plain A*, and every answer passes verify."""
+    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    _, helped = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], lambda r: r.stats.get("helper") == "process")
+    assert helped >= 3, helped
+
+
+class HelperInThisProcess:
+    """Stands in for :class:`puzzlesat.child.Child` as :func:`solve.prove_with_helper` uses it:
+    runs the helper's work at once, here, so that all it reports is in before A*'s next slice
+    (in a real process the A* of a small level often decides first)."""
+
+    def __init__(self, function, item, arguments, *, on_progress):
+        original = solve_module.report_progress
+        solve_module.report_progress = on_progress
+        try:
+            function(item, **arguments)
+        finally:
+            solve_module.report_progress = original
+
+    def done(self, wait=0.0):
+        return True
+
+    def result(self):
+        return None
+
+    def stop(self):
+        pass
+
+
+@pytest.mark.parametrize("phase", ["wide_beam_plan", "plateau_bounds"])
+def test_the_helpers_findings_are_taken_in(monkeypatch, phase):
+    """Every finding of the helper (a wide-beam plan, plateau step-cost bounds) reaches the
+    running A* (``improve``, ``strengthen``) and the minima stay those of plain A*."""
+    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
+    monkeypatch.setattr(solve_module, "can_fork", lambda: True)
+    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    if phase == "plateau_bounds":  # (a wide beam reaching the bound would leave no plateau to clear)
+        monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", ())
+    used = (lambda r: "wide_beam_plan" in r.stats) if phase == "wide_beam_plan" else (lambda r: r.stats.get("plateau_bounds", 0) > 0)
+    _, taken = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], used)
+    assert taken >= 3, taken
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
+def test_the_helpers_reports_cross_the_process_boundary_unchanged(monkeypatch):
+    """The helper's work reports the same plan and step costs from a forked process (pickled
+    through its pipe) as run here: nothing is lost or altered on the way."""
+    from puzzlesat.child import Child
+    from puzzlesat.timing import Deadline
+
+    rng = random.Random(47)
+    checked = 0
+    for _ in range(20):
+        task = Task.from_level(draw_level(rng, goal="match", size=(4, 5)))
+        if task.is_goal(task.start):
+            continue
+        shortest = search(task, time_limit=20).swaps
+        if shortest is None or len(shortest) < 3:
+            continue
+        # a plan two swaps longer than the minimum (its first swap made and undone first), and
+        # a length below the minimum: no beam finds one, and the LPs get the plateau between
+        plan = [shortest[0], shortest[0], *shortest]
+        arguments = dict(plan=plan, length=len(shortest) - 1, step_costs=StepCostBound(task))
+        here: list = []
+        monkeypatch.setattr(solve_module, "report_progress", here.append)
+        solve_module.helper_work(task, **arguments, deadline=Deadline(60.0))
+        monkeypatch.undo()
+        there: list = []
+        child = Child(solve_module.helper_work, task, dict(arguments, deadline=Deadline(60.0)), on_progress=there.append)
+        try:
+            assert child.done(60.0)
+            assert child.result() is None
+        finally:
+            child.stop()
+        assert there == here and here[0] == {"wide_beam_plan": plan}
+        assert len(here) > 1 and all("step_costs" in report for report in here[1:])
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
 
 
 def test_when_the_quick_plan_finds_nothing_beams_give_a_first_plan(monkeypatch):

@@ -498,6 +498,7 @@ def plateau_step_costs(
     count: int,
     time_limit: "float | Deadline | None" = None,
     seed: int = 0,
+    on_found: "Callable[[StepCostBound], None] | None" = None,
 ) -> list[StepCostBound]:
     """Up to ``count`` further step-cost bounds for the proof that no plan of at most ``limit``
     swaps exists (match goal): each with the cost vector that is best at a state of that f
@@ -507,7 +508,8 @@ def plateau_step_costs(
     The start's cost vector is often weak at states deep in the plateau (expert-093: at a state
     12 swaps along a 20-swap plan the start's costs give 6.25, that state's own 8.0), and any
     cost vector meeting the pair constraints is admissible everywhere, so the search may take
-    the largest of several (see encodings/swap.md for what it gains).
+    the largest of several (see encodings/swap.md for what it gains). ``on_found`` is called
+    with each bound as soon as its LP is solved.
     """
     from .stepcost import optimised_costs
 
@@ -537,6 +539,8 @@ def plateau_step_costs(
         costs = optimised_costs(task, at=state, time_limit=deadline, share=1.0)
         if costs is not None:
             found.append(StepCostBound(task, costs=costs))
+            if on_found is not None:
+                on_found(found[-1])
     return found
 
 

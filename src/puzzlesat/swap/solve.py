@@ -24,8 +24,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from ..child import can_fork, report_progress, run_in_child
-from ..errors import require_type
+from ..child import Child, can_fork, report_progress, run_in_child
+from ..errors import PuzzlesatError, require_type
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from . import bounds
@@ -35,7 +35,7 @@ from .stepcost import BoundTimeout, StepCostBound
 from .verify import verify
 
 if TYPE_CHECKING:
-    from .search import SearchOutcome
+    from .search import Search, SearchOutcome
 
 METHODS = ("search", "cpsat", "astar")
 CPSAT_HORIZON_CAP_PER_CELL = 4
@@ -56,6 +56,10 @@ PLATEAU_SHARE = 0.15  # its second slice, within this share of the time left
 PLATEAU_SECONDS = 10.0  # (or this long without a time limit)
 SEARCH_MAX_STATES = 3_000_000  # A*'s table (about 1.2 GB); when full, the breadth-first proof takes over
 WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; 16384 cost 4x more, found none more)
+HELPER_SLICE_SECONDS = 0.25  # with a helper process beside it, A* runs in slices this long and takes in
+# the helper's findings (a shorter plan, further step-cost bounds) between them
+HELPER_WIDE_BEAM_SHARE = 0.6  # the helper's wide beams take up to this share of the time left (they
+# take none from A* there; expert-071's plan of 21 swaps took 8-12 s of a 14 s share in the helper)
 # Boards with more cells (the game's largest has 42) are solved under a time limit in a forked
 # child, stopped a second after the limit: their bound tables (all-pairs swap distances, the
 # step-cost LP and its repair, quadratic in the distinct squares) and the baseline's states are
@@ -197,7 +201,10 @@ def prove(
     run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
                  on_bound=on_bound)
     outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
-    if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
+    if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None and can_fork():
+        outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
+                                                progress=progress)
+    elif outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
         left = deadline.remaining()
         share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
         wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
@@ -234,6 +241,91 @@ def prove(
                                 more_step_costs=more, time_limit=deadline, on_bound=on_bound)
         outcome.lower_bound = max(outcome.lower_bound, lower)
     return outcome, plan
+
+
+def helper_work(
+    task: Task,
+    *,
+    plan: "list[tuple[int, int]]",
+    length: int,
+    step_costs: StepCostBound | None,
+    deadline: Deadline,
+) -> None:
+    """The work of :func:`prove_with_helper`'s helper process, each finding reported to the
+    parent as it comes (:func:`report_progress`): wide beams for a plan of ``length`` swaps
+    (``{"plan": swaps}`` when shorter than ``plan``), then (match goal, when that plan is still
+    longer than ``length``) further step-cost bounds at the plateau below the best plan
+    (``{"step_costs": costs}`` for each)."""
+    from .search import plateau_step_costs
+
+    left = deadline.remaining()
+    share = deadline.within(BEAM_SECONDS if left is None else HELPER_WIDE_BEAM_SHARE * left)
+    wide = shorter_plan(task, plan, length, widths=WIDE_BEAM_WIDTHS, time_limit=share, step_costs=step_costs,
+                        length=length)
+    report_progress({"wide_beam_plan": wide})
+    if step_costs is not None and len(wide) > length:
+        # (all the time left: here the LPs take none from A*)
+        share = deadline.within(PLATEAU_SECONDS) if deadline.time_limit is None else deadline
+        plateau_step_costs(task, step_costs, limit=len(wide) - 1, count=PLATEAU_BOUNDS, time_limit=share,
+                           on_found=lambda bound: report_progress({"step_costs": bound.costs}))
+
+
+def prove_with_helper(
+    run: "Search",
+    plan: "list[tuple[int, int]]",
+    *,
+    step_costs: StepCostBound | None,
+    deadline: Deadline,
+    stats: dict,
+    progress: Progress | None,
+) -> "tuple[SearchOutcome, list[tuple[int, int]], list[StepCostBound]]":
+    """The rest of :func:`prove` with the wide beams and the plateau bounds in a forked helper
+    process (:func:`helper_work`) on the second core, while A* (``run``, after its first slice)
+    goes on here, in slices that take in each finding as it arrives. In turn, the two took
+    time from each other: a share cut short by a slow or busy machine changed the verdict
+    (expert-071, session 18). Returns A*'s outcome (decided, or unknown at the deadline or its
+    state cap), the best plan known and the further step-cost bounds received."""
+    reports: list[dict] = []
+    more: list[StepCostBound] = []
+    helper = Child(helper_work, run.task, dict(plan=plan, length=run.lower_bound(), step_costs=step_costs,
+                                               deadline=deadline), on_progress=reports.append)
+    stats["helper"] = "process"
+    running = True
+
+    def take_in() -> None:
+        nonlocal plan, running
+        if running and helper.done(0.0):
+            running = False
+            try:
+                helper.result()
+            except PuzzlesatError as exc:  # it died (out of memory): A* goes on alone
+                stats["helper"] = f"failed: {exc}"
+        for report in reports:
+            if "wide_beam_plan" in report:
+                wide = report["wide_beam_plan"]
+                stats["wide_beam_plan"] = len(wide)
+                if len(wide) < len(plan):
+                    plan = wide
+                    run.improve(plan)
+                    if progress is not None:
+                        progress.found(plan)
+            else:
+                more.append(StepCostBound(run.task, costs=report["step_costs"]))
+                run.strengthen(more)
+                stats["plateau_bounds"] = len(more)
+        reports.clear()
+
+    try:
+        while True:
+            take_in()
+            outcome = run.run(deadline.within(HELPER_SLICE_SECONDS) if running else deadline)
+            if outcome.status != "unknown" or deadline.expired():
+                return outcome, plan, more
+            if "state_cap" in outcome.stats:  # the layered proof takes over, with what the helper has found
+                take_in()
+                return outcome, plan, more
+    finally:
+        helper.stop()
 
 
 def default_method(task: Task) -> str:
