@@ -191,7 +191,8 @@ def prove(
     for a plan of exactly A*'s proven bound (the A* order may reach one late on a wide f
     plateau), a second slice, then (match goal) further step-cost bounds optimised at states of
     the plateau the proof must clear (fewer states, at some LP time) and A* with the rest of the
-    time; when A*'s table fills up, the layered breadth-first proof of "no plan shorter than
+    time (where this process can fork, the beams and those bounds run in a helper process beside
+    A* instead: :func:`prove_with_helper`); when A*'s table fills up, the layered breadth-first proof of "no plan shorter than
     ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known (the beams'
     when shorter); records what it ran in ``stats``, and its bounds and plans in ``progress``."""
     from .search import Search, layered_proof, plateau_step_costs
@@ -201,20 +202,16 @@ def prove(
     run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
                  on_bound=on_bound)
     outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
-    if outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None and can_fork():
+    open_with_plan = outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None
+    if open_with_plan and can_fork():
         outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
                                                 progress=progress)
-    elif outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None:
+    elif open_with_plan:
         left = deadline.remaining()
         share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
         wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
                             step_costs=step_costs, length=run.lower_bound())
-        stats["wide_beam_plan"] = len(wide)
-        if len(wide) < len(plan):
-            plan = wide
-            run.improve(plan)
-            if progress is not None:
-                progress.found(plan)
+        plan = take_wide_plan(run, plan, wide, stats=stats, progress=progress)
         if step_costs is not None:  # (match goal: only then are there step costs)
             left = deadline.remaining()
             second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
@@ -243,6 +240,25 @@ def prove(
     return outcome, plan
 
 
+def take_wide_plan(
+    run: "Search",
+    plan: "list[tuple[int, int]]",
+    wide: "list[tuple[int, int]]",
+    *,
+    stats: dict,
+    progress: Progress | None,
+) -> "list[tuple[int, int]]":
+    """The wide beams' best plan ``wide`` taken in (its length recorded in ``stats``): when
+    shorter than ``plan``, A* (``run``) and ``progress`` are told of it. Returns the shorter."""
+    stats["wide_beam_plan"] = len(wide)
+    if len(wide) >= len(plan):
+        return plan
+    run.improve(wide)
+    if progress is not None:
+        progress.found(wide)
+    return wide
+
+
 def helper_work(
     task: Task,
     *,
@@ -253,9 +269,9 @@ def helper_work(
 ) -> None:
     """The work of :func:`prove_with_helper`'s helper process, each finding reported to the
     parent as it comes (:func:`report_progress`): wide beams for a plan of ``length`` swaps
-    (``{"plan": swaps}`` when shorter than ``plan``), then (match goal, when that plan is still
-    longer than ``length``) further step-cost bounds at the plateau below the best plan
-    (``{"step_costs": costs}`` for each)."""
+    (``{"wide_beam_plan": swaps}``, the best plan they leave, ``plan`` itself when they find
+    none shorter), then (match goal, when that plan is still longer than ``length``) further
+    step-cost bounds at the plateau below it (``{"step_costs": costs}`` for each)."""
     from .search import plateau_step_costs
 
     left = deadline.remaining()
@@ -302,13 +318,7 @@ def prove_with_helper(
                 stats["helper"] = f"failed: {exc}"
         for report in reports:
             if "wide_beam_plan" in report:
-                wide = report["wide_beam_plan"]
-                stats["wide_beam_plan"] = len(wide)
-                if len(wide) < len(plan):
-                    plan = wide
-                    run.improve(plan)
-                    if progress is not None:
-                        progress.found(plan)
+                plan = take_wide_plan(run, plan, report["wide_beam_plan"], stats=stats, progress=progress)
             else:
                 more.append(StepCostBound(run.task, costs=report["step_costs"]))
                 run.strengthen(more)
