@@ -238,6 +238,8 @@ def test_solve_with_a_helper_process_on_every_open_proof(monkeypatch):
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", (256,))  # (a cheaper helper: the suite runs two at once)
+    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
     _, helped = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], lambda r: r.stats.get("helper") == "process")
     assert helped >= 3, helped
 
@@ -274,8 +276,9 @@ def test_the_helpers_findings_are_taken_in(monkeypatch, phase):
     monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    if phase == "plateau_bounds":  # (a wide beam reaching the bound would leave no plateau to clear)
-        monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", ())
+    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
+    # (no wide beam for the plateau bounds: one reaching the bound would leave no plateau to clear)
+    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", (256,) if phase == "wide_beam_plan" else ())
     used = (lambda r: "wide_beam_plan" in r.stats) if phase == "wide_beam_plan" else (lambda r: r.stats.get("plateau_bounds", 0) > 0)
     _, taken = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], used)
     assert taken >= 3, taken
