@@ -109,7 +109,11 @@ def test_time_limit_while_counting_returns_promptly() -> None:
     start = time.perf_counter()
     result = count(puzzle, rules=Rules(cover_all=False), limit=10**6, time_limit=1.0)
     assert time.perf_counter() - start < 2.5
-    assert not result.complete and result.uniqueness is Uniqueness.MULTIPLE
+    assert not result.complete
+    # the answers found before the limit are kept: two make it "multiple" (an idle machine finds
+    # hundreds; a slow, busy one found none within the second, and then it is unknown)
+    assert len(result.solutions) == result.count
+    assert result.uniqueness is (Uniqueness.MULTIPLE if result.count >= 2 else Uniqueness.UNKNOWN)
 
 
 def test_time_limit_while_encoding_a_huge_board() -> None:
