@@ -35,6 +35,7 @@ LONG_TOKENS = {
     "swap goal kind": (swap.parse, f"start\nT1R T1G\ngoal {BIG}\n", 3),
     "swap move": (swap.parse, f"start\nT1R T1G\ngoal\nG R\nsolution {BIG}\n", 5),
     "swap first line": (swap.parse, f"{BIG}\nstart\nT1R T1G\n", 1),
+    "swap line after the goal": (swap.parse, f"start\nT1R T1G\ngoal\nG R\n{BIG}\n", 5),
 }
 
 

@@ -330,7 +330,7 @@ def _parse_levels(text: str, source: Optional[str], first_line: int = 1) -> list
         if draft is None:
             raise fail(f"unexpected {quoted(tokens[0][1])}: a level begins with a line 'start'", number, tokens[0][0])
         raise fail(
-            f"unexpected {tokens[0][1]!r} after the goal (expected 'minimum N', 'solution MOVES', a comment, '---' or the next 'start')",
+            f"unexpected {quoted(tokens[0][1])} after the goal (expected 'minimum N', 'solution MOVES', a comment, '---' or the next 'start')",
             number,
             tokens[0][0],
         )
