@@ -357,7 +357,7 @@ import sys
 from benchmarks import roller, roller_generate, swap
 from puzzlesat import roller as rules
 
-def loaded():  # (SciPy is optional: without it Swap's own assignment code runs, nothing to load)
+def loaded():  # (without SciPy, should it be missing, Swap's own assignment code runs: nothing to load)
     scipy_loaded = "scipy.optimize" in sys.modules or importlib.util.find_spec("scipy") is None
     return "ortools.sat.python.cp_model" in sys.modules and scipy_loaded
 

@@ -574,7 +574,7 @@ def installed_versions() -> list[str]:
     from . import __version__
 
     found = [f"puzzlesat {__version__}"]
-    for name in ("python-sat", "ortools", "networkx", "numpy"):
+    for name in ("python-sat", "ortools", "networkx", "numpy", "scipy"):
         try:
             found.append(f"{name} {metadata.version(name)}")
         except metadata.PackageNotFoundError:

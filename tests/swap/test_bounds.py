@@ -135,6 +135,32 @@ def test_assignment_matches_brute_force():
         assert bounds.min_cost_assignment(cost) == brute
 
 
+@pytest.mark.skipif(bounds.scipy_assignment() is None, reason="SciPy not installed")
+def test_scipy_and_our_own_assignment_give_the_same_bounds(monkeypatch):
+    """Colours of SCIPY_FROM_SQUARES squares or more are matched by SciPy, smaller ones by our
+    own Hungarian method: either way every bound is the same, on random states of expert-sized
+    match levels."""
+    from puzzlesat.swap.stepcost import StepCostBound, half_costs
+
+    rng = random.Random(5)
+    checked = 0
+    for n in range(6):
+        task = Task.from_level(draw_level(rng, goal="match", size=(rng.randint(4, 6), rng.randint(4, 6))))
+        states = []
+        for _ in range(40):
+            state = list(task.start)
+            rng.shuffle(state)  # (the bounds take any state with the start's squares)
+            states.append(state)
+        values = {}
+        for threshold in (1, 10**6):  # SciPy for every colour, then for none
+            monkeypatch.setattr(bounds, "SCIPY_FROM_SQUARES", threshold)
+            assignment, step_cost = bounds.AssignmentBound(task), StepCostBound(task, costs=half_costs(task))
+            values[threshold] = [(assignment.bound(s), step_cost.bound(s)) for s in states]
+        assert values[1] == values[10**6], n
+        checked += len(states)
+    assert checked == 240
+
+
 def test_components_split_by_figures_that_cannot_move():
     task = Task.from_rows(["B1R T1G T1R", "B1G B1G B1R"], goal=["R G R", "G G R"])
     # the bishops on row 1 only reach row 0 diagonally; the tower row reaches down

@@ -231,7 +231,7 @@ class StepCostBound:
             bytes(k + 1 if k < len(task.classes) and task.class_colour[k] == x else 0 for k in range(256))
             for x in range(self.ncol)
         ] if self.bytewise else []
-        self._assign = bounds.scipy_assignment()  # (None without SciPy: bounds.min_cost_assignment)
+        self._matrix: np.ndarray | None = None  # distance as an array for SciPy, made on its first use
         self.distance = self._distances(deadline)
         self.cache: list[dict[int, int]] = [{} for _ in range(self.ncol)]
 
@@ -267,8 +267,6 @@ class StepCostBound:
                                 heapq.heappush(queue, (nd, b))
                 rows.append(row)
             table.append(rows)
-        if self._assign is not None:
-            self._matrix = np.array(table, dtype=np.int64)
         return table
 
     def keys(self, state: Sequence[int]) -> list[int]:
@@ -303,9 +301,11 @@ class StepCostBound:
             targets = self.targets[colour]
             if len(cells) != len(targets):
                 value = bounds.UNREACHABLE_DISTANCE * SCALE
-            elif self._assign is not None:
+            elif len(cells) >= bounds.SCIPY_FROM_SQUARES and (assign := bounds.scipy_assignment()) is not None:
+                if self._matrix is None:
+                    self._matrix = np.array(self.distance, dtype=np.int64)
                 block = self._matrix[kinds, cells][:, targets]
-                rows, cols = self._assign(block)
+                rows, cols = assign(block)
                 value = int(block[rows, cols].sum())
             else:
                 value = bounds.min_cost_assignment(
