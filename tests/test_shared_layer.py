@@ -52,6 +52,23 @@ def test_time_limit_returns_unknown_promptly(solver):
         assert min(wall, cpu) < 2.0, (wall, cpu)
 
 
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
+def test_a_large_conflict_budget_still_stops_at_the_time_limit(solver):
+    """Both limits hold together: ADC 2015 Q15's doubling budgets overran a 30 s limit by 10 s,
+    when a call with a conflict budget looked at the clock only before it started."""
+    with SatSolver(PHP(11).clauses, name=solver) as s:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        assert s.solve(conflict_limit=10**9, time_limit=1.0) is None
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        assert min(wall, cpu) < 2.0, (wall, cpu)
+        start = time.perf_counter()
+        assert s.solve(conflict_limit=50, time_limit=60) is None  # and the budget still ends it
+        assert time.perf_counter() - start < 5
+        assert s.stats()["conflicts"] < 10**6
+    with SatSolver([[1, 2], [-1], [-2, 3]], name=solver) as s:
+        assert s.solve(conflict_limit=10, time_limit=60) is True and s.true_vars() == {2, 3}
+
+
 @pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
 def test_conflict_limit_gives_up_then_a_plain_call_still_decides(solver):
     hard = PHP(9).clauses

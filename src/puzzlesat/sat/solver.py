@@ -146,23 +146,24 @@ class SatSolver:
         conflict_limit: int | None = None,
     ) -> bool | None:
         """True, False, or None when ``time_limit`` ran out or (if given) the search met
-        ``conflict_limit`` conflicts first (a cheap bounded try, e.g. for a local search)."""
+        ``conflict_limit`` conflicts first (a cheap bounded try, e.g. for a local search). Both
+        limits hold together: a large conflict budget under a time limit runs in steps that
+        stop at the deadline (ADC 2015 Q15: one budget of many conflicts overran a 30 s limit
+        by 10 s)."""
         deadline = Deadline.of(time_limit)
         self.calls += 1
         start = time.perf_counter()
         try:
-            if conflict_limit is not None:
-                if deadline.expired():
-                    return None
+            if deadline.expired():
+                return None
+            if conflict_limit is not None and deadline.time_limit is None:
                 self._solver.conf_budget(max(1, int(conflict_limit)))
                 return self._solver.solve_limited(assumptions=list(assumptions))
             if deadline.time_limit is None:
                 return bool(self._solver.solve(assumptions=list(assumptions)))
-            if deadline.expired():
-                return None
             if self.name in INTERRUPTIBLE:
-                return self._solve_with_timer(list(assumptions), deadline)
-            return self._solve_in_budgeted_steps(list(assumptions), deadline)
+                return self._solve_with_timer(list(assumptions), deadline, conflict_limit)
+            return self._solve_in_budgeted_steps(list(assumptions), deadline, conflict_limit)
         except pysolvers.error as exc:
             if "keyboard interrupt" in str(exc).lower():  # pysat's own word for Ctrl-C inside a solver
                 self._abandon()
@@ -171,10 +172,10 @@ class SatSolver:
         finally:
             self.solve_seconds += time.perf_counter() - start
 
-    def _solve_with_timer(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+    def _solve_with_timer(self, assumptions: list[int], deadline: Deadline, conflict_limit: int | None = None) -> bool | None:
         # a conflict budget left by an earlier bounded call (``conflict_limit``) would still
         # apply to solve_limited and end this search long before its time (-1: no budget)
-        self._solver.conf_budget(-1)
+        self._solver.conf_budget(-1 if conflict_limit is None else max(1, int(conflict_limit)))
         timer = threading.Timer(deadline.remaining() or 0.0, self._solver.interrupt)
         timer.start()
         try:
@@ -184,8 +185,11 @@ class SatSolver:
             self._solver.clear_interrupt()
         return answer
 
-    def _solve_in_budgeted_steps(self, assumptions: list[int], deadline: Deadline) -> bool | None:
-        budget = _FIRST_BUDGET
+    def _solve_in_budgeted_steps(self, assumptions: list[int], deadline: Deadline, conflict_limit: int | None = None) -> bool | None:
+        """Conflict-budgeted steps of about ``_MAX_STEP_SECONDS`` until an answer, the
+        deadline, or (if given) ``conflict_limit`` conflicts in all."""
+        left = None if conflict_limit is None else max(1, int(conflict_limit))
+        budget = _FIRST_BUDGET if left is None else min(_FIRST_BUDGET, left)
         while True:
             before = self._conflicts()
             t0 = time.perf_counter()
@@ -193,12 +197,19 @@ class SatSolver:
             answer = self._solver.solve_limited(assumptions=assumptions)
             if answer is not None:
                 return answer
+            used = max(self._conflicts() - before, 1)
+            if left is not None:
+                left -= used
+                if left <= 0:
+                    return None
             remaining = deadline.remaining() or 0.0
             if remaining <= 0:
                 return None
             spent = max(time.perf_counter() - t0, 1e-4)
-            rate = max(self._conflicts() - before, 1) / spent  # conflicts per second
+            rate = used / spent  # conflicts per second
             budget = int(max(100, min(budget * 2, rate * min(remaining, _MAX_STEP_SECONDS))))
+            if left is not None:
+                budget = min(budget, left)
 
     def _conflicts(self) -> int:
         return int(self._solver.accum_stats().get("conflicts", 0))
