@@ -182,3 +182,59 @@ def test_direction_variables_keep_every_answer_and_follow_their_size_formula(row
 def test_direction_variables_need_cover_all_rules() -> None:
     with pytest.raises(ValueError, match="cover-all"):
         encode(Puzzle.from_rows(["A.A"]), Rules(cover_all=False), orientation=True)
+
+
+CORNER_BOARDS = {
+    "3x3 corners": ["A..", "...", "..A"],
+    "3x4": ["A..B", "....", "A..B"],
+    "4x4 blocked": ["A..#", ".B..", "....", "A..B"],
+    "4x5 two labels": ["A...B", ".....", ".....", "A...B"],
+}
+
+
+@pytest.mark.parametrize("rules", [Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)], ids=str)
+@pytest.mark.parametrize("rows", CORNER_BOARDS.values(), ids=list(CORNER_BOARDS))
+def test_corner_move_clauses_follow_their_size_formula_and_drop_exactly_the_movable_corners(rows: list[str], rules: Rules) -> None:
+    """encodings/numberlink.md: one clause of 2 + n(e) literals per all-free 2x2 block and
+    diagonal (b bottom right with e top left, b bottom left with e top right) where neither b
+    nor e is an endpoint; the answers kept are exactly those where no path turns at such a b
+    with e empty (checked on every answer of the formula without them)."""
+    puzzle = Puzzle.from_rows(rows)
+    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+
+    def n(cell):
+        r, c = cell
+        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+
+    diagonals = []  # (b, b's two block neighbours, e)
+    for r in range(puzzle.height - 1):
+        for c in range(puzzle.width - 1):
+            if {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)} <= free:
+                diagonals.append(((r + 1, c + 1), ((r, c + 1), (r + 1, c)), (r, c)))
+                diagonals.append(((r + 1, c), ((r, c), (r + 1, c + 1)), (r, c + 1)))
+    diagonals = [(b, around, e) for b, around, e in diagonals if b not in ends and e not in ends]
+    plain = encode(puzzle, rules)
+    enc = encode(puzzle, rules, no_corner_moves=True)
+    assert enc.num_vars == plain.num_vars
+    assert enc.num_clauses == plain.num_clauses + len(diagonals)
+    assert enc.clause_counts().get("no-corner-move", 0) == len(diagonals)
+    literals = sum(len(clause) for name, block in enc.blocks if name == "no-corner-move" for clause in block)
+    assert literals == sum(2 + n(e) for _, _, e in diagonals)
+
+    def cells_of(edges):
+        return {cell for v in edges for cell in (divmod(int(x), puzzle.width) for x in enc.edge_cells[v - 1])}
+
+    def movable(edges) -> bool:
+        used = cells_of(edges)
+        return any(e not in used and all(enc.edge_var(b, a) in edges for a in around) for b, around, e in diagonals)
+
+    every = _answers(puzzle, list(plain.clauses()), enc.num_edges)
+    kept = _answers(puzzle, list(enc.clauses()), enc.num_edges)
+    assert kept == {edges for edges in every if not movable(edges)}
+    assert kept < every  # (each board has answers with a movable corner)
+
+
+def test_corner_move_clauses_need_may_leave_empty_rules() -> None:
+    with pytest.raises(ValueError, match="may-leave-empty"):
+        encode(Puzzle.from_rows(["A.A"]), Rules(), no_corner_moves=True)

@@ -268,6 +268,7 @@ def encode(
     deadline: Deadline | None = None,
     touch_selectors: bool = False,
     orientation: bool = False,
+    no_corner_moves: bool = False,
 ) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
     ``deadline`` passes between steps). ``labels``: "log" (the bit length of the largest label
@@ -281,11 +282,18 @@ def encode(
     lets paths touch themselves across ``e``, and with all false it is the default formula.
 
     ``orientation`` (cover-all rules): the direction variables of :func:`orientation_blocks`
-    too (numbered after all others)."""
+    too (numbered after all others).
+
+    ``no_corner_moves`` (may-leave-empty rules): no path turns at a cell whose diagonal
+    neighbour in the 2x2 block it turns in is an empty inner cell earlier in row-major order
+    (:func:`corner_move_clauses`). This drops answers, so it serves only the uniqueness test of
+    ``solve.count``, where it is sound (encodings/numberlink.md)."""
     if labels not in LABEL_ENCODINGS:
         raise ValueError(f"labels must be one of {LABEL_ENCODINGS}")
     if touch_selectors and (not rules.no_self_touch or labels != "log"):
         raise ValueError("touch selectors belong to the no-self-touch formula with log labels")
+    if no_corner_moves and rules.cover_all:
+        raise ValueError("corner moves need empty cells: they belong to may-leave-empty rules")
     onehot = labels == "onehot"
 
     def check() -> None:
@@ -380,6 +388,8 @@ def encode(
         _squares(enc, False, hid, vid, height, width)
     if orientation:
         blocks.extend(orientation_blocks(enc))
+    if no_corner_moves:
+        blocks.extend(corner_move_clauses(enc))
     check()
     enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
     return enc
@@ -580,6 +590,46 @@ def _squares(enc: Encoding, at_most_two: bool, hid: np.ndarray, vid: np.ndarray,
                 blocks.append(("square-at-most-two", np.concatenate([-four[:, list(t)] for t in combinations(range(4), 3)])))
             else:
                 blocks.append(("square-not-four", -four))
+
+
+def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
+    """May-leave-empty: a path turning at cell ``b`` of an all-free 2x2 block could turn at the
+    block's cell ``e`` diagonal to ``b`` instead when ``e`` is empty (a *corner move*: the path
+    keeps its length and stays valid). For the two diagonals of each block, with ``b`` the later
+    cell in row-major order (bottom right, bottom left) and neither ``b`` nor ``e`` an endpoint,
+    one clause "``b``'s two block edges are not both on, or some edge of ``e`` is on":
+    ``-e1 OR -e2 OR`` the ``n(e)`` edges around ``e`` (``2 + n(e)`` literals).
+
+    >>> enc = encode(Puzzle.from_rows(["A..", "...", "..A"]), Rules(cover_all=False), no_corner_moves=True)
+    >>> enc.clause_counts()["no-corner-move"]   # 4 blocks, 2 diagonals each, 2 of them at an endpoint
+    6
+    """
+    height, width = enc.puzzle.height, enc.puzzle.width
+    if height < 2 or width < 2:
+        return []
+    incident = enc.incident.reshape(height, width, 4)  # up, down, left, right
+    ends = np.zeros((height, width), dtype=bool)
+    for cell in enc.puzzle.endpoints():
+        ends[cell] = True
+    top, bottom = incident[:-1, :-1, 3], incident[1:, :-1, 3]  # a block's four edges, by its top-left cell
+    left, right = incident[:-1, :-1, 1], incident[:-1, 1:, 1]
+    square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
+    present = incident > 0
+    degree = present.sum(axis=-1)
+    compact = np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)  # present first
+    rows: dict[int, list[np.ndarray]] = {}
+    # b = bottom right (its block edges right and bottom) with e = top left, and b = bottom left
+    # (left and bottom) with e = top right; cells as (row offset, column offset) in the block
+    for first, second, (br, bc), (er, ec) in ((right, bottom, (1, 1), (0, 0)), (left, bottom, (1, 0), (0, 1))):
+        keep = square & ~ends[br:height - 1 + br, bc:width - 1 + bc] & ~ends[er:height - 1 + er, ec:width - 1 + ec]
+        e_degree = degree[er:height - 1 + er, ec:width - 1 + ec][keep]
+        e_edges = compact[er:height - 1 + er, ec:width - 1 + ec][keep]
+        for n in (2, 3, 4):
+            pick = e_degree == n
+            if pick.any():
+                rows.setdefault(n, []).append(np.concatenate(
+                    [-first[keep][pick, None], -second[keep][pick, None], e_edges[pick, :n]], axis=1))
+    return [("no-corner-move", np.concatenate(parts)) for _, parts in sorted(rows.items())]
 
 
 def _onehot_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, base: int, flat: np.ndarray, free: np.ndarray) -> None:

@@ -45,6 +45,7 @@ from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
 from . import frontier, routing, topology
 from .encoding import Encoding, EncodingTimeout, orientation_blocks
+from .encoding import corner_move_clauses
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
 from .verify import verify
@@ -242,11 +243,25 @@ class _Search(SatSearch):
     def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
         self.touch_selectors = touch_selectors
         self.oriented = False
+        self.corners_fixed = False
         super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline,
                        touch_selectors=self.touch_selectors)
+
+    def forbid_corner_moves(self) -> None:
+        """Add the "no-corner-move" clauses (``encode(..., no_corner_moves=True)``) to this
+        solver: for the uniqueness test under may-leave-empty rules, once the first answer is
+        known and its corner moves have been tried. Not before: they slowed the search for a
+        first answer (ADC 2015 Q17: 0.5 s -> 11.1 s)."""
+        assert self.solver is not None and self.encoding is not None and not self.formula_rules.cover_all
+        if self.corners_fixed:
+            return
+        self.corners_fixed = True
+        for name, block in corner_move_clauses(self.encoding):
+            self.encoding.blocks.append((name, block))
+            self.solver.add_clause_lists(block.tolist())
 
     def answer_with_few_empty(self, bounds: tuple[int, ...] = EMPTY_BOUNDS) -> tuple[Status, Solution | None]:
         """May-leave-empty: the next answer (stray cycles dropped), trying in turn for one with
@@ -344,6 +359,43 @@ def _shrinks_to_no_touch(rules: Rules) -> bool:
 
 def _strict(rules: Rules) -> Rules:
     return Rules(cover_all=rules.cover_all, no_self_touch=True)
+
+
+def _empty_cell_variant(puzzle: Puzzle, solution: Solution) -> tuple[Solution | None, str]:
+    """(May-leave-empty, touching allowed) a second answer that differs from ``solution`` only
+    through its empty cells, and how it was made: ("detour" or "corner move"), or (None, "")."""
+    detour = _detour_variant(puzzle, solution)
+    if detour is not None:
+        return detour, "detour"
+    moved = _corner_variant(puzzle, solution)
+    return (moved, "corner move") if moved is not None else (None, "")
+
+
+def _corner_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
+    """(May-leave-empty, touching allowed) the answer with one corner of a path moved across
+    its 2x2 block: a path turning at ``b`` (``a -> b -> c``) may turn at the block's fourth
+    cell ``e`` instead when ``e`` is empty (``a -> e -> c``: same length, still simple, and
+    touching is allowed). None when no corner can move. With the detours and the formula
+    without corner moves this finds a second answer whenever there is one
+    (encodings/numberlink.md).
+
+    >>> from .model import Puzzle, Solution
+    >>> puzzle = Puzzle.from_rows(["A.", ".A"])
+    >>> moved = _corner_variant(puzzle, Solution.from_mapping({"A": [(0, 0), (0, 1), (1, 1)]}))
+    >>> moved.as_dict()["A"]
+    ((0, 0), (1, 0), (1, 1))
+    """
+    used = {cell for _, cells in solution.paths for cell in cells}
+    for label, cells in solution.paths:
+        for i in range(1, len(cells) - 1):
+            (ar, ac), (br, bc), (cr, cc) = cells[i - 1], cells[i], cells[i + 1]
+            if ar == cr or ac == cc:
+                continue  # straight on: no corner
+            moved = (ar + cr - br, ac + cc - bc)
+            if puzzle.is_free(moved) and moved not in used:
+                path = cells[:i] + (moved,) + cells[i + 1:]
+                return type(solution).from_mapping({**solution.as_dict(), label: path})
+    return None
 
 
 def _detour_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:
@@ -968,11 +1020,11 @@ def count(
         if routed is not None:
             found.append(routed)
             stats["first_answer"] = "route"
-            detour = _detour_variant(puzzle, routed) if limit == 2 else None
-            if detour is not None:
-                _check(puzzle, detour, rules)
-                found.append(detour)
-                stats["local_variant"] = "detour"
+            variant, kind = _empty_cell_variant(puzzle, routed) if limit == 2 else (None, "")
+            if variant is not None:
+                _check(puzzle, variant, rules)
+                found.append(variant)
+                stats["local_variant"] = kind
     if len(found) >= limit:
         return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
 
@@ -994,6 +1046,10 @@ def count(
         orient = (limit == 2 and rules.cover_all and not rules.no_self_touch
                   and puzzle.width * puzzle.height <= ORIENT_MAX_CELLS)
         while len(found) < limit:
+            if shrink and len(found) == 1:
+                # a second answer shrunk and with its corners moved (encodings/numberlink.md):
+                # the first one's detours and corner moves were tried when it was found
+                search.forbid_corner_moves()
             if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
             if len(found) == 1 and windows_left:
@@ -1033,11 +1089,11 @@ def count(
             found.append(solution)
             search.block(solution)
             if shrink and len(found) == 1 and limit == 2:  # (the router found none)
-                detour = _detour_variant(puzzle, solution)
-                if detour is not None:
-                    _check(puzzle, detour, rules)
-                    found.append(detour)
-                    stats["local_variant"] = "detour"
+                variant, kind = _empty_cell_variant(puzzle, solution)
+                if variant is not None:
+                    _check(puzzle, variant, rules)
+                    found.append(variant)
+                    stats["local_variant"] = kind
         return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
     finally:
         if race is not None:
