@@ -44,8 +44,7 @@ from ..results import CountResult, SolveResult, Status, Timings, check_count_lim
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
 from . import frontier, routing, topology
-from .encoding import Encoding, EncodingTimeout, orientation_blocks
-from .encoding import corner_move_clauses
+from .encoding import Encoding, EncodingTimeout, corner_move_clauses, orientation_blocks
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
 from .verify import verify
@@ -243,7 +242,7 @@ class _Search(SatSearch):
     def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
         self.touch_selectors = touch_selectors
         self.oriented = False
-        self.corners_fixed = False
+        self.corner_moves_forbidden = False
         super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
@@ -256,9 +255,9 @@ class _Search(SatSearch):
         known and its corner moves have been tried. Not before: they slowed the search for a
         first answer (ADC 2015 Q17: 0.5 s -> 11.1 s)."""
         assert self.solver is not None and self.encoding is not None and not self.formula_rules.cover_all
-        if self.corners_fixed:
+        if self.corner_moves_forbidden:
             return
-        self.corners_fixed = True
+        self.corner_moves_forbidden = True
         for name, block in corner_move_clauses(self.encoding):
             self.encoding.blocks.append((name, block))
             self.solver.add_clause_lists(block.tolist())
