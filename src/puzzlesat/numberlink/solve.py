@@ -43,7 +43,7 @@ from ..errors import PuzzlesatError, require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
-from . import frontier, routing, topology
+from . import fill, frontier, routing, topology
 from .encoding import Encoding, EncodingTimeout, corner_move_clauses, orientation_blocks
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
@@ -91,6 +91,13 @@ EMPTY_BOUNDS = (32, 128, 8)
 EMPTY_COUNTER_MAX_CLAUSES = 4_000_000
 EMPTY_FIRST_CONFLICTS = 2_000  # first conflict budget of each try in answer_with_few_empty
 COVER_FIRST_SECONDS = 3.0  # may-leave-empty: at most this long (and a sixth of the time) for a covering answer
+# Default rules on boards of more cells: an answer is first drawn without a formula (:mod:`.fill`:
+# route, fill, repair in windows), at most FILL_SECONDS and a third of the time left, and a second
+# answer looked for in small windows of it, as long again. On thomasahle's 1002 x 1002 board the
+# no-self-touch formula alone took over 40 s to build and feed on a slow machine; routing and
+# filling took 6 s.
+FILL_MIN_CELLS = 40_000
+FILL_SECONDS = 20.0
 
 
 def _label_encoding(rules: Rules) -> str:
@@ -462,6 +469,18 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
                     if not verify(puzzle, variant, rules):
                         return variant
     return None
+
+
+def _drawn_variant(puzzle: Puzzle, answer: Solution, rules: Rules, deadline: Deadline) -> Solution | None:
+    """Default rules on a board of more than FILL_MIN_CELLS cells: a second answer that differs
+    from ``answer`` inside one small window (:func:`.fill.window_variant`, no formula), verified;
+    None otherwise."""
+    if not (rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > FILL_MIN_CELLS):
+        return None
+    variant = fill.window_variant(puzzle, answer, stop=time.perf_counter() + _fill_budget(deadline))
+    if variant is not None:
+        _check(puzzle, variant, rules)
+    return variant
 
 
 # windows searched for a local second answer: (cells on a side, conflicts allowed per window)
@@ -854,10 +873,33 @@ def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline:
         search.close()
 
 
+def _fill_budget(deadline: Deadline) -> float:
+    """Seconds for :mod:`.fill` on a large board: FILL_SECONDS, at most a third of the time left."""
+    remaining = deadline.remaining()
+    return FILL_SECONDS if remaining is None else min(FILL_SECONDS, remaining / 3)
+
+
+def _drawn_first(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
+    """Default rules on a board of more than FILL_MIN_CELLS cells: an answer drawn without a
+    formula (:func:`.fill.route_and_fill`), verified; None for other boards and rule sets, or
+    when none is drawn (which proves nothing)."""
+    if not (rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > FILL_MIN_CELLS):
+        return None
+    drawn = fill.route_and_fill(puzzle, stop=time.perf_counter() + _fill_budget(deadline))
+    if drawn is not None:
+        _check(puzzle, drawn, rules)
+    return drawn
+
+
 def _first_answer_default(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
-    """Cover-all with touching allowed: an answer without touching (:func:`_without_touching_first`),
+    """Cover-all with touching allowed: on a large board an answer drawn without a formula
+    (:func:`_drawn_first`); else an answer without touching (:func:`_without_touching_first`),
     or, when there is none, one that touches only inside a window (:func:`_touching_in_a_window`).
     None for other rule sets; UNKNOWN / UNSATISFIABLE results say only that neither step found one."""
+    start = time.perf_counter()
+    drawn = _drawn_first(puzzle, rules, deadline)
+    if drawn is not None:
+        return SolveResult(Status.SOLVED, drawn, timings=Timings(solve=time.perf_counter() - start), stats={"first_answer": "route-fill"})
     first = _without_touching_first(puzzle, rules, solver, deadline)
     if first is None or first.status is not Status.UNSATISFIABLE:
         return first
@@ -1003,6 +1045,9 @@ def count(
             if second is not None:
                 found.append(second)
                 stats["local_variant"] = "swap"
+            elif limit >= 2 and (second := _drawn_variant(puzzle, first.solution, rules, deadline)) is not None:
+                found.append(second)
+                stats["local_variant"] = "fill-window"
     if not rules.cover_all and limit >= 1:
         start = time.perf_counter()
         covering = _covering_first(puzzle, rules, solver, deadline)
