@@ -14,7 +14,10 @@ It knows nothing about SAT or search; every answer a solver returns passes throu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Callable, Iterable
+
+import numpy as np
 
 from ..errors import require_type
 from ..grid import Cell, is_adjacent
@@ -66,7 +69,67 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
+    if sum(len(cells) for _, cells in solution.paths) >= PLAIN_CHECK_CELLS and plainly_valid(puzzle, solution, rules):
+        return []
     return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
+
+
+# Answers of at least this many path cells are first checked with arrays (plainly_valid): on a
+# 1002 x 1002 board the checks below take 3-5 s per answer in plain Python, the arrays 0.3 s.
+PLAIN_CHECK_CELLS = 10_000
+
+
+def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> bool:
+    """The checks of :func:`verify` on arrays, with no report: True exactly when ``verify``
+    finds no violation (held against it on many broken answers in the tests). ``verify`` uses it
+    for large answers and, when it says False, runs its own checks to name what is wrong.
+
+    >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
+    >>> plainly_valid(puzzle, Solution.from_rows(puzzle, ["AAA", "BBB"]))
+    True
+    >>> plainly_valid(puzzle, Solution.from_mapping({"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 2)]}))
+    False
+    """
+    height, width = puzzle.height, puzzle.width
+    labels = [label for label, _ in solution.paths]
+    if len(set(labels)) != len(labels) or set(labels) != set(puzzle.labels):
+        return False  # (a label with two paths, a missing path, an unknown label)
+    free = puzzle.free_mask().ravel()
+    indices, owners = [], []
+    for k, (label, cells) in enumerate(solution.paths):
+        if len(cells) < 2:
+            return False
+        pair = puzzle.pair(label)
+        if {cells[0], cells[-1]} != {pair.start, pair.end}:
+            return False
+        rc = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
+        rows, cols = rc[:, 0], rc[:, 1]
+        if rows.min() < 0 or cols.min() < 0 or rows.max() >= height or cols.max() >= width:
+            return False
+        if np.any(np.abs(np.diff(rows)) + np.abs(np.diff(cols)) != 1):
+            return False
+        index = rows * width + cols
+        if not free[index].all():
+            return False
+        indices.append(index)
+        owners.append(np.full(len(index), k, dtype=np.int64))
+    every = np.concatenate(indices)
+    if np.bincount(every, minlength=height * width).max() > 1:
+        return False  # a cell twice on one path, or on two (another label's endpoint lies on its own path)
+    owner = np.full(height * width, -1, dtype=np.int64)
+    owner[every] = np.concatenate(owners)
+    if rules.cover_all and np.any(free & (owner < 0)):
+        return False
+    if rules.no_self_touch:
+        position = np.zeros(height * width, dtype=np.int64)
+        position[every] = np.concatenate([np.arange(len(index)) for index in indices])
+        owner, position = owner.reshape(height, width), position.reshape(height, width)
+        for near, far in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
+                          ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
+            same = (owner[near] >= 0) & (owner[near] == owner[far])
+            if np.any(same & (np.abs(position[near] - position[far]) != 1)):
+                return False
+    return True
 
 
 def _onward(cell: Cell) -> tuple[Cell, ...]:
