@@ -162,6 +162,24 @@ def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPat
     assert solve(Puzzle.from_rows(["A.B", "...", "A.B"]), time_limit=30).status is Status.UNSATISFIABLE
 
 
+def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child that has found an answer but overruns the limit afterwards (on a 1002 x 1002
+    board, freeing the solver's memory alone took 3.7 s) is killed; the answer it reported stays."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 1)
+    monkeypatch.setattr(solve_module._Search, "close", lambda self: time.sleep(60))  # (in the child only)
+    puzzle = Puzzle.from_rows(["A..A", "B..B"])
+    for rules in (Rules(), Rules(no_self_touch=True)):
+        start = time.perf_counter()
+        solved = solve(puzzle, rules=rules, time_limit=0.5)
+        counted = count(puzzle, rules=rules, time_limit=0.5)
+        assert time.perf_counter() - start < 2 * (0.5 + solve_module.CHILD_GRACE_SECONDS) + 1.0
+        assert "killed" in solved.stats["stopped"] and "killed" in counted.stats["stopped"]
+        assert solved.solved and verify(puzzle, solved.solution, rules) == []
+        assert counted.count == 1 and not counted.complete and counted.uniqueness is Uniqueness.UNKNOWN
+        assert counted.solutions == (solved.solution,)
+
+
 def test_time_limit_on_a_hard_published_puzzle() -> None:
     """janko #66 (25x25): its uniqueness under touching rules is not decided in a second."""
     text = shared_path("numberlink", "thomasahle-numberlink", "puzzles", "janko").read_text()

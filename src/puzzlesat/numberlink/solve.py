@@ -38,7 +38,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, run_in_child as _run_in_child, stop_all as _stop_all
+from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, report_progress, run_in_child as _run_in_child, stop_all as _stop_all
 from ..errors import PuzzlesatError, require_type
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
@@ -352,10 +352,31 @@ class _Search(SatSearch):
 
 def _check(puzzle: Puzzle, solution: Solution, rules: Rules, checker=verify) -> None:
     """Raise UnverifiedAnswer unless ``checker`` (the family's verify, of one layer or several)
-    finds ``solution`` valid."""
+    finds ``solution`` valid. In a child process (large boards) a valid answer is also handed to
+    the parent at once (:func:`_answers_from_child`), so that it is not lost if the child is
+    stopped at the time limit before it returns."""
     violations = checker(puzzle, solution, rules)
     if violations:
         raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
+    report_progress(solution)
+
+
+class _AnswersFromChild:
+    """The distinct answers a child process has reported (each checked by the child), for
+    when it is stopped at the time limit before it returns: on a 1002 x 1002 board the first
+    answer can come seconds before the limit, and freeing the solver's memory took 3.7 s."""
+
+    def __init__(self) -> None:
+        self.answers: list[Solution] = []
+
+    def __call__(self, answer: Solution) -> None:
+        if isinstance(answer, Solution) and answer not in self.answers:
+            self.answers.append(answer)
+
+    def valid(self, puzzle: Puzzle, rules: Rules) -> list[Solution]:
+        """The reported answers that are answers under ``rules`` (checked again here: the
+        child checks some under stricter rules than asked, which is still an answer)."""
+        return [answer for answer in self.answers if not verify(puzzle, answer, rules)]
 
 
 def _shrinks_to_no_touch(rules: Rules) -> bool:
@@ -964,9 +985,12 @@ def solve(
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
-        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
-        if result is None:
-            return SolveResult(Status.UNKNOWN, timings=Timings(solve=time.perf_counter() - start), method=method,
+        reported = _AnswersFromChild()
+        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline, on_progress=reported)
+        if result is None:  # (stopped: an answer it had found is still an answer)
+            answers = reported.valid(puzzle, rules)
+            return SolveResult(Status.SOLVED if answers else Status.UNKNOWN, answers[0] if answers else None,
+                               timings=Timings(solve=time.perf_counter() - start), method=method,
                                stats={"stopped": "time limit (solver process killed)"})
         if result.solution is not None:
             _check(puzzle, result.solution, rules)
@@ -1023,9 +1047,12 @@ def count(
         return CountResult(0, True, limit, (), stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
-        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline)
-        if result is None:
-            return CountResult(0, False, limit, (), timings=Timings(solve=time.perf_counter() - start),
+        reported = _AnswersFromChild()
+        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline,
+                               on_progress=reported)
+        if result is None:  # (stopped: the answers it had found are still answers)
+            answers = reported.valid(puzzle, rules)[:limit]
+            return CountResult(len(answers), len(answers) >= limit, limit, tuple(answers), timings=Timings(solve=time.perf_counter() - start),
                                stats={"stopped": "time limit (solver process killed)"})
         for answer in result.solutions:
             _check(puzzle, answer, rules)
