@@ -353,7 +353,7 @@ class _Search(SatSearch):
 def _check(puzzle: Puzzle, solution: Solution, rules: Rules, checker=verify) -> None:
     """Raise UnverifiedAnswer unless ``checker`` (the family's verify, of one layer or several)
     finds ``solution`` valid. In a child process (large boards) a valid answer is also handed to
-    the parent at once (:func:`_answers_from_child`), so that it is not lost if the child is
+    the parent at once (:class:`_AnswersFromChild`), so that it is not lost if the child is
     stopped at the time limit before it returns."""
     violations = checker(puzzle, solution, rules)
     if violations:
