@@ -201,3 +201,27 @@ def test_work_meant_for_a_child_process_runs_in_a_pool_worker_in_that_worker(mon
     text = "1 . . 1 2\n2 . . . .\n. . . . 3\n. 4 . . .\n. . . 3 4"  # (examples/numberlink/first_5x5.nl)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_uniqueness_in_a_pool_worker, (text,)) == "False unique"
+
+
+def _report_then_hang(steps: int) -> str:
+    from puzzlesat.child import report_progress
+
+    for i in range(1, steps + 1):
+        report_progress(i)
+    time.sleep(60)
+    return "never"
+
+
+def test_a_child_is_stopped_as_soon_as_its_reports_are_enough() -> None:
+    from puzzlesat.child import can_fork, run_in_child
+
+    if not can_fork():
+        pytest.skip("no fork here")
+    seen: list[int] = []
+    start = time.perf_counter()
+    assert run_in_child(_report_then_hang, 3, {}, Deadline(30.0), on_progress=seen.append, stop_when=lambda: len(seen) >= 3) is None
+    assert seen == [1, 2, 3] and time.perf_counter() - start < 2.0
+    start = time.perf_counter()  # never enough: stopped at the limit, a second past it
+    assert run_in_child(_report_then_hang, 2, {}, Deadline(0.5), on_progress=seen.append, stop_when=lambda: len(seen) >= 10) is None
+    assert seen == [1, 2, 3, 1, 2] and 1.4 < time.perf_counter() - start < 3.0
+    assert run_in_child(pow, 2, {"exp": 5}, Deadline(5.0), stop_when=lambda: False) == 32

@@ -128,13 +128,18 @@ def can_fork() -> bool:
             and "fork" in multiprocessing.get_all_start_methods())
 
 
+POLL_SECONDS = 0.05  # how often run_in_child asks ``stop_when`` while it waits
+
+
 def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadline: Deadline, *,
-                 on_progress: Callable[[Any], None] | None = None) -> Any:
+                 on_progress: Callable[[Any], None] | None = None, stop_when: Callable[[], bool] | None = None) -> Any:
     """``function(item, **arguments)`` in a forked process; None when it has not answered
     :data:`GRACE_SECONDS` after ``deadline`` (it is then killed, and its memory goes with it),
     or at once when ``deadline`` has already passed.
     ``on_progress`` is called with each value the function reports (:func:`report_progress`)
-    before it answers or is killed.
+    before it answers or is killed. ``stop_when``, asked every POLL_SECONDS while the child
+    runs, says when what it reported is all the caller needs: the child is then stopped and
+    None returned at once (on a large board the work can take seconds to clean up after it).
 
     >>> def count_to(n):
     ...     for i in range(1, n + 1):
@@ -153,8 +158,12 @@ def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadl
     child = Child(function, item, arguments, on_progress=on_progress)
     try:
         remaining = deadline.remaining()
-        if not child.done(None if remaining is None else remaining + GRACE_SECONDS):
-            return None
-        return child.result()
+        ends = None if remaining is None else time.monotonic() + remaining + GRACE_SECONDS
+        while True:
+            left = None if ends is None else max(0.0, ends - time.monotonic())
+            if child.done(left if stop_when is None else POLL_SECONDS if left is None else min(POLL_SECONDS, left)):
+                return child.result()
+            if (stop_when is not None and stop_when()) or (ends is not None and time.monotonic() >= ends):
+                return None
     finally:
         child.stop()

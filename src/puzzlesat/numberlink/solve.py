@@ -986,12 +986,13 @@ def solve(
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
         reported = _AnswersFromChild()
-        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline, on_progress=reported)
-        if result is None:  # (stopped: an answer it had found is still an answer)
+        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline, on_progress=reported,
+                               stop_when=lambda: len(reported.answers) >= 1)
+        if result is None:  # (an answer reported, or the time limit passed: the process was stopped)
             answers = reported.valid(puzzle, rules)
             return SolveResult(Status.SOLVED if answers else Status.UNKNOWN, answers[0] if answers else None,
                                timings=Timings(solve=time.perf_counter() - start), method=method,
-                               stats={"stopped": "time limit (solver process killed)"})
+                               stats={"stopped": "answer found (solver process stopped)" if answers else "time limit (solver process killed)"})
         if result.solution is not None:
             _check(puzzle, result.solution, rules)
         return result
@@ -1049,11 +1050,12 @@ def count(
         start = time.perf_counter()
         reported = _AnswersFromChild()
         result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline,
-                               on_progress=reported)
-        if result is None:  # (stopped: the answers it had found are still answers)
+                               on_progress=reported, stop_when=lambda: len(reported.answers) >= limit)
+        if result is None:  # (``limit`` answers reported, or the time limit passed: the process was stopped)
             answers = reported.valid(puzzle, rules)[:limit]
-            return CountResult(len(answers), len(answers) >= limit, limit, tuple(answers), timings=Timings(solve=time.perf_counter() - start),
-                               stats={"stopped": "time limit (solver process killed)"})
+            complete = len(answers) >= limit
+            return CountResult(len(answers), complete, limit, tuple(answers), timings=Timings(solve=time.perf_counter() - start),
+                               stats={"stopped": f"{limit} answers found (solver process stopped)" if complete else "time limit (solver process killed)"})
         for answer in result.solutions:
             _check(puzzle, answer, rules)
         return result
