@@ -496,7 +496,7 @@ def _drawn_variant(puzzle: Puzzle, answer: Solution, rules: Rules, deadline: Dea
     """Default rules on a board of more than FILL_MIN_CELLS cells: a second answer that differs
     from ``answer`` inside one small window (:func:`.fill.window_variant`, no formula), verified;
     None otherwise."""
-    if not (rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > FILL_MIN_CELLS):
+    if not _drawn_board(puzzle, rules):
         return None
     variant = fill.window_variant(puzzle, answer, stop=time.perf_counter() + _fill_budget(deadline))
     if variant is not None:
@@ -894,6 +894,12 @@ def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline:
         search.close()
 
 
+def _drawn_board(puzzle: Puzzle, rules: Rules) -> bool:
+    """Whether answers are first drawn without a formula (:mod:`.fill`): default rules (cover-all,
+    touching allowed) on a board of more than FILL_MIN_CELLS cells."""
+    return rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > FILL_MIN_CELLS
+
+
 def _fill_budget(deadline: Deadline) -> float:
     """Seconds for :mod:`.fill` on a large board: FILL_SECONDS, at most a third of the time left."""
     remaining = deadline.remaining()
@@ -904,7 +910,7 @@ def _drawn_first(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution |
     """Default rules on a board of more than FILL_MIN_CELLS cells: an answer drawn without a
     formula (:func:`.fill.route_and_fill`), verified; None for other boards and rule sets, or
     when none is drawn (which proves nothing)."""
-    if not (rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > FILL_MIN_CELLS):
+    if not _drawn_board(puzzle, rules):
         return None
     drawn = fill.route_and_fill(puzzle, stop=time.perf_counter() + _fill_budget(deadline))
     if drawn is not None:
