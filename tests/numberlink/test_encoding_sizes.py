@@ -238,3 +238,62 @@ def test_corner_move_clauses_follow_their_size_formula_and_drop_exactly_the_mova
 def test_corner_move_clauses_need_may_leave_empty_rules() -> None:
     with pytest.raises(ValueError, match="may-leave-empty"):
         encode(Puzzle.from_rows(["A.A"]), Rules(), no_corner_moves=True)
+    with pytest.raises(ValueError, match="may-leave-empty"):
+        encode(Puzzle.from_rows(["A.A"]), Rules(), no_bumps=True)
+
+
+@pytest.mark.parametrize("rules", [Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)], ids=str)
+@pytest.mark.parametrize("rows", CORNER_BOARDS.values(), ids=list(CORNER_BOARDS))
+def test_bump_clauses_follow_their_size_formula_and_drop_exactly_the_bumps(rows: list[str], rules: Rules) -> None:
+    """encodings/numberlink.md: one clause of 4 + n(m) literals per line a, m, d of three free
+    cells and side whose three cells b1, b2, b3 beside it are free, where neither m nor a b is
+    an endpoint; the answers kept are exactly those where no path takes a -> b1 -> b2 -> b3 -> d
+    with m empty (checked on every answer of the formula without them)."""
+    _bumps_dropped(rows, rules)
+
+
+@pytest.mark.parametrize("rules", [Rules(cover_all=False), Rules(cover_all=False, no_self_touch=True)], ids=str)
+def test_bump_clauses_drop_answers(rules: Rules) -> None:
+    assert _bumps_dropped(CORNER_BOARDS["4x5 two labels"], rules) > 0
+    assert _bumps_dropped(CORNER_BOARDS["3x4"], rules) > 0
+
+
+def _bumps_dropped(rows: list[str], rules: Rules) -> int:
+    """The checks of the test above; the number of answers the bump clauses drop."""
+    puzzle = Puzzle.from_rows(rows)
+    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+
+    def n(cell):
+        r, c = cell
+        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+
+    bumps = []  # (a, b1, b2, b3, d, m)
+    for r in range(puzzle.height):
+        for c in range(puzzle.width):
+            for (lr, lc), sides in (((0, 1), ((1, 0), (-1, 0))), ((1, 0), ((0, 1), (0, -1)))):
+                a, m, d = (r, c), (r + lr, c + lc), (r + 2 * lr, c + 2 * lc)
+                for sr, sc in sides:
+                    b = [(x + sr, y + sc) for x, y in (a, m, d)]
+                    if {a, m, d, *b} <= free and m not in ends and not set(b) & ends:
+                        bumps.append((a, *b, d, m))
+    plain = encode(puzzle, rules)
+    enc = encode(puzzle, rules, no_bumps=True)
+    assert enc.num_vars == plain.num_vars
+    assert enc.num_clauses == plain.num_clauses + len(bumps)
+    assert enc.clause_counts().get("no-bump", 0) == len(bumps)
+    literals = sum(len(clause) for name, block in enc.blocks if name == "no-bump" for clause in block)
+    assert literals == sum(4 + n(m) for *_, m in bumps)
+
+    def cells_of(edges):
+        return {cell for v in edges for cell in (divmod(int(x), puzzle.width) for x in enc.edge_cells[v - 1])}
+
+    def bumped(edges) -> bool:
+        used = cells_of(edges)
+        return any(m not in used and all(enc.edge_var(x, y) in edges for x, y in zip(walk, walk[1:]))
+                   for *walk, m in bumps)
+
+    every = _answers(puzzle, list(plain.clauses()), enc.num_edges)
+    kept = _answers(puzzle, list(enc.clauses()), enc.num_edges)
+    assert kept == {edges for edges in every if not bumped(edges)}
+    return len(every - kept)

@@ -269,6 +269,7 @@ def encode(
     touch_selectors: bool = False,
     orientation: bool = False,
     no_corner_moves: bool = False,
+    no_bumps: bool = False,
 ) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
     ``deadline`` passes between steps). ``labels``: "log" (the bit length of the largest label
@@ -287,13 +288,15 @@ def encode(
     ``no_corner_moves`` (may-leave-empty rules): no path turns at a cell whose diagonal
     neighbour in the 2x2 block it turns in is an empty inner cell earlier in row-major order
     (:func:`corner_move_clauses`). This drops answers, so it serves only the uniqueness test of
-    ``solve.count``, where it is sound (encodings/numberlink.md)."""
+    ``solve.count``, where it is sound (encodings/numberlink.md). ``no_bumps`` (may-leave-empty
+    rules), likewise: no path steps around an empty inner cell that it could run through, two
+    cells shorter (:func:`bump_clauses`)."""
     if labels not in LABEL_ENCODINGS:
         raise ValueError(f"labels must be one of {LABEL_ENCODINGS}")
     if touch_selectors and (not rules.no_self_touch or labels != "log"):
         raise ValueError("touch selectors belong to the no-self-touch formula with log labels")
-    if no_corner_moves and rules.cover_all:
-        raise ValueError("corner moves need empty cells: they belong to may-leave-empty rules")
+    if (no_corner_moves or no_bumps) and rules.cover_all:
+        raise ValueError("corner moves and bumps need empty cells: they belong to may-leave-empty rules")
     onehot = labels == "onehot"
 
     def check() -> None:
@@ -390,6 +393,8 @@ def encode(
         blocks.extend(orientation_blocks(enc))
     if no_corner_moves:
         blocks.extend(corner_move_clauses(enc))
+    if no_bumps:
+        blocks.extend(bump_clauses(enc))
     check()
     enc.blocks[:] = [(name, block) for name, block in blocks if len(block)]
     return enc
@@ -630,6 +635,51 @@ def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
                 rows.setdefault(n, []).append(np.concatenate(
                     [-first[keep][pick, None], -second[keep][pick, None], e_edges[pick, :n]], axis=1))
     return [("no-corner-move", np.concatenate(parts)) for _, parts in sorted(rows.items())]
+
+
+def bump_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
+    """May-leave-empty: a path that steps off a straight line ``a, m, d`` and back around ``m``
+    (``a -> b1 -> b2 -> b3 -> d``, the three cells beside the line on one side) could go
+    straight (``a -> m -> d``, two cells shorter) when ``m`` is empty (a *bump*). For each line of
+    three free cells and each side, with ``m`` and the ``b`` cells free and no endpoint, one
+    clause "the four steps are not all on, or some edge of ``m`` is on": ``-e(a, b1) OR
+    -e(b1, b2) OR -e(b2, b3) OR -e(b3, d) OR`` the ``n(m)`` edges around ``m`` (``4 + n(m)``
+    literals).
+
+    >>> enc = encode(Puzzle.from_rows(["A..", "...", "..A"]), Rules(cover_all=False), no_bumps=True)
+    >>> enc.clause_counts()["no-bump"]   # the outer rows and columns, bumped inwards
+    4
+    """
+    height, width = enc.puzzle.height, enc.puzzle.width
+    pad = 2  # (so that every cell a line or a side reaches is inside the padded arrays)
+    incident = np.zeros((height + 2 * pad, width + 2 * pad, 4), dtype=np.int64)  # up, down, left, right
+    incident[pad:pad + height, pad:pad + width] = enc.incident.reshape(height, width, 4)
+    free = np.zeros((height + 2 * pad, width + 2 * pad), dtype=bool)
+    free[pad:pad + height, pad:pad + width] = enc.puzzle.free_mask()
+    ends = np.zeros_like(free)
+    for r, c in enc.puzzle.endpoints():
+        ends[r + pad, c + pad] = True
+    present = incident > 0
+    degree = present.sum(axis=-1)
+    compact = np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)  # present first
+    rows_a, cols_a = (grid.ravel() + pad for grid in np.meshgrid(np.arange(height), np.arange(width), indexing="ij"))
+    UP, DOWN, LEFT, RIGHT = range(4)
+    rows: dict[int, list[np.ndarray]] = {}
+    # (line step, edge along the line, side step, edge from the line to that side)
+    for (lr, lc), along, sides in (((0, 1), RIGHT, (((1, 0), DOWN), ((-1, 0), UP))),
+                                   ((1, 0), DOWN, (((0, 1), RIGHT), ((0, -1), LEFT)))):
+        m_r, m_c, d_r, d_c = rows_a + lr, cols_a + lc, rows_a + 2 * lr, cols_a + 2 * lc
+        for (sr, sc), toward in sides:
+            steps = np.stack([incident[rows_a, cols_a, toward], incident[rows_a + sr, cols_a + sc, along],
+                              incident[m_r + sr, m_c + sc, along], incident[d_r, d_c, toward]], axis=1)
+            keep = ((steps > 0).all(axis=1) & free[m_r, m_c] & ~ends[m_r, m_c]
+                    & ~ends[rows_a + sr, cols_a + sc] & ~ends[m_r + sr, m_c + sc] & ~ends[d_r + sr, d_c + sc])
+            m_degree, m_edges = degree[m_r, m_c][keep], compact[m_r, m_c][keep]
+            for n in (2, 3, 4):
+                pick = m_degree == n
+                if pick.any():
+                    rows.setdefault(n, []).append(np.concatenate([-steps[keep][pick], m_edges[pick, :n]], axis=1))
+    return [("no-bump", np.concatenate(parts)) for _, parts in sorted(rows.items())]
 
 
 def _onehot_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, base: int, flat: np.ndarray, free: np.ndarray) -> None:

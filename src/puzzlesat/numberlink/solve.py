@@ -44,7 +44,7 @@ from ..results import CountResult, SolveResult, Status, Timings, check_count_lim
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
 from . import fill, frontier, routing, topology
-from .encoding import Encoding, EncodingTimeout, corner_move_clauses, orientation_blocks
+from .encoding import Encoding, EncodingTimeout, bump_clauses, corner_move_clauses, orientation_blocks
 from .encoding import encode as _encode
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
 from .verify import verify
@@ -249,23 +249,24 @@ class _Search(SatSearch):
     def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
         self.touch_selectors = touch_selectors
         self.oriented = False
-        self.corner_moves_forbidden = False
+        self.moves_forbidden = False
         super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline,
                        touch_selectors=self.touch_selectors)
 
-    def forbid_corner_moves(self) -> None:
-        """Add the "no-corner-move" clauses (``encode(..., no_corner_moves=True)``) to this
-        solver: for the uniqueness test under may-leave-empty rules, once the first answer is
-        known and its corner moves have been tried. Not before: they slowed the search for a
-        first answer (ADC 2015 Q17: 0.5 s -> 11.1 s)."""
+    def forbid_corner_moves_and_bumps(self) -> None:
+        """Add the "no-corner-move" and "no-bump" clauses (``encode(..., no_corner_moves=True,
+        no_bumps=True)``) to this solver: for the uniqueness test under may-leave-empty rules,
+        once the first answer is known and its detours and corner moves have been tried (undoing
+        a bump is a detour). Not before: the corner clauses slowed the search for a first answer
+        (ADC 2015 Q17: 0.5 s -> 11.1 s)."""
         assert self.solver is not None and self.encoding is not None and not self.formula_rules.cover_all
-        if self.corner_moves_forbidden:
+        if self.moves_forbidden:
             return
-        self.corner_moves_forbidden = True
-        for name, block in corner_move_clauses(self.encoding):
+        self.moves_forbidden = True
+        for name, block in corner_move_clauses(self.encoding) + bump_clauses(self.encoding):
             self.encoding.blocks.append((name, block))
             self.solver.add_clause_lists(block.tolist())
 
@@ -390,7 +391,9 @@ def _strict(rules: Rules) -> Rules:
 
 def _empty_cell_variant(puzzle: Puzzle, solution: Solution) -> tuple[Solution | None, str]:
     """(May-leave-empty, touching allowed) a second answer that differs from ``solution`` only
-    through its empty cells, and how it was made: ("detour" or "corner move"), or (None, "")."""
+    through its empty cells, and how it was made: ("detour" or "corner move"), or (None, "").
+    (A bump, the third move of the normal form in encodings/numberlink.md, needs no test of its
+    own: a straight ``a -> m -> d`` with the three cells beside it empty has a detour.)"""
     detour = _detour_variant(puzzle, solution)
     if detour is not None:
         return detour, "detour"
@@ -1128,7 +1131,7 @@ def count(
             if shrink and len(found) == 1:
                 # a second answer shrunk and with its corners moved (encodings/numberlink.md):
                 # the first one's detours and corner moves were tried when it was found
-                search.forbid_corner_moves()
+                search.forbid_corner_moves_and_bumps()
             if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
             if len(found) == 1 and windows_left:
