@@ -37,8 +37,11 @@ from . import frontier, routing
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Solution
 
 # Windows (cells on a side) tried, smallest first, to cover cells the filling left empty; the
-# frontier count decides a window up to 14 across in well under a second.
+# frontier count decides a window up to 14 across in well under a second, and gets at most
+# REPAIR_WINDOW_SECONDS for one (on boards with random endpoints, where the filling leaves cells
+# no window can cover, repairs without that cap took up to 30 s before giving up).
 REPAIR_SIZES = (6, 10, 14)
+REPAIR_WINDOW_SECONDS = 1.0
 # Windows (cells on a side) in which a second answer is looked for, in reading order.
 VARIANT_SIZE = 8
 
@@ -201,7 +204,7 @@ def _repair(puzzle: Puzzle, paths: dict[str, list[Cell]], cell: Cell, stop: floa
             return None
         top, left = _window_at(puzzle, cell, size)
         sub, runs = window_puzzle(puzzle, paths, top, left, size)
-        found = frontier.count_answers(sub, DEFAULT_RULES, limit=1, time_limit=remaining)
+        found = frontier.count_answers(sub, DEFAULT_RULES, limit=1, time_limit=min(remaining, REPAIR_WINDOW_SECONDS))
         if found.status == "complete" and found.answers:
             return splice(paths, runs, found.answers[0], top, left), (top, left, top + sub.height, left + sub.width)
     return None
