@@ -92,17 +92,30 @@ def test_no_answer_is_drawn_where_there_is_none() -> None:
 
 
 def test_a_window_puzzle_spliced_with_its_own_answer_gives_the_paths_back() -> None:
-    for puzzle in _random_path_puzzles(40, seed=3000):
+    """And spliced with another answer of the window, the path index follows the change."""
+    from puzzlesat.numberlink.frontier import count_answers
+
+    changed = 0
+    for puzzle in _random_path_puzzles(40, seed=3000) + _random_open_puzzles(40, 5, OPEN_SIZES):
         answer = fill.route_and_fill(puzzle, FOREVER)
         if answer is None:
             continue
         paths = answer.as_dict()
         for top, left, size in ((0, 0, 3), (1, 2, 3), (2, 1, 4), (0, 0, 10)):
-            sub, runs = fill.window_puzzle(puzzle, paths, top, left, size)
+            index = fill.PathIndex(puzzle, paths)
+            sub, runs = fill.window_puzzle(puzzle, index, top, left, size)
             here = Solution.from_mapping({name: [(r - top, c - left) for r, c in paths[label][i:j + 1]]
                                           for name, (label, i, j) in runs.items()})
             assert verify(sub, here, DEFAULT) == []
             assert Solution.from_mapping(fill.splice(paths, runs, here, top, left)) == answer
+            other = count_answers(sub, DEFAULT, limit=1, reference=here)
+            if other.answers:
+                new_paths = fill.splice(paths, runs, other.answers[0], top, left, index)
+                assert verify(puzzle, Solution.from_mapping(new_paths), DEFAULT) == []
+                fresh = fill.PathIndex(puzzle, new_paths)
+                assert (index.owner == fresh.owner).all() and (index.position == fresh.position).all()
+                changed += 1
+    assert changed >= 20, changed
 
 
 def test_window_variants_agree_with_the_enumerator() -> None:

@@ -10,7 +10,8 @@ with touching allowed (the default rules):
   simple and covers two cells more; touching itself is allowed. Cells that no step can take in
   this way are *repaired*: a small window around them is cut out as a puzzle of its own
   (:func:`window_puzzle`: each piece of a path inside the window becomes a pair from where it
-  enters to where it leaves, cells it passes once become blocked) and answered exactly by the
+  enters to where it leaves, cells it passes once become blocked; the pieces are read off a
+  :class:`PathIndex` of where each path cell lies) and answered exactly by the
   frontier count (:mod:`.frontier`); its answer, put back in place (:func:`splice`), covers the
   window and changes nothing outside it.
 * :func:`window_variant` looks for a second answer the same way: a window of the first answer
@@ -32,6 +33,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from typing import Sequence
+
+import numpy as np
 
 from . import frontier, routing
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Solution
@@ -56,8 +60,10 @@ def route_and_fill(puzzle: Puzzle, stop: float) -> Solution | None:
     paths, empty = fill(puzzle, routed, stop)
     if paths is None:
         return None
+    index = PathIndex(puzzle, paths) if empty else None
     while empty:
-        repaired = _repair(puzzle, paths, empty[0], stop)
+        assert index is not None
+        repaired = _repair(puzzle, paths, index, empty[0], stop)
         if repaired is None:
             return None
         paths, (top, left, bottom, right) = repaired  # (the window is covered now)
@@ -123,18 +129,43 @@ def fill(puzzle: Puzzle, paths: dict[str, list[Cell]], stop: float) -> tuple[dic
     return grown, empty
 
 
-def window_puzzle(puzzle: Puzzle, paths: dict[str, list[Cell]] | dict[str, tuple[Cell, ...]], top: int, left: int,
-                  size: int) -> tuple[Puzzle, dict[str, tuple[str, int, int]]]:
+class PathIndex:
+    """Where each path cell lies: ``owner[r, c]`` the path's number (in ``labels``, -1 where no
+    path runs) and ``position[r, c]`` the cell's place along its path, so that a window's runs
+    are read from the window's cells alone (a board of a million cells has thousands of windows).
+    :meth:`update` redraws the paths that changed."""
+
+    def __init__(self, puzzle: Puzzle, paths: dict[str, list[Cell]] | dict[str, tuple[Cell, ...]]) -> None:
+        self.labels = list(paths)
+        self.owner = np.full((puzzle.height, puzzle.width), -1, dtype=np.int64)
+        self.position = np.zeros((puzzle.height, puzzle.width), dtype=np.int64)
+        self.update({label: ((), cells) for label, cells in paths.items()})
+
+    def update(self, changes: dict[str, tuple[Sequence[Cell], Sequence[Cell]]]) -> None:
+        """Each path ``label`` of ``changes`` ran through ``before`` and now runs through
+        ``after`` (label -> (before, after)); every old cell is cleared before any new one is
+        written, since one path's new cells may be another's old ones."""
+        for before, _ in changes.values():
+            rows, cols = np.array(before, dtype=np.int64).reshape(-1, 2).T
+            self.owner[rows, cols] = -1
+        for label, (_, after) in changes.items():
+            rows, cols = np.array(after, dtype=np.int64).reshape(-1, 2).T
+            self.owner[rows, cols] = self.labels.index(label)
+            self.position[rows, cols] = np.arange(len(after))
+
+
+def window_puzzle(puzzle: Puzzle, index: PathIndex, top: int, left: int, size: int) -> tuple[Puzzle, dict[str, tuple[str, int, int]]]:
     """The window of ``size`` x ``size`` cells at (``top``, ``left``) (clipped to the board) as
-    a puzzle of its own, with ``paths`` (label -> cells from one end to the other) drawn so far:
-    each run of two or more consecutive path cells inside the window becomes a pair from its
-    first cell to its last (labelled ``s0``, ``s1``, ...), a path cell alone in the window and
-    every blocked cell become blocked, and the other cells are free. Any answer of it, put back
-    by :func:`splice`, keeps every path simple and every cell outside the window as it was.
-    Also returns, per pair label, (path label, index of the run's first cell, of its last).
+    a puzzle of its own, with the paths drawn so far (``index``, :class:`PathIndex`): each run
+    of two or more consecutive path cells inside the window becomes a pair from its first cell
+    to its last (labelled ``s0``, ``s1``, ...), a path cell alone in the window and every
+    blocked cell become blocked, and the other cells are free. Any answer of it, put back by
+    :func:`splice`, keeps every path simple and every cell outside the window as it was. Also
+    returns, per pair label, (path label, index of the run's first cell, of its last).
 
     >>> p = Puzzle.from_rows(["A...", "....", "...A"])
-    >>> sub, runs = window_puzzle(p, {"A": [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]}, 0, 1, 2)
+    >>> index = PathIndex(p, {"A": [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]})
+    >>> sub, runs = window_puzzle(p, index, 0, 1, 2)
     >>> print(sub)
     s0 s0
     . .
@@ -142,36 +173,29 @@ def window_puzzle(puzzle: Puzzle, paths: dict[str, list[Cell]] | dict[str, tuple
     {'s0': ('A', 1, 2)}
     """
     bottom, right = min(puzzle.height, top + size), min(puzzle.width, left + size)
-
-    def inside(cell: Cell) -> bool:
-        return top <= cell[0] < bottom and left <= cell[1] < right
-
-    blocked = {(r - top, c - left) for r, c in puzzle.blocked if inside((r, c))}
+    blocked = {(r - top, c - left) for r, c in puzzle.blocked if top <= r < bottom and left <= c < right}
+    owner, position = index.owner[top:bottom, left:right], index.position[top:bottom, left:right]
     pairs, runs = [], {}
-    for label, cells in paths.items():
-        i = 0
-        while i < len(cells):
-            if not inside(cells[i]):
-                i += 1
-                continue
-            j = i
-            while j + 1 < len(cells) and inside(cells[j + 1]):
-                j += 1
-            (r1, c1), (r2, c2) = cells[i], cells[j]
-            if i == j:
-                blocked.add((r1 - top, c1 - left))
+    for k in np.unique(owner[owner >= 0]).tolist():
+        label = index.labels[k]
+        rows, cols = np.nonzero(owner == k)
+        order = np.argsort(position[rows, cols])
+        rows, cols, places = rows[order], cols[order], position[rows, cols][order]
+        breaks = np.flatnonzero(np.diff(places) != 1) + 1  # (a run ends where the places jump)
+        for first, last in zip([0, *breaks.tolist()], [*(breaks - 1).tolist(), len(places) - 1]):
+            if first == last:
+                blocked.add((int(rows[first]), int(cols[first])))
             else:
                 name = f"s{len(pairs)}"
-                pairs.append(Pair(name, (r1 - top, c1 - left), (r2 - top, c2 - left)))
-                runs[name] = (label, i, j)
-            i = j + 1
+                pairs.append(Pair(name, (int(rows[first]), int(cols[first])), (int(rows[last]), int(cols[last]))))
+                runs[name] = (label, int(places[first]), int(places[last]))
     return Puzzle(right - left, bottom - top, tuple(pairs), frozenset(blocked)), runs
 
 
 def splice(paths: dict[str, list[Cell]] | dict[str, tuple[Cell, ...]], runs: dict[str, tuple[str, int, int]],
-           window_answer: Solution, top: int, left: int) -> dict[str, list[Cell]]:
+           window_answer: Solution, top: int, left: int, index: PathIndex | None = None) -> dict[str, list[Cell]]:
     """``paths`` with each run of :func:`window_puzzle` replaced by its pair's path in
-    ``window_answer`` (an answer of the window's puzzle)."""
+    ``window_answer`` (an answer of the window's puzzle); ``index``, if given, follows."""
     out = {label: list(cells) for label, cells in paths.items()}
     by_label: dict[str, list[tuple[int, int, str]]] = {}
     for name, (label, i, j) in runs.items():
@@ -183,6 +207,8 @@ def splice(paths: dict[str, list[Cell]] | dict[str, tuple[Cell, ...]], runs: dic
             if piece[0] != cells[i]:
                 piece.reverse()
             cells[i:j + 1] = piece
+    if index is not None:
+        index.update({label: (paths[label], out[label]) for label in by_label})
     return out
 
 
@@ -193,20 +219,20 @@ def _window_at(puzzle: Puzzle, cell: Cell, size: int) -> tuple[int, int]:
     return top, left
 
 
-def _repair(puzzle: Puzzle, paths: dict[str, list[Cell]], cell: Cell, stop: float
+def _repair(puzzle: Puzzle, paths: dict[str, list[Cell]], index: PathIndex, cell: Cell, stop: float
             ) -> tuple[dict[str, list[Cell]], tuple[int, int, int, int]] | None:
     """``paths`` redrawn inside one window around the empty ``cell`` so that the window is
-    covered (windows of REPAIR_SIZES tried in turn), with the window's (top, left, bottom,
-    right); None when no window can be covered or ``stop`` has passed."""
+    covered (windows of REPAIR_SIZES tried in turn; ``index`` follows), with the window's (top,
+    left, bottom, right); None when no window can be covered or ``stop`` has passed."""
     for size in REPAIR_SIZES:
         remaining = stop - time.perf_counter()
         if remaining <= 0:
             return None
         top, left = _window_at(puzzle, cell, size)
-        sub, runs = window_puzzle(puzzle, paths, top, left, size)
+        sub, runs = window_puzzle(puzzle, index, top, left, size)
         found = frontier.count_answers(sub, DEFAULT_RULES, limit=1, time_limit=min(remaining, REPAIR_WINDOW_SECONDS))
         if found.status == "complete" and found.answers:
-            return splice(paths, runs, found.answers[0], top, left), (top, left, top + sub.height, left + sub.width)
+            return splice(paths, runs, found.answers[0], top, left, index), (top, left, top + sub.height, left + sub.width)
     return None
 
 
@@ -215,12 +241,13 @@ def window_variant(puzzle: Puzzle, answer: Solution, stop: float, size: int = VA
     window of ``size`` x ``size`` cells (windows side by side in reading order), or None when
     none is found before ``time.perf_counter()`` passes ``stop``. Not verified here."""
     paths = answer.as_dict()
+    index = PathIndex(puzzle, paths)
     for top in range(0, puzzle.height, size):
         for left in range(0, puzzle.width, size):
             remaining = stop - time.perf_counter()
             if remaining <= 0:
                 return None
-            sub, runs = window_puzzle(puzzle, paths, top, left, size)
+            sub, runs = window_puzzle(puzzle, index, top, left, size)
             if not runs:
                 continue
             here = Solution.from_mapping({name: [(r - top, c - left) for r, c in paths[label][i:j + 1]]
