@@ -200,13 +200,7 @@ def test_corner_move_clauses_follow_their_size_formula_and_drop_exactly_the_mova
     nor e is an endpoint; the answers kept are exactly those where no path turns at such a b
     with e empty (checked on every answer of the formula without them)."""
     puzzle = Puzzle.from_rows(rows)
-    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
-    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
-
-    def n(cell):
-        r, c = cell
-        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
-
+    free, ends, n = _free_ends_degree(puzzle)
     diagonals = []  # (b, b's two block neighbours, e)
     for r in range(puzzle.height - 1):
         for c in range(puzzle.width - 1):
@@ -214,25 +208,46 @@ def test_corner_move_clauses_follow_their_size_formula_and_drop_exactly_the_mova
                 diagonals.append(((r + 1, c + 1), ((r, c + 1), (r + 1, c)), (r, c)))
                 diagonals.append(((r + 1, c), ((r, c), (r + 1, c + 1)), (r, c + 1)))
     diagonals = [(b, around, e) for b, around, e in diagonals if b not in ends and e not in ends]
+
+    def movable(enc, edges, used) -> bool:
+        return any(e not in used and all(enc.edge_var(b, a) in edges for a in around) for b, around, e in diagonals)
+
+    dropped = _check_move_clauses(puzzle, rules, "no-corner-move", len(diagonals), sum(2 + n(e) for _, _, e in diagonals),
+                                  movable, no_corner_moves=True)
+    assert dropped > 0  # (each board has answers with a movable corner)
+
+
+def _free_ends_degree(puzzle: Puzzle):
+    """The free cells, the endpoints, and n(cell): the number of free neighbours."""
+    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
+    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
+
+    def n(cell):
+        r, c = cell
+        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+
+    return free, ends, n
+
+
+def _check_move_clauses(puzzle: Puzzle, rules: Rules, name: str, clauses: int, literals: int, forbidden, **option) -> int:
+    """The formula with ``option`` (no_corner_moves / no_bumps) has the plain formula's variables,
+    ``clauses`` more clauses, all named ``name`` with ``literals`` literals in all, and keeps
+    exactly the plain formula's answers that are not ``forbidden(enc, edges, used cells)``.
+    Returns the number of answers dropped."""
     plain = encode(puzzle, rules)
-    enc = encode(puzzle, rules, no_corner_moves=True)
+    enc = encode(puzzle, rules, **option)
     assert enc.num_vars == plain.num_vars
-    assert enc.num_clauses == plain.num_clauses + len(diagonals)
-    assert enc.clause_counts().get("no-corner-move", 0) == len(diagonals)
-    literals = sum(len(clause) for name, block in enc.blocks if name == "no-corner-move" for clause in block)
-    assert literals == sum(2 + n(e) for _, _, e in diagonals)
+    assert enc.num_clauses == plain.num_clauses + clauses
+    assert enc.clause_counts().get(name, 0) == clauses
+    assert sum(len(clause) for block_name, block in enc.blocks if block_name == name for clause in block) == literals
 
     def cells_of(edges):
         return {cell for v in edges for cell in (divmod(int(x), puzzle.width) for x in enc.edge_cells[v - 1])}
 
-    def movable(edges) -> bool:
-        used = cells_of(edges)
-        return any(e not in used and all(enc.edge_var(b, a) in edges for a in around) for b, around, e in diagonals)
-
     every = _answers(puzzle, list(plain.clauses()), enc.num_edges)
     kept = _answers(puzzle, list(enc.clauses()), enc.num_edges)
-    assert kept == {edges for edges in every if not movable(edges)}
-    assert kept < every  # (each board has answers with a movable corner)
+    assert kept == {edges for edges in every if not forbidden(enc, edges, cells_of(edges))}
+    return len(every - kept)
 
 
 def test_corner_move_clauses_need_may_leave_empty_rules() -> None:
@@ -261,13 +276,7 @@ def test_bump_clauses_drop_answers(rules: Rules) -> None:
 def _bumps_dropped(rows: list[str], rules: Rules) -> int:
     """The checks of the test above; the number of answers the bump clauses drop."""
     puzzle = Puzzle.from_rows(rows)
-    free = {(r, c) for r in range(puzzle.height) for c in range(puzzle.width)} - set(puzzle.blocked)
-    ends = {cell for pair in puzzle.pairs for cell in (pair.start, pair.end)}
-
-    def n(cell):
-        r, c = cell
-        return sum((x in free) for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
-
+    free, ends, n = _free_ends_degree(puzzle)
     bumps = []  # (a, b1, b2, b3, d, m)
     for r in range(puzzle.height):
         for c in range(puzzle.width):
@@ -277,23 +286,9 @@ def _bumps_dropped(rows: list[str], rules: Rules) -> int:
                     b = [(x + sr, y + sc) for x, y in (a, m, d)]
                     if {a, m, d, *b} <= free and m not in ends and not set(b) & ends:
                         bumps.append((a, *b, d, m))
-    plain = encode(puzzle, rules)
-    enc = encode(puzzle, rules, no_bumps=True)
-    assert enc.num_vars == plain.num_vars
-    assert enc.num_clauses == plain.num_clauses + len(bumps)
-    assert enc.clause_counts().get("no-bump", 0) == len(bumps)
-    literals = sum(len(clause) for name, block in enc.blocks if name == "no-bump" for clause in block)
-    assert literals == sum(4 + n(m) for *_, m in bumps)
 
-    def cells_of(edges):
-        return {cell for v in edges for cell in (divmod(int(x), puzzle.width) for x in enc.edge_cells[v - 1])}
-
-    def bumped(edges) -> bool:
-        used = cells_of(edges)
+    def bumped(enc, edges, used) -> bool:
         return any(m not in used and all(enc.edge_var(x, y) in edges for x, y in zip(walk, walk[1:]))
                    for *walk, m in bumps)
 
-    every = _answers(puzzle, list(plain.clauses()), enc.num_edges)
-    kept = _answers(puzzle, list(enc.clauses()), enc.num_edges)
-    assert kept == {edges for edges in every if not bumped(edges)}
-    return len(every - kept)
+    return _check_move_clauses(puzzle, rules, "no-bump", len(bumps), sum(4 + n(m) for *_, m in bumps), bumped, no_bumps=True)
