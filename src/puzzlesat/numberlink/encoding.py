@@ -619,22 +619,35 @@ def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     top, bottom = incident[:-1, :-1, 3], incident[1:, :-1, 3]  # a block's four edges, by its top-left cell
     left, right = incident[:-1, :-1, 1], incident[:-1, 1:, 1]
     square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
-    present = incident > 0
-    degree = present.sum(axis=-1)
-    compact = np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)  # present first
-    rows: dict[int, list[np.ndarray]] = {}
+    degree, compact = _edges_present_first(incident)
+    pieces = []
     # b = bottom right (its block edges right and bottom) with e = top left, and b = bottom left
     # (left and bottom) with e = top right; cells as (row offset, column offset) in the block
     for first, second, (br, bc), (er, ec) in ((right, bottom, (1, 1), (0, 0)), (left, bottom, (1, 0), (0, 1))):
         keep = square & ~ends[br:height - 1 + br, bc:width - 1 + bc] & ~ends[er:height - 1 + er, ec:width - 1 + ec]
-        e_degree = degree[er:height - 1 + er, ec:width - 1 + ec][keep]
-        e_edges = compact[er:height - 1 + er, ec:width - 1 + ec][keep]
+        pieces.append((np.stack([-first[keep], -second[keep]], axis=1),
+                       degree[er:height - 1 + er, ec:width - 1 + ec][keep], compact[er:height - 1 + er, ec:width - 1 + ec][keep]))
+    return _or_an_edge_of_the_cell("no-corner-move", pieces)
+
+
+def _edges_present_first(incident: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell of ``incident`` (edge ids by direction, 0 for none, in the last axis): its number
+    of edges, and its edge ids with the present ones first."""
+    present = incident > 0
+    return present.sum(axis=-1), np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)
+
+
+def _or_an_edge_of_the_cell(name: str, pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """Clauses "``head`` OR some edge of the cell" from ``pieces`` of (heads, one row of
+    literals per clause; the cell's number of edges; its edges, present first), as blocks of
+    one width each (a block is a rectangular array)."""
+    rows: dict[int, list[np.ndarray]] = {}
+    for heads, degree, edges in pieces:
         for n in (2, 3, 4):
-            pick = e_degree == n
+            pick = degree == n
             if pick.any():
-                rows.setdefault(n, []).append(np.concatenate(
-                    [-first[keep][pick, None], -second[keep][pick, None], e_edges[pick, :n]], axis=1))
-    return [("no-corner-move", np.concatenate(parts)) for _, parts in sorted(rows.items())]
+                rows.setdefault(n, []).append(np.concatenate([heads[pick], edges[pick, :n]], axis=1))
+    return [(name, np.concatenate(parts)) for _, parts in sorted(rows.items())]
 
 
 def bump_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
@@ -659,12 +672,10 @@ def bump_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     ends = np.zeros_like(free)
     for r, c in enc.puzzle.endpoints():
         ends[r + pad, c + pad] = True
-    present = incident > 0
-    degree = present.sum(axis=-1)
-    compact = np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)  # present first
+    degree, compact = _edges_present_first(incident)
     rows_a, cols_a = (grid.ravel() + pad for grid in np.meshgrid(np.arange(height), np.arange(width), indexing="ij"))
     UP, DOWN, LEFT, RIGHT = range(4)
-    rows: dict[int, list[np.ndarray]] = {}
+    pieces = []
     # (line step, edge along the line, side step, edge from the line to that side)
     for (lr, lc), along, sides in (((0, 1), RIGHT, (((1, 0), DOWN), ((-1, 0), UP))),
                                    ((1, 0), DOWN, (((0, 1), RIGHT), ((0, -1), LEFT)))):
@@ -674,12 +685,8 @@ def bump_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
                               incident[m_r + sr, m_c + sc, along], incident[d_r, d_c, toward]], axis=1)
             keep = ((steps > 0).all(axis=1) & free[m_r, m_c] & ~ends[m_r, m_c]
                     & ~ends[rows_a + sr, cols_a + sc] & ~ends[m_r + sr, m_c + sc] & ~ends[d_r + sr, d_c + sc])
-            m_degree, m_edges = degree[m_r, m_c][keep], compact[m_r, m_c][keep]
-            for n in (2, 3, 4):
-                pick = m_degree == n
-                if pick.any():
-                    rows.setdefault(n, []).append(np.concatenate([-steps[keep][pick], m_edges[pick, :n]], axis=1))
-    return [("no-bump", np.concatenate(parts)) for _, parts in sorted(rows.items())]
+            pieces.append((-steps[keep], degree[m_r, m_c][keep], compact[m_r, m_c][keep]))
+    return _or_an_edge_of_the_cell("no-bump", pieces)
 
 
 def _onehot_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, base: int, flat: np.ndarray, free: np.ndarray) -> None:
