@@ -1129,8 +1129,9 @@ def count(
                   and puzzle.width * puzzle.height <= ORIENT_MAX_CELLS)
         while len(found) < limit:
             if shrink and len(found) == 1:
-                # a second answer shrunk and with its corners moved (encodings/numberlink.md):
-                # the first one's detours and corner moves were tried when it was found
+                # a second answer shrunk, with its corners moved and its bumps made straight
+                # (encodings/numberlink.md): the first one's detours and corner moves were tried
+                # when it was found (undoing a bump is a detour)
                 search.forbid_corner_moves_and_bumps()
             if race is None and len(found) == 1 and limit == 2 and _frontier_applies(puzzle, rules):
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
