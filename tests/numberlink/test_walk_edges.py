@@ -1,7 +1,8 @@
 """walk_edges: the walks from the starts and the stray cycles, against a plain walker.
 
-The array walk (list ranking over arcs, ``_walks_by_rulers``) runs when every cell has at most
-two true edges and every start at most one; otherwise the cell-by-cell walk. Both are held
+The array walk (list ranking over arcs, ``_walks_by_rulers``) runs on large boards when every
+cell has at most two true edges and every start at most one; otherwise the cell-by-cell walk.
+The tests make every board large, or none. Both are held
 against ``reference_walks`` below on random edge sets: paths, cycles, cells of degree 3, starts
 in the middle of a path, and long chains that pass many rulers.
 """
@@ -83,8 +84,15 @@ def random_edges(rng: random.Random, edge_cells: np.ndarray, cells: int, most: i
     return np.array(sorted(chosen), dtype=np.int64)
 
 
+@pytest.fixture(params=["arrays", "cell by cell"])
+def walk_way(request, monkeypatch):
+    """Every board walked with arrays (where the edges allow), or none."""
+    monkeypatch.setattr(encoding, "ARRAY_WALK_CELLS", 0 if request.param == "arrays" else 10**9)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(6))
-def test_walks_and_cycles_match_a_plain_walker(seed):
+def test_walks_and_cycles_match_a_plain_walker(seed, walk_way):
     rng = random.Random(seed)
     for _ in range(250):
         height, width = rng.randint(1, 8), rng.randint(2, 8)
@@ -102,7 +110,7 @@ def test_walks_and_cycles_match_a_plain_walker(seed):
                 assert set(edge_cells[e].tolist()) & set(edge_cells[f].tolist())
 
 
-def test_long_chains_pass_many_rulers(monkeypatch):
+def test_long_chains_pass_many_rulers(monkeypatch, walk_way):
     """A board-filling snake cut into three paths, with a ruler at about every fourth arc and
     at every arc: the walks are the snake's pieces, in order."""
     height, width = 30, 40
@@ -118,7 +126,7 @@ def test_long_chains_pass_many_rulers(monkeypatch):
         assert walk_edges(incident, edge_cells, len(edge_cells), edges, starts) == (expected, [])
 
 
-def test_wider_incidence_tables():
+def test_wider_incidence_tables(walk_way):
     """Boards of several layers have more edge slots per cell; a path through three layers
     of a 1-cell-wide board is walked the same way either way."""
     # cells 0..5: two columns of three layers; slots: in-layer right/left, layer up/down

@@ -214,9 +214,9 @@ def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edg
     to where the edges end) and the stray cycles left (each a list of edge indices). Boards of
     one layer and of several share it; each maps flat cells back to its own coordinates.
 
-    Where every cell has at most two true edges and every start at most one (every model of
-    the formulas), the walks are read off with arrays (:func:`_walks_by_rulers`); otherwise
-    cell by cell, as the cycles are.
+    On boards of ARRAY_WALK_CELLS cells or more where every cell has at most two true edges
+    and every start at most one (every model of the formulas), the walks are read off with
+    arrays (:func:`_walks_by_rulers`); otherwise cell by cell, as the cycles are.
 
     >>> incident = np.array([[0, 1], [1, 2], [2, 0]])   # three cells in a row, edges 1 and 2
     >>> walk_edges(incident, np.array([[0, 1], [1, 2]]), 2, np.array([0, 1]), [2])
@@ -232,10 +232,10 @@ def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edg
     other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
     other[around == 0] = -1
     start_cells = np.asarray(starts, dtype=np.int64)
-    simple = (degree.max(initial=0) <= 2 and not (degree[start_cells] > 1).any()
-              and len(np.unique(start_cells)) == len(start_cells))
+    by_arrays = (size >= ARRAY_WALK_CELLS and degree.max(initial=0) <= 2 and not (degree[start_cells] > 1).any()
+                 and len(np.unique(start_cells)) == len(start_cells))
     nbr: list[list[int]] | None = None
-    if simple:
+    if by_arrays:
         walks = _walks_by_rulers(other, degree, start_cells)
     else:
         nbr = other.tolist()
@@ -292,6 +292,10 @@ def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
 
 
 RULER_SHARE = 1 / 64  # _walks_by_rulers: the share of the arcs at which the walks are cut
+# Boards of fewer cells are walked cell by cell: each array step costs about 10 us and there are
+# a few hundred of them (a 50 x 50 snake in ten paths: 8.4 ms against 4.3 ms cell by cell; at
+# 100 x 100 16.8 against 20.4 ms; at 200 x 200 41 against 93 ms)
+ARRAY_WALK_CELLS = 10_000
 
 
 def _walks_by_rulers(other: np.ndarray, degree: np.ndarray, starts: np.ndarray) -> list[list[int]]:
