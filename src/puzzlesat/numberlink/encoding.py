@@ -225,9 +225,8 @@ def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edg
     size = len(incident)
     on = np.zeros(num_edges + 1, dtype=bool)  # index 0 stands for "no edge"
     on[np.asarray(edges, dtype=np.int64) + 1] = True
-    true_around = on[incident]
-    degree = true_around.sum(axis=1)
-    around = _first_two(incident, true_around, degree)  # each cell's first two true edge ids (0: none)
+    degree, around = _edges_present_first(np.where(on[incident], incident, 0))
+    around = around[:, :2]  # each cell's first two true edge ids (0: none)
     ends = np.vstack([np.zeros((1, 2), dtype=np.int64), edge_cells])
     other = ends[around].sum(axis=2) - np.arange(size)[:, None]  # the cell across each edge
     other[around == 0] = -1
@@ -263,17 +262,6 @@ def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edg
             prev, cur = cur, nxt
         cycles.append(cycle_edges)
     return walks, cycles
-
-
-def _first_two(incident: np.ndarray, true_around: np.ndarray, degree: np.ndarray) -> np.ndarray:
-    """Per cell, the ids of its first two true edges in ``incident`` order (0 where fewer)."""
-    rows = np.arange(len(incident))
-    first = true_around.argmax(axis=1)
-    rest = true_around.copy()
-    rest[rows, first] = False
-    second = rest.argmax(axis=1)
-    return np.stack([np.where(degree >= 1, incident[rows, first], 0),
-                     np.where(degree >= 2, incident[rows, second], 0)], axis=1)
 
 
 def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
@@ -738,9 +726,15 @@ def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
 
 def _edges_present_first(incident: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell of ``incident`` (edge ids by direction, 0 for none, in the last axis): its number
-    of edges, and its edge ids with the present ones first."""
+    of edges, and its edge ids with the present ones first, in their order (each id moved to its
+    place among the present or the absent ones; a stable argsort took 0.24 s against 0.18 s on a
+    million cells)."""
     present = incident > 0
-    return present.sum(axis=-1), np.take_along_axis(incident, np.argsort(~present, axis=-1, kind="stable"), axis=-1)
+    degree = present.sum(axis=-1)
+    place = np.where(present, np.cumsum(present, axis=-1) - 1, degree[..., None] + np.cumsum(~present, axis=-1) - 1)
+    compact = np.empty_like(incident)
+    np.put_along_axis(compact, place, incident, axis=-1)
+    return degree, compact
 
 
 def _or_an_edge_of_the_cell(name: str, pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
