@@ -52,6 +52,7 @@ class ClauseBlocks:
     edge_cells: np.ndarray
     blocks: list[tuple[str, np.ndarray]]
     contradiction: str | None
+    deferred: "DeferredTouch | None" = None  # rows that feed() leaves out (one layer: encode(..., defer_touch=True))
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -90,7 +91,9 @@ class ClauseBlocks:
 
     def feed(self, solver, deadline: Deadline | None = None) -> None:
         """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
-        raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed."""
+        raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed; the
+        deferred no-self-touch rows (``encode(..., defer_touch=True)``) are left out, for
+        :meth:`touch_clauses` to add where a model needs them."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -98,8 +101,11 @@ class ClauseBlocks:
         # faster; feeding a 1002 x 1002 board 21 s -> 12.4 s)
         collecting = gc.isenabled()
         gc.disable()
+        left_out = self.deferred.names if self.deferred is not None else ()
         try:
-            for _, block in self.blocks:
+            for name, block in self.blocks:
+                if name in left_out:
+                    continue
                 for start in range(0, len(block), FEED_CHUNK):
                     if deadline is not None and deadline.expired():
                         raise EncodingTimeout()
@@ -115,6 +121,25 @@ class ClauseBlocks:
         if len(values) < self.num_edges:  # variables the solver never saw are false
             values = np.concatenate([values, -np.arange(len(values) + 1, self.num_edges + 1)])
         return np.flatnonzero(values > 0)
+
+
+@dataclass
+class DeferredTouch:
+    """No-self-touch rows held back from the solver (cover-all + no-self-touch, ``encode(...,
+    defer_touch=True)``): per inner-inner edge ``e`` between cells ``u`` and ``v``, the rows that
+    say "no edge => the labels differ" (``no-edge-some-bit-differs`` with its ``bit-differs``,
+    or ``no-edge-different-labels``). The rest of the formula (degrees, equal labels along
+    edges, the 2x2 rule, the endpoint rows) seldom admits a model that breaks them: a path must
+    go round a region holding whole paths to come back beside itself. So they are given to the
+    solver only for the edges a model breaks (:meth:`Encoding.touch_clauses`), and the search
+    asks again. Any answer satisfies them, so no answer is lost and every refutation holds."""
+
+    names: frozenset[str]
+    edges: np.ndarray                # (E_ii,) edge variable of each inner-inner edge
+    u_bits: np.ndarray               # (E_ii, b) label bits of its first cell
+    v_bits: np.ndarray               # (E_ii, b) and of its second
+    blocks: list[tuple[np.ndarray, np.ndarray]]  # (rows, inner-inner edge index of each row)
+    given: np.ndarray                # (E_ii,) rows already given to the solver
 
 
 @dataclass
@@ -139,6 +164,23 @@ class Encoding(ClauseBlocks):
     blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
     touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
+    deferred: "DeferredTouch | None" = None  # no-self-touch rows that feed() leaves out (encode(..., defer_touch=True))
+
+    def touch_clauses(self, model: Sequence[int]) -> list[list[int]]:
+        """The deferred no-self-touch rows (see :class:`DeferredTouch`) of every inner-inner
+        edge that ``model`` breaks, not given before: the edge is off while the labels of its two
+        cells agree. Empty when nothing is deferred or nothing is broken."""
+        deferred = self.deferred
+        if deferred is None:
+            return []
+        values = np.asarray(model, dtype=np.int64)
+        true = np.zeros(max(self.num_vars, len(values)) + 1, dtype=bool)
+        true[values[values > 0]] = True
+        broken = ~true[deferred.edges] & (true[deferred.u_bits] == true[deferred.v_bits]).all(axis=1) & ~deferred.given
+        if not broken.any():
+            return []
+        deferred.given |= broken
+        return [row for block, edge_of_row in deferred.blocks for row in block[broken[edge_of_row]].tolist()]
 
     def edge_var(self, a: Cell, b: Cell) -> int:
         """The variable of the edge between adjacent free cells ``a`` and ``b``."""
@@ -364,6 +406,7 @@ def encode(
     orientation: bool = False,
     no_corner_moves: bool = False,
     no_bumps: bool = False,
+    defer_touch: bool = False,
 ) -> Encoding:
     """Build the formula of ``puzzle`` under ``rules`` (raises :class:`EncodingTimeout` when
     ``deadline`` passes between steps). ``labels``: "log" (the bit length of the largest label
@@ -384,7 +427,11 @@ def encode(
     (:func:`corner_move_clauses`). This drops answers, so it serves only the uniqueness test of
     ``solve.count``, where it is sound (encodings/numberlink.md). ``no_bumps`` (may-leave-empty
     rules), likewise: no path steps around an empty inner cell that it could run through, two
-    cells shorter (:func:`bump_clauses`)."""
+    cells shorter (:func:`bump_clauses`).
+
+    ``defer_touch`` (cover-all + no-self-touch, log labels, no selectors): the rows "no edge =>
+    the labels differ" stay in ``blocks`` but :meth:`Encoding.feed` leaves them out, and the
+    search adds those of the edges a model breaks (:class:`DeferredTouch`)."""
     if labels not in LABEL_ENCODINGS:
         raise ValueError(f"labels must be one of {LABEL_ENCODINGS}")
     if touch_selectors and (not rules.no_self_touch or labels != "log"):
@@ -478,7 +525,7 @@ def encode(
         _onehot_labels(enc, puzzle, rules, bit_base, flat, free)
         check()
     else:
-        _log_labels(enc, puzzle, rules, bit_base, flat, free, check)
+        _log_labels(enc, puzzle, rules, bit_base, flat, free, check, defer_touch=defer_touch and not touch_selectors)
     _squares(enc, rules.no_self_touch, hid, vid, height, width)
     if touch_selectors:
         _guard_no_touch(enc)
@@ -551,7 +598,8 @@ def edge_labels(edge_cells: np.ndarray, code_of: np.ndarray, inner: np.ndarray, 
     return EdgeLabels(blocks, edge_ids, u_code, v_code, e_ii, ub, vb, e_ei, ei_bits, cell_bits[inner])
 
 
-def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check) -> None:
+def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check,
+                defer_touch: bool = False) -> None:
     height, width = puzzle.height, puzzle.width
     blocks, codes, pool, edge_cells = enc.blocks, enc.label_codes, enc.pool, enc.edge_cells
     label_bits = enc.label_bits
@@ -585,6 +633,11 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
             both[:, :, 1, 1] = -ub
             both[:, :, 1, 2] = -vb
             blocks.append(("bit-differs", both.reshape(-1, 3)))
+            if defer_touch:
+                index = np.arange(len(e_ii))
+                enc.deferred = DeferredTouch(frozenset({"no-edge-some-bit-differs", "bit-differs"}), e_ii[:, 0], ub, vb,
+                                             [(blocks[-2][1], index), (blocks[-1][1], np.repeat(index, 2 * b))],
+                                             np.zeros(len(e_ii), dtype=bool))
         else:
             # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
             parts = []
@@ -593,6 +646,10 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
                 sign = -bits_equal_to(np.array([code]), b)
                 parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
             blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
+            if defer_touch and rules.cover_all:
+                enc.deferred = DeferredTouch(frozenset({"no-edge-different-labels"}), e_ii[:, 0], ub, vb,
+                                             [(blocks[-1][1], np.tile(np.arange(len(e_ii)), len(label_code_list)))],
+                                             np.zeros(len(e_ii), dtype=bool))
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code
         blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
         # two adjacent endpoints of one label are joined directly

@@ -250,11 +250,30 @@ class _Search(SatSearch):
         self.touch_selectors = touch_selectors
         self.oriented = False
         self.moves_forbidden = False
+        self.touch_rows = 0  # deferred no-self-touch rows given to the solver
         super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline,
-                       touch_selectors=self.touch_selectors)
+                       touch_selectors=self.touch_selectors, defer_touch=True)
+
+    def stats(self) -> dict[str, int | str]:
+        out = super().stats()
+        if self.touch_rows:
+            out["touch_rows_given"] = self.touch_rows
+        return out
+
+    def _answer_in_model(self, *, drop_cycles: bool = False) -> Solution | None:
+        """As in :class:`SatSearch`, once the model keeps the no-self-touch rows the formula
+        deferred (``encode(..., defer_touch=True)``): those it breaks are given to the solver
+        first, and None returned (the caller asks again)."""
+        assert self.solver is not None and self.encoding is not None
+        touching = self.encoding.touch_clauses(self.solver.model())
+        if touching:
+            self.solver.add_clause_lists(touching)
+            self.touch_rows += len(touching)
+            return None
+        return super()._answer_in_model(drop_cycles=drop_cycles)
 
     def forbid_corner_moves_and_bumps(self) -> None:
         """Add the "no-corner-move" and "no-bump" clauses (``encode(..., no_corner_moves=True,
