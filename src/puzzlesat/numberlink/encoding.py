@@ -93,7 +93,7 @@ class ClauseBlocks:
         """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
         raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed; the
         deferred no-self-touch rows (``encode(..., defer_touch=True)``) are left out, for
-        :meth:`touch_clauses` to add where a model needs them."""
+        :meth:`Encoding.touch_clauses` to add where a model needs them."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -139,7 +139,7 @@ class DeferredTouch:
     u_bits: np.ndarray               # (E_ii, b) label bits of its first cell
     v_bits: np.ndarray               # (E_ii, b) and of its second
     blocks: list[tuple[np.ndarray, np.ndarray]]  # (rows, inner-inner edge index of each row)
-    given: np.ndarray                # (E_ii,) rows already given to the solver
+    given: np.ndarray                # (E_ii,) whether the edge's rows were given to the solver
 
 
 @dataclass
@@ -164,7 +164,6 @@ class Encoding(ClauseBlocks):
     blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
     touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
-    deferred: "DeferredTouch | None" = None  # no-self-touch rows that feed() leaves out (encode(..., defer_touch=True))
 
     def touch_clauses(self, model: Sequence[int]) -> list[list[int]]:
         """The deferred no-self-touch rows (see :class:`DeferredTouch`) of every inner-inner
