@@ -93,7 +93,7 @@ class ClauseBlocks:
         """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
         raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed; the
         deferred no-self-touch rows (``encode(..., defer_touch=True)``) are left out, for
-        :meth:`Encoding.touch_clauses` to add where a model needs them."""
+        :meth:`touch_clauses` to add where a model needs them."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -114,6 +114,22 @@ class ClauseBlocks:
             if collecting:
                 gc.enable()
 
+    def touch_clauses(self, model: Sequence[int]) -> list[list[int]]:
+        """The deferred no-self-touch rows (see :class:`DeferredTouch`) of every inner-inner
+        edge that ``model`` breaks, not given before: the edge is off while the labels of its two
+        cells agree. Empty when nothing is deferred or nothing is broken."""
+        deferred = self.deferred
+        if deferred is None:
+            return []
+        values = np.asarray(model, dtype=np.int64)
+        true = np.zeros(max(self.num_vars, len(values)) + 1, dtype=bool)
+        true[values[values > 0]] = True
+        broken = ~true[deferred.edges] & (true[deferred.u_bits] == true[deferred.v_bits]).all(axis=1) & ~deferred.given
+        if not broken.any():
+            return []
+        deferred.given |= broken
+        return [row for block, edge_of_row in deferred.blocks for row in block[broken[edge_of_row]].tolist()]
+
     # -- decoding ----------------------------------------------------------------------------
     def true_edges(self, model: Sequence[int]) -> np.ndarray:
         """Indices (0-based) of the edges set true in a solver model (a list of literals)."""
@@ -131,7 +147,7 @@ class DeferredTouch:
     or ``no-edge-different-labels``). The rest of the formula (degrees, equal labels along
     edges, the 2x2 rule, the endpoint rows) seldom admits a model that breaks them: a path must
     go round a region holding whole paths to come back beside itself. So they are given to the
-    solver only for the edges a model breaks (:meth:`Encoding.touch_clauses`), and the search
+    solver only for the edges a model breaks (:meth:`ClauseBlocks.touch_clauses`), and the search
     asks again. Any answer satisfies them, so no answer is lost and every refutation holds."""
 
     names: frozenset[str]
@@ -164,22 +180,6 @@ class Encoding(ClauseBlocks):
     blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
     touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
-
-    def touch_clauses(self, model: Sequence[int]) -> list[list[int]]:
-        """The deferred no-self-touch rows (see :class:`DeferredTouch`) of every inner-inner
-        edge that ``model`` breaks, not given before: the edge is off while the labels of its two
-        cells agree. Empty when nothing is deferred or nothing is broken."""
-        deferred = self.deferred
-        if deferred is None:
-            return []
-        values = np.asarray(model, dtype=np.int64)
-        true = np.zeros(max(self.num_vars, len(values)) + 1, dtype=bool)
-        true[values[values > 0]] = True
-        broken = ~true[deferred.edges] & (true[deferred.u_bits] == true[deferred.v_bits]).all(axis=1) & ~deferred.given
-        if not broken.any():
-            return []
-        deferred.given |= broken
-        return [row for block, edge_of_row in deferred.blocks for row in block[broken[edge_of_row]].tolist()]
 
     def edge_var(self, a: Cell, b: Cell) -> int:
         """The variable of the edge between adjacent free cells ``a`` and ``b``."""

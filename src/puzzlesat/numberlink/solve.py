@@ -145,6 +145,7 @@ class SatSearch:
         self.cuts = 0
         self.cycles = 0
         self.dropped = 0
+        self.touch_rows = 0  # deferred no-self-touch rows given to the solver
         self.solver: SatSolver | None = None
         self.encoding = None
         start = time.perf_counter()
@@ -194,9 +195,17 @@ class SatSearch:
     def _answer_in_model(self, *, drop_cycles: bool = False) -> Solution | None:
         """The verified answer in the solver's current model. A model with stray cycles gives
         None after they are cut (a cut holds for every answer), or with ``drop_cycles``
-        (may-leave-empty rules only) the answer without them (it is still an answer)."""
+        (may-leave-empty rules only) the answer without them (it is still an answer). A model
+        that breaks no-self-touch rows the formula deferred (``encode(..., defer_touch=True)``)
+        gives None too, once those rows are added."""
         assert self.solver is not None and self.encoding is not None
-        paths, cycles = self.encoding.components(self.solver.model())
+        model = self.solver.model()
+        touching = self.encoding.touch_clauses(model)
+        if touching:
+            self.solver.add_clause_lists(touching)
+            self.touch_rows += len(touching)
+            return None
+        paths, cycles = self.encoding.components(model)
         if cycles:
             self.cycles += len(cycles)
             if not drop_cycles:
@@ -234,6 +243,8 @@ class SatSearch:
         if self.solver is not None:
             out["solver_calls"] = self.solver.calls
         out["formula"] = str(self.formula_rules)
+        if self.touch_rows:
+            out["touch_rows_given"] = self.touch_rows
         return out
 
     def close(self) -> None:
@@ -250,30 +261,11 @@ class _Search(SatSearch):
         self.touch_selectors = touch_selectors
         self.oriented = False
         self.moves_forbidden = False
-        self.touch_rows = 0  # deferred no-self-touch rows given to the solver
         super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=_label_encoding(self.formula_rules), deadline=deadline,
                        touch_selectors=self.touch_selectors, defer_touch=True)
-
-    def stats(self) -> dict[str, int | str]:
-        out = super().stats()
-        if self.touch_rows:
-            out["touch_rows_given"] = self.touch_rows
-        return out
-
-    def _answer_in_model(self, *, drop_cycles: bool = False) -> Solution | None:
-        """As in :class:`SatSearch`, once the model keeps the no-self-touch rows the formula
-        deferred (``encode(..., defer_touch=True)``): those it breaks are given to the solver
-        first, and None returned (the caller asks again)."""
-        assert self.solver is not None and self.encoding is not None
-        touching = self.encoding.touch_clauses(self.solver.model())
-        if touching:
-            self.solver.add_clause_lists(touching)
-            self.touch_rows += len(touching)
-            return None
-        return super()._answer_in_model(drop_cycles=drop_cycles)
 
     def forbid_corner_moves_and_bumps(self) -> None:
         """Add the "no-corner-move" and "no-bump" clauses (``encode(..., no_corner_moves=True,
