@@ -565,3 +565,34 @@ def test_colour_count_never_refutes_a_puzzle_that_has_answers() -> None:
             refuted += 1
             assert brute_force_answers(puzzle, Rules()) == []
     assert refuted > 10  # (the check does fire on random boards)
+
+
+def _options_given(monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle, rules: Rules, **encode_options) -> dict:
+    """The CaDiCaL options ``loaded_solver`` gives the formula of ``puzzle`` under ``rules``."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    given: list[dict] = []
+    real = solve_module.SatSolver
+
+    def recording(*args, options=None, **kwargs):
+        given.append(dict(options or {}))
+        return real(*args, options=options, **kwargs)
+
+    monkeypatch.setattr(solve_module, "SatSolver", recording)
+    encoding = solve_module._encode(puzzle, rules, labels="log", **encode_options)
+    solver, _ = solve_module.loaded_solver(encoding, "cadical195", Deadline(None))
+    solver.close()
+    return given[0]
+
+
+def test_large_no_self_touch_formulas_run_without_inprocessing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cover-all no-self-touch formulas past STRICT_FORMULA_CLAUSES get CaDiCaL without its
+    inprocessing (measured faster on 50x50 boards); smaller ones, default-rules ones and
+    formulas with touch selectors keep the family's usual options."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    large = Puzzle(50, 50, tuple(Pair(f"L{i}", (0, 3 * i), (49, 3 * i)) for i in range(16)))
+    small = Puzzle(10, 10, (Pair("A", (0, 0), (9, 9)), Pair("B", (0, 9), (1, 8))))
+    strict = Rules(no_self_touch=True)
+    assert solve_module.encode(large, strict).num_clauses > solve_module.STRICT_FORMULA_CLAUSES
+    assert _options_given(monkeypatch, large, strict) == {**solve_module.CADICAL_OPTIONS, **solve_module.CADICAL_BIG_FORMULA_OPTIONS}
+    for puzzle, rules, extra in ((small, strict, {}), (large, Rules(), {}), (large, strict, {"touch_selectors": True})):
+        assert _options_given(monkeypatch, puzzle, rules, **extra) == solve_module.CADICAL_OPTIONS

@@ -83,6 +83,12 @@ CADICAL_OPTIONS = {"lucky": 0, "elim": 0}
 # alone (0 conflicts, about 2 s either way).
 BIG_FORMULA_CLAUSES = 2_000_000
 CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0, "ternary": 0, "rephase": 0, "compact": 0}
+# One-layer cover-all no-self-touch formulas (no touch selectors) get the same options from this
+# many clauses (boards from about 35 x 35): their solve and uniqueness proof went faster without
+# the inprocessing (thomasahle inputs10, eleven 50x50 boards, 128-147 k clauses: 4.4-5.1 s in all
+# and at most 0.61-0.77 s, against 5.8-7.5 s and 0.91-1.2 s in the same runs). Smaller formulas
+# gained nothing measurable (janko 270), and the 40x20 boards (about 39 k clauses) none either.
+STRICT_FORMULA_CLAUSES = 60_000
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
 EMPTY_BOUNDS = (32, 128, 8)
@@ -107,15 +113,16 @@ def _label_encoding(rules: Rules) -> str:
 
 
 def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver, Deadline]:
-    """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options, fewer on big
-    formulas), and the deadline to search by: time is kept back to stop a solver step and free a
-    big formula within the limit (1002 x 1002: a step overran by 2 s and freeing took 1-2 s).
+    """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options; without its
+    inprocessing on big formulas and on large no-self-touch ones), and the deadline to search
+    by: time is kept back to stop a solver step and free a big formula within the limit
+    (1002 x 1002: a step overran by 2 s and freeing took 1-2 s).
     Raises EncodingTimeout when ``deadline`` passes while the clauses are fed (the solver is
     closed first). Serves formulas of one layer and of several."""
     options = None
     if solver == "cadical195":
         options = CADICAL_OPTIONS
-        if encoding.num_clauses > BIG_FORMULA_CLAUSES:
+        if encoding.num_clauses > BIG_FORMULA_CLAUSES or (_strict_formula(encoding) and encoding.num_clauses > STRICT_FORMULA_CLAUSES):
             options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
     sat = SatSolver(name=solver, options=options)
     try:
@@ -124,6 +131,12 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
         sat.close()
         raise
     return sat, deadline.earlier(encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
+
+
+def _strict_formula(encoding) -> bool:
+    """Whether ``encoding`` is a one-layer cover-all no-self-touch formula without touch selectors."""
+    return (isinstance(encoding, Encoding) and encoding.rules.cover_all and encoding.rules.no_self_touch
+            and not encoding.touch_selectors)
 
 
 class SatSearch:
