@@ -85,9 +85,11 @@ BIG_FORMULA_CLAUSES = 2_000_000
 CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0, "ternary": 0, "rephase": 0, "compact": 0}
 # One-layer cover-all no-self-touch formulas (no touch selectors) get the same options from this
 # many clauses (boards from about 35 x 35): their solve and uniqueness proof went faster without
-# the inprocessing (thomasahle inputs10, eleven 50x50 boards, 128-147 k clauses: 4.4-5.1 s in all
-# and at most 0.61-0.77 s, against 5.8-7.5 s and 0.91-1.2 s in the same runs). Smaller formulas
-# gained nothing measurable (janko 270), and the 40x20 boards (about 39 k clauses) none either.
+# the inprocessing (thomasahle inputs10, eleven 50x50 boards of 128-147 k clauses: at most
+# 0.61-0.96 s per board against 0.91-1.52 s, in five runs alternating with the old setting;
+# encodings/numberlink.md, "Solver options"). Smaller formulas gained nothing measurable (janko
+# 270, the 40x20 boards of about 39 k clauses), default-rules ones nothing either, and the
+# may-leave-empty ones lost much (ADC 2015 Q15 and Q17 unsolved at 30 s with it on every formula).
 STRICT_FORMULA_CLAUSES = 60_000
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
@@ -122,7 +124,7 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
     options = None
     if solver == "cadical195":
         options = CADICAL_OPTIONS
-        if encoding.num_clauses > BIG_FORMULA_CLAUSES or (_strict_formula(encoding) and encoding.num_clauses > STRICT_FORMULA_CLAUSES):
+        if _without_inprocessing(encoding):
             options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
     sat = SatSolver(name=solver, options=options)
     try:
@@ -133,10 +135,14 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
     return sat, deadline.earlier(encoding.num_clauses * CLEANUP_SECONDS_PER_CLAUSE)
 
 
-def _strict_formula(encoding) -> bool:
-    """Whether ``encoding`` is a one-layer cover-all no-self-touch formula without touch selectors."""
+def _without_inprocessing(encoding) -> bool:
+    """Whether CaDiCaL runs on ``encoding`` without its inprocessing: formulas of more than
+    BIG_FORMULA_CLAUSES clauses, and one-layer cover-all no-self-touch formulas without touch
+    selectors of more than STRICT_FORMULA_CLAUSES."""
+    if encoding.num_clauses > BIG_FORMULA_CLAUSES:
+        return True
     return (isinstance(encoding, Encoding) and encoding.rules.cover_all and encoding.rules.no_self_touch
-            and not encoding.touch_selectors)
+            and not encoding.touch_selectors and encoding.num_clauses > STRICT_FORMULA_CLAUSES)
 
 
 class SatSearch:
