@@ -89,6 +89,8 @@ class CountResult(Generic[A]):
     ``count`` answers were found (all in ``solutions``). ``complete`` is True when the search
     finished: then the count is exact if below ``limit``, and at least ``limit`` otherwise.
     When the time limit ran out first, ``complete`` is False and the count is a lower bound.
+    ``method`` names the counter as :class:`SolveResult` names the solver (``"sat-cadical195"``,
+    ``"backtracking"``); ``stats`` say which steps decided.
     """
 
     count: int
@@ -96,6 +98,7 @@ class CountResult(Generic[A]):
     limit: int
     solutions: tuple[A, ...] = ()
     timings: Timings = field(default=Timings(), compare=False)
+    method: str = ""
     stats: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property

@@ -113,7 +113,7 @@ def test_solve_and_count_contracts() -> None:
     assert result.status is Status.SOLVED and result.method == "backtracking"
     assert verify(unique, result.solution) == []
     counted = backtracking.count(unique, limit=2)
-    assert (counted.count, counted.complete, counted.unique) == (1, True, True)
+    assert (counted.count, counted.complete, counted.unique, counted.method) == (1, True, True, "backtracking")
     assert backtracking.is_unique(unique).unique is True
     assert backtracking.is_unique(unique).uniqueness.value == "unique"
 

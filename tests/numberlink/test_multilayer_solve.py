@@ -163,7 +163,7 @@ def test_counts_match_brute_force(name: str, rules: Rules, brute: dict) -> None:
     puzzle = _puzzle(name)
     expected = brute[(name, rules)]
     result = count(puzzle, rules=rules, limit=1000)
-    assert result.complete
+    assert result.complete and result.method == "sat-cadical195"
     assert set(result.solutions) == expected
     assert result.count == len(expected)
     for answer in result.solutions:

@@ -65,8 +65,9 @@ def test_answers_verify(rows: list[str], rules: Rules) -> None:
 def test_non_square_example_answer_is_the_unique_one() -> None:
     puzzle = formats.parse((EXAMPLES / "wide_7x5.nl").read_text())
     result = is_unique(puzzle)
-    assert result.uniqueness is Uniqueness.UNIQUE
+    assert result.uniqueness is Uniqueness.UNIQUE and result.method == "sat-cadical195"
     assert result.solutions[0].path("5") == ((4, 2), (4, 3), (4, 4), (4, 5), (4, 6))
+    assert count(puzzle, solver="glucose4").method == "sat-glucose4"
     assert count(puzzle, rules=Rules(cover_all=False), limit=2).uniqueness is Uniqueness.UNIQUE
 
 

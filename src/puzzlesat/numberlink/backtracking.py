@@ -480,7 +480,7 @@ def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_
     try:
         search, setup = _prepared(puzzle, rules, deadline)
     except SearchTimeout:
-        return CountResult(0, False, limit, (), timings=Timings(deadline.elapsed(), 0.0), stats={"nodes": 0})
+        return CountResult(0, False, limit, (), method=METHOD, timings=Timings(deadline.elapsed(), 0.0), stats={"nodes": 0})
     started = deadline.elapsed()
     found: list[Solution] = []
     complete = True
@@ -494,7 +494,7 @@ def count(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, limit: int = 2, time_
     except SearchTimeout:
         complete = False
     seconds = deadline.elapsed() - started
-    return CountResult(len(found), complete, limit, tuple(found), timings=Timings(setup, seconds), stats=_search_stats(search))
+    return CountResult(len(found), complete, limit, tuple(found), method=METHOD, timings=Timings(setup, seconds), stats=_search_stats(search))
 
 
 def is_unique(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | Deadline | None = None) -> CountResult[Solution]:

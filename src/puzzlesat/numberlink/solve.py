@@ -1082,9 +1082,10 @@ def count(
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
+    method = f"sat-{solver}"
     contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:
-        return CountResult(0, True, limit, (), stats={"proof": contradiction})
+        return CountResult(0, True, limit, (), method=method, stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
         reported = _AnswersFromChild()
@@ -1093,7 +1094,7 @@ def count(
         if result is None:  # (``limit`` answers reported, or the time limit passed: the process was stopped)
             answers = reported.valid(puzzle, rules)[:limit]
             complete = len(answers) >= limit
-            return CountResult(len(answers), complete, limit, tuple(answers), timings=Timings(solve=time.perf_counter() - start),
+            return CountResult(len(answers), complete, limit, tuple(answers), method=method, timings=Timings(solve=time.perf_counter() - start),
                                stats={"stopped": f"{limit} answers found (solver process stopped)" if complete else "time limit (solver process killed)"})
         for answer in result.solutions:
             _check(puzzle, answer, rules)
@@ -1138,11 +1139,11 @@ def count(
                 found.append(variant)
                 stats["local_variant"] = kind
     if len(found) >= limit:
-        return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
+        return CountResult(len(found), True, limit, tuple(found), method=method, timings=earlier, stats=stats)
 
     search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
     if not search.ready:
-        return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+        return CountResult(len(found), False, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
     complete = True
     race: _FrontierRace | None = None
     try:
@@ -1207,7 +1208,7 @@ def count(
                     _check(puzzle, variant, rules)
                     found.append(variant)
                     stats["local_variant"] = kind
-        return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+        return CountResult(len(found), complete, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
     finally:
         if race is not None:
             race.stop()

@@ -394,15 +394,16 @@ def count(
         if violations:
             raise ValueError(f"known is not an answer of this puzzle under these rules: {violations[0]}")
     deadline = Deadline.of(time_limit)
+    method = f"sat-{solver}"
     proof = contradiction(puzzle, rules)
     if proof is not None:
-        return CountResult(0, True, limit, (), stats={"proof": proof})
+        return CountResult(0, True, limit, (), method=method, stats={"proof": proof})
     if _use_child(puzzle, deadline):
         start = time.perf_counter()
         result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
                                deadline)
         if result is None:
-            return CountResult(0, False, limit, (), timings=Timings(solve=time.perf_counter() - start),
+            return CountResult(0, False, limit, (), method=method, timings=Timings(solve=time.perf_counter() - start),
                                stats={"stopped": "time limit (solver process killed)"})
         for answer in result.solutions:
             _check(puzzle, answer, rules)
@@ -424,10 +425,10 @@ def count(
                 stats["local_variant"] = second[1]
     earlier = Timings(solve=time.perf_counter() - start)
     if len(found) >= limit:
-        return CountResult(len(found), True, limit, tuple(found), timings=earlier, stats=stats)
+        return CountResult(len(found), True, limit, tuple(found), method=method, timings=earlier, stats=stats)
     search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
     if not search.ready:
-        return CountResult(len(found), False, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+        return CountResult(len(found), False, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
     complete = True
     try:
         for answer in found:
@@ -451,7 +452,7 @@ def count(
                     stats["local_variant"] = second[1]
                 else:
                     search.prefer(solution)
-        return CountResult(len(found), complete, limit, tuple(found), timings=earlier + search.timings(), stats={**stats, **search.stats()})
+        return CountResult(len(found), complete, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
     finally:
         search.close()
 
