@@ -155,7 +155,10 @@ class DeferredTouch:
     u_bits: np.ndarray               # (E_ii, b) label bits of its first cell
     v_bits: np.ndarray               # (E_ii, b) and of its second
     blocks: list[tuple[np.ndarray, np.ndarray]]  # (rows, inner-inner edge index of each row)
-    given: np.ndarray                # (E_ii,) whether the edge's rows were given to the solver
+    given: np.ndarray = field(init=False)  # (E_ii,) whether the edge's rows were given to the solver
+
+    def __post_init__(self) -> None:
+        self.given = np.zeros(len(self.edges), dtype=bool)
 
 
 @dataclass
@@ -635,8 +638,7 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
             if defer_touch:
                 index = np.arange(len(e_ii))
                 enc.deferred = DeferredTouch(frozenset({"no-edge-some-bit-differs", "bit-differs"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-2][1], index), (blocks[-1][1], np.repeat(index, 2 * b))],
-                                             np.zeros(len(e_ii), dtype=bool))
+                                             [(blocks[-2][1], index), (blocks[-1][1], np.repeat(index, 2 * b))])
         else:
             # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
             parts = []
@@ -647,8 +649,7 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
             blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
             if defer_touch and rules.cover_all:
                 enc.deferred = DeferredTouch(frozenset({"no-edge-different-labels"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-1][1], np.tile(np.arange(len(e_ii)), len(label_code_list)))],
-                                             np.zeros(len(e_ii), dtype=bool))
+                                             [(blocks[-1][1], np.tile(np.arange(len(e_ii)), len(label_code_list)))])
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code
         blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
         # two adjacent endpoints of one label are joined directly
