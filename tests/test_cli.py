@@ -35,6 +35,25 @@ def test_bad_files_become_error_records_with_their_family_keys(tmp_path, capsys)
     assert by_name["empty.swap"]["family"] == "swap"
 
 
+SHARED_KEYS = {"family", "source", "index", "status", "method", "solved_by", "encode_seconds", "solve_seconds", "seconds", "error"}
+
+
+def test_every_family_records_the_shared_keys(tmp_path, capsys):
+    """``verify --json`` records of all three families carry the same shared keys (numberlink
+    records had no ``method`` and no ``solved_by``), each with the family's own value."""
+    (tmp_path / "good.nl").write_text("...B\n.A..\n..BA\n")
+    (tmp_path / "small.roller").write_text("#####\n#o..#\n#####\n")
+    (tmp_path / "two.swap").write_text("start\nT1R T1Y\nT2R T2Y\ngoal\nR R\nY Y\n")
+    code, records = run(capsys, "verify", str(tmp_path), "--json")
+    assert code == 0 and len(records) == 3
+    by_family = {record["family"]: record for record in records}
+    for family, record in by_family.items():
+        assert SHARED_KEYS <= set(record), (family, SHARED_KEYS - set(record))
+        assert record["solved_by"] is None and record["error"] is None
+    assert by_family["numberlink"]["method"] == "sat-cadical195"
+    assert by_family["roller"]["method"] and by_family["swap"]["method"]
+
+
 def test_missing_file_is_an_error_line_and_the_run_goes_on(tmp_path, capsys):
     good = tmp_path / "good.nl"
     good.write_text("...B\n.A..\n..BA\n")

@@ -126,6 +126,7 @@ def _record(puzzle: AnyPuzzle, args: argparse.Namespace) -> dict[str, Any]:
     if "proof" in result.stats:  # why there is no answer, when no search was needed to see it
         record["proof"] = result.stats["proof"]
     record["rules"] = str(rules_from(args))
+    record["method"] = result.method
     record["encode_seconds"] = round(result.timings.encode, 4)
     record["solve_seconds"] = round(result.timings.solve, 4)
     return record
@@ -146,6 +147,7 @@ def verify_record(puzzle: AnyPuzzle, args: argparse.Namespace, *, answer: str | 
     stated answer makes the puzzle "solved" (``solved_by``: "stated answer"; its uniqueness stays
     unknown), since it shows the puzzle solvable."""
     record = _record(puzzle, args)
+    record["solved_by"] = None
     if getattr(args, "allow_multiple", False):
         record["unique_required"] = False
     if answer is None:
