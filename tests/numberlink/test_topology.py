@@ -101,3 +101,15 @@ def test_huge_spoke_board_is_refuted_at_once() -> None:
     assert "island" in (contradiction(puzzle, Rules()) or "")
     consistent = Puzzle(1002, 1002, (pairs[0], pairs[1], Pair("c", (501, 500), (1001, 0)), Pair("d", (501, 501), (1001, 1001))))
     assert contradiction(consistent, Rules()) is None  # (inputs6 #0: it has answers)
+
+
+def test_the_rim_read_off_directly_is_the_walked_boundary_of_the_board() -> None:
+    """``_rim`` (the border written down) is exactly what walking the board's boundary gives,
+    on square and non-square boards."""
+    import importlib
+
+    topology = importlib.import_module("puzzlesat.numberlink.topology")
+    for height in range(2, 9):
+        for width in (2, 3, 5, 8, 13):
+            walked = topology._boundary(lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width, (0, 0))
+            assert topology._rim(height, width) == walked, (height, width)

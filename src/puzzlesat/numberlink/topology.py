@@ -78,9 +78,7 @@ def border_contradiction(puzzle: Puzzle) -> str | None:
     height, width = puzzle.height, puzzle.width
     if height < 2 or width < 2:
         return None
-    rim = _boundary(lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width, (0, 0))
-    assert rim is not None  # a rectangle's boundary is one simple cycle
-    on_rim = _positions(rim)
+    on_rim = _positions(_rim(height, width))
     crossing = _alternating_rim_pairs(puzzle, on_rim)
     if crossing is not None:
         return f"pairs {crossing[0]!r} and {crossing[1]!r} alternate along the border: their paths would cross"
@@ -106,6 +104,18 @@ def border_contradiction(puzzle: Puzzle) -> str | None:
             return (f"paths from the border to the island at {first} would cross: going round, they leave the "
                     f"border in the order {', '.join(leaving)} but reach the island in the order {', '.join(arriving)}")
     return None
+
+
+def _rim(height: int, width: int) -> list[Cell]:
+    """The board's border as :func:`_boundary` walks it (one entry per unit edge, the board on
+    the left: down the left side, right along the bottom, up the right side, left along the
+    top), read off directly: walking it cell by cell took a tenth of solving the janko puzzles.
+
+    >>> _rim(2, 3)
+    [(0, 0), (1, 0), (1, 0), (1, 1), (1, 2), (1, 2), (0, 2), (0, 2), (0, 1), (0, 0)]
+    """
+    return ([(r, 0) for r in range(height)] + [(height - 1, c) for c in range(width)]
+            + [(r, width - 1) for r in range(height - 1, -1, -1)] + [(0, c) for c in range(width - 1, -1, -1)])
 
 
 def _alternating_rim_pairs(puzzle: Puzzle, on_rim: dict[Cell, int]) -> tuple[str, str] | None:
