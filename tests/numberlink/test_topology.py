@@ -11,7 +11,7 @@ import pytest
 from puzzlesat.numberlink import count, solve
 from puzzlesat.numberlink.frontier import count_answers
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
-from puzzlesat.numberlink.topology import border_contradiction, contradiction
+from puzzlesat.numberlink.topology import _boundary, _rim, border_contradiction, contradiction
 from puzzlesat.results import Status
 from tests.numberlink.test_counts import brute_force_answers
 
@@ -106,10 +106,7 @@ def test_huge_spoke_board_is_refuted_at_once() -> None:
 def test_the_rim_read_off_directly_is_the_walked_boundary_of_the_board() -> None:
     """``_rim`` (the border written down) is exactly what walking the board's boundary gives,
     on square and non-square boards."""
-    import importlib
-
-    topology = importlib.import_module("puzzlesat.numberlink.topology")
     for height in range(2, 9):
         for width in (2, 3, 5, 8, 13):
-            walked = topology._boundary(lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width, (0, 0))
-            assert topology._rim(height, width) == walked, (height, width)
+            walked = _boundary(lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width, (0, 0))
+            assert _rim(height, width) == walked, (height, width)
