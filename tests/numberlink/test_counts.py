@@ -195,3 +195,27 @@ def test_may_leave_empty_uniqueness_on_boards_drawn_from_random_paths(chunk: int
             assert verify(puzzle, solution, rules) == []
         seen[expected] += 1
     assert seen[1] >= 50 and seen[2] >= 5, seen
+
+
+def test_two_turn_variants_are_answers_the_enumerator_lists() -> None:
+    """The second answer count() takes from two 2x2 turns (solve._two_turn_variant) on the
+    first, no-self-touch answer, on boards made of random paths: always another answer of the
+    puzzle, and found on these boards whenever they have one (18 of the 150 when written)."""
+    from puzzlesat.numberlink.generate import unionfind_links
+    from puzzlesat.numberlink.model import Pair
+    from puzzlesat.numberlink.solve import _two_turn_variant, solve
+
+    several = found = 0
+    for seed in range(150):
+        width, height = ((5, 5), (6, 5), (5, 6), (6, 6))[seed % 4]
+        links, blocked = unionfind_links(width, height, random.Random(seed))
+        puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+        first = solve(puzzle, rules=Rules(no_self_touch=True)).solution
+        assert first is not None
+        answers = [tuple(sorted(a.items())) for a in brute_force_answers(puzzle, Rules())]
+        several += len(answers) >= 2
+        variant = _two_turn_variant(puzzle, first, Rules())
+        if variant is not None:
+            assert variant != first and tuple(sorted(variant.as_dict().items())) in answers, seed
+            found += 1
+    assert several >= found >= 15, (found, several)

@@ -218,9 +218,11 @@ WINDOW_MULTIPLE = [
 ]
 
 
-def test_second_answer_in_a_window_decides_multiple() -> None:
+def test_second_answer_in_a_window_decides_multiple(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzle = formats.parse("\n".join(WINDOW_MULTIPLE))
     assert is_unique(puzzle, rules=Rules(no_self_touch=True), time_limit=30).unique is True
+    assert count(puzzle, time_limit=30).stats["local_variant"] == "two turns"  # (found before any window)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.solve"), "_two_turn_variant", lambda *args: None)
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "window"
     first, second = result.solutions
@@ -327,6 +329,28 @@ def test_no_window_search_on_big_boards() -> None:
 
 
 # two answers: labels 4 and 7 trade their routes over a 3x4 patch (no other path changes)
+def test_two_turns_trade_the_stretches_between_blocks_where_two_paths_step_side_by_side() -> None:
+    """Stepping the opposite way at both 2x2 blocks the paths trade their stretches as they are;
+    stepping the same way, reversed. A result that breaks the rules is not returned."""
+    from puzzlesat.numberlink.solve import _side_by_side, _two_turn_variant
+
+    opposite = Puzzle.from_rows(["...A", ".AB.", "B..."])
+    first = Solution.from_rows(opposite, ["BBBA", "BABA", "BAAA"])
+    assert list(_side_by_side(first)) == [("A", "B", False)]
+    assert _two_turn_variant(opposite, first, Rules()) == Solution.from_rows(opposite, ["AAAA", "AABB", "BBBB"])
+    assert _two_turn_variant(opposite, first, Rules(no_self_touch=True)) is None  # (A runs beside itself there)
+    same = Puzzle.from_rows(["....", ".A..", ".B..", "A..B"])
+    first = Solution.from_rows(same, ["BBBB", "BAAB", "BBAB", "AAAB"])
+    assert list(_side_by_side(first)) == [("A", "B", True)]
+    variant = _two_turn_variant(same, first, Rules())
+    assert variant is not None and variant != first and verify(same, variant) == []
+    # two paths side by side all the way, stepping the same way, meet the blocks in the same
+    # order: turning two of them would join A's ends to B's
+    parallel = Puzzle.from_rows(["A..A", "B..B"])
+    assert _side_by_side(solve(parallel).solution) == {("A", "B", True): [(0, 0), (1, 1), (2, 2)]}
+    assert _two_turn_variant(parallel, solve(parallel).solution, Rules()) is None
+
+
 LABEL_WINDOW_MULTIPLE = [
     ". . . 1 1 2 2",
     ". # . . 3 . .",
@@ -373,6 +397,8 @@ def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypat
     monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: square_windows(*args, **kwargs, windows=((2, 1000),)))
     monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)  # no frontier count beside
     monkeypatch.setattr(solve_module, "LABEL_WINDOW_AFTER", 0.0)  # no global search first
+    assert count(puzzle, time_limit=30).stats["local_variant"] == "two turns"  # (found before any window)
+    monkeypatch.setattr(solve_module, "_two_turn_variant", lambda *args: None)
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
     assert all(verify(puzzle, answer) == [] for answer in result.solutions)

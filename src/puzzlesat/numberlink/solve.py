@@ -14,8 +14,10 @@ Two reductions keep the loose rule sets fast (proofs in ``encodings/numberlink.m
   and a search for a detour next to the answer found (counting beyond 2 uses the full formula);
 * cover-all with touching allowed: an answer is looked for without touching first (usually
   at once), a path that runs along itself in the same direction gives a second answer by a
-  local swap, and only then is the full formula searched, next to the first answer, with
-  direction variables that walk each path from its start (the same answers, refuted sooner).
+  local swap, two paths that step side by side in two places may trade the stretches between
+  them (two 2x2 turns), and only then is the full formula searched, next to the first answer,
+  with direction variables that walk each path from its start (the same answers, refuted
+  sooner).
 
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
@@ -522,6 +524,76 @@ def _swap_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution 
                     variant = Solution.from_mapping({**paths, label: path})
                     if not verify(puzzle, variant, rules):
                         return variant
+    return None
+
+
+def _side_by_side(solution: Solution) -> dict[tuple[str, str, bool], list[tuple[int, int]]]:
+    """Where two paths step side by side, in 2x2 blocks: for each pair of labels ``p < q``
+    and whether they step the same way there, the (i, j) with ``p``'s step ``i -> i+1``
+    beside ``q``'s step ``j -> j+1`` (cell indices along each path), in ``p``'s order."""
+    owner: dict[Cell, tuple[str, int]] = {}
+    for label, cells in solution.paths:
+        for k, cell in enumerate(cells):
+            owner[cell] = (label, k)
+    blocks: dict[tuple[str, str, bool], list[tuple[int, int]]] = {}
+    for label, cells in solution.paths:
+        for i in range(len(cells) - 1):
+            (ar, ac), (br, bc) = cells[i], cells[i + 1]
+            dr, dc = br - ar, bc - ac
+            for sr, sc in ((dc, dr), (-dc, -dr)):
+                beside_a = owner.get((ar + sr, ac + sc))
+                if beside_a is None or beside_a[0] <= label:
+                    continue
+                beside_b = owner.get((br + sr, bc + sc))
+                if beside_b is None or beside_b[0] != beside_a[0]:
+                    continue
+                other, j = beside_a
+                if beside_b[1] == j + 1:
+                    blocks.setdefault((label, other, True), []).append((i, j))
+                elif beside_b[1] == j - 1:
+                    blocks.setdefault((label, other, False), []).append((i, j - 1))
+    return blocks
+
+
+def _two_turn_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solution | None:
+    """A second answer by turning two 2x2 blocks, if one exists. Where a path ``p`` steps
+    ``a -> b`` beside a step ``c -> d`` of another path ``q`` (``a`` beside ``c``), the block's
+    other two sides ``a-c`` and ``b-d`` may be taken instead: every cell keeps its number of
+    path neighbours, but ``p``'s ends are now joined to ``q``'s. A second such turn, on the same
+    two paths, joins them back when the two paths trade the stretches between the blocks:
+    stepping the opposite way at both blocks, each takes the other's stretch as it is
+    (``p = P[..i1] + Q[j1+1..j2] + P[i2+1..]``, ``q = Q[..j1] + P[i1+1..i2] + Q[j2+1..]``);
+    stepping the same way at both, ``q`` must meet them in the opposite order, and each takes
+    the other's stretch reversed. Every cell stays covered, so only touching can make the
+    result wrong: it is returned only when it passes :func:`verify` under ``rules``.
+
+    On the no-self-touch first answers of the janko puzzles under default rules this finds a
+    second answer for 173 of the 213 that have one, in about 1 ms each.
+
+    >>> from .model import Puzzle, Solution
+    >>> puzzle = Puzzle.from_rows(["...A", ".AB.", "B..."])
+    >>> first = Solution.from_rows(puzzle, ["BBBA", "BABA", "BAAA"])
+    >>> print("\\n".join("".join(row) for row in _two_turn_variant(puzzle, first, Rules()).to_rows(puzzle)))
+    AAAA
+    AABB
+    BBBB
+    """
+    paths = solution.as_dict()
+    for (p, q, same_way), blocks in _side_by_side(solution).items():
+        P, Q = paths[p], paths[q]
+        for k, (i1, j1) in enumerate(blocks):
+            for i2, j2 in blocks[k + 1:]:
+                if i1 == i2 or j1 == j2 or (j2 < j1) != same_way:
+                    continue
+                if same_way:
+                    new_p = P[:i1 + 1] + Q[j2 + 1:j1 + 1][::-1] + P[i2 + 1:]
+                    new_q = Q[:j2 + 1] + P[i1 + 1:i2 + 1][::-1] + Q[j1 + 1:]
+                else:
+                    new_p = P[:i1 + 1] + Q[j1 + 1:j2 + 1] + P[i2 + 1:]
+                    new_q = Q[:j1 + 1] + P[i1 + 1:i2 + 1] + Q[j2 + 1:]
+                variant = Solution.from_mapping({**paths, p: new_p, q: new_q})
+                if not verify(puzzle, variant, rules):
+                    return variant
     return None
 
 
@@ -1117,6 +1189,9 @@ def count(
             elif limit >= 2 and (second := _drawn_variant(puzzle, first.solution, rules, deadline)) is not None:
                 found.append(second)
                 stats["local_variant"] = "fill-window"
+            elif limit >= 2 and (second := _two_turn_variant(puzzle, first.solution, rules)) is not None:
+                found.append(second)
+                stats["local_variant"] = "two turns"
     if not rules.cover_all and limit >= 1:
         start = time.perf_counter()
         covering = _covering_first(puzzle, rules, solver, deadline)
