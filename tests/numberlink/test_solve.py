@@ -347,8 +347,9 @@ def test_two_turns_trade_the_stretches_between_blocks_where_two_paths_step_side_
     # two paths side by side all the way, stepping the same way, meet the blocks in the same
     # order: turning two of them would join A's ends to B's
     parallel = Puzzle.from_rows(["A..A", "B..B"])
-    assert _side_by_side(solve(parallel).solution) == {("A", "B", True): [(0, 0), (1, 1), (2, 2)]}
-    assert _two_turn_variant(parallel, solve(parallel).solution, Rules()) is None
+    first = Solution.from_rows(parallel, ["AAAA", "BBBB"])
+    assert _side_by_side(first) == {("A", "B", True): [(0, 0), (1, 1), (2, 2)]}
+    assert _two_turn_variant(parallel, first, Rules()) is None
 
 
 LABEL_WINDOW_MULTIPLE = [
