@@ -405,6 +405,34 @@ def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypat
     assert all(verify(puzzle, answer) == [] for answer in result.solutions)
 
 
+def test_a_window_call_asks_whether_to_stop_between_its_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``stop``, a bounded call runs in steps of STOP_STEP_CONFLICTS conflicts and asks
+    between two (so the frontier count beside is read while a large window is searched): it
+    gives up at the first "yes", and otherwise reaches the verdict of one call."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "STOP_STEP_CONFLICTS", 50)
+    puzzle = formats.read(EXAMPLES / "medium_10x10.nl")[0]  # unique: refuting a second answer takes hundreds of conflicts
+    first = solve(puzzle).solution
+    for answer in (False, True):
+        search = solve_module._Search(puzzle, Rules(), "cadical195", Deadline(30))
+        asked: list[bool] = []
+
+        def stop() -> bool:
+            asked.append(answer)
+            return answer
+
+        try:
+            search.block(first)
+            calls = search.solver.calls
+            assert search.bounded_answer([], 100_000, stop) is None
+            if answer:
+                assert len(asked) == 1 and search.solver.calls == calls + 1
+            else:  # (the last call refutes)
+                assert len(asked) >= 2 and search.solver.calls >= calls + len(asked) + 1
+        finally:
+            search.close()
+
+
 def test_label_window_decides_a_may_leave_empty_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
     """ADC 2015 Q07 (36x36, may-leave-empty): its covering first answer has a second answer
     that reroutes two paths further than any square window reaches (uniqueness was unknown
