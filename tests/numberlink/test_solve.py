@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -431,6 +432,33 @@ def test_a_window_call_asks_whether_to_stop_between_its_steps(monkeypatch: pytes
                 assert len(asked) >= 2 and search.solver.calls >= calls + len(asked) + 1
         finally:
             search.close()
+
+
+def test_the_global_search_runs_beside_the_windows_where_no_frontier_count_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default rules, no frontier count (as on boards over FRONTIER_MAX_SIDE cells across): the
+    global search for a second answer runs in a forked copy of the search beside the windows.
+    It proves a unique puzzle unique; on a puzzle with several answers whichever finds one
+    first gives it, verified."""
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)
+    unique = formats.read(EXAMPLES / "medium_10x10.nl")[0]
+    result = count(unique, time_limit=30)
+    assert result.complete and result.uniqueness is Uniqueness.UNIQUE
+    assert result.stats["global_search"] == "beside the windows: unsatisfiable"
+    monkeypatch.setattr(solve_module, "_two_turn_variant", lambda *args: None)
+    several = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
+    result = count(several, time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and result.solutions[0] != result.solutions[1]
+    assert all(verify(several, answer) == [] for answer in result.solutions)
+
+
+def test_count_searches_on_by_itself_when_the_search_beside_dies(monkeypatch: pytest.MonkeyPatch) -> None:
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(solve_module, "_global_search", lambda search: os._exit(1))
+    result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)
+    assert result.complete and result.uniqueness is Uniqueness.UNIQUE
+    assert result.stats["global_search"].startswith("failed")
 
 
 def test_label_window_decides_a_may_leave_empty_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:

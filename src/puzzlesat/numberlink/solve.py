@@ -661,7 +661,8 @@ def _edges_as_in(enc: Encoding, answer: Solution) -> np.ndarray:
     return np.where(used, ids, -ids)
 
 
-def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS, stop=None) -> Solution | None:
+def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[int, int], ...] = WINDOWS, stop=None,
+                    in_steps: bool = False) -> Solution | None:
     """A second answer that differs from ``answer`` only inside one small window, if the
     windows hold one; None otherwise. ``windows`` gives (size, conflicts) pairs: squares of
     ``size`` cells on a side overlapping by half, each searched for at most ``conflicts``.
@@ -672,22 +673,23 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     decides *where to look first*. Under default rules the full formula is weak and its global
     search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
     #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way). ``stop`` (a
-    function) is asked before each window, and every STOP_STEP_CONFLICTS conflicts within one,
-    whether to give up (the frontier count has decided)."""
-    return _first_in_windows(search, answer, _window_masks(search, windows), stop)
+    function) is asked before each window, and with ``in_steps`` every STOP_STEP_CONFLICTS
+    conflicts within one too, whether to give up (a search beside has decided)."""
+    return _first_in_windows(search, answer, _window_masks(search, windows), stop, in_steps)
 
 
-def _first_in_windows(search: _Search, answer: Solution, masks: Iterator[tuple[np.ndarray, int]], stop=None) -> Solution | None:
+def _first_in_windows(search: _Search, answer: Solution, masks: Iterator[tuple[np.ndarray, int]], stop=None,
+                      in_steps: bool = False) -> Solution | None:
     """The first answer found in the windows ``masks`` yields ((edges inside, conflicts)
     pairs), each one bounded call of ``search`` with every edge outside assumed as in
     ``answer``; None when none holds one (or ``stop()`` says to give up, asked before each
-    window and between the steps of its call)."""
+    window, and with ``in_steps`` between the steps of its call)."""
     assert search.solver is not None and search.encoding is not None
     as_answer = _edges_as_in(search.encoding, answer)
     for inside, conflicts in masks:
         if stop is not None and stop():
             return None
-        found = search.bounded_answer(as_answer[~inside].tolist(), conflicts, stop)
+        found = search.bounded_answer(as_answer[~inside].tolist(), conflicts, stop if in_steps else None)
         if found is not None or search.deadline.expired():
             return found
     return None
@@ -776,14 +778,15 @@ def _label_sets(puzzle: Puzzle, answer: Solution, most: int) -> Iterator[frozens
         level = {group | {other} for group in level for label in group for other in touching[label] if other not in group}
 
 
-def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABEL_WINDOW_LABELS, conflicts: int = LABEL_WINDOW_CONFLICTS) -> Solution | None:
+def _label_window_variant(search: _Search, answer: Solution, *, most: int = LABEL_WINDOW_LABELS, conflicts: int = LABEL_WINDOW_CONFLICTS,
+                          stop=None) -> Solution | None:
     """A second answer that reroutes the paths of at most ``most`` labels over the cells they
     cover in ``answer`` and those it leaves empty (see LABEL_WINDOW_LABELS), if one is found
     within ``conflicts`` per set; None otherwise. Like :func:`_window_variant`, one bounded
     call of ``search`` (which must already block ``answer``) per set, every other edge assumed
     as in ``answer``; a model is an answer of the whole puzzle. At most WINDOW_SHARE of the
-    time left."""
-    return _first_in_windows(search, answer, _label_window_masks(search, answer, most, conflicts))
+    time left; ``stop`` is asked before each set."""
+    return _first_in_windows(search, answer, _label_window_masks(search, answer, most, conflicts), stop)
 
 
 def _label_window_masks(search: _Search, answer: Solution, most: int, conflicts: int) -> Iterator[tuple[np.ndarray, int]]:
@@ -953,6 +956,52 @@ class _FrontierRace:
 
     def stop(self) -> None:
         _stop_all(self.counts)
+
+
+def _global_search(search: _Search) -> tuple[Status, Solution | None]:
+    """In a forked copy of ``search`` (the solver with its clauses, the first answer blocked):
+    the global search for the next answer, with the direction variables."""
+    search.orient()
+    return search.next_answer()
+
+
+class _GlobalSearchBeside:
+    """The global search for a second answer under default rules, in a forked copy of the
+    search, on boards the frontier count does not take: it starts before the windows and runs
+    beside them and the label windows on the other core (they ask :meth:`done` between steps),
+    instead of after them in turn. raetsel_110a (42x25) spent 4.2 s in windows and then 4.4-5.2 s
+    in its global proof, so its verdict at 10 s depended on the machine's load."""
+
+    def __init__(self, search: _Search) -> None:
+        self.search = search
+        self.child = _Child(_global_search, search, {})
+
+    def done(self) -> bool:
+        return self.child.done()
+
+    def answer(self, stats: dict) -> tuple[Status, Solution | None] | None:
+        """The child's outcome, waiting for it (as :meth:`_Search.next_answer`; a second answer
+        is verified here again); None when the process died, so the search goes on here."""
+        search = self.search
+        start = time.perf_counter()
+        remaining = search.deadline.remaining()
+        try:
+            if not self.child.done(None if remaining is None else remaining + GRACE_SECONDS):
+                status, solution = Status.UNKNOWN, None
+            else:
+                status, solution = self.child.result()
+        except PuzzlesatError as exc:
+            stats["global_search"] = f"failed: {exc}"
+            return None
+        finally:
+            search.solve_seconds += time.perf_counter() - start
+        stats["global_search"] = f"beside the windows: {status.value}"
+        if solution is not None:
+            _check(search.puzzle, solution, search.rules)
+        return status, solution
+
+    def stop(self) -> None:
+        _stop_all([self.child])
 
 
 def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
@@ -1241,6 +1290,7 @@ def count(
         return CountResult(len(found), False, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
     complete = True
     race: _FrontierRace | None = None
+    beside: _GlobalSearchBeside | None = None
     try:
         for answer in found:
             search.block(answer)
@@ -1263,32 +1313,44 @@ def count(
                 race = _FrontierRace(puzzle, rules, found[0], search.deadline, stats)
             if len(found) == 1 and windows_left:
                 windows_left = False
-                local, where = _window_variant(search, found[0], stop=race.done if race is not None else None), "window"
+                if race is None and orient and _can_fork() and _window_phase(search) is not None:
+                    beside = _GlobalSearchBeside(search)
+                stop = race.done if race is not None else beside.done if beside is not None else None
+                # (in steps beside the count: few windows, some long; the global search
+                # beside is read between windows only, which are many and short on its boards,
+                # and steps slowed a window's search there: inputs9 #30 2.5-2.9 s against 1.4-1.8 s)
+                local, where = _window_variant(search, found[0], stop=stop, in_steps=race is not None), "window"
                 if local is None and race is None:
-                    if orient:
-                        search.orient()
-                    status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
-                    if status is Status.UNSATISFIABLE:
-                        break
-                    if status is Status.SOLVED:
-                        assert solution is not None
-                        found.append(solution)
-                        search.block(solution)
-                        continue
-                    local, where = _label_window_variant(search, found[0]), "label window"
+                    if beside is None:
+                        if orient:
+                            search.orient()
+                        status, solution = search.next_answer(search.deadline.within(LABEL_WINDOW_AFTER))
+                        if status is Status.UNSATISFIABLE:
+                            break
+                        if status is Status.SOLVED:
+                            assert solution is not None
+                            found.append(solution)
+                            search.block(solution)
+                            continue
+                    if beside is None or not beside.done():
+                        local, where = _label_window_variant(search, found[0], stop=stop), "label window"
                 if local is not None:
                     found.append(local)
                     stats["local_variant"] = where
                     search.block(local)
                     continue
-            if orient and len(found) == 1:
-                search.orient()
-            if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
-                status, solution = search.answer_with_few_empty()
-            elif race is not None and len(found) == 1:
-                status, solution = race.second_answer(search)
+            outcome = beside.answer(stats) if beside is not None and len(found) == 1 else None
+            if outcome is not None:  # (the search beside has ended: its verdict)
+                status, solution = outcome
             else:
-                status, solution = search.next_answer()
+                if orient and len(found) == 1:
+                    search.orient()
+                if not found and not rules.cover_all and limit <= 2:  # (full counts: cut cycles as they come)
+                    status, solution = search.answer_with_few_empty()
+                elif race is not None and len(found) == 1:
+                    status, solution = race.second_answer(search)
+                else:
+                    status, solution = search.next_answer()
             if status is Status.UNKNOWN:
                 complete = False
                 break
@@ -1307,6 +1369,8 @@ def count(
     finally:
         if race is not None:
             race.stop()
+        if beside is not None:
+            beside.stop()
         search.close()
 
 
