@@ -634,11 +634,11 @@ MAX_WINDOW_CELLS = 40_000
 ORIENT_MAX_CELLS = 40_000
 WINDOW_SHARE = 1 / 3
 # A window call beside the frontier count asks it whether it has decided every this many
-# conflicts (about 50 ms), not only between windows: a 12-cell window of 10,000 conflicts took
+# conflicts (about 50 ms), not only between windows: a 12x12 window of 10,000 conflicts took
 # 0.3-1.5 s on janko's 14x14 boards, and the count, started and read only between two calls,
 # then began up to 0.45 s late and was read up to a second after it had decided (janko #7:
 # 0.23 s against 0.03 s for its count alone). Measured on janko's 57 unique puzzles, default
-# rules, alternating in one process: 10.6 / 10.1 s against 12.6 / 11.7 s (docs/numberlink.md).
+# rules, alternating in one process: 10.6 / 10.1 s against 12.6 / 11.7 s (encodings/numberlink.md).
 STOP_STEP_CONFLICTS = 1_000
 
 
@@ -968,8 +968,8 @@ def _global_search(search: _Search) -> tuple[Status, Solution | None]:
 class _GlobalSearchBeside:
     """The global search for a second answer under default rules, in a forked copy of the
     search, on boards the frontier count does not take: it starts before the windows and runs
-    beside them and the label windows on the other core (they ask :meth:`done` between steps),
-    instead of after them in turn. raetsel_110a (42x25) spent 4.2 s in windows and then 4.4-5.2 s
+    beside them and the label windows on the other core (they ask :meth:`done` before each
+    window), instead of after them in turn. raetsel_110a (42x25) spent 4.2 s in windows and then 4.4-5.2 s
     in its global proof, so its verdict at 10 s depended on the machine's load."""
 
     def __init__(self, search: _Search) -> None:
