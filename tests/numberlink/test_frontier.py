@@ -9,7 +9,7 @@ import time
 import pytest
 
 from benchmarks.numberlink import load_set
-from puzzlesat.numberlink import formats
+from puzzlesat.numberlink import formats, frontier
 from puzzlesat.numberlink.frontier import count_answers
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink.solve import count
@@ -24,11 +24,20 @@ def _key(solution: Solution) -> tuple:
     return tuple(sorted(solution.as_dict().items()))
 
 
+@pytest.fixture(params=["packed", "bytes"])
+def layout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Frontier states packed in 64-bit words (where the slots fit) or as byte rows (forced)."""
+    if request.param == "bytes":
+        monkeypatch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("reverse", [False, True], ids=["forward", "reverse"])
 @pytest.mark.parametrize("rules", TOUCHING_RULES, ids=str)
 @pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
-def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules, reverse: bool) -> None:
-    """Also swept from the opposite corner (``reverse``): the same counts and answers."""
+def test_counts_match_brute_force(name: str, puzzle: Puzzle, rules: Rules, reverse: bool, layout: str) -> None:
+    """Also swept from the opposite corner (``reverse``): the same counts and answers, with
+    the states packed in words and as byte rows."""
     expected = brute_force_answers(puzzle, rules)
     result = count_answers(puzzle, rules, limit=len(expected) + 1, reverse=reverse)
     assert result.status == "complete"
@@ -227,3 +236,37 @@ def test_more_labels_than_a_byte_holds() -> None:
     puzzle = Puzzle(2, 300, tuple(Pair(f"L{i}", (i, 0), (i, 1)) for i in range(300)))
     result = count_answers(puzzle, limit=2)
     assert result.status == "complete" and result.count == 1 and verify(puzzle, result.answers[0], Rules()) == []
+
+
+@pytest.mark.parametrize("dropped", [(), (3, 9), (1, 12)], ids=str)
+def test_packed_and_byte_states_merge_alike_past_thirteen_labels(dropped: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 14 columns (15 slots) the states are packed in words until more than 13 labels are in
+    play, then unpacked into byte rows for the rest of the count, in the row where the lower
+    band's labels come in. Without a reference every step keeps exactly one state per distinct
+    frontier, so both layouts must keep the same number of states, not only count alike."""
+    puzzle = _bands(14, 7, dropped)
+    packed = count_answers(puzzle, limit=3)
+    with monkeypatch.context() as patch:
+        patch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
+        rows = count_answers(puzzle, limit=3)
+    assert packed.status == rows.status == "complete"
+    assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states)
+    for answer in packed.answers:
+        assert verify(puzzle, answer, Rules()) == []
+
+
+def test_packed_and_byte_states_merge_alike_on_a_board_with_many_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Janko #226 (14x14, 15 labels) has more than 13 labels in play from its middle on, where
+    the packed states are unpacked into byte rows: the same number of states as byte rows
+    throughout (a first version, whose byte keys in the unpacking row left out that row's new
+    labels, kept 64 states too few here: different states merged)."""
+    puzzles = dict(load_set("janko"))
+    if "janko#226" not in puzzles:
+        pytest.skip("janko set not present")
+    puzzle = puzzles["janko#226"]
+    packed = count_answers(puzzle, limit=2)
+    monkeypatch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
+    rows = count_answers(puzzle, limit=2)
+    assert packed.status == rows.status == "complete"
+    assert packed.count == rows.count == 1
+    assert (packed.total_states, packed.max_states) == (rows.total_states, rows.max_states)
