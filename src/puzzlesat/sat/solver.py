@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import deque
@@ -57,9 +58,10 @@ class UnknownSolver(PuzzlesatError, ValueError):
     """A SAT solver name this layer cannot drive: unknown to pysat, or one it cannot use."""
 
 
+@functools.cache
 def _backend_of_name() -> dict[str, str]:
     """Every name pysat accepts for a SAT back-end (``g4``, ``glucose4``, ...) -> the back-end
-    (pysat's key for it, as in :data:`UNSUPPORTED`)."""
+    (pysat's key for it, as in :data:`UNSUPPORTED`); made once (every solver made asks)."""
     return {name: backend for backend, names in vars(SolverNames).items() if not backend.startswith("_") for name in names}
 
 
