@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from puzzlesat.errors import ParseError
 from puzzlesat.numberlink import formats
-from puzzlesat.numberlink.model import Puzzle
+from puzzlesat.numberlink.model import Pair, Puzzle
 from tests.support import TEST_DATA
 
 FMTS = (None, *formats.FORMATS)
@@ -248,9 +248,31 @@ def native_puzzles(draw):
     return Puzzle.from_rows(rows)
 
 
+def _also_a_token_grid(puzzle: Puzzle) -> bool:
+    """The one case ``formats.format`` documents as read otherwise when the format is detected:
+    a board one cell wide, every cell a label, all labels numbers, among them ``0`` (or ``00``
+    ...) or numbers of several digits. Such text is also a token grid, where ``0`` is blank."""
+    if puzzle.width != 1:
+        return False
+    cells = [row[0] for row in puzzle.grid().tolist()]  # (a label, "." or "#")
+    return all(cell.isdigit() and cell.isascii() for cell in cells) and any(not cell.strip("0") or len(cell) > 1 for cell in cells)
+
+
 @settings(max_examples=120, deadline=None)
 @given(native_puzzles())
 def test_native_text_always_reads_back_equal(puzzle):
     text = formats.format(puzzle)
-    assert formats.parse(text) == puzzle, text
     assert formats.parse(text, fmt="native") == puzzle, text
+    if not _also_a_token_grid(puzzle):
+        assert formats.parse(text) == puzzle, text
+
+
+def test_a_one_wide_board_of_numbers_is_also_a_token_grid():
+    """Found by the test above (session 28): label ``00`` on a 1x2 board is written ``1 2 / 00 /
+    00``, which detection reads as a token grid of two blanks, as ``format`` documents; with
+    ``fmt="native"`` it reads back equal."""
+    puzzle = Puzzle(1, 2, (Pair("00", (0, 0), (1, 0)),))
+    text = formats.format(puzzle)
+    assert _also_a_token_grid(puzzle) and formats.detect_format(text) == "tokens"
+    assert formats.parse(text, fmt="native") == puzzle and formats.parse(text) != puzzle
+    assert not _also_a_token_grid(Puzzle(1, 2, (Pair("7", (0, 0), (1, 0)),)))
