@@ -18,8 +18,8 @@ also 0), and where it joins two things they must fit: two different labels never
 never closes on itself (no stray cycles), a label meeting a piece passes its label to the
 piece's other end. All states of one step are arrays (numpy), merged when equal, with the number
 of ways to reach each, capped at ``limit``, and one way kept for reading an answer back. A
-state is one 64-bit word (four bits per slot) on boards of up to 15 cells across while at most
-13 labels are in play, else a row of bytes (:class:`_PackedRows`, :class:`_ByteRows`).
+state is one 64-bit word (four bits per slot) where the frontier's side is at most 15 cells
+and at most 13 labels are in play, else a row of bytes (:class:`_PackedRows`, :class:`_ByteRows`).
 
 With a reference answer each state also carries "differs from the reference so far"; a state
 that does not differ is unique (the reference's own prefix), so this costs one state per step,
@@ -229,8 +229,9 @@ class _ByteRows:
 
     def keys(self, states: np.ndarray) -> np.ndarray:
         """Sort keys, equal exactly for equal rows: up to 8 slots as bytes in a 64-bit word, up
-        to 16 as half-bytes (labels moved down by the row's shift so that every value is below
-        16; None when the labels in play span more than 13 values), else the rows as bytes."""
+        to 16 as half-bytes where the row has a shift (labels moved down by it so that every
+        value is below 16; there is none when the labels in play span more than 13 values),
+        else the rows as bytes."""
         count, slots = states.shape
         if states.dtype == np.uint8 and slots <= 8:
             padded = np.zeros((count, 8), dtype=np.uint8)
