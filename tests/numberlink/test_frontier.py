@@ -270,3 +270,29 @@ def test_packed_and_byte_states_merge_alike_on_a_board_with_many_labels(monkeypa
     assert packed.status == rows.status == "complete"
     assert packed.count == rows.count == 1
     assert (packed.total_states, packed.max_states) == (rows.total_states, rows.max_states)
+
+
+def test_packed_and_byte_states_merge_alike_on_random_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards of random paths (6 to 15 across, leftover cells blocked, up to 33 labels), under
+    both touching rule sets (may-leave-empty on the boards up to 9 across): without a
+    reference each step keeps one state per distinct frontier, so both layouts must keep
+    exactly the same states and give the same count."""
+    import random
+
+    from puzzlesat.numberlink.generate import unionfind_links
+
+    for seed in range(8):
+        rng = random.Random(seed)
+        width = rng.choice([6, 9, 12, 15])
+        height = rng.choice([width, width + 3])
+        links, blocked = unionfind_links(width, height, rng)
+        puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+        for rules in TOUCHING_RULES if width <= 9 else TOUCHING_RULES[:1]:
+            packed = count_answers(puzzle, rules, limit=3)
+            with monkeypatch.context() as patch:
+                patch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
+                rows = count_answers(puzzle, rules, limit=3)
+            assert packed.status == rows.status == "complete", seed
+            assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states), seed
+            for answer in packed.answers:
+                assert verify(puzzle, answer, rules) == []
