@@ -184,7 +184,9 @@ def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: p
         assert first.count == 1 and first.complete and first.solutions == (solved.solution,)
         start = time.perf_counter()
         counted = count(puzzle, rules=rules, time_limit=0.5)  # (the proof that no second exists never comes)
-        assert time.perf_counter() - start < 0.5 + solve_module.CHILD_GRACE_SECONDS + 1.0
+        # (1.50 s alone; 2.70 s once in a clean-clone run of the suite on a loaded machine, the
+        # parent waiting for a core: the check is that the child is killed, not left for 60 s)
+        assert time.perf_counter() - start < 0.5 + solve_module.CHILD_GRACE_SECONDS + 2.0
         assert "killed" in counted.stats["stopped"]
         assert counted.count == 1 and not counted.complete and counted.uniqueness is Uniqueness.UNKNOWN
         assert counted.solutions == (solved.solution,)
