@@ -146,13 +146,15 @@ def _rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
     return np.take(array, index, axis=0)
 
 
-def _partners(states: np.ndarray, positions: np.ndarray) -> np.ndarray:
+def _partners(states: np.ndarray, positions: np.ndarray, partners_at=None) -> np.ndarray:
     """For each row of ``states`` the slot holding the other end of the piece whose end is at
-    ``positions`` (a parenthesis in that row)."""
+    ``positions`` (a parenthesis in that row), found for the rows of each position at once by
+    ``partners_at(rows, position)`` (:func:`_partners_at` for byte rows)."""
+    partners_at = partners_at or _partners_at
     out = np.empty(len(states), dtype=np.int64)
     for position in np.flatnonzero(np.bincount(positions)):  # (the positions present, in order)
         rows = np.flatnonzero(positions == position)
-        out[rows] = _partners_at(_rows(states, rows) if len(rows) < len(states) else states, int(position))
+        out[rows] = partners_at(_rows(states, rows) if len(rows) < len(states) else states, int(position))
     return out
 
 
@@ -263,7 +265,8 @@ _NO_CODE = 255  # (a label no state holds: no slot value equals it)
 class _PackedRows:
     """Frontier states packed in one 64-bit word each, four bits per slot (slot ``j`` in bits
     ``4j`` to ``4j + 3``), on boards of up to PACKED_MAX_SLOTS slots: gathering, sorting and
-    comparing states then work on single words (janko #268: 1.3 s against 0.8 s for byte rows).
+    comparing states then work on single words (janko #268: 1.44-1.59 s against 2.07-2.12 s
+    for byte rows, alternating on a slow machine; encodings/numberlink.md).
     The labels get the values 3..15 afresh at the start of each row: those some state holds and
     the row's endpoints, so a label keeps its value for the whole row and two labels in play
     never share one. When more than 13 are in play, the states are unpacked into byte rows
@@ -334,27 +337,27 @@ class _PackedRows:
         return (states & ~(_NIBBLE << shift)) | (np.asarray(values, dtype=np.uint64) << shift)
 
     def partners(self, states: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        """As :func:`_partners`: the bracket depth counted slot by slot away from the position
-        (only the slots on that side are read)."""
+        return _partners(states, positions, self._partners_at)
+
+    def _partners_at(self, states: np.ndarray, position: int) -> np.ndarray:
+        """As :func:`_partners_at`, the bracket depth counted slot by slot away from
+        ``position`` (only the slots on that side are read)."""
         out = np.empty(len(states), dtype=np.int64)
-        for position in np.flatnonzero(np.bincount(positions)):
-            rows = np.flatnonzero(positions == position)
-            at = _rows(states, rows) if len(rows) < len(states) else states
-            opening = self.slot(at, int(position)) == OPEN
-            for side, slots, up, down in ((opening, range(position + 1, self.slots), OPEN, CLOSE),
-                                          (~opening, range(position - 1, -1, -1), CLOSE, OPEN)):
-                sub = at[side]
-                if not len(sub):
-                    continue
-                depth = np.zeros(len(sub), dtype=np.int8)
-                found = np.full(len(sub), -1, dtype=np.int64)
-                for j in slots:
-                    value = self.slot(sub, j)
-                    depth += (value == up).view(np.int8) - (value == down).view(np.int8)
-                    found[(depth == -1) & (found < 0)] = j
-                    if j & 3 == 0 and found.min() >= 0:
-                        break
-                out[rows[side]] = found
+        opening = self.slot(states, position) == OPEN
+        for side, slots, up, down in ((opening, range(position + 1, self.slots), OPEN, CLOSE),
+                                      (~opening, range(position - 1, -1, -1), CLOSE, OPEN)):
+            sub = states[side]
+            if not len(sub):
+                continue
+            depth = np.zeros(len(sub), dtype=np.int8)
+            found = np.full(len(sub), -1, dtype=np.int64)
+            for j in slots:
+                value = self.slot(sub, j)
+                depth += (value == up).view(np.int8) - (value == down).view(np.int8)
+                found[(depth == -1) & (found < 0)] = j
+                if j & 3 == 0 and found.min() >= 0:
+                    break
+            out[side] = found
         return out
 
     def keys(self, states: np.ndarray) -> np.ndarray:
