@@ -96,6 +96,160 @@ def test_bounds_are_admissible_and_consistent_by_exhaustive_search(goal):
     assert checked_states > 500
 
 
+def connected(task: Task, cells: set[int]) -> bool:
+    todo = [next(iter(cells))]
+    seen = set(todo)
+    while todo:
+        for b in task.neighbours[todo.pop()]:
+            if b in cells and b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen == cells
+
+
+def connected_sets(task: Task, size: int, known: dict) -> list[set[int]]:
+    """Every connected set of ``size`` cells, by brute force over all sets (kept in ``known``)."""
+    if size not in known:
+        known[size] = [set(cells) for cells in itertools.combinations(range(len(task.cells)), size) if connected(task, set(cells))]
+    return known[size]
+
+
+def plain_cluster_bound(task: Task, colours, exact_sizes=(), known=None) -> int:
+    """The cluster bound by plain search over cell indices, the reference for the bit-set one:
+    per split colour of a size in ``exact_sizes``, the fewest of its cells outside a connected
+    region of that size, over every set of that many cells (brute force); else the relaxation
+    (the first version in bounds.py): the squares outside its largest group, or, when fewer,
+    the fewest other cells on a path between two of its groups."""
+    n = len(colours)
+    group_of = [-1] * n
+    groups: list[list[int]] = []
+    for i in range(n):
+        if group_of[i] < 0:
+            group_of[i] = len(groups)
+            members, stack = [i], [i]
+            while stack:
+                for b in task.neighbours[stack.pop()]:
+                    if group_of[b] < 0 and colours[b] == colours[i]:
+                        group_of[b] = len(groups)
+                        members.append(b)
+                        stack.append(b)
+            groups.append(members)
+    by_colour: dict[int, list[int]] = {}
+    for g, members in enumerate(groups):
+        by_colour.setdefault(colours[members[0]], []).append(g)
+    needs = []
+    for colour, gs in by_colour.items():
+        if len(gs) < 2:
+            continue
+        held = {i for i in range(n) if colours[i] == colour}
+        if len(held) in exact_sizes:
+            regions = connected_sets(task, len(held), {} if known is None else known)
+            needs.append(min((len(region - held) for region in regions), default=len(held)))  # (no region: all must move)
+            continue
+        sizes = [len(groups[g]) for g in gs]
+        best = sum(sizes) - max(sizes)
+        for g in gs:
+            dist = {i: 0 for i in groups[g]}
+            todo = deque(groups[g])
+            while todo:
+                a = todo.popleft()
+                for b in task.neighbours[a]:
+                    if b in dist:
+                        continue
+                    if colours[b] == colour:  # another group, across dist[a] other cells
+                        best = min(best, dist[a])
+                        continue
+                    dist[b] = dist[a] + 1
+                    todo.append(b)
+        needs.append(best)
+    return max((sum(needs) + 1) // 2, max(needs)) if needs else 0
+
+
+def plain_lonely_cells(task: Task, colours) -> int:
+    return sum(not any(colours[b] == colours[a] for b in task.neighbours[a]) for a in range(len(colours)))
+
+
+def plain_guide(task: Task, colours, goal: str) -> int:
+    """LayoutBound.guide by plain breadth-first search over cell indices."""
+    def distances(sources):
+        dist = {i: 0 for i in sources}
+        todo = deque(sources)
+        while todo:
+            a = todo.popleft()
+            for b in task.neighbours[a]:
+                if b not in dist:
+                    dist[b] = dist[a] + 1
+                    todo.append(b)
+        return dist
+
+    total = 0
+    for colour in set(colours):
+        held = [i for i in range(len(colours)) if colours[i] == colour]
+        if goal == "touch":
+            for i in held:
+                if not any(colours[b] == colour for b in task.neighbours[i]):
+                    dist = distances([i])
+                    others = [j for j in held if j != i]
+                    nearest = min((dist[j] for j in others if j in dist), default=max(dist.values()) + 1)
+                    total += max(1, nearest - 1) if others else 1  # (a colour of one square: 1)
+            continue
+        groups, seen = [], set()
+        for i in held:  # (in cell order: the first of equally large groups is the one kept)
+            if i not in seen:
+                group = {i}
+                todo = [i]
+                while todo:
+                    for b in task.neighbours[todo.pop()]:
+                        if colours[b] == colour and b not in group:
+                            group.add(b)
+                            todo.append(b)
+                seen |= group
+                groups.append(group)
+        if len(groups) > 1:
+            largest = max(groups, key=len)
+            dist = distances(sorted(largest))
+            far = max(dist.values()) + 1  # (cells walls cut off)
+            total += sum(dist.get(j, far) for j in held if j not in largest)
+    return total
+
+
+def test_bit_set_layout_bounds_agree_with_plain_search():
+    """LayoutBound (bit sets, a colour's need cached per cell set) and its guide against the plain versions on
+    random layouts of random boards with walls, up to 8x8, 2-6 colours, its caches reused
+    across layouts of one board: on boards of up to 16 cells against every connected region
+    (brute force), where LayoutBound enumerates them, and elsewhere against the relaxation."""
+    rng = random.Random(29)
+    checked = exact = 0
+    for _ in range(200):
+        height, width = rng.randint(1, 8), rng.randint(1, 8)
+        if rng.random() < 0.5:
+            height, width = min(height, 4), min(width, 4)
+        rows = [" ".join("###" if rng.random() < 0.15 else f"T1{rng.choice('RGBYMO'[:rng.randint(2, 6)])}"
+                         for _ in range(width)) for _ in range(height)]
+        if all(set(row.split()) == {"###"} for row in rows):
+            continue
+        task = Task.from_rows(rows)
+        layout_bound = bounds.LayoutBound(task)
+        touching = bounds.LayoutBound(Task.from_rows(rows, goal="touch"))
+        known: dict[int, list[set[int]]] = {}
+        for _ in range(20):
+            colours = [rng.randrange(len(task.colours)) for _ in task.cells]
+            sizes = {colours.count(x) for x in set(colours)}
+            exact_sizes = {size for size in sizes if layout_bound.regions(size) is not None}
+            if len(task.cells) > 16 and any(size > 3 for size in exact_sizes):
+                continue  # (regions enumerated on a board too large for the brute force)
+            assert layout_bound.cluster(colours) == plain_cluster_bound(task, colours, exact_sizes, known), (rows, colours)
+            assert layout_bound.lonely(colours) == plain_lonely_cells(task, colours), (rows, colours)
+            assert layout_bound.guide(colours) == plain_guide(task, colours, "cluster"), (rows, colours)
+            assert touching.guide(colours) == plain_guide(task, colours, "touch"), (rows, colours)
+            goal_met = all(count == 1 for count in task.group_counts(colours) if count)
+            assert (layout_bound.guide(colours) == 0) == goal_met == (layout_bound.cluster(colours) == 0)
+            assert (touching.guide(colours) == 0) == (plain_lonely_cells(task, colours) == 0)
+            checked += 1
+            exact += bool(exact_sizes)
+    assert checked > 2500 and exact > 1000, (checked, exact)
+
+
 def test_cycle_bound_is_exact_for_unrestricted_swaps():
     """With every transposition allowed, mismatches minus the cycle packing is the distance."""
     rng = random.Random(5)

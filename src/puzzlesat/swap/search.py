@@ -25,7 +25,7 @@ import numpy as np
 
 from ..timing import Deadline
 from . import bounds
-from .compiled import MATCH, TOUCH, Task
+from .compiled import MATCH, Task
 from .stepcost import SCALE as step_scale
 from .stepcost import BoundTimeout, StepCostBound
 
@@ -68,8 +68,9 @@ def child_evaluator(
     without building it, and returns ``(children, next_f, tie)``: the children ``(h, tie, i, j)``
     with ``g + 1 + h <= limit`` (``h == 0`` exactly at a goal), the smallest larger child f
     (``UNSET`` when none), and the parent's own tie value; ``None`` when ``deadline`` expires
-    during the expansion. ``tie`` is the unrounded step-cost total (match goal; else 0): smaller
-    means the bound was rounded up more, so there is more room for wasted steps.
+    during the expansion. ``tie`` is the unrounded step-cost total (match goal): smaller
+    means the bound was rounded up more, so there is more room for wasted steps; for the
+    cluster and touch goals it is the layout's guide (:meth:`bounds.LayoutBound.guide`).
 
     A swap is generated once (from the end whose square reaches the other, from the earlier cell
     when both do); swaps of two squares of one class, the undoing of the last swap, and a swap
@@ -252,22 +253,26 @@ def child_evaluator(
         return expand, h0
 
     # cluster and touch: the bound and the goal test depend on the colours only, so both are
-    # cached per colour layout (h == 0 exactly at a goal)
+    # cached per colour layout (h == 0 exactly at a goal), with the layout's guide
+    # (LayoutBound.guide) as the tie: the bound is flat over wide plateaus, and the guide
+    # orders the beams and A*'s ties toward the goal
     to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
-    layout_bound: dict[bytes, int] = {}
+    layout_values: dict[bytes, tuple[int, int]] = {}
+    layout_bound = bounds.LayoutBound(task)
+    of_colours, guide = layout_bound.of_colours, layout_bound.guide
 
-    def bound_of_layout(layout: bytes) -> int:
-        value = layout_bound.get(layout)
-        if value is None:
-            value = layout_bound[layout] = bounds.bound_of_colours(task, layout)
-        return value
+    def values_of_layout(layout: bytes) -> tuple[int, int]:
+        values = layout_values.get(layout)
+        if values is None:
+            values = layout_values[layout] = (of_colours(layout), guide(layout))
+        return values
 
     def expand_layout(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
         child_g = g + 1
         kept: Children = []
         next_f = UNSET
         layout = state.translate(to_colours)
-        h_layout = bound_of_layout(layout)
+        h_layout, own_tie = values_of_layout(layout)
         for i in range(n):  # (the same swap selection as in expand above, inlined in both hot loops)
             if i & 15 == 15 and deadline.expired():
                 return None
@@ -294,19 +299,19 @@ def child_evaluator(
                     continue
                 cj = class_colour[kj]
                 if ci == cj:
-                    h = h_layout
+                    h, tie = h_layout, own_tie
                 else:
                     swapped = bytearray(layout)
                     swapped[i], swapped[j] = cj, ci
-                    h = bound_of_layout(bytes(swapped))
+                    h, tie = values_of_layout(bytes(swapped))
                 if child_g + h > limit:
                     if child_g + h < next_f:
                         next_f = child_g + h
                     continue
-                kept.append((h, 0, i, j))
-        return kept, next_f, 0
+                kept.append((h, tie, i, j))
+        return kept, next_f, own_tie
 
-    return expand_layout, bound_of_layout(start.translate(to_colours))
+    return expand_layout, values_of_layout(start.translate(to_colours))[0]
 
 
 def search(
@@ -341,7 +346,8 @@ class Search:
     f. So the queue and the table of seen states hold few more states than are expanded. Ties
     on f go to the deeper state, then (match) to the smaller unrounded step-cost total: the
     state whose bound was rounded up the most has the most room for wasted steps, so it is
-    likelier to reach the goal within f.
+    likelier to reach the goal within f; (cluster, touch) to the smaller guide, the layout
+    that looks nearer the goal.
 
     :meth:`run` returns "unknown" when its deadline ends it, with the smallest queued f as the
     proven lower bound; a later :meth:`run` goes on from there. ``on_bound`` is called with
@@ -690,8 +696,8 @@ def beam_plan(
 
     Breadth-first by depth, keeping at every depth only the ``width`` best new states, and
     only children that can still reach the goal within ``length`` by the admissible bound
-    (``g + h <= length``); best = smaller f, then (match) smaller unrounded step-cost total, as
-    in the tie-breaking of :func:`search`. With a strong bound this finds a plan of the
+    (``g + h <= length``); best = smaller f, then smaller tie (match: unrounded step-cost
+    total; cluster, touch: the layout's guide), as in the tie-breaking of :func:`search`. With a strong bound this finds a plan of the
     minimum length far sooner than A* on a large f plateau (expert-082: 18 swaps, the start
     bound, in 2 s; A* needed 60 s), and such a plan is then proven minimal at once.
 
@@ -747,7 +753,9 @@ def quick_plan(
     step_costs: StepCostBound | None = None,
 ) -> list[tuple[int, int]] | None:
     """Some plan, not necessarily shortest: best-first search on g + weight * h (the admissible
-    bound inflated), capped; ``None`` when the cap or the limit comes first.
+    bound inflated; for the cluster and touch goals plus (weight - 1) / 2 times the layout's
+    guide, :meth:`bounds.LayoutBound.guide`), capped; ``None`` when the cap or the limit comes
+    first.
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -766,10 +774,15 @@ def quick_plan(
         def h(state: bytes) -> int:
             return max(cycles.value(cycles.key(state)), assignment.bound(state), steps.bound(state))
     else:
-        bound = bounds.touch_bound if task.goal == TOUCH else bounds.cluster_bound
+        # the bound, and the layout's guide (LayoutBound.guide) added with weight (weight - 1) / 2:
+        # ordered by the flat bound alone, no plan in 20 s on most expert-size cluster levels
+        layout_bound = bounds.LayoutBound(task)
+        to_colours = bytes(task.class_colour[k] if k < len(task.class_colour) else 0 for k in range(256))
+        guide_weight = (weight - 1) / 2 / weight
 
-        def h(state: bytes) -> int:
-            return bound(task, state)
+        def h(state: bytes) -> float:
+            layout = state.translate(to_colours)
+            return layout_bound.of_colours(layout) + guide_weight * layout_bound.guide(layout)
 
     start = bytes(task.start)
     parent: dict[bytes, tuple[bytes, int, int] | None] = {start: None}
