@@ -540,6 +540,7 @@ class LayoutBound:
         self.board = sum(self.bits)
         self.needs: dict[int, int] = {}  # cells of one colour -> the squares of it that must move
         self._regions: dict[int, tuple[int, ...] | None] = {}
+        self._parts: dict[int, tuple[int, int]] = {}  # cells of one colour -> (its part of the bound, of the guide)
 
     def spread(self, cells: int) -> int:
         """The board cells one orthogonal step from ``cells``."""
@@ -632,43 +633,71 @@ class LayoutBound:
 
     def cluster(self, colours: Sequence[int]) -> int:
         """:func:`cluster_bound` of the layout with colour index ``colours[i]`` at cell ``i``."""
-        needs = [self.need(cells) for cells in self.masks(colours) if cells]
-        if not needs:
-            return 0
-        return max((sum(needs) + 1) // 2, max(needs))
+        return self._cluster([self.need(cells) for cells in self.masks(colours) if cells])
+
+    @staticmethod
+    def _cluster(needs: list[int]) -> int:
+        return max((sum(needs) + 1) // 2, max(needs)) if needs else 0
 
     def lonely(self, colours: Sequence[int]) -> int:
         """Cells with no orthogonal neighbour of their own colour."""
-        return sum((cells & ~self.spread(cells)).bit_count() for cells in self.masks(colours))
+        return sum(self._lonely(cells).bit_count() for cells in self.masks(colours))
+
+    def _lonely(self, cells: int) -> int:
+        """The cells of ``cells`` with no orthogonal neighbour among them, as bits."""
+        return cells & ~self.spread(cells)
+
+    def of_colours(self, colours: Sequence[int]) -> int:
+        """The bound of the level's goal (cluster or touch); 0 exactly when the goal holds."""
+        return self.values(colours)[0]
 
     def guide(self, colours: Sequence[int]) -> int:
         """How far the layout looks from the goal, to order searches (not a bound): for the
         cluster goal, each square outside its colour's largest group counts its distance in
         steps to that group; for the touch goal, each lonely cell counts its distance to the
-        nearest other cell of its colour, less one (at least one). 0 exactly when the goal holds. The
-        admissible bounds are flat over wide plateaus of cluster and touch layouts, so searches
-        ordered by them alone wander (expert-size cluster levels: no plan in 20 s, where an
-        order by this distance finds one in milliseconds).
+        nearest other cell of its colour, less one (at least one). 0 exactly when the goal
+        holds. The admissible bounds are flat over wide plateaus of cluster and touch layouts,
+        so searches ordered by them alone wander (expert-size cluster levels: no plan in 20 s,
+        where an order by this distance finds one in milliseconds).
 
         >>> from .compiled import Task
         >>> bound = LayoutBound(Task.from_rows(["T1R T1G T1G T1R T1R"]))
         >>> bound.guide((0, 1, 1, 0, 0)), bound.guide((1, 1, 0, 0, 0))
         (3, 0)
         """
-        total = 0
-        cluster = self.task.goal == CLUSTER
-        for cells in self.masks(colours):
-            if cluster:
+        return self.values(colours)[1]
+
+    def values(self, colours: Sequence[int]) -> tuple[int, int]:
+        """(:meth:`of_colours`, :meth:`guide`) of a layout, from each colour's cells at once
+        (each colour's parts of the two are cached per cell set)."""
+        parts = [self._parts_of(cells) for cells in self.masks(colours) if cells]
+        guide = sum(part[1] for part in parts)
+        if self.task.goal == CLUSTER:
+            return self._cluster([part[0] for part in parts]), guide
+        assert self.task.goal == TOUCH
+        return (sum(part[0] for part in parts) + 9) // 10, guide
+
+    def _parts_of(self, cells: int) -> tuple[int, int]:
+        """One colour's part of the bound (cluster: its need; touch: its lonely cells) and of
+        the guide."""
+        parts = self._parts.get(cells)
+        if parts is None:
+            guide = 0
+            if self.task.goal == CLUSTER:
                 groups = self.groups(cells)
                 if len(groups) > 1:
-                    total += self._steps(max(groups, key=int.bit_count), cells, nearest=False)
-                continue
-            lonely = cells & ~self.spread(cells)
-            while lonely:
-                cell = lonely & -lonely
-                lonely ^= cell
-                total += max(1, self._steps(cell, cells & ~cell, nearest=True) - 1)
-        return total
+                    guide = self._steps(max(groups, key=int.bit_count), cells, nearest=False)
+                parts = (self.need(cells), guide)
+            else:
+                lonely = self._lonely(cells)
+                count = lonely.bit_count()
+                while lonely:
+                    cell = lonely & -lonely
+                    lonely ^= cell
+                    guide += max(1, self._steps(cell, cells & ~cell, nearest=True) - 1)
+                parts = (count, guide)
+            self._parts[cells] = parts
+        return parts
 
     def _steps(self, source: int, targets: int, *, nearest: bool) -> int:
         """Steps from ``source`` (bits) across the board to the target cells outside it: to the
@@ -688,13 +717,6 @@ class LayoutBound:
                 total += steps * reached.bit_count()
                 targets &= ~reached
         return steps if nearest else total + steps * targets.bit_count()
-
-    def of_colours(self, colours: Sequence[int]) -> int:
-        """The bound of the level's goal (cluster or touch); 0 exactly when the goal holds."""
-        if self.task.goal == CLUSTER:
-            return self.cluster(colours)
-        assert self.task.goal == TOUCH
-        return (self.lonely(colours) + 9) // 10
 
 
 def cluster_bound(task: Task, state: Sequence[int]) -> int:

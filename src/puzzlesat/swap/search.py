@@ -258,13 +258,12 @@ def child_evaluator(
     # orders the beams and A*'s ties toward the goal
     to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
     layout_values: dict[bytes, tuple[int, int]] = {}
-    layout_bound = bounds.LayoutBound(task)
-    of_colours, guide = layout_bound.of_colours, layout_bound.guide
+    values_of_colours = bounds.LayoutBound(task).values
 
     def values_of_layout(layout: bytes) -> tuple[int, int]:
         values = layout_values.get(layout)
         if values is None:
-            values = layout_values[layout] = (of_colours(layout), guide(layout))
+            values = layout_values[layout] = values_of_colours(layout)
         return values
 
     def expand_layout(state: bytes, g: int, limit: int, la: int, lb: int, deadline: Deadline) -> "tuple[Children, int, int] | None":
@@ -776,13 +775,13 @@ def quick_plan(
     else:
         # the bound, and the layout's guide (LayoutBound.guide) added with weight (weight - 1) / 2:
         # ordered by the flat bound alone, no plan in 20 s on most expert-size cluster levels
-        layout_bound = bounds.LayoutBound(task)
+        values_of_colours = bounds.LayoutBound(task).values
         to_colours = bytes(task.class_colour[k] if k < len(task.class_colour) else 0 for k in range(256))
         guide_weight = (weight - 1) / 2 / weight
 
         def h(state: bytes) -> float:
-            layout = state.translate(to_colours)
-            return layout_bound.of_colours(layout) + guide_weight * layout_bound.guide(layout)
+            bound, guide = values_of_colours(state.translate(to_colours))
+            return bound + guide_weight * guide
 
     start = bytes(task.start)
     parent: dict[bytes, tuple[bytes, int, int] | None] = {start: None}
