@@ -245,6 +245,8 @@ def test_bit_set_layout_bounds_agree_with_plain_search():
             goal_met = all(count == 1 for count in task.group_counts(colours) if count)
             assert (layout_bound.guide(colours) == 0) == goal_met == (layout_bound.cluster(colours) == 0)
             assert (touching.guide(colours) == 0) == (plain_lonely_cells(task, colours) == 0)
+            assert touching.values(colours) == ((plain_lonely_cells(task, colours) + 9) // 10, touching.guide(colours))
+            assert layout_bound.values(colours) == (layout_bound.cluster(colours), layout_bound.guide(colours))
             checked += 1
             exact += bool(exact_sizes)
     assert checked > 2500 and exact > 1000, (checked, exact)
