@@ -541,6 +541,8 @@ class LayoutBound:
         self.needs: dict[int, int] = {}  # cells of one colour -> the squares of it that must move
         self._regions: dict[int, tuple[int, ...] | None] = {}
         self._parts: dict[int, tuple[int, int]] = {}  # cells of one colour -> (its part of the bound, of the guide)
+        # a state (a class byte per cell) to its layout (a colour byte per cell): state.translate(to_colours)
+        self.to_colours = bytes(task.class_colour[k] if k < len(task.class_colour) else 0 for k in range(256))
 
     def spread(self, cells: int) -> int:
         """The board cells one orthogonal step from ``cells``."""

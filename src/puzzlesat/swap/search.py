@@ -256,9 +256,9 @@ def child_evaluator(
     # cached per colour layout (h == 0 exactly at a goal), with the layout's guide
     # (LayoutBound.guide) as the tie: the bound is flat over wide plateaus, and the guide
     # orders the beams and A*'s ties toward the goal
-    to_colours = bytes(class_colour[k] if k < len(class_colour) else 0 for k in range(256))
+    layout_bound = bounds.LayoutBound(task)
+    to_colours, values_of_colours = layout_bound.to_colours, layout_bound.values
     layout_values: dict[bytes, tuple[int, int]] = {}
-    values_of_colours = bounds.LayoutBound(task).values
 
     def values_of_layout(layout: bytes) -> tuple[int, int]:
         values = layout_values.get(layout)
@@ -696,9 +696,10 @@ def beam_plan(
     Breadth-first by depth, keeping at every depth only the ``width`` best new states, and
     only children that can still reach the goal within ``length`` by the admissible bound
     (``g + h <= length``); best = smaller f, then smaller tie (match: unrounded step-cost
-    total; cluster, touch: the layout's guide), as in the tie-breaking of :func:`search`. With a strong bound this finds a plan of the
-    minimum length far sooner than A* on a large f plateau (expert-082: 18 swaps, the start
-    bound, in 2 s; A* needed 60 s), and such a plan is then proven minimal at once.
+    total; cluster, touch: the layout's guide), as in the tie-breaking of :func:`search`. With
+    a strong bound this finds a plan of the minimum length far sooner than A* on a large f
+    plateau (expert-082: 18 swaps, the start bound, in 2 s; A* needed 60 s), and such a plan
+    is then proven minimal at once.
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -775,12 +776,11 @@ def quick_plan(
     else:
         # the bound, and the layout's guide (LayoutBound.guide) added with weight (weight - 1) / 2:
         # ordered by the flat bound alone, no plan in 20 s on most expert-size cluster levels
-        values_of_colours = bounds.LayoutBound(task).values
-        to_colours = bytes(task.class_colour[k] if k < len(task.class_colour) else 0 for k in range(256))
+        layout_bound = bounds.LayoutBound(task)
         guide_weight = (weight - 1) / 2 / weight
 
         def h(state: bytes) -> float:
-            bound, guide = values_of_colours(state.translate(to_colours))
+            bound, guide = layout_bound.values(state.translate(layout_bound.to_colours))
             return bound + guide_weight * guide
 
     start = bytes(task.start)
