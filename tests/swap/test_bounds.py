@@ -214,10 +214,11 @@ def plain_guide(task: Task, colours, goal: str) -> int:
 
 
 def test_bit_set_layout_bounds_agree_with_plain_search():
-    """LayoutBound (bit sets, a colour's need cached per cell set) and its guide against the plain versions on
-    random layouts of random boards with walls, up to 8x8, 2-6 colours, its caches reused
-    across layouts of one board: on boards of up to 16 cells against every connected region
-    (brute force), where LayoutBound enumerates them, and elsewhere against the relaxation."""
+    """LayoutBound (bit sets, a colour's need cached per cell set) and its guide against the
+    plain versions on random layouts of random boards with walls, up to 8x8, 2-6 colours, its
+    caches reused across layouts of one board: the cluster need on boards of up to 16 cells
+    against every connected region (brute force) where LayoutBound enumerates them, elsewhere
+    against the relaxation."""
     rng = random.Random(29)
     checked = exact = 0
     for _ in range(200):
