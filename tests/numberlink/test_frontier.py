@@ -238,6 +238,15 @@ def test_more_labels_than_a_byte_holds() -> None:
     assert result.status == "complete" and result.count == 1 and verify(puzzle, result.answers[0], Rules()) == []
 
 
+def _packed_and_byte_counts(puzzle: Puzzle, rules: Rules, limit: int, monkeypatch: pytest.MonkeyPatch):
+    """The count of ``puzzle`` with states packed in words (where they fit), then as byte rows."""
+    packed = count_answers(puzzle, rules, limit=limit)
+    with monkeypatch.context() as patch:
+        patch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
+        rows = count_answers(puzzle, rules, limit=limit)
+    return packed, rows
+
+
 @pytest.mark.parametrize("dropped", [(), (3, 9), (1, 12)], ids=str)
 def test_packed_and_byte_states_merge_alike_past_thirteen_labels(dropped: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
     """On 14 columns (15 slots) the states are packed in words until more than 13 labels are in
@@ -245,10 +254,7 @@ def test_packed_and_byte_states_merge_alike_past_thirteen_labels(dropped: tuple[
     band's labels come in. Without a reference every step keeps exactly one state per distinct
     frontier, so both layouts must keep the same number of states, not only count alike."""
     puzzle = _bands(14, 7, dropped)
-    packed = count_answers(puzzle, limit=3)
-    with monkeypatch.context() as patch:
-        patch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
-        rows = count_answers(puzzle, limit=3)
+    packed, rows = _packed_and_byte_counts(puzzle, Rules(), 3, monkeypatch)
     assert packed.status == rows.status == "complete"
     assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states)
     for answer in packed.answers:
@@ -263,10 +269,7 @@ def test_packed_and_byte_states_merge_alike_on_a_board_with_many_labels(monkeypa
     puzzles = dict(load_set("janko"))
     if "janko#226" not in puzzles:
         pytest.skip("janko set not present")
-    puzzle = puzzles["janko#226"]
-    packed = count_answers(puzzle, limit=2)
-    monkeypatch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
-    rows = count_answers(puzzle, limit=2)
+    packed, rows = _packed_and_byte_counts(puzzles["janko#226"], Rules(), 2, monkeypatch)
     assert packed.status == rows.status == "complete"
     assert packed.count == rows.count == 1
     assert (packed.total_states, packed.max_states) == (rows.total_states, rows.max_states)
@@ -288,10 +291,7 @@ def test_packed_and_byte_states_merge_alike_on_random_boards(monkeypatch: pytest
         links, blocked = unionfind_links(width, height, rng)
         puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
         for rules in TOUCHING_RULES if width <= 9 else TOUCHING_RULES[:1]:
-            packed = count_answers(puzzle, rules, limit=3)
-            with monkeypatch.context() as patch:
-                patch.setattr(frontier, "PACKED_MAX_SLOTS", 0)
-                rows = count_answers(puzzle, rules, limit=3)
+            packed, rows = _packed_and_byte_counts(puzzle, rules, 3, monkeypatch)
             assert packed.status == rows.status == "complete", seed
             assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states), seed
             for answer in packed.answers:
