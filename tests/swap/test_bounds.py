@@ -114,43 +114,43 @@ def connected_sets(task: Task, size: int, known: dict) -> list[set[int]]:
     return known[size]
 
 
+def plain_groups(task: Task, colours) -> dict[int, list[set[int]]]:
+    """Each colour's orthogonally connected groups, found in cell order."""
+    out: dict[int, list[set[int]]] = {}
+    seen: set[int] = set()
+    for i, colour in enumerate(colours):
+        if i not in seen:
+            group, todo = {i}, [i]
+            while todo:
+                for b in task.neighbours[todo.pop()]:
+                    if colours[b] == colour and b not in group:
+                        group.add(b)
+                        todo.append(b)
+            seen |= group
+            out.setdefault(colour, []).append(group)
+    return out
+
+
 def plain_cluster_bound(task: Task, colours, exact_sizes=(), known=None) -> int:
     """The cluster bound by plain search over cell indices, the reference for the bit-set one:
     per split colour of a size in ``exact_sizes``, the fewest of its cells outside a connected
     region of that size, over every set of that many cells (brute force); else the relaxation
     (the first version in bounds.py): the squares outside its largest group, or, when fewer,
     the fewest other cells on a path between two of its groups."""
-    n = len(colours)
-    group_of = [-1] * n
-    groups: list[list[int]] = []
-    for i in range(n):
-        if group_of[i] < 0:
-            group_of[i] = len(groups)
-            members, stack = [i], [i]
-            while stack:
-                for b in task.neighbours[stack.pop()]:
-                    if group_of[b] < 0 and colours[b] == colours[i]:
-                        group_of[b] = len(groups)
-                        members.append(b)
-                        stack.append(b)
-            groups.append(members)
-    by_colour: dict[int, list[int]] = {}
-    for g, members in enumerate(groups):
-        by_colour.setdefault(colours[members[0]], []).append(g)
     needs = []
-    for colour, gs in by_colour.items():
-        if len(gs) < 2:
+    for colour, groups in plain_groups(task, colours).items():
+        if len(groups) < 2:
             continue
-        held = {i for i in range(n) if colours[i] == colour}
+        held = set().union(*groups)
         if len(held) in exact_sizes:
             regions = connected_sets(task, len(held), {} if known is None else known)
             needs.append(min((len(region - held) for region in regions), default=len(held)))  # (no region: all must move)
             continue
-        sizes = [len(groups[g]) for g in gs]
+        sizes = [len(group) for group in groups]
         best = sum(sizes) - max(sizes)
-        for g in gs:
-            dist = {i: 0 for i in groups[g]}
-            todo = deque(groups[g])
+        for group in groups:
+            dist = {i: 0 for i in group}
+            todo = deque(group)
             while todo:
                 a = todo.popleft()
                 for b in task.neighbours[a]:
@@ -183,6 +183,7 @@ def plain_guide(task: Task, colours, goal: str) -> int:
         return dist
 
     total = 0
+    groups_of = plain_groups(task, colours)  # (in cell order: the first of equally large groups is kept)
     for colour in set(colours):
         held = [i for i in range(len(colours)) if colours[i] == colour]
         if goal == "touch":
@@ -193,18 +194,7 @@ def plain_guide(task: Task, colours, goal: str) -> int:
                     nearest = min((dist[j] for j in others if j in dist), default=max(dist.values()) + 1)
                     total += max(1, nearest - 1) if others else 1  # (a colour of one square: 1)
             continue
-        groups, seen = [], set()
-        for i in held:  # (in cell order: the first of equally large groups is the one kept)
-            if i not in seen:
-                group = {i}
-                todo = [i]
-                while todo:
-                    for b in task.neighbours[todo.pop()]:
-                        if colours[b] == colour and b not in group:
-                            group.add(b)
-                            todo.append(b)
-                seen |= group
-                groups.append(group)
+        groups = groups_of[colour]
         if len(groups) > 1:
             largest = max(groups, key=len)
             dist = distances(sorted(largest))
