@@ -133,19 +133,26 @@ def plain_groups(task: Task, colours) -> dict[int, list[set[int]]]:
     return out
 
 
+def plain_steps(task: Task, sources) -> dict[int, int]:
+    """Steps from the nearest of ``sources`` to every cell reached across orthogonal neighbours,
+    by breadth-first search."""
+    dist = {i: 0 for i in sources}
+    todo = deque(sources)
+    while todo:
+        a = todo.popleft()
+        for b in task.neighbours[a]:
+            if b not in dist:
+                dist[b] = dist[a] + 1
+                todo.append(b)
+    return dist
+
+
 def plain_distances(task: Task) -> list[list[int]]:
-    """Steps between every two cells across orthogonal neighbours (the swap graph of a board of
-    towers of scope 1), by breadth-first search; UNREACHABLE_DISTANCE between walled-off parts."""
+    """Steps between every two cells (the swap graph of a board of towers of scope 1);
+    UNREACHABLE_DISTANCE between walled-off parts."""
     table = []
     for source in range(len(task.cells)):
-        dist = {source: 0}
-        todo = deque([source])
-        while todo:
-            a = todo.popleft()
-            for b in task.neighbours[a]:
-                if b not in dist:
-                    dist[b] = dist[a] + 1
-                    todo.append(b)
+        dist = plain_steps(task, [source])
         table.append([dist.get(target, bounds.UNREACHABLE_DISTANCE) for target in range(len(task.cells))])
     return table
 
@@ -200,17 +207,6 @@ def plain_lonely_cells(task: Task, colours) -> int:
 
 def plain_guide(task: Task, colours, goal: str) -> int:
     """LayoutBound.guide by plain breadth-first search over cell indices."""
-    def distances(sources):
-        dist = {i: 0 for i in sources}
-        todo = deque(sources)
-        while todo:
-            a = todo.popleft()
-            for b in task.neighbours[a]:
-                if b not in dist:
-                    dist[b] = dist[a] + 1
-                    todo.append(b)
-        return dist
-
     total = 0
     groups_of = plain_groups(task, colours)  # (in cell order: the first of equally large groups is kept)
     for colour in set(colours):
@@ -218,7 +214,7 @@ def plain_guide(task: Task, colours, goal: str) -> int:
         if goal == "touch":
             for i in held:
                 if not any(colours[b] == colour for b in task.neighbours[i]):
-                    dist = distances([i])
+                    dist = plain_steps(task, [i])
                     others = [j for j in held if j != i]
                     nearest = min((dist[j] for j in others if j in dist), default=max(dist.values()) + 1)
                     total += max(1, nearest - 1) if others else 1  # (a colour of one square: 1)
@@ -226,7 +222,7 @@ def plain_guide(task: Task, colours, goal: str) -> int:
         groups = groups_of[colour]
         if len(groups) > 1:
             largest = max(groups, key=len)
-            dist = distances(sorted(largest))
+            dist = plain_steps(task, sorted(largest))
             far = max(dist.values()) + 1  # (cells walls cut off)
             total += sum(dist.get(j, far) for j in held if j not in largest)
     return total
