@@ -115,7 +115,7 @@ def unreachable_reason(task: Task) -> str | None:
         for colour, cells in enumerate(layout_bound.masks(task.colours_of(task.start))):
             if cells and layout_bound.need(cells) >= UNREACHABLE_DISTANCE:
                 size = cells.bit_count()
-                why = (f"there is no region of {size} connected cells" if not layout_bound.regions(size) else
+                why = (f"there is no region of {size} connected cells" if layout_bound.regions(size) == () else
                        f"every region of {size} connected cells needs a square from a part of the board it cannot leave")
                 return f"the squares of colour {task.colours[colour]} can never gather: {why}"
     if no_goal_layout(task):
@@ -608,16 +608,18 @@ class LayoutBound:
             layers.append(None if grown is None else tuple(grown))
         return layers[min(size, len(layers)) - 1] if size > 0 else ()
 
-    def need(self, cells: int) -> int:
+    def need(self, cells: int, groups: list[int] | None = None) -> int:
         """The fewest swap-graph steps the squares of a colour holding ``cells`` must still take
         (cluster goal): over every connected region R of its size (:meth:`regions`), the least
         total distance of a matching of its squares outside R to the cells of R it does not hold
         (the squares inside R stay where they are: distances are a metric, so some least
         matching of all of them to R leaves them in place). Where the regions are too many to
-        enumerate, the relaxation of :func:`cluster_bound` (each square outside counts one)."""
+        enumerate, the relaxation of :func:`cluster_bound` (each square outside counts one).
+        ``groups``: :meth:`groups` of ``cells`` where the caller has them."""
         value = self.needs.get(cells)
         if value is None:
-            groups = self.groups(cells)
+            if groups is None:
+                groups = self.groups(cells)
             value = 0
             if len(groups) > 1:
                 table = self._region_table(cells.bit_count())
@@ -662,12 +664,14 @@ class LayoutBound:
             return UNREACHABLE_DISTANCE
         held = self._indices(cells)
         low = np.maximum(inside @ self._capped[held].min(axis=0), nearest[held].sum(axis=0))
-        best = self._matching(cells, regions[int(low.argmin())])
+        first = int(low.argmin())
+        best = self._matching(cells, regions[first])
         candidates = np.flatnonzero(low < best)
         for k in candidates[np.argsort(low[candidates], kind="stable")]:
             if low[k] >= best:
                 break
-            best = min(best, self._matching(cells, regions[k]))
+            if k != first:
+                best = min(best, self._matching(cells, regions[k]))
         return best
 
     def _matching(self, cells: int, region: int) -> int:
@@ -763,7 +767,7 @@ class LayoutBound:
                 groups = self.groups(cells)
                 if len(groups) > 1:
                     guide = self._steps(max(groups, key=int.bit_count), cells, nearest=False)
-                parts = (self.need(cells), guide)
+                parts = (self.need(cells, groups), guide)
             else:
                 lonely = self._lonely(cells)
                 count = lonely.bit_count()
