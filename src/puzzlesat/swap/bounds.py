@@ -156,7 +156,7 @@ def no_goal_layout(task: Task, *, limit: int = STATIC_LAYOUT_LIMIT) -> bool:
         if layouts > limit:
             return False
     colours = [0] * n
-    bound = LayoutBound(task)
+    bound = _layout_bound(task)  # (the one the solver then uses: its regions and needs are kept)
 
     def found(i: int) -> bool:
         if i == n:
