@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from benchmarks import ROW_KEYS, provenance
+from benchmarks import ROW_KEYS, machine_gauge, provenance
 from benchmarks.report import write_report
 from puzzlesat.families import FAMILIES
 from puzzlesat.timing import seconds_argument
@@ -212,7 +212,8 @@ def run_all(
     rows_path = out / "rows.jsonl"
     notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
                              "interrupted": False, "module_budget": budget, "empty": [],
-                             "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance()}
+                             "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance(),
+                             "gauge_start_s": machine_gauge()}
     source = rows_in_child if isolate else rows_in_process
     with rows_path.open("w", encoding="utf-8") as sink:
         for name in modules:
@@ -250,6 +251,7 @@ def run_all(
             if not count:  # (a family's public data sets absent: the module says so on the console)
                 notes["empty"].append(name)
             echo(f"[bench] benchmarks.{name}: {count} rows in {time.perf_counter() - started:.1f} s")
+    notes["gauge_end_s"] = machine_gauge()
     (out / "run.json").write_text(json.dumps(notes, indent=2) + "\n", encoding="utf-8")
     return notes
 

@@ -115,9 +115,10 @@ def _plan(text: str) -> list:
     return plan
 
 
-def collect(rows: Iterable[dict], json: Path | None) -> tuple[list[dict], bool]:
+def collect(rows: Iterable[dict], json: Path | None) -> tuple[list[dict], bool, str]:
     """The rows of a generator run as they come, each written to ``json`` (when given) and noted
-    on standard error, and whether Ctrl-C ended the run (the rows made so far are kept)."""
+    on standard error, whether Ctrl-C ended the run (the rows made so far are kept), and the
+    run's machine gauge line."""
     collected = []
     interrupted = False
     sink = RowWriter(json)
@@ -133,7 +134,7 @@ def collect(rows: Iterable[dict], json: Path | None) -> tuple[list[dict], bool]:
         print("interrupted: reporting the puzzles made so far", file=sys.stderr)
     finally:
         sink.close()
-    return collected, interrupted
+    return collected, interrupted, sink.gauge_line()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,10 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plan", type=_plan, default=None, metavar="WxH:SEEDS,...", help="sizes and seed counts, e.g. 8x8:100,12x10:100")
     parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
-    rows, interrupted = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
+    rows, interrupted, gauge = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
     print(table(rows))
     print()
     print(histograms(rows))
+    print(gauge)
     unconfirmed = [r for r in rows if r.get("status") != "unknown" and not r.get("confirmed")]
     print(f"\n{len(rows)} puzzles, {len(unconfirmed)} whose claim a fresh count from their text did not confirm")
     if interrupted:

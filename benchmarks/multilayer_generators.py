@@ -144,8 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plan", type=_plan, default=None, metavar="METHOD:WxHxL:SEEDS,...", help="e.g. split:6x6x2:20,routing:8x8x4:10")
     parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     args = parser.parse_args(argv)
-    rows, interrupted = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
+    rows, interrupted, gauge = collect(run(time_limit=args.time_limit, quick=args.quick, plan=args.plan), args.json)
     print(table(rows))
+    print(gauge)
     unconfirmed = [r for r in rows if r.get("confirmed") is False]
     print(f"\n{len(rows)} puzzles, {len(unconfirmed)} whose claim was not confirmed")
     if interrupted:

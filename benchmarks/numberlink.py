@@ -256,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sink.close()
     if rows:
         print(table(rows))
+    print(sink.gauge_line())
     return INTERRUPTED if interrupted else 0
 
 

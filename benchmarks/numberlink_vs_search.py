@@ -356,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     text, cross = crossover(rows, time_limit)
     summary["crossover"] = cross
     print(text)
+    print(sink.gauge_line())
     if args.json:
         Path(f"{args.json}.summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     if args.plots:

@@ -28,6 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from benchmarks import gauge_line
 from puzzlesat.families import FAMILIES
 
 PROOF_OF_NONE = ("unsatisfiable", "unsolvable")
@@ -385,6 +386,9 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     lines = ["# puzzlesat benchmark report", ""]
     lines.append(f"- written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}" + (f", run started {notes['started']}" if notes.get("started") else ""))
     lines.append(f"- machine: {machine_line()}")
+    if isinstance(notes.get("gauge_start_s"), (int, float)):
+        lines.append(f"- {gauge_line(notes['gauge_start_s'], notes.get('gauge_end_s'))}: compare runs by it, as this "
+                     "machine's speed may change from day to day")
     lines.append(f"- time limit per instance and method: {default_limit:g} s" + (" (quick run)" if notes.get("quick") else ""))
     per_method = sorted({(method_name(r), limit_of(r, -1.0)) for r in rows if limit_of(r, -1.0) not in (-1.0, default_limit)})
     if per_method:

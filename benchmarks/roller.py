@@ -247,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not rows and not DATA.is_dir():
         print(f"no levels measured: the Roller data sets are not present ({DATA})")
     print(summary(rows))
+    print(sink.gauge_line())
     assert set(ROW_KEYS) <= set(rows[0]) if rows else True
     return INTERRUPTED if interrupted else 0
 

@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         sink.close()
     print(table(rows))
+    print(sink.gauge_line())
     if interrupted:
         return INTERRUPTED
     return 0 if all(r["verified"] for r in rows if r["status"] == "solved") else 1

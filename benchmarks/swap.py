@@ -186,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sink.close()
     print()
     print(summary(rows, args.time_limit))
+    print(sink.gauge_line())
     return INTERRUPTED if interrupted else 0
 
 

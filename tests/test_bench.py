@@ -181,6 +181,25 @@ def test_benchmark_rows_are_json_lines_kept_as_measured_and_started_afresh(tmp_p
         nothing.write({"instance": "c"})
 
 
+def test_a_benchmark_run_records_the_machine_gauge_at_its_start_and_end(tmp_path) -> None:
+    """The same code ran 2.5-3.5 times slower on some days of this shared machine: every run's
+    record carries the gauge, the run's report prints it, and so does the module's table."""
+    from benchmarks import RowWriter
+    from benchmarks.report import write_report as report
+
+    path = tmp_path / "rows.jsonl"
+    with RowWriter(path) as writer:
+        record = json.loads(Path(f"{path}.run.json").read_text())
+        assert record["gauge_start_s"] == writer.gauge_start > 0 and "gauge_end_s" not in record
+        writer.write({"family": "swap", "set": "s", "instance": "a", "method": "exact", "task": "min-moves",
+                      "status": "solved", "seconds": 0.5, "verified": True, "time_limit": 1.0})
+    record = json.loads(Path(f"{path}.run.json").read_text())
+    assert record["gauge_end_s"] == writer.gauge_end > 0
+    assert writer.gauge_line().startswith(f"machine gauge: {writer.gauge_start:g} s at the start, {writer.gauge_end:g} s at the end")
+    text = Path(report(path, tmp_path / "report", plots=False)).read_text()
+    assert f"machine gauge: {writer.gauge_start:g} s at the start" in text
+
+
 def test_the_report_names_per_method_limits_and_compares_methods_on_common_instances(tmp_path) -> None:
     from benchmarks.report import render_report
 
