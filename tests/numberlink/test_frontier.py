@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.numberlink import load_set
 from puzzlesat.numberlink import formats, frontier
+from puzzlesat.numberlink.encoding import encode
 from puzzlesat.numberlink.frontier import count_answers
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink.solve import count
@@ -117,6 +118,9 @@ def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pyte
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"].startswith("failed")
+    # carrying the proof alone, the global search has the direction variables (2 per edge)
+    plain = encode(UNIQUE_NEEDS_PROOF)
+    assert result.stats["variables"] == plain.num_vars + 2 * plain.num_edges
 
 
 def _race_with_a_slow_forward_count(monkeypatch: pytest.MonkeyPatch):
@@ -153,6 +157,9 @@ def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.M
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert "frontier_sweep" not in result.stats and result.stats["frontier"] == "overtaken by SAT"
+    # beside a running count the global search looks for a second answer without the
+    # direction variables (they slowed janko #254's second answer 2-3x)
+    assert result.stats["variables"] == encode(UNIQUE_NEEDS_PROOF).num_vars
     direct = solve_module.frontier.count_answers(UNIQUE_NEEDS_PROOF, limit=1, reference=result.solutions[0], reverse=True, max_states=1)
     assert direct.status == "unknown" and direct.stats["reason"] == "state limit"
 
