@@ -1311,7 +1311,7 @@ def count(
         # start (direction variables): the hard uniqueness proofs go much faster. Beside the
         # frontier count, which proves uniqueness on its boards, SAT is left without them until
         # the count has ended undecided: there it mostly finds second answers, which the
-        # direction variables slow down (janko #254: 0.25-0.34 s without, 0.62-1.14 s with)
+        # direction variables slow down (janko #254: 0.25-0.35 s without, 0.53-1.14 s with)
         orient = (limit == 2 and rules.cover_all and not rules.no_self_touch
                   and puzzle.width * puzzle.height <= ORIENT_MAX_CELLS)
         while len(found) < limit:
