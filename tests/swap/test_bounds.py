@@ -157,30 +157,36 @@ def plain_distances(task: Task) -> list[list[int]]:
     return table
 
 
-def plain_cluster_bound(task: Task, colours, exact_sizes=(), known=None) -> int:
+def plain_fill(task: Task, held: set[int], size: int, known: dict) -> int:
+    """The least total distance of a matching of the cells of a connected set of ``size`` cells
+    to distinct squares among ``held`` (SciPy's assignment, every square free to move, none
+    assumed to stay), over every such set (brute force); UNREACHABLE_DISTANCE when there is none."""
+    distance = np.array(plain_distances(task))
+    squares = sorted(held)
+    costs = []
+    for region in connected_sets(task, size, known):
+        block = distance[np.ix_(sorted(region), squares)]
+        rows, columns = linear_sum_assignment(block)
+        costs.append(int(block[rows, columns].sum()))
+    return min(costs, default=bounds.UNREACHABLE_DISTANCE)  # (no such set: never gathers)
+
+
+def plain_cluster_bound(task: Task, colours, exact_sizes=(), known=None, part_sizes=None) -> int:
     """The cluster bound by plain search over cell indices, the reference for the bit-set one on
     boards of towers of scope 1: per split colour of a size in ``exact_sizes``, the least total
     distance of a matching of all its squares to the cells of a connected region of that size
-    (SciPy's assignment, every square matched, none assumed to stay), over every set of that many
-    cells (brute force); else the relaxation (the first version in bounds.py): the squares
+    (:func:`plain_fill`); else the relaxation (the first version in bounds.py): the squares
     outside its largest group, or, when fewer, the fewest other cells on a path between two of
-    its groups."""
+    its groups, and, for a size that ``part_sizes`` maps to a smaller one, the larger of that
+    and the least cost of filling a connected set of the smaller size (:func:`plain_fill`)."""
     needs = []
-    distance = None
+    known = {} if known is None else known
     for colour, groups in plain_groups(task, colours).items():
         if len(groups) < 2:
             continue
         held = set().union(*groups)
         if len(held) in exact_sizes:
-            if distance is None:
-                distance = np.array(plain_distances(task))
-            squares = sorted(held)
-            costs = []
-            for region in connected_sets(task, len(held), {} if known is None else known):
-                block = distance[np.ix_(squares, sorted(region))]
-                rows, columns = linear_sum_assignment(block)
-                costs.append(int(block[rows, columns].sum()))
-            needs.append(min(costs, default=bounds.UNREACHABLE_DISTANCE))  # (no region: never gathers)
+            needs.append(plain_fill(task, held, len(held), known))
             continue
         sizes = [len(group) for group in groups]
         best = sum(sizes) - max(sizes)
@@ -197,6 +203,8 @@ def plain_cluster_bound(task: Task, colours, exact_sizes=(), known=None) -> int:
                         continue
                     dist[b] = dist[a] + 1
                     todo.append(b)
+        if part_sizes and len(held) in part_sizes:
+            best = max(best, plain_fill(task, held, part_sizes[len(held)], known))
         needs.append(best)
     return max((sum(needs) + 1) // 2, max(needs)) if needs else 0
 
@@ -233,7 +241,7 @@ def test_bit_set_layout_bounds_agree_with_plain_search():
     plain versions on random layouts of random boards with walls, up to 8x8, 2-6 colours, its
     caches reused across layouts of one board: the cluster need on boards of up to 16 cells
     against every connected region (brute force) where LayoutBound enumerates them, elsewhere
-    against the relaxation."""
+    against the relaxation (without ``fill_parts``; with it, see the next test)."""
     rng = random.Random(29)
     checked = exact = 0
     for _ in range(200):
@@ -266,6 +274,56 @@ def test_bit_set_layout_bounds_agree_with_plain_search():
             checked += 1
             exact += bool(exact_sizes)
     assert checked > 2500 and exact > 1000, (checked, exact)
+
+
+def test_past_the_region_limit_the_part_filling_bound_agrees_with_plain_search(monkeypatch):
+    """LayoutBound with ``fill_parts`` (the bounds of a level's start), with a region limit small
+    enough to be passed on boards of up to 16 cells: a colour past it needs the larger of the
+    counting relaxation and the least filling of a connected part of the largest size still
+    enumerated, each against brute force; that is never above the exact need (every region,
+    brute force), and the filling alone changes by at most one per swap of two neighbouring
+    cells (consistent)."""
+    rng = random.Random(31)
+    checked = 0
+    for limit in (3, 12, 60):
+        monkeypatch.setattr(bounds, "REGION_LIMIT", limit)
+        for _ in range(60):
+            height, width = rng.randint(2, 4), rng.randint(2, 4)
+            rows = [" ".join("###" if rng.random() < 0.12 else f"T1{rng.choice('RGB'[:rng.randint(2, 3)])}"
+                             for _ in range(width)) for _ in range(height)]
+            task = Task.from_rows(rows)
+            if len(task.cells) < 3:
+                continue
+            layout_bound = bounds.LayoutBound(task, fill_parts=True)
+            known: dict[int, list[set[int]]] = {}
+            for _ in range(8):
+                colours = [rng.randrange(len(task.colours)) for _ in task.cells]
+                sizes = {colours.count(x) for x in set(colours)}
+                past = {size for size in sizes if layout_bound.regions(size) is None}
+                if not past:
+                    continue
+                part_sizes = {}
+                for size in past:
+                    part = size - 1
+                    while part > 1 and layout_bound.regions(part) is None:
+                        part -= 1
+                    if layout_bound.regions(part) is not None:
+                        part_sizes[size] = part
+                exact = plain_cluster_bound(task, colours, sizes, known)
+                value = layout_bound.cluster(colours)
+                assert value == plain_cluster_bound(task, colours, sizes - past, known, part_sizes), (rows, colours, limit)
+                assert value <= exact, (rows, colours, limit)
+                for a in range(len(task.cells)):
+                    for b in task.neighbours[a]:
+                        if colours[a] != colours[b]:
+                            swapped = list(colours)
+                            swapped[a], swapped[b] = swapped[b], swapped[a]
+                            for before, after in zip(layout_bound.masks(colours), layout_bound.masks(swapped)):
+                                size = before.bit_count()
+                                if size in past and len(layout_bound.groups(before)) > 1 and len(layout_bound.groups(after)) > 1:
+                                    assert abs(layout_bound._part_need(before, size) - layout_bound._part_need(after, size)) <= 1
+                checked += 1
+    assert checked > 300, checked
 
 
 def test_cycle_bound_is_exact_for_unrestricted_swaps():
