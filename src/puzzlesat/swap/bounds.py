@@ -678,14 +678,21 @@ class LayoutBound:
             return UNREACHABLE_DISTANCE
         held = self._indices(cells)
         low = np.maximum(inside @ self._capped[held].min(axis=0), nearest[held].sum(axis=0))
+        return self._least(regions, low, lambda region: self._matching(cells, region))
+
+    @staticmethod
+    def _least(regions: tuple[int, ...], low: np.ndarray, cost) -> int:
+        """The least ``cost(region)`` over ``regions``, given a lower bound ``low`` on each: the
+        region of the lowest bound first, then the others in order of their bound, while it is
+        below the least cost found."""
         first = int(low.argmin())
-        best = self._matching(cells, regions[first])
+        best = cost(regions[first])
         candidates = np.flatnonzero(low < best)
         for k in candidates[np.argsort(low[candidates], kind="stable")]:
             if low[k] >= best:
                 break
             if k != first:
-                best = min(best, self._matching(cells, regions[k]))
+                best = min(best, cost(regions[k]))
         return best
 
     def _part_need(self, cells: int, size: int) -> int:
@@ -720,15 +727,7 @@ class LayoutBound:
                 tied = (away == largest).sum(axis=0) > 1
                 spare -= np.where(tied, largest, np.where(away == largest, 0, away).max(axis=0))
             low = np.maximum(low, spare)
-        first = int(low.argmin())
-        best = self._filling(cells, regions[first])
-        candidates = np.flatnonzero(low < best)
-        for k in candidates[np.argsort(low[candidates], kind="stable")]:
-            if low[k] >= best:
-                break
-            if k != first:
-                best = min(best, self._filling(cells, regions[k]))
-        return best
+        return self._least(regions, low, lambda region: self._filling(cells, region))
 
     def _filling(self, cells: int, part: int) -> int:
         """The least total swap-graph distance of filling the cells of ``part`` that ``cells``
