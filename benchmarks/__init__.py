@@ -26,7 +26,7 @@ def machine_gauge(repeats: int = 3) -> float:
     additions (the best of ``repeats``; lower is faster). Every benchmark run records it at its
     start and end, beside its rows, because on a shared machine the same code runs at very
     different speeds from day to day (on ours, the code that ran the janko set in 1.23 s on the
-    day it was written took 3.8-4.3 s on a later one): compare runs only with their gauges.
+    day it was written took 2.96-4.27 s on a later one): compare runs only with their gauges.
 
     >>> 0 < machine_gauge(1) < 60
     True

@@ -182,7 +182,7 @@ def test_benchmark_rows_are_json_lines_kept_as_measured_and_started_afresh(tmp_p
 
 
 def test_a_benchmark_run_records_the_machine_gauge_at_its_start_and_end(tmp_path) -> None:
-    """The same code ran 2.5-3.5 times slower on some days of this shared machine: every run's
+    """The same code ran 2.1-3.5 times slower on some days of this shared machine: every run's
     record carries the gauge, the run's report prints it, and so does the module's table."""
     from benchmarks import RowWriter
     from benchmarks.report import write_report as report

@@ -541,7 +541,7 @@ class LayoutBound:
 
     ``fill_parts``: past the region limit, also the filling of parts of the region
     (:meth:`_part_need`), a stronger bound at 0.1-1 ms per new cell set, for bounds taken once
-    (a level's start), not in the searches (there, it cost 5-20 times the expansions and lost
+    (a level's start), not in the searches (there, it cost 2-20 times the expansions and lost
     the plans of 4 of 6 such 7x6 levels within 30 s).
 
     >>> from .compiled import Task
