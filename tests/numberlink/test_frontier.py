@@ -303,3 +303,89 @@ def test_packed_and_byte_states_merge_alike_on_random_boards(monkeypatch: pytest
             assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states), seed
             for answer in packed.answers:
                 assert verify(puzzle, answer, rules) == []
+
+
+# A board (random paths, seed 1177) whose only answer has, at label 6's second endpoint, the
+# ends of label 6 and of label 1 alternating along the frontier: label 1 runs round label 6's
+# endpoint through the visited part (a piece around that end). A first version of the
+# crossing check, which ignored pieces, dropped that state and counted 0.
+ROUND_AN_ENDPOINT = Puzzle.from_rows([".....55", ".#8....", "..48771", "#.....2", "..4.6.2", ".61...3", ".......", "......3"])
+
+
+def test_a_path_may_run_round_another_label_s_endpoint_through_the_visited_part(layout: str) -> None:
+    sat = count(ROUND_AN_ENDPOINT, limit=3, time_limit=30)
+    assert sat.complete and sat.count == 1
+    for reverse in (False, True):
+        result = count_answers(ROUND_AN_ENDPOINT, limit=3, reverse=reverse)
+        assert result.status == "complete" and result.count == 1
+        assert result.answers[0] == sat.solutions[0]
+
+
+def _with_states(layout: object, rows: list[list[int]]):
+    """Frontier states with the given slot values, in ``layout``'s own form."""
+    import numpy as np
+
+    values = np.array(rows, dtype=np.int64)
+    if isinstance(layout, frontier._PackedRows):
+        words = np.zeros(len(rows), dtype=np.uint64)
+        for j in range(values.shape[1]):
+            words |= values[:, j].astype(np.uint64) << np.uint64(4 * j)
+        return words
+    return values.astype(layout.dtype)
+
+
+def test_alternating_pairs_are_found_only_outside_pieces() -> None:
+    """Label values 3 (the label whose pair is checked, its new end in slot 0) and 4 (a label
+    with both endpoints visited); 1 and 2 are a piece's ends. Only a b a b with no piece around
+    any of the four ends has no completion; nested, disjoint or straddled pairs may have one,
+    and a label whose other endpoint is not visited yet (5, key 0) is no pair."""
+    import numpy as np
+
+    rows = [
+        [3, 4, 3, 4, 0, 0],  # a b a b: dropped
+        [3, 0, 4, 3, 0, 4],  # a b a b with gaps: dropped
+        [3, 4, 4, 3, 0, 0],  # nested
+        [3, 0, 3, 4, 4, 0],  # disjoint
+        [3, 1, 4, 2, 3, 4],  # b's first end inside a piece: b may run round it
+        [3, 5, 3, 5, 0, 0],  # 5 is not a pair
+        [3, 4, 1, 3, 2, 4],  # a's other end inside a piece
+    ]
+    expected = [True, True, False, False, False, False, False]
+    keys = np.zeros(16, dtype=np.uint64)
+    keys[4] = np.uint64(0x9E3779B97F4A7C15)
+    for layout in (frontier._PackedRows(6, 3), frontier._ByteRows(6, 3)):
+        keys_here = np.zeros(layout.values, dtype=np.uint64)
+        keys_here[:16] = keys
+        found = frontier._crossing(layout, _with_states(layout, rows), np.zeros(len(rows), dtype=np.int64),
+                                   np.full(len(rows), 3), keys_here)
+        assert found.tolist() == expected, type(layout).__name__
+
+
+def test_the_crossing_check_keeps_every_answer_and_drops_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random boards (paths grown at random, leftover cells blocked), under both touching rule
+    sets: the same counts, and the same counts beside a reference answer, with the check and
+    without it; and on some boards it keeps fewer states."""
+    import random
+
+    from puzzlesat.numberlink.generate import unionfind_links
+
+    fewer = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        width = rng.choice([5, 6, 7, 8])
+        height = rng.choice([width, width + 2])
+        links, blocked = unionfind_links(width, height, rng)
+        puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+        for rules in TOUCHING_RULES:
+            checked = count_answers(puzzle, rules, limit=1000)
+            with monkeypatch.context() as patch:
+                patch.setattr(frontier, "_pair_keys", lambda *args: None)
+                plain = count_answers(puzzle, rules, limit=1000)
+                reference = plain.answers[0] if plain.answers else None
+                plain_others = count_answers(puzzle, rules, limit=1000, reference=reference) if reference else None
+            assert checked.status == plain.status == "complete" and checked.count == plain.count, seed
+            fewer += checked.total_states < plain.total_states
+            if reference is not None:
+                others = count_answers(puzzle, rules, limit=1000, reference=reference)
+                assert others.status == "complete" and others.count == plain_others.count, seed
+    assert fewer >= 5
