@@ -20,9 +20,9 @@ piece's other end. At a label's second endpoint, a state where the label's two h
 and those of another label alternate along the frontier, with no piece around them, is dropped
 (:func:`_crossing`): both pairs must be joined below the frontier, and the paths would cross.
 All states of one step are arrays (numpy), merged when equal, with the number of ways to reach
-each, capped at ``limit``, and one way kept for reading an answer back. A
-state is one 64-bit word (four bits per slot) where the frontier's side is at most 15 cells
-and at most 13 labels are in play, else a row of bytes (:class:`_PackedRows`, :class:`_ByteRows`).
+each, capped at ``limit``, and one way kept for reading an answer back. A state is one 64-bit
+word (four bits per slot) where the frontier's side is at most 15 cells and at most 13 labels
+are in play, else a row of bytes (:class:`_PackedRows`, :class:`_ByteRows`).
 
 With a reference answer each state also carries "differs from the reference so far"; a state
 that does not differ is unique (the reference's own prefix), so this costs one state per step,
@@ -177,7 +177,6 @@ def _partners_at(states: np.ndarray, position: int) -> np.ndarray:
     return out
 
 
-
 def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: np.ndarray, values: np.ndarray,
               pair_keys: np.ndarray) -> np.ndarray:
     """For each row of ``states``: whether it has no completion because the two ends of label
@@ -190,8 +189,8 @@ def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: 
     (above it). Close each chain by two arcs from its ends up over the visited cells; two closed
     curves cross an even number of times, and the two closing parts of alternating pairs cross
     once, so one chain must cross the other's closing arcs: it must use a piece whose two ends
-    lie on either side of one of the four ends (janko-like boards do this: a path runs round
-    another label's endpoint through the visited part). With every piece bracket counted, the
+    lie on either side of one of the four ends (the answer of thomasahle inputs4 #3 does this,
+    swept in reverse: a path runs round another label's endpoint through the visited part). With every piece bracket counted, the
     row is dropped only when all the labels' ends in it lie outside every piece (bracket depth
     0), so no such piece exists.
 
@@ -235,6 +234,7 @@ def _uncrossed(layout: "_ByteRows | _PackedRows", states: np.ndarray, rows: np.n
         return states, rows
     keep = np.flatnonzero(~crossed)
     return _rows(states, keep), _rows(rows, keep)
+
 
 class _Children:
     """The children of one step, gathered group by group."""
