@@ -282,22 +282,28 @@ def test_packed_and_byte_states_merge_alike_on_a_board_with_many_labels(monkeypa
     assert (packed.total_states, packed.max_states) == (rows.total_states, rows.max_states)
 
 
+def _random_paths_board(seed: int, widths: list[int], more_rows: int) -> Puzzle:
+    """A board of random paths grown with union-find (leftover cells blocked), its width drawn
+    from ``widths`` and its height the width or ``more_rows`` more."""
+    import random
+
+    from puzzlesat.numberlink.generate import unionfind_links
+
+    rng = random.Random(seed)
+    width = rng.choice(widths)
+    height = rng.choice([width, width + more_rows])
+    links, blocked = unionfind_links(width, height, rng)
+    return Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+
+
 def test_packed_and_byte_states_merge_alike_on_random_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Boards of random paths (6 to 15 across, leftover cells blocked, up to 33 labels), under
     both touching rule sets (may-leave-empty on the boards up to 9 across): without a
     reference each step keeps one state per distinct frontier, so both layouts must keep
     exactly the same states and give the same count."""
-    import random
-
-    from puzzlesat.numberlink.generate import unionfind_links
-
     for seed in range(8):
-        rng = random.Random(seed)
-        width = rng.choice([6, 9, 12, 15])
-        height = rng.choice([width, width + 3])
-        links, blocked = unionfind_links(width, height, rng)
-        puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
-        for rules in TOUCHING_RULES if width <= 9 else TOUCHING_RULES[:1]:
+        puzzle = _random_paths_board(seed, [6, 9, 12, 15], 3)
+        for rules in TOUCHING_RULES if puzzle.width <= 9 else TOUCHING_RULES[:1]:
             packed, rows = _packed_and_byte_counts(puzzle, rules, 3, monkeypatch)
             assert packed.status == rows.status == "complete", seed
             assert (packed.count, packed.total_states, packed.max_states) == (rows.count, rows.total_states, rows.max_states), seed
@@ -365,17 +371,9 @@ def test_the_crossing_check_keeps_every_answer_and_drops_states(monkeypatch: pyt
     """Random boards (paths grown at random, leftover cells blocked), under both touching rule
     sets: the same counts, and the same counts beside a reference answer, with the check and
     without it; and on some boards it keeps fewer states."""
-    import random
-
-    from puzzlesat.numberlink.generate import unionfind_links
-
     fewer = 0
     for seed in range(24):
-        rng = random.Random(seed)
-        width = rng.choice([5, 6, 7, 8])
-        height = rng.choice([width, width + 2])
-        links, blocked = unionfind_links(width, height, rng)
-        puzzle = Puzzle(width, height, tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+        puzzle = _random_paths_board(seed, [5, 6, 7, 8], 2)
         for rules in TOUCHING_RULES:
             checked = count_answers(puzzle, rules, limit=1000)
             with monkeypatch.context() as patch:
