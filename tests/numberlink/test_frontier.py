@@ -6,6 +6,7 @@ import importlib
 import os
 import time
 
+import numpy as np
 import pytest
 
 from benchmarks.numberlink import load_set
@@ -329,8 +330,6 @@ def test_a_path_may_run_round_another_label_s_endpoint_through_the_visited_part(
 
 def _with_states(layout: object, rows: list[list[int]]):
     """Frontier states with the given slot values, in ``layout``'s own form."""
-    import numpy as np
-
     values = np.array(rows, dtype=np.int64)
     if isinstance(layout, frontier._PackedRows):
         words = np.zeros(len(rows), dtype=np.uint64)
@@ -345,8 +344,6 @@ def test_alternating_pairs_are_found_only_outside_pieces() -> None:
     with both endpoints visited); 1 and 2 are a piece's ends. Only a b a b with no piece around
     any of the four ends has no completion; nested, disjoint or straddled pairs may have one,
     and a label whose other endpoint is not visited yet (5, key 0) is no pair."""
-    import numpy as np
-
     rows = [
         [3, 4, 3, 4, 0, 0],  # a b a b: dropped
         [3, 0, 4, 3, 0, 4],  # a b a b with gaps: dropped
@@ -357,13 +354,10 @@ def test_alternating_pairs_are_found_only_outside_pieces() -> None:
         [3, 4, 1, 3, 2, 4],  # a's other end inside a piece
     ]
     expected = [True, True, False, False, False, False, False]
-    keys = np.zeros(16, dtype=np.uint64)
-    keys[4] = np.uint64(0x9E3779B97F4A7C15)
     for layout in (frontier._PackedRows(6, 3), frontier._ByteRows(6, 3)):
-        keys_here = np.zeros(layout.values, dtype=np.uint64)
-        keys_here[:16] = keys
-        found = frontier._crossing(layout, _with_states(layout, rows), np.zeros(len(rows), dtype=np.int64),
-                                   np.full(len(rows), 3), keys_here)
+        keys = np.zeros(layout.values, dtype=np.uint64)
+        keys[4] = np.uint64(0x9E3779B97F4A7C15)
+        found = frontier._crossing(layout, _with_states(layout, rows), np.zeros(len(rows), dtype=np.int64), 3, keys)
         assert found.tolist() == expected, type(layout).__name__
 
 

@@ -177,10 +177,11 @@ def _partners_at(states: np.ndarray, position: int) -> np.ndarray:
     return out
 
 
-def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: np.ndarray, values: np.ndarray,
+def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: int | np.ndarray, label_value: int,
               pair_keys: np.ndarray) -> np.ndarray:
-    """For each row of ``states``: whether it has no completion because the two ends of label
-    ``values[row]`` (one at slot ``positions[row]``, the other elsewhere in the row) and those
+    """For each row of ``states``: whether it has no completion because the two ends of the
+    label of slot value ``label_value`` (one at slot ``positions`` or ``positions[row]``, the
+    other elsewhere in the row) and those
     of another label whose two endpoints are both visited (``pair_keys[value]`` non-zero for
     those) alternate along the frontier, with no piece around any of these ends.
 
@@ -210,7 +211,7 @@ def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: 
     inside_piece = np.zeros(count, dtype=bool)  # some end of these labels lies between a piece's ends
     for j in range(layout.slots):
         value = layout.slot(states, j).astype(np.intp)
-        own = value == values
+        own = value == label_value
         key = np.where(own, np.uint64(0), _rows(pair_keys, value))
         inside_piece |= (depth > 0) & (own | (key != 0))
         at_new = np.where(positions == j, running, at_new)
@@ -228,8 +229,7 @@ def _uncrossed(layout: "_ByteRows | _PackedRows", states: np.ndarray, rows: np.n
     without those :func:`_crossing` drops (all kept when ``pair_keys`` is None)."""
     if pair_keys is None or not len(rows):
         return states, rows
-    values = np.full(rows.shape, value, dtype=np.intp)
-    crossed = _crossing(layout, states, np.broadcast_to(positions, rows.shape), values, pair_keys)
+    crossed = _crossing(layout, states, positions, value, pair_keys)
     if not crossed.any():
         return states, rows
     keep = np.flatnonzero(~crossed)
