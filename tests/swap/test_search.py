@@ -284,6 +284,29 @@ def test_the_helpers_findings_are_taken_in(monkeypatch, phase):
     assert taken >= 3, taken
 
 
+def test_the_beams_for_a_shorter_plan_run_in_the_helper_beside_a_star(monkeypatch):
+    """Where the process can fork, the beams for a plan shorter than the quick plan run in a
+    first helper while A* starts at once, and the wide beams and plateau bounds in a second
+    one after it: each finding reaches A* (the beam plan in the stats, the helper's kind), and
+    the minima stay those of plain A*."""
+    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
+    monkeypatch.setattr(solve_module, "can_fork", lambda: True)
+    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
+    started = []
+    original = solve_module.helper_work
+
+    def recorded(*args, **kwargs):
+        started.append(kwargs["shorten"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(solve_module, "helper_work", recorded)
+    _, beside = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)],
+                                         lambda r: "beam_plan" in r.stats and r.stats.get("helper") == "process")
+    assert beside >= 3, beside
+    # both kinds of helper ran, and a wide-beam helper only ever after a beam helper
+    assert started[0] and started.count(True) >= started.count(False) > 0
+
+
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 def test_the_helpers_reports_cross_the_process_boundary_unchanged(monkeypatch):
     """The helper's work reports the same plan and step costs from a forked process (pickled

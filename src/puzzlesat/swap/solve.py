@@ -185,49 +185,57 @@ def prove(
     deadline: Deadline,
     stats: dict,
     progress: Progress | None = None,
+    shorten_first: bool = False,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
-    """The proof by search, told of ``plan`` (a valid plan, or None): A* for a first slice
-    (``remaining`` is the time left when solving began); when that does not decide, wide beams
-    for a plan of exactly A*'s proven bound (the A* order may reach one late on a wide f
-    plateau), a second slice, then (match goal) further step-cost bounds optimised at states of
-    the plateau the proof must clear (fewer states, at some LP time) and A* with the rest of the
-    time (where this process can fork, the beams and those bounds run in a helper process beside
-    A* instead: :func:`prove_with_helper`); when A*'s table fills up, the layered breadth-first proof of "no plan shorter than
-    ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known (the beams'
-    when shorter); records what it ran in ``stats``, and its bounds and plans in ``progress``."""
+    """The proof by search, told of ``plan`` (a valid plan, or None). With ``shorten_first`` (``plan``
+    longer than the bound, and the process can fork), A* starts at once while a helper process runs
+    the beams for a shorter plan first (:func:`prove_with_helper`). Otherwise A* for a first slice
+    (``remaining`` is the time left when solving began); when that does not decide, wide beams for a
+    plan of exactly A*'s proven bound (the A* order may reach one late on a wide f plateau), a
+    second slice, then (match goal) further step-cost bounds optimised at states of the plateau the
+    proof must clear (fewer states, at some LP time) and A* with the rest of the time (where this
+    process can fork, the beams and those bounds run in a helper process beside A* instead:
+    :func:`prove_with_helper`); when A*'s table fills up, the layered breadth-first proof of "no
+    plan shorter than ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known
+    (the beams' when shorter); records what it ran in ``stats``, and its bounds and plans in
+    ``progress``."""
     from .search import Search, layered_proof, plateau_step_costs
 
     on_bound = None if progress is None else progress.bound
     more: list[StepCostBound] = []  # further step-cost bounds, for hard proofs
     run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
                  on_bound=on_bound)
-    outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
-    open_with_plan = outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None
-    if open_with_plan and can_fork():
+    if shorten_first and plan is not None and can_fork():
         outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
-                                                progress=progress)
-    elif open_with_plan:
-        left = deadline.remaining()
-        share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
-        wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
-                            step_costs=step_costs, length=run.lower_bound())
-        plan = take_wide_plan(run, plan, wide, stats=stats, progress=progress)
-        if step_costs is not None:  # (match goal: only then are there step costs)
+                                                progress=progress, shorten_first=True)
+    else:
+        outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
+        open_with_plan = outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None
+        if open_with_plan and can_fork():
+            outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
+                                                    progress=progress)
+        elif open_with_plan:
             left = deadline.remaining()
-            second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
-            outcome = run.run(deadline.within(second))
-            if outcome.status == "unknown":
+            share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
+            wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
+                                step_costs=step_costs, length=run.lower_bound())
+            plan = take_wide_plan(run, plan, wide, stats=stats, progress=progress)
+            if step_costs is not None:  # (match goal: only then are there step costs)
                 left = deadline.remaining()
-                share = deadline.within(PLATEAU_SECONDS if left is None else PLATEAU_SHARE * left)
-                more = plateau_step_costs(task, step_costs, limit=len(plan) - 1, count=PLATEAU_BOUNDS, time_limit=share)
-                stats["plateau_bounds"] = len(more)
-                if "state_cap" not in outcome.stats:
-                    run.strengthen(more)
-                    outcome = run.run(deadline)
-        else:
-            outcome = run.run(deadline)
-    elif outcome.status == "unknown" and "state_cap" not in outcome.stats:
-        outcome = run.run(deadline)  # no plan known: A* alone, with the rest of the time
+                second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
+                outcome = run.run(deadline.within(second))
+                if outcome.status == "unknown":
+                    left = deadline.remaining()
+                    share = deadline.within(PLATEAU_SECONDS if left is None else PLATEAU_SHARE * left)
+                    more = plateau_step_costs(task, step_costs, limit=len(plan) - 1, count=PLATEAU_BOUNDS, time_limit=share)
+                    stats["plateau_bounds"] = len(more)
+                    if "state_cap" not in outcome.stats:
+                        run.strengthen(more)
+                        outcome = run.run(deadline)
+            else:
+                outcome = run.run(deadline)
+        elif outcome.status == "unknown" and "state_cap" not in outcome.stats:
+            outcome = run.run(deadline)  # no plan known: A* alone, with the rest of the time
     if outcome.status == "unknown" and "state_cap" in outcome.stats and plan is not None:
         # A*'s table is full: the breadth-first proof stores far more states in the same
         # memory and settles "is there a plan shorter than the one we have?"
@@ -247,10 +255,11 @@ def take_wide_plan(
     *,
     stats: dict,
     progress: Progress | None,
+    key: str = "wide_beam_plan",
 ) -> "list[tuple[int, int]]":
-    """The wide beams' best plan ``wide`` taken in (its length recorded in ``stats``): when
+    """The beams' best plan ``wide`` taken in (its length recorded in ``stats[key]``): when
     shorter than ``plan``, A* (``run``) and ``progress`` are told of it. Returns the shorter."""
-    stats["wide_beam_plan"] = len(wide)
+    stats[key] = len(wide)
     if len(wide) >= len(plan):
         return plan
     run.improve(wide)
@@ -266,14 +275,24 @@ def helper_work(
     length: int,
     step_costs: StepCostBound | None,
     deadline: Deadline,
+    shorten: bool = False,
 ) -> None:
     """The work of :func:`prove_with_helper`'s helper process, each finding reported to the
-    parent as it comes (:func:`report_progress`): wide beams for a plan of ``length`` swaps
+    parent as it comes (:func:`report_progress`). With ``shorten``: only the beams of
+    :data:`BEAM_WIDTHS` for a plan shorter than ``plan``, stopping at ``length`` swaps (the
+    proven bound), within :data:`BEAM_SHARE` of the time left (``{"beam_plan": swaps}``, the
+    best plan they leave). Otherwise: wide beams for a plan of ``length`` swaps
     (``{"wide_beam_plan": swaps}``, the best plan they leave, ``plan`` itself when they find
     none shorter), then (match goal, when that plan is still longer than ``length``) further
     step-cost bounds at the plateau below it (``{"step_costs": costs}`` for each)."""
     from .search import plateau_step_costs
 
+    if shorten:
+        left = deadline.remaining()
+        share = deadline.within(BEAM_SECONDS if left is None else BEAM_SHARE * left)
+        report_progress({"beam_plan": shorter_plan(task, plan, length, widths=BEAM_WIDTHS, time_limit=share,
+                                                   step_costs=step_costs)})
+        return
     left = deadline.remaining()
     share = deadline.within(BEAM_SECONDS if left is None else HELPER_WIDE_BEAM_SHARE * left)
     wide = shorter_plan(task, plan, length, widths=WIDE_BEAM_WIDTHS, time_limit=share, step_costs=step_costs,
@@ -294,36 +313,52 @@ def prove_with_helper(
     deadline: Deadline,
     stats: dict,
     progress: Progress | None,
+    shorten_first: bool = False,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]], list[StepCostBound]]":
     """The rest of :func:`prove` with the wide beams and the plateau bounds in a forked helper
     process (:func:`helper_work`) on the second core, while A* (``run``, after its first slice)
     goes on here, in slices that take in each finding as it arrives. In turn, the two took
     time from each other: a share cut short by a slow or busy machine changed the verdict
-    (expert-071, session 18). Returns A*'s outcome (decided, or unknown at the deadline or its
-    state cap), the best plan known and the further step-cost bounds received."""
+    (expert-071, session 18). With ``shorten_first`` (A* not started yet), a first helper runs
+    the beams for a shorter plan, which took up to a tenth of the time limit before A* in one
+    process (expert-027: 5.8 s of 60 s, and the 19-move proof then ended at 59.6 s); once it
+    is done, the second helper starts with the bound A* has proven meanwhile. Returns A*'s
+    outcome (decided, or unknown at the deadline or its state cap), the best plan known and
+    the further step-cost bounds received."""
     reports: list[dict] = []
     more: list[StepCostBound] = []
-    helper = Child(helper_work, run.task, dict(plan=plan, length=run.lower_bound(), step_costs=step_costs,
-                                               deadline=deadline), on_progress=reports.append)
+
+    def start(shorten: bool) -> Child:
+        return Child(helper_work, run.task, dict(plan=plan, length=run.lower_bound(), step_costs=step_costs,
+                                                 deadline=deadline, shorten=shorten), on_progress=reports.append)
+
+    helper = start(shorten_first)
     stats["helper"] = "process"
-    running = True
+    running, wide_beam_due = True, shorten_first
 
     def take_in() -> None:
-        nonlocal plan, running
+        nonlocal plan, running, helper, wide_beam_due
         if running and helper.done(0.0):
             running = False
             try:
                 helper.result()
             except PuzzlesatError as exc:  # it died (out of memory): A* goes on alone
                 stats["helper"] = f"failed: {exc}"
+                wide_beam_due = False
         for report in reports:
-            if "wide_beam_plan" in report:
+            if "beam_plan" in report:
+                plan = take_wide_plan(run, plan, report["beam_plan"], stats=stats, progress=progress, key="beam_plan")
+            elif "wide_beam_plan" in report:
                 plan = take_wide_plan(run, plan, report["wide_beam_plan"], stats=stats, progress=progress)
             else:
                 more.append(StepCostBound(run.task, costs=report["step_costs"]))
                 run.strengthen(more)
                 stats["plateau_bounds"] = len(more)
         reports.clear()
+        if wide_beam_due and not running and len(plan) > run.lower_bound():
+            helper.stop()
+            helper, running, wide_beam_due = start(False), True, False
+            take_in()  # (whatever it has found already)
 
     try:
         while True:
@@ -456,7 +491,8 @@ def solve(
                 if plan is not None:
                     plan_stats["beam_first_plan"] = len(plan)
                     progress.found(plan)
-            if plan is not None and len(plan) > lower:
+            beside = can_fork()  # (then the beams for a shorter plan run in a helper beside A*)
+            if plan is not None and len(plan) > lower and not beside:
                 share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
                 plan = shorter_plan(task, plan, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 plan_stats["beam_plan"] = len(plan)
@@ -465,7 +501,7 @@ def solve(
                 outcome = None
             else:
                 outcome, plan = prove(task, plan, step_costs=step_costs, remaining=remaining, deadline=deadline,
-                                      stats=plan_stats, progress=progress)
+                                      stats=plan_stats, progress=progress, shorten_first=beside)
         if outcome is None:
             status, swaps, stats = "solved", plan, {"expanded": 0, **plan_stats}
         else:
