@@ -346,14 +346,13 @@ def prove_with_helper(
                 stats["helper"] = f"failed: {exc}"
                 wide_beam_due = False
         for report in reports:
-            if "beam_plan" in report:
-                plan = take_wide_plan(run, plan, report["beam_plan"], stats=stats, progress=progress, key="beam_plan")
-            elif "wide_beam_plan" in report:
-                plan = take_wide_plan(run, plan, report["wide_beam_plan"], stats=stats, progress=progress)
-            else:
+            if "step_costs" in report:
                 more.append(StepCostBound(run.task, costs=report["step_costs"]))
                 run.strengthen(more)
                 stats["plateau_bounds"] = len(more)
+            else:
+                key = "beam_plan" if "beam_plan" in report else "wide_beam_plan"
+                plan = take_wide_plan(run, plan, report[key], stats=stats, progress=progress, key=key)
         reports.clear()
         if wide_beam_due and not running and len(plan) > run.lower_bound():
             helper.stop()
