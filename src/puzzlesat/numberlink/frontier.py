@@ -179,29 +179,28 @@ def _partners_at(states: np.ndarray, position: int) -> np.ndarray:
 
 def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: int | np.ndarray, label_value: int,
               pair_keys: np.ndarray) -> np.ndarray:
-    """For each row of ``states``: whether it has no completion because the two ends of the
-    label of slot value ``label_value`` (one at slot ``positions`` or ``positions[row]``, the
-    other elsewhere in the row) and those
-    of another label whose two endpoints are both visited (``pair_keys[value]`` non-zero for
-    those) alternate along the frontier, with no piece around any of these ends.
+    """For each row of ``states``: whether it has no completion because the two ends of the label of
+    slot value ``label_value`` (one at slot ``positions`` or ``positions[row]``, the other elsewhere
+    in the row) and those of another label whose two endpoints are both visited
+    (``pair_keys[value]`` non-zero for those) alternate along the frontier, with no piece around any
+    of these ends.
 
-    Why: each such label hangs at two slots, to be joined by a chain of paths through the
-    unvisited cells (below the frontier, whose slots lie along it in slot order) and pieces
-    (above it). Close each chain by two arcs from its ends up over the visited cells; two closed
-    curves cross an even number of times, and the two closing parts of alternating pairs cross
-    once, so one chain must cross the other's closing arcs: it must use a piece whose two ends
-    lie on either side of one of the four ends (the answer of thomasahle inputs4 #3 does this,
-    swept in reverse: a path runs round another label's endpoint through the visited part). With every piece bracket counted, the
-    row is dropped only when all the labels' ends in it lie outside every piece (bracket depth
-    0), so no such piece exists.
+    Why: each such label hangs at two slots, to be joined by a chain of paths through the unvisited
+    cells (below the frontier, whose slots lie along it in slot order) and pieces (above it). Close
+    each chain by two arcs from its ends up over the visited cells; two closed curves cross an even
+    number of times, and the two closing parts of alternating pairs cross once, so one chain must
+    cross the other's closing arcs: it must use a piece whose two ends lie on either side of one of
+    the four ends (the answer of thomasahle inputs4 #3 does this, swept in reverse: a path runs
+    round another label's endpoint through the visited part). With every piece bracket counted, the
+    row is dropped only when all the labels' ends in it lie outside every piece (bracket depth 0),
+    so no such piece exists.
 
-    The label's pair crosses another exactly when that label has one end strictly between its
-    two ends, and then the XOR of the random keys over those slots is not zero (each pair wholly
-    between cancels; a zero XOR by chance of the keys only keeps a dead row: the count stays
-    exact). The count checks each label's pair once, at its second endpoint: a crossing made
-    later, when a label is passed on along a piece, is left to die on its own (checking there
-    too cut raetsel_127a's states from 90 M to 72 M, but cost more than it saved on most
-    boards)."""
+    The label's pair crosses another exactly when that label has one end strictly between its two
+    ends, and then the XOR of the random keys over those slots is not zero (each pair wholly between
+    cancels; a zero XOR by chance of the keys only keeps a dead row: the count stays exact). The
+    count checks each label's pair once, at its second endpoint: a crossing made later, when a label
+    is passed on along a piece, is left to die on its own (checking there too cut raetsel_127a's
+    states from 90 M to 72 M, but cost more than it saved on most boards)."""
     count = len(states)
     running = np.zeros(count, dtype=np.uint64)
     at_new = np.zeros(count, dtype=np.uint64)
@@ -464,12 +463,13 @@ def _step(layout: _ByteRows | _PackedRows, states: np.ndarray, c: int, kind: int
     def with_slots(rows: np.ndarray, down_value, right_value) -> np.ndarray:
         return layout.with_pair(_rows(states, rows), c, down_value, right_value)
 
-    def hand_on(rows: np.ndarray, value) -> None:
-        """A path end arriving at a cell that continues it down or right."""
+    def hand_on(rows: np.ndarray, value, checked: np.ndarray | None = None) -> None:
+        """A path end arriving at a cell that continues it down or right (with ``checked``,
+        the pair keys of :func:`_crossing`: children whose pairs cross left out)."""
         if can_down:
-            out.add(with_slots(rows, value, EMPTY), rows, DOWN)
+            out.add(*_uncrossed(layout, with_slots(rows, value, EMPTY), rows, c, value, checked), DOWN)
         if can_right:
-            out.add(with_slots(rows, EMPTY, value), rows, RIGHT)
+            out.add(*_uncrossed(layout, with_slots(rows, EMPTY, value), rows, c + 1, value, checked), RIGHT)
 
     if kind == -1:  # blocked
         rows = np.flatnonzero(none_in)
@@ -478,10 +478,7 @@ def _step(layout: _ByteRows | _PackedRows, states: np.ndarray, c: int, kind: int
     if kind >= 0:  # an endpoint of label `kind`
         code = layout.code(kind)
         checked = pair_keys if second else None  # (its second endpoint: the label's two ends now hang)
-        rows = np.flatnonzero(none_in)
-        for can, down, right, position, choice in ((can_down, code, EMPTY, c, DOWN), (can_right, EMPTY, code, c + 1, RIGHT)):
-            if can:
-                out.add(*_uncrossed(layout, with_slots(rows, down, right), rows, position, code, checked), choice)
+        hand_on(np.flatnonzero(none_in), code, checked)
         arriving = left + up  # one of them is EMPTY
         rows = np.flatnonzero(one_in & (arriving == code))  # the label's path is complete
         out.add(with_slots(rows, EMPTY, EMPTY), rows, 0)
