@@ -16,7 +16,7 @@ from puzzlesat.results import Status
 from puzzlesat.swap.model import Goal, Level
 from puzzlesat.swap.compiled import Task
 from puzzlesat.swap.generate import draw_level
-from puzzlesat.swap.search import Search, beam_plan, layered_proof, plateau_step_costs, replay, search
+from puzzlesat.swap.search import Search, beam_plan, distance_plan, layered_proof, plateau_step_costs, replay, search
 from puzzlesat.swap.stepcost import StepCostBound
 from puzzlesat.swap.solve import solve, to_moves
 from puzzlesat.swap.verify import verify
@@ -344,6 +344,53 @@ def test_the_helpers_reports_cross_the_process_boundary_unchanged(monkeypatch):
         if checked == 3:
             break
     assert checked == 3
+
+
+@pytest.mark.parametrize("metric", ["euclid", "manhattan"])
+def test_distance_plans_are_legal_reach_the_goal_and_are_never_below_the_minimum(metric):
+    """The distance-guided plan is made of swaps legal where they are made, ends on the goal,
+    is never shorter than the breadth-first minimum, and is found on solvable levels (an
+    unsolvable level gives None: its reachable states run out)."""
+    found = 0
+    for task, graph in small_levels("match", 60, seed=48):
+        dist = distances_to_goal(task, graph)
+        minimum = dist.get(tuple(task.start))
+        plan = distance_plan(task, metric=metric)
+        if minimum is None:
+            assert plan is None
+            continue
+        assert plan is not None
+        state = list(task.start)
+        for i, j in plan:
+            assert (min(i, j), max(i, j)) in task.legal_swaps(state)
+            state[i], state[j] = state[j], state[i]
+        assert task.is_goal(state) and len(plan) >= minimum
+        found += 1
+    assert found >= 30, found
+    assert distance_plan(Task.from_rows(["B1R B1G"], goal=["G R"]), metric=metric) is None  # bishops on one row
+    with pytest.raises(ValueError, match="match goal"):
+        distance_plan(Task.from_rows(["T1R T1G T1R"], goal="cluster"))
+
+
+def test_a_shorter_distance_plan_reaches_a_star(monkeypatch):
+    """When the plan known after the beams is longer than the distance-guided one (here the
+    quick plan with a swap made and undone in front, and no beams), that plan reaches A*
+    (``distance_plan`` in the stats), in the helper beside A* and without one, and the minima
+    stay those of plain A*."""
+    search_module = importlib.import_module("puzzlesat.swap.search")
+    quick = search_module.quick_plan
+
+    def padded(*args, **kwargs):
+        plan = quick(*args, **kwargs)
+        return None if not plan else [plan[0], plan[0], *plan]
+
+    monkeypatch.setattr(search_module, "quick_plan", padded)
+    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
+    for beside in (True, False):
+        monkeypatch.setattr(solve_module, "can_fork", lambda: beside)
+        _, taken = solved_like_plain_a_star(49, 8, [(4, 4), (4, 5)], lambda r: "distance_plan" in r.stats)
+        assert taken >= 3, (beside, taken)
 
 
 def test_when_the_quick_plan_finds_nothing_beams_give_a_first_plan(monkeypatch):

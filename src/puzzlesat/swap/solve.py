@@ -46,6 +46,8 @@ QUICK_PLAN_WEIGHTS = (2.0, 3.0)  # g + weight * h; the second only when the firs
 BEAM_SECONDS = 5.0  # at most this long, and at most BEAM_SHARE of the time limit, goes to beam
 BEAM_SHARE = 0.1  # searches for a shorter plan before the proof (it then stops at that length)
 BEAM_WIDTHS = (16, 128, 1024)  # widened each time one finds nothing shorter
+DISTANCE_PLAN_EXPANSIONS = 5_000  # after those beams (match goal, plan still above the bound), the
+DISTANCE_PLAN_SECONDS = 2.0  # published game's distance guide, capped as there (search.distance_plan)
 PROBE_SECONDS = 3.0  # the proof's first slice (most levels are decided within it), at most
 PROBE_SHARE = 0.05  # this share of the time limit; then, when still open,
 WIDE_BEAM_SHARE = 0.3  # up to this share of the time left goes to wide beams at the proven bound
@@ -145,6 +147,24 @@ def shorter_plan(
         else:
             plan = found
     return plan
+
+
+def shorter_by_distance(
+    task: Task, plan: "list[tuple[int, int]]", lower: int, *, deadline: Deadline
+) -> "list[tuple[int, int]] | None":
+    """A plan shorter than ``plan`` by the published game's distance guide
+    (:func:`search.distance_plan`, capped at :data:`DISTANCE_PLAN_EXPANSIONS` expansions and
+    :data:`DISTANCE_PLAN_SECONDS`), tried on *match* levels whose ``plan`` is still above
+    ``lower`` after the beams; ``None`` when it finds none shorter. It pulls squares toward
+    where they are wanted where the beams follow the admissible bounds: on the 7x6 levels left
+    open, 27 swaps against the beams' 28 and 17 against 18."""
+    from .search import distance_plan
+
+    if task.goal != MATCH or len(plan) <= lower:
+        return None
+    guided = distance_plan(task, max_expansions=DISTANCE_PLAN_EXPANSIONS,
+                           time_limit=deadline.within(DISTANCE_PLAN_SECONDS))
+    return guided if guided is not None and len(guided) < len(plan) else None
 
 
 FIRST_PLAN_SLACK = (2, 8)  # a first plan by beams may be up to 2 x the lower bound + 8 swaps long
@@ -281,7 +301,8 @@ def helper_work(
     parent as it comes (:func:`report_progress`). With ``shorten``: only the beams of
     :data:`BEAM_WIDTHS` for a plan shorter than ``plan``, stopping at ``length`` swaps (the
     proven bound), within :data:`BEAM_SHARE` of the time left (``{"beam_plan": swaps}``, the
-    best plan they leave). Otherwise: wide beams for a plan of ``length`` swaps
+    best plan they leave), then :func:`shorter_by_distance` (``{"distance_plan": swaps}`` when
+    it finds a shorter one). Otherwise: wide beams for a plan of ``length`` swaps
     (``{"wide_beam_plan": swaps}``, the best plan they leave, ``plan`` itself when they find
     none shorter), then (match goal, when that plan is still longer than ``length``) further
     step-cost bounds at the plateau below it (``{"step_costs": costs}`` for each)."""
@@ -290,8 +311,11 @@ def helper_work(
     if shorten:
         left = deadline.remaining()
         share = deadline.within(BEAM_SECONDS if left is None else BEAM_SHARE * left)
-        report_progress({"beam_plan": shorter_plan(task, plan, length, widths=BEAM_WIDTHS, time_limit=share,
-                                                   step_costs=step_costs)})
+        plan = shorter_plan(task, plan, length, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
+        report_progress({"beam_plan": plan})
+        guided = shorter_by_distance(task, plan, length, deadline=deadline)
+        if guided is not None:
+            report_progress({"distance_plan": guided})
         return
     left = deadline.remaining()
     share = deadline.within(BEAM_SECONDS if left is None else HELPER_WIDE_BEAM_SHARE * left)
@@ -350,9 +374,9 @@ def prove_with_helper(
                 more.append(StepCostBound(run.task, costs=report["step_costs"]))
                 run.strengthen(more)
                 stats["plateau_bounds"] = len(more)
-            else:
-                key = "beam_plan" if "beam_plan" in report else "wide_beam_plan"
-                plan = take_wide_plan(run, plan, report[key], stats=stats, progress=progress, key=key)
+            else:  # a plan: {"beam_plan" | "distance_plan" | "wide_beam_plan": swaps}
+                (key, swaps), = report.items()
+                plan = take_wide_plan(run, plan, swaps, stats=stats, progress=progress, key=key)
         reports.clear()
         if wide_beam_due and not running and len(plan) > run.lower_bound():
             helper.stop()
@@ -495,6 +519,10 @@ def solve(
                 share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
                 plan = shorter_plan(task, plan, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 plan_stats["beam_plan"] = len(plan)
+                guided = shorter_by_distance(task, plan, lower, deadline=deadline)
+                if guided is not None:
+                    plan = guided
+                    plan_stats["distance_plan"] = len(plan)
                 progress.found(plan)
             if plan is not None and len(plan) <= lower:
                 outcome = None
