@@ -682,6 +682,15 @@ def _walk_back(task: Task, depths: list[np.ndarray], state: bytes) -> list[tuple
     return swaps[::-1]
 
 
+def _swaps_to(parent: "dict[bytes, tuple[bytes, int, int] | None]", state: bytes) -> list[tuple[int, int]]:
+    """The swaps from the start to ``state`` along the parent links (the start's link is None)."""
+    swaps = []
+    while (link := parent[state]) is not None:
+        state, i, j = link
+        swaps.append((i, j))
+    return swaps[::-1]
+
+
 def beam_plan(
     task: Task,
     *,
@@ -731,11 +740,7 @@ def beam_plan(
                     continue  # met before, at this depth or a smaller one
                 parent[child_state] = (state, i, j)
                 if h == 0:
-                    swaps = []
-                    while parent[child_state] is not None:
-                        child_state, a, b = parent[child_state]  # type: ignore[misc]
-                        swaps.append((min(a, b), max(a, b)))
-                    return swaps[::-1]
+                    return [(min(a, b), max(a, b)) for a, b in _swaps_to(parent, child_state)]
                 candidates.append((h, tie, child_state, min(i, j), max(i, j)))
         if not candidates:
             return None
@@ -790,11 +795,7 @@ def quick_plan(
     while queue and expansions < max_expansions:
         _, g, state = heapq.heappop(queue)
         if task.is_goal(state):
-            swaps = []
-            while parent[state] is not None:
-                state, i, j = parent[state]  # type: ignore[misc]
-                swaps.append((i, j))
-            return swaps[::-1]
+            return _swaps_to(parent, state)
         expansions += 1
         if deadline.expired():
             return None
@@ -866,11 +867,7 @@ def distance_plan(
         if state in closed:
             continue
         if task.is_goal(state):
-            swaps = []
-            while parent[state] is not None:
-                state, i, j = parent[state]  # type: ignore[misc]
-                swaps.append((i, j))
-            return swaps[::-1]
+            return _swaps_to(parent, state)
         if deadline.expired():
             return None
         closed.add(state)
