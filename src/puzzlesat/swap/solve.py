@@ -375,7 +375,7 @@ def prove_with_helper(
                 run.strengthen(more)
                 stats["plateau_bounds"] = len(more)
             else:  # a plan: {"beam_plan" | "distance_plan" | "wide_beam_plan": swaps}
-                (key, swaps), = report.items()
+                [(key, swaps)] = report.items()
                 plan = take_wide_plan(run, plan, swaps, stats=stats, progress=progress, key=key)
         reports.clear()
         if wide_beam_due and not running and len(plan) > run.lower_bound():
