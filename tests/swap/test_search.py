@@ -372,6 +372,26 @@ def test_distance_plans_are_legal_reach_the_goal_and_are_never_below_the_minimum
         distance_plan(Task.from_rows(["T1R T1G T1R"], goal="cluster"))
 
 
+def test_distance_plans_keep_their_time_limit_and_skip_boards_too_large():
+    """On the largest board it takes (20 x 20 queens of scope 3: about 1,500 children an
+    expansion) the guided search stops at its time limit; on a larger board it gives None at
+    once instead of a distance table and guide too dear to finish in any limit."""
+    import time
+
+    from puzzlesat.swap.search import DISTANCE_PLAN_MAX_CELLS
+
+    rng = random.Random(50)
+    for side, most in ((20, 2.5), (21, 0.2)):  # (the limit plus a generous margin for a loaded machine)
+        rows = [" ".join("Q3" + rng.choice("RGBY") for _ in range(side)) for _ in range(side)]
+        colours = [token[-1] for row in rows for token in row.split()]
+        rng.shuffle(colours)
+        task = Task.from_rows(rows, goal=[" ".join(colours[r * side:(r + 1) * side]) for r in range(side)])
+        assert (len(task.cells) > DISTANCE_PLAN_MAX_CELLS) == (side == 21)
+        started = time.perf_counter()
+        assert distance_plan(task, time_limit=0.5) is None
+        assert time.perf_counter() - started < most
+
+
 def test_a_shorter_distance_plan_reaches_a_star(monkeypatch):
     """When the plan known after the beams is longer than the distance-guided one (here the
     quick plan with a swap made and undone in front, and no beams), that plan reaches A*

@@ -35,6 +35,7 @@ LAYERED_CHUNK = 500_000  # children gathered before they are sorted and checked 
 UNSET = 1 << 30
 PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
 MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
+DISTANCE_PLAN_MAX_CELLS = 400  # distance_plan: the generator's largest board (the game's: 42 cells)
 
 
 @dataclass
@@ -824,7 +825,9 @@ def distance_plan(
     game's heuristic (not admissible, so nothing here is proven); it pulls squares toward where
     they are wanted, where the beams follow the admissible bounds, and on some large levels it
     reaches shorter plans than they do (7x6 levels: 27 against 28 swaps, 17 against 18).
-    ``None`` when the cap or the limit comes first.
+    ``None`` when the cap or the limit comes first, and at once on a board of more than
+    :data:`DISTANCE_PLAN_MAX_CELLS` cells (a guide over all wrong cells per child is too dear
+    there: on a 30 x 30 board one expansion outlasted a 2 s limit).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -833,13 +836,15 @@ def distance_plan(
     """
     if task.goal != MATCH:
         raise ValueError("distance_plan guides toward a goal colour matrix (match goal only)")
-    deadline = Deadline.of(time_limit)
-    if metric == "euclid":
-        distance = [[float(np.hypot(a[0] - b[0], a[1] - b[1])) for b in task.cells] for a in task.cells]
-    elif metric == "manhattan":
-        distance = [[float(abs(a[0] - b[0]) + abs(a[1] - b[1])) for b in task.cells] for a in task.cells]
-    else:
+    if metric not in ("euclid", "manhattan"):
         raise ValueError(f"unknown metric {metric!r} (known: euclid, manhattan)")
+    if len(task.cells) > DISTANCE_PLAN_MAX_CELLS:
+        return None
+    deadline = Deadline.of(time_limit)
+    rows = np.array([r for r, _ in task.cells], dtype=float)
+    cols = np.array([c for _, c in task.cells], dtype=float)
+    rows_apart, cols_apart = np.abs(rows[:, None] - rows[None, :]), np.abs(cols[:, None] - cols[None, :])
+    distance = (np.hypot(rows_apart, cols_apart) if metric == "euclid" else rows_apart + cols_apart).tolist()
     goal = task.goal_colours
     to_colours = bytes(task.class_colour) + bytes(256 - len(task.class_colour))
     guides: dict[bytes, float] = {}  # by colour layout: swaps of equal colours repeat it
@@ -873,7 +878,9 @@ def distance_plan(
         if deadline.expired():
             return None
         closed.add(state)
-        for i, j in task.legal_swaps(state):
+        for count, (i, j) in enumerate(task.legal_swaps(state)):
+            if count & 31 == 31 and deadline.expired():
+                return None
             child = bytearray(state)
             child[i], child[j] = child[j], child[i]
             child_state = bytes(child)
