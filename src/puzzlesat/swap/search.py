@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -692,6 +692,18 @@ def _swaps_to(parent: "dict[bytes, tuple[bytes, int, int] | None]", state: bytes
     return swaps[::-1]
 
 
+def _children(task: Task, state: bytes, deadline: Deadline) -> Iterator[tuple[int, int, bytes]]:
+    """The legal swaps of ``state`` and the states they lead to, for the plan searches; stops
+    early once ``deadline`` has passed (checked every 32 children: one expansion of a large
+    queen board makes thousands), and the caller's next deadline check then ends its search."""
+    for count, (i, j) in enumerate(task.legal_swaps(state)):
+        if count & 31 == 31 and deadline.expired():
+            return
+        child = bytearray(state)
+        child[i], child[j] = child[j], child[i]
+        yield i, j, bytes(child)
+
+
 def beam_plan(
     task: Task,
     *,
@@ -800,12 +812,7 @@ def quick_plan(
         expansions += 1
         if deadline.expired():
             return None
-        for count, (i, j) in enumerate(task.legal_swaps(state)):
-            if count & 31 == 31 and deadline.expired():
-                return None
-            child = bytearray(state)
-            child[i], child[j] = child[j], child[i]
-            child_state = bytes(child)
+        for i, j, child_state in _children(task, state, deadline):
             if child_state not in parent:
                 parent[child_state] = (state, i, j)
                 heapq.heappush(queue, (g + 1 + weight * h(child_state), g + 1, child_state))
@@ -878,12 +885,7 @@ def distance_plan(
         if deadline.expired():
             return None
         closed.add(state)
-        for count, (i, j) in enumerate(task.legal_swaps(state)):
-            if count & 31 == 31 and deadline.expired():
-                return None
-            child = bytearray(state)
-            child[i], child[j] = child[j], child[i]
-            child_state = bytes(child)
+        for i, j, child_state in _children(task, state, deadline):
             if child_state not in closed and g + 1 < best_g.get(child_state, UNSET):
                 best_g[child_state] = g + 1
                 parent[child_state] = (state, i, j)
