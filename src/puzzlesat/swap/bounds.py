@@ -565,7 +565,7 @@ class LayoutBound:
         self._capped: np.ndarray | None = None  # the same as float32, capped at the number of cells
         self._parts: dict[int, tuple[int, int]] = {}  # cells of one colour -> (its part of the bound, of the guide)
         # a state (a class byte per cell) to its layout (a colour byte per cell): state.translate(to_colours)
-        self.to_colours = bytes(task.class_colour[k] if k < len(task.class_colour) else 0 for k in range(256))
+        self.to_colours = task.colour_table()
 
     def spread(self, cells: int) -> int:
         """The board cells one orthogonal step from ``cells``."""

@@ -202,6 +202,16 @@ class Task:
         """The colour index at every cell of ``state`` (a class per cell)."""
         return tuple(self.class_colour[k] for k in state)
 
+    def colour_table(self) -> bytes:
+        """The table that turns a state held as bytes (a class per cell) into its colour layout
+        (a colour per cell): ``state.translate(task.colour_table())``.
+
+        >>> task = Task.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
+        >>> bytes(task.start).translate(task.colour_table()) == bytes(task.colours_of(task.start))
+        True
+        """
+        return bytes(self.class_colour) + bytes(256 - len(self.class_colour))
+
     def legal_swaps(self, state: Sequence[int]) -> list[tuple[int, int]]:
         """The swaps (i, j), i < j, legal in ``state`` that change it (different classes)."""
         out = []

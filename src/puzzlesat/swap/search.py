@@ -853,7 +853,7 @@ def distance_plan(
     rows_apart, cols_apart = np.abs(rows[:, None] - rows[None, :]), np.abs(cols[:, None] - cols[None, :])
     distance = (np.hypot(rows_apart, cols_apart) if metric == "euclid" else rows_apart + cols_apart).tolist()
     goal = task.goal_colours
-    to_colours = bytes(task.class_colour) + bytes(256 - len(task.class_colour))
+    to_colours = task.colour_table()
     guides: dict[bytes, float] = {}  # by colour layout: swaps of equal colours repeat it
 
     def guide(state: bytes) -> float:

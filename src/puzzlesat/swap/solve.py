@@ -46,8 +46,8 @@ QUICK_PLAN_WEIGHTS = (2.0, 3.0)  # g + weight * h; the second only when the firs
 BEAM_SECONDS = 5.0  # at most this long, and at most BEAM_SHARE of the time limit, goes to beam
 BEAM_SHARE = 0.1  # searches for a shorter plan before the proof (it then stops at that length)
 BEAM_WIDTHS = (16, 128, 1024)  # widened each time one finds nothing shorter
-DISTANCE_PLAN_EXPANSIONS = 5_000  # after those beams (match goal, plan still above the bound), the
-DISTANCE_PLAN_SECONDS = 2.0  # published game's distance guide, capped as there (search.distance_plan)
+DISTANCE_PLAN_SECONDS = 2.0  # after those beams (match goal, plan still above the bound), the published
+# game's distance guide for at most this long (and its 5,000 expansions: search.distance_plan)
 PROBE_SECONDS = 3.0  # the proof's first slice (most levels are decided within it), at most
 PROBE_SHARE = 0.05  # this share of the time limit; then, when still open,
 WIDE_BEAM_SHARE = 0.3  # up to this share of the time left goes to wide beams at the proven bound
@@ -153,7 +153,7 @@ def shorter_by_distance(
     task: Task, plan: "list[tuple[int, int]]", lower: int, *, deadline: Deadline
 ) -> "list[tuple[int, int]] | None":
     """A plan shorter than ``plan`` by the published game's distance guide
-    (:func:`search.distance_plan`, capped at :data:`DISTANCE_PLAN_EXPANSIONS` expansions and
+    (:func:`search.distance_plan`, with its cap of 5,000 expansions, and at most
     :data:`DISTANCE_PLAN_SECONDS`), tried on *match* levels whose ``plan`` is still above
     ``lower`` after the beams; ``None`` when it finds none shorter. It pulls squares toward
     where they are wanted where the beams follow the admissible bounds: on the 7x6 levels left
@@ -162,8 +162,7 @@ def shorter_by_distance(
 
     if task.goal != MATCH or len(plan) <= lower:
         return None
-    guided = distance_plan(task, max_expansions=DISTANCE_PLAN_EXPANSIONS,
-                           time_limit=deadline.within(DISTANCE_PLAN_SECONDS))
+    guided = distance_plan(task, time_limit=deadline.within(DISTANCE_PLAN_SECONDS))
     return guided if guided is not None and len(guided) < len(plan) else None
 
 
