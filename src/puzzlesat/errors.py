@@ -85,6 +85,15 @@ class InvalidPuzzle(PuzzlesatError, ValueError):
     """A puzzle object that breaks the model's invariants (built in code, not parsed)."""
 
 
+class CannotExpress(PuzzlesatError, ValueError):
+    """A format that cannot hold this puzzle (or its rules): the message names what would be lost."""
+
+
+class UnverifiedAnswer(PuzzlesatError, AssertionError):
+    """A solver's answer that fails the family's independent check: a bug in puzzlesat, never
+    reported as an answer (the message names the method and the first broken rule)."""
+
+
 def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
     """Raise a TypeError that names the argument when ``value`` is not a ``kind``.
 

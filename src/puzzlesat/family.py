@@ -1,0 +1,177 @@
+"""The family contract: one record each puzzle family fills in, and the shared types its verbs
+return. Generic code (the command line, the pack writer, the benchmarks, the generic tests)
+reaches a family only through its :class:`Family` record, found in :mod:`puzzlesat.registry`.
+
+A family package ``puzzlesat.<name>`` exports ``FAMILY`` (from its ``family.py``); see
+``docs/architecture.md`` for the checklist of adding one.
+
+>>> option = Option("allow_empty", "--allow-empty", "cells may stay empty")
+>>> option.name, option.kind, option.default
+('allow_empty', 'flag', False)
+>>> Violation("uncovered", "cell (0, 1) is empty", cells=((0, 1),))
+Violation(code='uncovered', message='cell (0, 1) is empty', step=None, label=None, cells=((0, 1),))
+>>> str(Violation("no-move", "move 2 (L) cannot leave (3, 1)", step=2))
+'no-move: move 2 (L) cannot leave (3, 1)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping
+
+Cell = tuple[int, ...]  # (row, col), or (layer, row, col) on a stack of layers
+
+
+class Objective(str, Enum):
+    """What a family proves about its answers."""
+
+    UNIQUE = "unique"  # find the answer and prove there is no other (Numberlink)
+    FEWEST_MOVES = "fewest-moves"  # find a shortest answer and prove nothing shorter exists (Roller, Swap)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule an answer breaks: a stable ``code`` (the family's ``CODES``), a sentence, and
+    where: the move's number (from 1) for a sequence of moves, the path's label, the cells."""
+
+    code: str
+    message: str
+    step: int | None = None
+    label: str | None = None
+    cells: tuple[Cell, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Format:
+    """A text format a family reads: its name (``--format NAME``), other names it answers to,
+    a line on what it is, and whether the family writes it too (``format(puzzle, fmt=name)``;
+    a puzzle the format cannot hold is a :class:`~puzzlesat.errors.CannotExpress`)."""
+
+    name: str
+    summary: str
+    aliases: tuple[str, ...] = ()
+    writes: bool = True
+
+
+@dataclass(frozen=True)
+class Method:
+    """A way to solve: ``exact`` methods prove their verdicts (unique, minimum, unsolvable);
+    ``baseline`` methods are the classic algorithms kept for comparison (their verdicts are
+    what that algorithm can say: a move count not proven minimal, a capped search)."""
+
+    name: str
+    kind: str  # "exact" or "baseline"
+    summary: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting the family's verbs take as a keyword (``name``), offered on the command line
+    as ``flag``. ``kind``: "flag" (on or off), "choice" (one of ``choices``) or "value" (text
+    read by ``convert``, which raises ValueError saying what is wrong)."""
+
+    name: str
+    flag: str
+    help: str
+    kind: str = "flag"
+    default: Any = False
+    choices: tuple[str, ...] = ()
+    convert: Callable[[str], Any] | None = None
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One certified puzzle a generator made: the puzzle, its checked answer, the seed that
+    draws it again, how many boards were tried, and facts for the pack's line (e.g.
+    ``{"unique": True}``, ``{"moves": 12, "optimal": True}``)."""
+
+    puzzle: Any
+    answer: Any
+    seed: int
+    tries: int
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    seconds: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class Family:
+    """Everything generic code needs of a puzzle family (in the spirit of Simon Tatham's
+    ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
+
+    The verbs take the puzzle object of the family and the family's options as keywords
+    (``options`` below is a mapping from :attr:`Option.name` to a value):
+
+    - ``sniff(text) -> bool``: whether a text with no telling file ending is this family's;
+    - ``load(text, *, source, fmt, options) -> [puzzle or ParseError]``: the puzzles of one input;
+    - ``format(puzzle, *, fmt) -> str`` and ``detect_format(text) -> str | None``;
+    - ``solve_record(puzzle, *, options, time_limit) -> dict``: the JSON record of ``solve``
+      (``docs/record.schema.json``), the answer checked by the family's independent checker;
+    - ``verify_record(puzzle, *, options, time_limit, answer=None) -> dict``: the record of
+      ``verify``; ``answer`` is a stated answer ``(source, text)`` to check as well;
+    - ``passed(record) -> bool``: whether ``verify`` counts the record as passed;
+    - ``answer_of(puzzle, record)``: the answer object a record holds, or None;
+    - ``show(puzzle, record, *, verb, colour) -> str``: the record for a person to read;
+    - ``render(puzzle, answer=None, *, title="") -> Scene``;
+    - ``size_text(puzzle) -> str``: "5x5", "8x8x2";
+    - ``make(size, *, seed, time_limit, options, on_try=None) -> Generated``: one generated
+      puzzle (``size`` a tuple of ints as ``--size`` gives it);
+    - ``pack_entry(generated) -> str``: a generated puzzle as a pack holds it (native text that
+      ``load`` reads back, with what it states about its answer);
+    - ``generated_record(generated) -> dict``.
+    """
+
+    name: str
+    summary: str
+    extensions: tuple[str, ...]
+    objective: Objective
+    formats: tuple[Format, ...]
+    methods: tuple[Method, ...]
+    options: tuple[Option, ...]  # rules and settings of solve / verify / render
+    generate_options: tuple[Option, ...]
+    sniff: Callable[..., bool]
+    load: Callable[..., list]
+    format: Callable[..., str]
+    detect_format: Callable[..., str | None]
+    solve_record: Callable[..., dict]
+    verify_record: Callable[..., dict]
+    passed: Callable[..., bool]
+    answer_of: Callable[..., Any]
+    show: Callable[..., str]
+    render: Callable[..., Any]
+    size_text: Callable[..., str]
+    make: Callable[..., Generated]
+    pack_entry: Callable[..., str]
+    generated_record: Callable[..., dict]
+    capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
+    sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
+    generate_example: str = ""
+
+    @property
+    def exact_methods(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.methods if m.kind == "exact")
+
+    @property
+    def baselines(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.methods if m.kind == "baseline")
+
+    def format_names(self) -> tuple[str, ...]:
+        """Every name ``--format`` takes for this family (aliases included), lower case."""
+        return tuple(name for f in self.formats for name in (f.name, *f.aliases))
+
+    def writable_formats(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.formats if f.writes)
+
+    def defaults(self) -> dict[str, Any]:
+        """The family's options at their defaults (what a run without flags uses)."""
+        return {option.name: option.default for option in self.options}
+
+    def __repr__(self) -> str:
+        return f"<Family {self.name}: {len(self.formats)} formats, methods {', '.join(m.name for m in self.methods)}>"
