@@ -125,7 +125,9 @@ class Family:
       puzzle (``size`` a tuple of ints as ``--size`` gives it);
     - ``pack_entry(generated) -> str``: a generated puzzle as a pack holds it (native text that
       ``load`` reads back, with what it states about its answer);
-    - ``generated_record(generated) -> dict``.
+    - ``generated_record(generated) -> dict``;
+    - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
+      answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``.
     """
 
     name: str
@@ -150,6 +152,7 @@ class Family:
     make: Callable[..., Generated]
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
+    answer_table: Callable[..., Any] | None = None
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""
