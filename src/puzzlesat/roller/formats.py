@@ -297,13 +297,16 @@ def format(level: Level, *, fmt: str = "native", start: str | None = None) -> st
     """
     require_type(level, Level, "level", "parse text with roller.parse")
     name = normalise_format(fmt)
-    if name == "native":
-        return _format_native(level)
-    if name == "tmx":
-        return _format_tmx(level, start or DEFAULT_START["tmx"])
-    if name == "starhermit":
-        return _format_starhermit([level])
-    raise ValueError(f"cannot write the {name} format (written: native, tmx, starhermit)")
+    if name not in WRITERS:
+        raise ValueError(f"cannot write the {name} format (written: {', '.join(WRITERS)})")
+    return WRITERS[name](level, start)
+
+
+WRITERS: dict[str, Callable[[Level, str | None], str]] = {
+    "native": lambda level, start: _format_native(level),
+    "tmx": lambda level, start: _format_tmx(level, start or DEFAULT_START["tmx"]),
+    "starhermit": lambda level, start: _format_starhermit([level]),
+}
 
 
 def _one_line(text: str) -> str:
