@@ -421,8 +421,12 @@ def command_verify(args: argparse.Namespace) -> int:
             continue
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
-            unanswered += "answer" in record and record["answer"] is None
-            named.add((record.get("answer") or {}).get("name"))
+            # (a family's stated answer: "stated_answer" in the shared record, "answer" in the older one)
+            given = record["stated_answer"] if "stated_answer" in record else record.get("answer", False)
+            unanswered += args.answers is not None and record["status"] not in ("error", "skipped") and (
+                given is None or (isinstance(given, dict) and "stated_answer" in record and given.get("source") is None))
+            if isinstance(given, dict) and given.get("source") is not None:
+                named.add(given.get("name", record.get("name")))
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)

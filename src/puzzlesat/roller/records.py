@@ -59,7 +59,7 @@ def load(text: str, *, source: str, fmt: str | None = None, options: Mapping[str
 
 
 # -- what the file states -----------------------------------------------------------------------
-def _stated(level: Level) -> tuple[int | None, list[str] | None]:
+def stated_facts(level: Level) -> tuple[int | None, list[str] | None]:
     """The move count the level's file states (its par, else the length of its valid shipped
     answer) and the faults of the shipped answer (None when it ships none)."""
     faults = None if level.known_answer is None else [str(v) for v in verify(level, level.known_answer)]
@@ -133,7 +133,7 @@ def solve_record(level: Level, *, options: Mapping[str, Any] | None = None, time
         if problems:  # solve() checks its answers; this is a second line of defence
             raise UnverifiedAnswer(f"roller method {result.method!r} returned {moves!r}, which fails verify: {problems[0]}")
     status = STATUS[result.status]
-    stated, faults = _stated(level)
+    stated, faults = stated_facts(level)
     lower_bound = result.lower_bound
     if status == "solved" and result.optimal and moves is not None:
         lower_bound = len(moves)
