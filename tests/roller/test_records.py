@@ -122,6 +122,11 @@ def test_verify_record_checks_the_entry_of_an_answer_table(oracle) -> None:
     assert none["stated_answer"] is None and passed(none)
     single = verify_record(level, options={}, time_limit=10, answer=("ring.txt", "R D L U R\n"))  # one answer, longer than the par
     assert single["stated_answer"]["source"] == "ring.txt" and single["stated_answer"]["too_long"] is True and not passed(single)
+    # an entry of a table the command line read (answer_table) comes as its letters, an empty one as ""
+    entry = verify_record(level, options={}, time_limit=10, answer=("answers.txt", "RDLU"))
+    assert entry["stated_answer"]["source"] == "answers.txt" and entry["stated_answer"]["valid"] and passed(entry)
+    assert verify_record(level, options={}, time_limit=10, answer=("answers.txt", ""))["stated_answer"] is None
+    assert FAMILY.answer_table(table[1], table[0]) == {"001.xml": "RDLU", "002.xml": "R"}
     with pytest.raises(ParseError, match="nor one answer over U D L R"):
         verify_record(level, options={}, time_limit=10, answer=("ring.txt", "north\n"))
 

@@ -165,18 +165,21 @@ def solve_record(level: Level, *, options: Mapping[str, Any] | None = None, time
 def stated_moves(text: str, source: str, name: str) -> str | None:
     """The answer a ``verify --answers`` file gives the level named ``name``: its entry in a
     TabTale answer table (None when it has none, or an empty one: the submitter gave up), or
-    the whole text when it is one answer over U D L R (spaces and commas between letters allowed).
+    the whole text when it is one answer over U D L R (spaces and commas between letters allowed;
+    an empty text, as an empty entry, is no answer).
 
     >>> stated_moves("001.xml,0,1,3\\n002.xml,0,4\\n", "answers.txt", "002.xml")
     'D'
-    >>> stated_moves("R D L U\\n", "ring.txt", "ring")
-    'RDLU'
+    >>> stated_moves("R D L U\\n", "ring.txt", "ring"), stated_moves("", "ring.txt", "ring")
+    ('RDLU', None)
     """
     table = answer_table(text, source)
     if table is not None:
         return table.get(name) or None
     letters = "".join(text.replace(",", " ").split()).upper()
-    if not letters or letters.strip(MOVES):
+    if not letters:
+        return None
+    if letters.strip(MOVES):
         raise ParseError("neither a TabTale answer table (001.xml,0,1,3) nor one answer over U D L R", source=source)
     return letters
 
