@@ -344,7 +344,7 @@ def level_record(made: Any, *, index: int, out: Optional[str]) -> dict[str, Any]
     for *match*, its colour rows (``#`` a wall), ``moves`` the proven-shortest plan.
 
     >>> from puzzlesat.swap.generate import generate
-    >>> record = level_record(generate(difficulty="easy", size=(1, 2), seed=0), index=0, out=None)
+    >>> record = level_record(generate(2, 1, difficulty="easy", seed=0), index=0, out=None)
     >>> record["start"], record["goal"], record["moves"], record["min_moves"], record["optimal"]
     ([['Q1G', 'T3M']], {'kind': 'match', 'colours': [['M', 'G']]}, ['0,0>0,1'], 1, True)
     """
@@ -503,8 +503,9 @@ def _make_levels(args: argparse.Namespace, signature: str, existing: list[Level]
         level_deadline = Deadline.of(args.time_limit)  # one for all the retries of a level
         try:
             for attempt in range(DUPLICATE_RETRIES):
-                result = make(difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
-                              moves=args.moves, size=args.size, certify_time_limit=args.certify_limit, max_tries=args.max_tries,
+                rows, cols = args.size or (None, None)
+                result = make(width=cols, height=rows, difficulty=args.difficulty, goal=args.goal, seed=level_seed(args.seed, index, attempt),
+                              moves=args.moves, certify_time_limit=args.certify_limit, max_tries=args.max_tries,
                               time_limit=level_deadline, on_try=tried)
                 add_draw_counts(totals, result.stats)
                 if (result.level.start, result.level.goal) not in seen:
