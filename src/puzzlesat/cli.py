@@ -422,7 +422,8 @@ def command_verify(args: argparse.Namespace) -> int:
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             unanswered += "answer" in record and record["answer"] is None
-            named.add((record.get("answer") or {}).get("name"))
+            stated = record.get("answer")  # (a Numberlink --answers check; a Swap answer is its moves' text)
+            named.add(stated.get("name") if isinstance(stated, dict) else None)
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
