@@ -421,8 +421,9 @@ def command_verify(args: argparse.Namespace) -> int:
             continue
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
-            unanswered += "answer" in record and record["answer"] is None
-            named.add((record.get("answer") or {}).get("name"))
+            # (a record in the shared shape says so with stated_answer_missing; Roller's still with answer null)
+            unanswered += bool(record.get("stated_answer_missing")) or ("answer" in record and record["answer"] is None and "stated_answer" not in record)
+            named.add(record["answer"].get("name") if isinstance(record.get("answer"), dict) else None)
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
