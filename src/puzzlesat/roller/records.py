@@ -26,6 +26,7 @@ from ..errors import NotAPuzzle, ParseError, UnverifiedAnswer
 from ..family import Generated
 from ..results import Status
 from . import formats
+from .answers import is_answer_line, parse_answers
 from .model import MOVES, Level
 from .verify import verify
 
@@ -234,10 +235,10 @@ def answer_table(text: str, source: str) -> dict[str, str] | None:
     """
     from .sniff import has_grid
 
-    if has_grid(text) or not any(formats.is_answer_line(line) for line in text.splitlines()):
+    if has_grid(text) or not any(is_answer_line(line) for line in text.splitlines()):
         return None
     try:
-        return formats.parse_answers(text)
+        return parse_answers(text)
     except ParseError as exc:
         raise exc.with_source(source) from None
 
