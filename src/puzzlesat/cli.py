@@ -421,10 +421,11 @@ def command_verify(args: argparse.Namespace) -> int:
             continue
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
-            # (a family's stated answer: "stated_answer" in the shared record, "answer" in the older one)
-            given = record["stated_answer"] if "stated_answer" in record else record.get("answer", False)
+            # a puzzle --answers gave no answer to: none stated, or only its own file's
+            given = record.get("stated_answer", False)
             unanswered += args.answers is not None and record["status"] not in ("error", "skipped") and (
-                given is None or (isinstance(given, dict) and "stated_answer" in record and given.get("source") is None))
+                bool(record.get("stated_answer_missing")) or given is None
+                or (isinstance(given, dict) and given.get("source") is None))
             if isinstance(given, dict) and given.get("source") is not None:
                 named.add(given.get("name", record.get("name")))
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
