@@ -133,18 +133,12 @@ def _generate_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-DEFAULT_SIZE = (8, 8)  # generate roller's --size when none is given
-
-
 def make(size: Sequence[int] | None, *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
          on_try: Callable[[int, Sequence[int]], None] | None = None) -> Generated:
-    """One generated level of ``size`` (width, height; None: ``DEFAULT_SIZE``), certified with
-    its proven minimum. ``options``: generate's options by name (as values or as the text
-    their ``convert`` reads; those left out take their defaults), plus ``name``, the level's
-    name in a pack. ``on_try(tries, minima)`` is called after each board drawn with the boards
-    drawn so far and the proven minima of those certified."""
+    """One generated level of ``size`` (width, height; None: 8x8), certified with its proven
+    minimum (``options``: generate's options by name, plus ``name``, the level's name in a pack)."""
     options = options or {}
-    size = DEFAULT_SIZE if size is None else tuple(size)
+    size = (8, 8) if size is None else size
     if len(size) != 2:
         raise ValueError(f"a Roller size is WIDTHxHEIGHT, not {'x'.join(str(n) for n in size)}")
     settings = _generate_settings(options)
