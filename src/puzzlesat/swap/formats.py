@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import InvalidPuzzle, ParseError, quoted, require_type
-from ..textio import as_text, split_lines, with_file_name_hint
+from ..textio import MAX_INPUT_BYTES, as_text, read_bytes, split_lines, with_file_name_hint
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -386,8 +386,9 @@ def parse(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None)
     return levels[0]
 
 
-def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
-    """Every level in a ``.swap`` file (ParseError naming the file on bad input).
+def read(path: str | Path, *, fmt: Optional[str] = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Level]:
+    """Every level in a ``.swap`` file (ParseError naming the file on bad input). At most
+    ``max_bytes`` are read (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices are refused.
 
     A file of one level names it after the file.
 
@@ -400,10 +401,7 @@ def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
     [('tiny.swap', 1)]
     >>> folder.cleanup()
     """
-    try:
-        data = Path(path).read_bytes()  # (decoded as the other families' files are: UTF-16, cp932, ...)
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    data = read_bytes(path, max_bytes=max_bytes)  # (decoded as the other families' files are: UTF-16, cp932, ...)
     return parse_all(data, fmt=fmt, source=str(path))
 
 
