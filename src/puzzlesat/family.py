@@ -109,7 +109,10 @@ class Family:
     The verbs take the puzzle object of the family and the family's options as keywords
     (``options`` below is a mapping from :attr:`Option.name` to a value):
 
-    - ``sniff(text) -> bool``: whether a text with no telling file ending is this family's;
+    - ``sniff(text) -> bool``: whether a text with no telling file ending is, without doubt,
+      this family's (what one of its readers reads, or a file it knows to refuse clearly);
+    - ``refusal(text) -> str | None`` (optional): why ``sniff`` refuses a text, a phrase for the
+      error that no family reads it;
     - ``load(text, *, source, fmt, options) -> [puzzle or ParseError]``: the puzzles of one input;
     - ``format(puzzle, *, fmt) -> str`` and ``detect_format(text) -> str | None``;
     - ``solve_record(puzzle, *, options, time_limit) -> dict``: the JSON record of ``solve``
@@ -153,6 +156,7 @@ class Family:
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
+    refusal: Callable[[str], str | None] | None = None
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""

@@ -22,7 +22,7 @@ from .model import START_RULES
 from .records import answer_of, answer_table, generated_record, load, passed, solve_record, verify_record
 from .render import render
 from .show import show, size_text
-from .sniff import sniff
+from .sniff import refusal, sniff
 
 GENERATE_EXAMPLE = "example: puzzlesat generate roller --size 8x8 --count 5 --moves 6-12 --seed 1 --out pack.roller"
 
@@ -172,6 +172,7 @@ FAMILY = Family(
     options=OPTIONS,
     generate_options=GENERATE_OPTIONS,
     sniff=sniff,
+    refusal=refusal,
     load=load,
     format=formats.format,
     detect_format=formats.detect_format,

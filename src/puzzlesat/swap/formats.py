@@ -462,8 +462,21 @@ def sniff(text: str) -> bool:
     """Whether ``text`` is a Swap level: a line ``start``, a line ``goal ...`` and square tokens
     such as ``T1R`` (in any case, so that lower-case ``t1r`` is refused by the Swap reader,
     saying why; lines end in ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    return refusal(text) is None
+
+
+def refusal(text: str) -> str | None:
+    """Why ``text`` is not a Swap level (for the error that no family reads it), or None.
+
+    >>> refusal("start\\nT1R T1G\\n")
+    "no 'goal' line"
+    """
     head = text[:20_000].replace("\r\n", "\n").replace("\r", "\n")
-    return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
+    missing = [what for what, found in (("a 'start' line", _START_LINE.search(head)), ("a 'goal' line", _GOAL_LINE.search(head)),
+                                        ("squares such as T1R", _SQUARE.search(head))) if not found]
+    if not missing:
+        return None
+    return "no " + " and no ".join(what.removeprefix("a ") for what in missing)
 
 
 def format_all(levels: list[Level]) -> str:
