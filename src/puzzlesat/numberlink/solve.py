@@ -1168,7 +1168,7 @@ def solve(
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    contradiction = topology.contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules, deadline=deadline)
     if contradiction is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
@@ -1232,7 +1232,7 @@ def count(
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    contradiction = topology.contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules, deadline=deadline)
     if contradiction is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": contradiction})
     if _use_child(puzzle, deadline):
