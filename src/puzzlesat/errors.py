@@ -119,6 +119,35 @@ def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
         raise TypeError(f"{message} ({hint})" if hint else message)
 
 
+def require_iterable(value: object, name: str, wanted: str, *, text: bool = False) -> None:
+    """Raise a TypeError that names the argument when ``value`` cannot be iterated (None, a
+    number) or, unless ``text``, is one string (which would be read a character at a time).
+
+    >>> require_iterable(None, "pairs", "a sequence of Pair objects")
+    Traceback (most recent call last):
+    ...
+    TypeError: pairs must be a sequence of Pair objects, not NoneType
+    """
+    if isinstance(value, (str, bytes)) and not text:
+        raise TypeError(f"{name} must be {wanted}, not one {type(value).__name__}")
+    try:
+        iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name} must be {wanted}, not {type(value).__name__}") from None
+
+
+def require_mapping(value: object, name: str, wanted: str) -> None:
+    """Raise a TypeError that names the argument unless ``value`` is a mapping (has ``items``).
+
+    >>> require_mapping(None, "paths", "a mapping of label to cells")
+    Traceback (most recent call last):
+    ...
+    TypeError: paths must be a mapping of label to cells, not NoneType
+    """
+    if not callable(getattr(value, "items", None)):
+        raise TypeError(f"{name} must be {wanted}, not {type(value).__name__}")
+
+
 def require_count(value: object, name: str, unit: str = "") -> int:
     """Raise a TypeError or ValueError that names the argument unless ``value`` is a whole
     number of 1 or more (a number of draws, tries, puzzles or answers: ``unit``).

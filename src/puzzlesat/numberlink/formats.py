@@ -1288,6 +1288,7 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
     >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", p).path("B")
     ((0, 2), (1, 2))
     """
+    require_type(puzzle, Puzzle, "puzzle", "the numberlink Puzzle this answers, e.g. parse(text)")
     lines = _lines(as_text(text))
     first = _first_content(lines)
     if first is None:
