@@ -1,5 +1,6 @@
 """Reproducible generation (#45): the same seed and options give the same puzzle whatever the
-machine's load, because a certificate is decided by work (solver conflicts), never by seconds."""
+machine's load: a Numberlink certificate is decided by work (solver conflicts), never by
+seconds; every family's pack entry for a seed repeats byte for byte, also beside busy work."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from puzzlesat.numberlink.formats import format as format_puzzle
 from puzzlesat.numberlink.generate import count_by_work
 from puzzlesat.numberlink.model import Puzzle
 from puzzlesat.numberlink.multilayer.generate import generate as generate_layers
+from puzzlesat.registry import families
+
+SIZES = {"numberlink": (14, 14), "roller": (8, 8), "swap": None}
 
 
 def _spin(stop) -> None:
@@ -37,6 +41,26 @@ def test_the_same_seed_gives_the_same_puzzle_every_call_even_beside_busy_work() 
         stop_thread.set()
         stop_process.set()
         thread.join()
+        process.join()
+
+
+def test_every_family_writes_the_same_pack_entry_for_a_seed_beside_a_busy_process() -> None:
+    def entries() -> list[str]:
+        out = []
+        for family in families():
+            options = {option.name: option.default for option in family.generate_options}
+            made = family.make(SIZES.get(family.name), seed=1000031, time_limit=None, options=options)
+            out.append(family.pack_entry(made))
+        return out
+
+    first = entries()
+    stop = multiprocessing.Event()
+    process = multiprocessing.Process(target=_spin, args=(stop,))
+    process.start()
+    try:
+        assert entries() == first
+    finally:
+        stop.set()
         process.join()
 
 
