@@ -107,7 +107,8 @@ class ChildProgress:
         return SolveResult(Status.SOLVED, self.moves, timings, optimal, lower, method, stats)
 
 
-def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
+def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None,
+          work_limit: float | None = None) -> SolveResult[str]:
     """The fewest moves that paint every floor cell of ``level``.
 
     Returns a :class:`~puzzlesat.results.SolveResult` whose ``solution`` is a move string over
@@ -116,6 +117,8 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
     with no answer; ``lower_bound`` still set). Every answer has passed ``verify``. ``method``:
     one of ``METHODS``; None or ``"exact"`` (the name Swap uses) is ``DEFAULT_METHOD``.
+    ``work_limit`` (the flow method only): CP-SAT's deterministic seconds, a bound on work that
+    ends a search the same way on any machine and load (what a seeded generator needs).
 
     >>> level = Level.from_rows(["o.", ".."])
     >>> result = solve(level, time_limit=10)
@@ -127,11 +130,14 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     require_type(level, Level, "level", "parse text with roller.parse")
     name = DEFAULT_METHOD if method in (None, "exact") else method  # "exact": the default, as for Swap
     run = _method(name)
+    if work_limit is not None and name != "flow":
+        raise ValueError(f"work_limit bounds the flow method's search, not {name!r}'s")
+    limits = {} if work_limit is None else {"work_limit": work_limit}
     deadline = Deadline.of(time_limit)
     if deadline.time_limit is not None and level.width * level.height > CHILD_PROCESS_CELLS and can_fork():
         started = time.perf_counter()
         reported = ChildProgress()
-        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline, on_progress=reported.add)
+        result = run_in_child(solve, level, dict(method=method, time_limit=deadline, **limits), deadline, on_progress=reported.add)
         if result is None:
             return reported.result(level, name, time.perf_counter() - started)
         if result.solution is not None and verify(level, result.solution):  # checked again here
@@ -145,7 +151,7 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     if not verdict.solvable:
         return SolveResult(Status.UNSATISFIABLE, None, Timings(feasibility_seconds, 0.0), False, None, name,
                            {"reason": verdict.reason, "cells": verdict.cells})
-    result = run(graph, time_limit=deadline)
+    result = run(graph, time_limit=deadline, **limits)
     stats = dict(result.stats)
     stats["feasibility_seconds"] = feasibility_seconds
     if result.solution is not None:
