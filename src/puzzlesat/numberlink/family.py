@@ -134,12 +134,19 @@ def canonical_format(fmt: str | None) -> str | None:
     for known in FORMATS:
         if wanted == known.name or wanted in known.aliases:
             return known.name
-    raise ValueError(f"unknown Numberlink format {fmt!r}; expected one of {', '.join(f.name for f in FORMATS)}")
+    raise ValueError(f"unknown format {fmt!r} for Numberlink; expected one of {', '.join(f.name for f in FORMATS)}")
 
 
 def load(text: str, *, source: str, fmt: str | None, options: Mapping[str, Any]) -> list:
-    """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names."""
-    return records.load(text, source=source, fmt=canonical_format(fmt), options=options)
+    """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names (a name
+    of none is a ParseError, as unreadable input is)."""
+    from ..errors import ParseError
+
+    try:
+        fmt = canonical_format(fmt)
+    except ValueError as error:
+        raise ParseError(str(error), source=source) from None
+    return records.load(text, source=source, fmt=fmt, options=options)
 
 
 def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules: Rules | None = None) -> str:

@@ -36,7 +36,7 @@ from typing import Any, Callable, Mapping
 from ..errors import ParseError, UnverifiedAnswer
 from ..family import Generated
 from ..timing import Deadline
-from . import backtracking, formats, multilayer
+from . import formats, multilayer
 from .model import Puzzle, Rules, Solution, StatedRules
 from .solve import count as sat_count
 from .verify import verify
@@ -129,17 +129,13 @@ def _checker(puzzle: AnyPuzzle) -> Callable[..., list]:
 
 
 def _counter(puzzle: AnyPuzzle, options: Options) -> Callable[..., Any]:
-    """The count of the method asked for: SAT (``solver`` its back-end), or the backtracking baseline."""
-    method = options.get("method") or "sat"
-    if method == "sat":
-        solver = {"solver": options["solver"]} if options.get("solver") else {}
-        counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else sat_count
-        return lambda puzzle, **kw: counter(puzzle, **kw, **solver)
-    if method == "backtracking":
-        if isinstance(puzzle, multilayer.Puzzle):
-            raise ValueError("the backtracking baseline solves puzzles of one layer; this one has several (use the sat method)")
-        return backtracking.count
-    raise ValueError(f"unknown Numberlink method {method!r}; expected sat or backtracking")
+    """The count of the method asked for (``method``: "sat", whose back-end is ``solver``, or
+    the "backtracking" baseline, one layer only)."""
+    extra = {"method": options.get("method") or "sat"}
+    if options.get("solver"):
+        extra["solver"] = options["solver"]
+    counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else sat_count
+    return lambda puzzle, **kw: counter(puzzle, **kw, **extra)
 
 
 def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | None) -> dict[str, Any]:
