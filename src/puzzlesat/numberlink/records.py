@@ -9,6 +9,7 @@ differ between the two answers found) with ``second_grid`` / ``second_paths`` (t
 answer): where the puzzle is ambiguous, which a puzzle maker wants to see. ``stated_rules``
 and ``stated_rules_by`` ("url" or "pack") name the rules the puzzle's source asks for, when
 it asks (they are never applied silently: ``show`` says when others were in force).
+``unique`` is null when there is no answer (unsolvable, or none found in time).
 
 ``options`` is the mapping of the family's options by name (``allow_empty``,
 ``no_self_touch``, ``solver``, and ``method``: "sat" or "backtracking"); ``verify_record`` also
@@ -153,7 +154,7 @@ def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
     record: dict[str, Any] = {
         "status": status, "objective": "unique", "size": _size(puzzle), "name": puzzle.name or None,
         "rules": str(rules), "method": result.method, "answer": None, "moves": None, "moves_count": None,
-        "unique": result.unique, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
+        "unique": result.unique if result.count else None, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
         "stated_minimum": None, "stated_minimum_match": None, "stated_answer": None,
         "encode_seconds": round(result.timings.encode, 4), "solve_seconds": round(result.timings.solve, 4),
         "grid": None, "paths": None,
