@@ -26,7 +26,7 @@ from .multilayer.model import Puzzle as LayeredPuzzle
 
 FORMATS = (
     Format("native", "rows of cells ('.' empty, '#' blocked, labels), an optional 'W H' line; blank lines between puzzles",
-           ("nl", "text")),
+           ("nl", "numberlink")),
     Format("thomasahle", "thomasahle's files: a 'W H' line before every character grid, '0 0' at the end"),
     Format("mzucker", "mzucker's flow_solver: a square character grid, letters are colours"),
     Format("dailyprogrammer", "r/dailyprogrammer challenge #280: 'ncolours width height', then '(x, y) (x, y)' per colour",
