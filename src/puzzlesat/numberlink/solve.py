@@ -1155,9 +1155,12 @@ def solve(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> SolveResult[Solution]:
     """Find one answer (verified), prove there is none, or say UNKNOWN when ``time_limit``
-    seconds (building the formula included) run out.
+    seconds (building the formula included) run out. ``method``: "sat" (the default) or
+    "backtracking" (the baseline search of :mod:`.backtracking`); ``solver`` is another thing,
+    the SAT back-end (a pysat name) the sat method runs.
 
     >>> solve(Puzzle.from_rows(["A.B", "...", "A.B"])).status.value   # colouring parity
     'unsatisfiable'
@@ -1165,6 +1168,8 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
+    if _baseline(method) is not None:
+        return _baseline(method).solve(puzzle, rules=rules, time_limit=time_limit)
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
@@ -1221,13 +1226,17 @@ def count(
     limit: int = 2,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
     variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
+    ``method`` and ``solver`` as in :func:`solve` (the backtracking baseline counts by search).
 
     >>> count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=100).count
     12
     """
+    if _baseline(method) is not None:
+        return _baseline(method).count(puzzle, rules=rules, limit=limit, time_limit=time_limit)
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
@@ -1391,11 +1400,29 @@ def is_unique(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
-    unknown, and ``unique`` is True, False or None.
+    unknown, and ``unique`` is True, False or None (``method``, ``solver``: as in :func:`solve`).
 
     >>> is_unique(Puzzle.from_rows(["A..B", "....", "A..B"])).unique
     False
+    >>> is_unique(Puzzle.from_rows(["A..B", "....", "A..B"]), method="backtracking").unique
+    False
     """
-    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, method=method)
+
+
+METHODS = ("sat", "backtracking")  # exact first (the default), then the baseline
+
+
+def _baseline(method: str | None):
+    """The baseline module ``method`` names, None for the SAT method; ValueError for a name
+    that is neither."""
+    if method is None or method == "sat":
+        return None
+    if method == "backtracking":
+        from . import backtracking
+
+        return backtracking
+    raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")

@@ -318,10 +318,12 @@ def solve(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> SolveResult[Solution]:
     """Find one answer (verified), prove there is none, or say UNKNOWN when ``time_limit``
     seconds (building the formula included) run out. A proof found without search is given
-    in ``stats["proof"]``.
+    in ``stats["proof"]``. ``method``: "sat", the only one for stacks (the backtracking
+    baseline searches one layer); ``solver``: the SAT back-end it runs (a pysat name).
 
     >>> solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]])).status.value   # colours
     'unsatisfiable'
@@ -329,6 +331,7 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
+    _only_sat(method)
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
@@ -368,9 +371,11 @@ def count(
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
     known: Solution | None = None,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
     variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
+    ``method`` and ``solver`` as in :func:`solve`.
 
     ``known``: an answer already at hand (a drawn or a stated one), checked with ``verify``
     (ValueError naming its first violation when it is none) and taken as the first answer, so
@@ -386,6 +391,7 @@ def count(
     >>> result.uniqueness.value, result.solutions[0] == known, result.stats["first_answer"]
     ('unique', True, 'known')
     """
+    _only_sat(method)
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     if known is not None:
@@ -464,6 +470,7 @@ def is_unique(
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
     known: Solution | None = None,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
     unknown, and ``unique`` is True, False or None. ``known``: an answer at hand, as in
@@ -472,4 +479,10 @@ def is_unique(
     >>> is_unique(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False)).unique
     False
     """
-    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, known=known)
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, known=known, method=method)
+
+
+def _only_sat(method: str | None) -> None:
+    if method not in (None, "sat"):
+        raise ValueError(f"method {method!r} does not solve stacks of layers: the backtracking baseline searches one "
+                         "layer; use the sat method (the default)")
