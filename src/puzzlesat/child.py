@@ -65,8 +65,9 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _parent_death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent ends (prctl PR_SET_PDEATHSIG); False
-    where that is not available."""
+    """Ask Linux to SIGKILL this process when its parent ends (prctl PR_SET_PDEATHSIG; strictly,
+    when the parent's thread that started it ends: start a child from a thread that outlives
+    it); False where that is not available."""
     if not sys.platform.startswith("linux"):
         return False
     try:
