@@ -1114,10 +1114,7 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
         search.close()
 
 
-# Boards with more cells are solved in a child process under a time limit, which is stopped
-# when the limit has passed by a second: on formulas of tens of millions of clauses one solver
-# call can overrun its conflict budget by many seconds (once 29 s on a busy machine).
-CHILD_PROCESS_CELLS = 250_000
+CHILD_PROCESS_CELLS = 250_000  # more cells: solved in a child process under a time limit (encodings/numberlink.md)
 
 
 def solve(

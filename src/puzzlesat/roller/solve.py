@@ -38,13 +38,7 @@ from .verify import verify
 
 DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
 AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
-# Boards with more cells are solved under a time limit in a forked child, stopped a second after
-# the limit: their stop graph alone is seconds of Python (a 300,000-cell corridor: 2.2 s), which
-# no deadline check inside a solver can cut short. The stop graph and feasibility check take
-# about 30 us per floor cell on a slow machine (22 Nov 2026: 0.33 s for a carved 141x141 board,
-# 13,096 floor cells; 1.0 s at 223x223, so a 0.5 s limit answered after 1.1-1.3 s in process, and
-# after more than 2 s on a loaded machine): above 20,000 cells the child keeps limits to N + 1.
-CHILD_PROCESS_CELLS = 20_000
+CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/roller.md 9)
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.

@@ -61,12 +61,7 @@ HELPER_SLICE_SECONDS = 0.25  # with a helper process beside it, A* runs in slice
 # the helper's findings (a shorter plan, further step-cost bounds) between them
 HELPER_WIDE_BEAM_SHARE = 0.6  # the helper's wide beams take up to this share of the time left (they
 # take none from A* there; expert-071's plan of 21 swaps took 8-12 s of a 14 s share in the helper)
-# Boards with more cells (the game's largest has 42) are solved under a time limit in a forked
-# child, stopped a second after the limit: their bound tables (all-pairs swap distances, the
-# step-cost LP and its repair, quadratic in the distinct squares) and the baseline's states are
-# seconds of Python that no deadline check cuts short (with a 1 s limit, a 12x12 board of 133
-# distinct squares took 4.2 s, 20x20 with 306 took 61 s; with 3 s, 100x100 took 56 s and 2.7 GB).
-CHILD_PROCESS_CELLS = 64
+CHILD_PROCESS_CELLS = 64  # more cells: solved in a child process under a time limit (encodings/swap.md 6)
 
 
 class BestSoFar:

@@ -72,12 +72,8 @@ __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SO
 # clauses none of the inprocessing that runs in bursts of seconds between two conflicts: with it
 # a conflict-budgeted step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it
 # 0.0 s; time kept back before the deadline in proportion to the formula's size).
-# Boards with more cells are solved in a forked child process under a time limit, stopped a
-# second after the limit: one solver call can overrun its step (QA: a 3 s limit on the
-# 72x72x8 ADC 2018 Q17 under cover-all rules took 5 s in process). A layered board's formula
-# is about 150 clauses per cell (6.5 M on 41,472 cells), so the bound is far lower than on one
-# layer (there 250,000 cells).
-CHILD_PROCESS_CELLS = 20_000
+
+CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/numberlink-multilayer.md)
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
