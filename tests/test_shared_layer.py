@@ -301,3 +301,45 @@ def test_a_child_does_not_outlive_its_parent_killed_outright(work, how):
     else:
         os.kill(pid, 9)
         pytest.fail(f"the child {pid} outlived its parent ({work}, {how})")
+
+
+def _answers_then_hang(answers: list, *, time_limit, result=None):
+    from puzzlesat.child import report_answer
+
+    for answer in answers:
+        report_answer(answer)
+    if result is not None:
+        return result
+    time.sleep(60)
+
+
+def test_what_a_child_hands_back_is_checked_and_kept():
+    """run_with_deadline: answers reported are checked as they come (a wrong one is an
+    UnverifiedAnswer, and the child is stopped), and so are the answers of the child's result;
+    once ``wanted`` answers are in the child is stopped and they are the count."""
+    from puzzlesat.child import can_fork, run_with_deadline
+    from puzzlesat.errors import UnverifiedAnswer
+    from puzzlesat.results import CountResult, SolveResult, Status
+
+    if not can_fork():
+        pytest.skip("no fork here")
+
+    def run(answers, *, result=None, wanted=None, counting=False, limit=30.0):
+        deadline = Deadline(limit)
+        return run_with_deadline(_answers_then_hang, answers, dict(time_limit=deadline, result=result), deadline=deadline,
+                                 cells=2, threshold=1, check=lambda a: [] if a.startswith("ok") else [f"{a} is wrong"],
+                                 method="toy", wanted=wanted, counting=counting)
+
+    counted = run(["ok1", "ok2", "ok1", "ok3"], wanted=2, counting=True)  # (stopped then, not killed at the limit)
+    assert isinstance(counted, CountResult) and counted.solutions == ("ok1", "ok2") and counted.complete
+    assert counted.method == "toy" and counted.stats["stopped"] == "2 answers found (solver process stopped)"
+    with pytest.raises(UnverifiedAnswer, match="toy gave an answer that fails the independent check: bad is wrong"):
+        run(["ok1", "bad"])
+    good = SolveResult(Status.SOLVED, "ok", method="toy")
+    assert run([], result=good) == good
+    with pytest.raises(UnverifiedAnswer, match="odd is wrong"):
+        run([], result=SolveResult(Status.SOLVED, "odd", method="toy"))
+    with pytest.raises(UnverifiedAnswer, match="odd is wrong"):
+        run([], result=CountResult(2, True, 2, ("ok", "odd"), method="toy"))
+    stopped = run(["ok1", "ok22"], limit=0.2)  # killed at the limit: the last answer stays
+    assert stopped.status is Status.SOLVED and stopped.solution == "ok22" and "killed" in stopped.stats["stopped"]
