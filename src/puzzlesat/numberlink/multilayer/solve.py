@@ -51,14 +51,14 @@ import time
 
 import numpy as np
 
-from ...child import can_fork as _can_fork, run_in_child as _run_in_child
+from ...child import run_with_deadline
 from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
 from .. import routing
 from ..model import DEFAULT_RULES, Rules
-from ..solve import SatSearch, UnverifiedAnswer
+from ..solve import SatSearch, UnverifiedAnswer  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 from ..solve import _check as _check_answer
 from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
 from .encoding import Encoding
@@ -72,12 +72,8 @@ __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SO
 # clauses none of the inprocessing that runs in bursts of seconds between two conflicts: with it
 # a conflict-budgeted step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it
 # 0.0 s; time kept back before the deadline in proportion to the formula's size).
-# Boards with more cells are solved in a forked child process under a time limit, stopped a
-# second after the limit: one solver call can overrun its step (QA: a 3 s limit on the
-# 72x72x8 ADC 2018 Q17 under cover-all rules took 5 s in process). A layered board's formula
-# is about 150 clauses per cell (6.5 M on 41,472 cells), so the bound is far lower than on one
-# layer (there 250,000 cells).
-CHILD_PROCESS_CELLS = 20_000
+
+CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/numberlink-multilayer.md)
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
@@ -306,10 +302,6 @@ def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None
     return routed
 
 
-def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
-    return deadline.time_limit is not None and puzzle.num_cells > CHILD_PROCESS_CELLS and _can_fork()
-
-
 # -- the verbs --------------------------------------------------------------------------------
 
 def solve(
@@ -338,15 +330,11 @@ def solve(
     proof = contradiction(puzzle, rules)
     if proof is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": proof})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
-        if result is None:
-            return SolveResult(Status.UNKNOWN, timings=Timings(solve=time.perf_counter() - start), method=method,
-                               stats={"stopped": "time limit (solver process killed)"})
-        if result.solution is not None:
-            _check(puzzle, result.solution, rules)
-        return result
+    in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
+                                 cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=1)
+    if in_child is not None:
+        return in_child
     start = time.perf_counter()
     routed = _routed(puzzle, rules, deadline)
     earlier = Timings(solve=time.perf_counter() - start)
@@ -404,16 +392,11 @@ def count(
     proof = contradiction(puzzle, rules)
     if proof is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": proof})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
-                               deadline)
-        if result is None:
-            return CountResult(0, False, limit, (), method=method, timings=Timings(solve=time.perf_counter() - start),
-                               stats={"stopped": "time limit (solver process killed)"})
-        for answer in result.solutions:
-            _check(puzzle, answer, rules)
-        return result
+    in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
+                                 deadline=deadline, cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=limit, counting=True)
+    if in_child is not None:
+        return in_child
     # uniqueness under may-leave-empty with touching allowed: no-self-touch answers plus one
     # detour search (module docstring); full counts use the full formula
     shrink = _shrinks_to_no_touch(rules) and limit <= 2
