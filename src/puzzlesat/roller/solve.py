@@ -37,14 +37,11 @@ from .model import Level
 from .stopgraph import StopGraph
 from .verify import verify
 
-DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
-AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
+DEFAULT_METHOD = "flow"  # the best median on the official TabTale set (encodings/roller.md, section 8, "A* and auto")
+AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (encodings/roller.md, section 8, "A* and auto")
 # Boards with more cells are solved under a time limit in a forked child, stopped a second after
-# the limit: their stop graph alone is seconds of Python (a 300,000-cell corridor: 2.2 s), which
-# no deadline check inside a solver can cut short. The stop graph and feasibility check take
-# about 30 us per floor cell on a slow machine (22 Nov 2026: 0.33 s for a carved 141x141 board,
-# 13,096 floor cells; 1.0 s at 223x223, so a 0.5 s limit answered after 1.1-1.3 s in process, and
-# after more than 2 s on a loaded machine): above 20,000 cells the child keeps limits to N + 1.
+# the limit: their stop graph and feasibility check are seconds of Python, which no deadline
+# check inside a solver can cut short (encodings/roller.md, "Notes moved from the code").
 CHILD_PROCESS_CELLS = 20_000
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
