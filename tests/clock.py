@@ -16,7 +16,8 @@ JUMP_SECONDS = 1e7  # added to the clock once it has jumped: more than any time 
 
 
 class JumpingClock:
-    """The real ``perf_counter``, plus ``JUMP_SECONDS`` from read number ``reads + 1`` on."""
+    """The ``time`` module, but ``perf_counter`` adds ``JUMP_SECONDS`` from read number
+    ``reads + 1`` on (a forked child goes on counting its own reads)."""
 
     def __init__(self, reads: int) -> None:
         self.reads = reads
@@ -30,12 +31,17 @@ class JumpingClock:
     def jumped(self) -> bool:
         return self.count > self.reads
 
+    def __getattr__(self, name: str):
+        return getattr(time, name)
 
-def jump_clock_after(monkeypatch, reads: int) -> JumpingClock:
-    """Make every Deadline's clock jump past its limit after ``reads`` reads (undone by
-    ``monkeypatch`` at the end of the test)."""
+
+def jump_clock_after(monkeypatch, reads: int, modules: tuple = (timing,)) -> JumpingClock:
+    """Make the clock of every Deadline (and of the other ``modules`` given, which read
+    ``time.perf_counter`` themselves) jump past any limit after ``reads`` reads in all (undone
+    by ``monkeypatch`` at the end of the test)."""
     clock = JumpingClock(reads)
-    monkeypatch.setattr(timing, "time", clock)
+    for module in modules:
+        monkeypatch.setattr(module, "time", clock)
     return clock
 
 

@@ -147,7 +147,7 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"] == "no second answer" and result.stats["frontier_sweep"] == "reverse"
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 45  # (a hang guard: the slow forward count sleeps 60 s unless stopped)
 
 
 def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
