@@ -475,7 +475,8 @@ def test_a_board_too_large_for_its_time_limit_is_unknown_with_its_bound(monkeypa
     level = parse(text)
     for method in (None, "astar"):
         result = solve(level, time_limit=0.5, method=method)
-        assert result.status is Status.UNKNOWN and result.timings.total < 5.0
+        assert result.status is Status.UNKNOWN
+        assert result.timings.total < 0.5 + 30.0  # (a hang guard only: in a child process stopped at the limit)
     # What stopped it, seen in this process (in a child process a loaded machine may kill the
     # child before it answers, which is reported as "solver process killed" instead).
     monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 20 * 20)
