@@ -26,7 +26,7 @@ is rejected before the certificate, because such a puzzle is almost never unique
 400 10x10 candidates, 4 of 380 with such a link were unique, against 15 of 20 without); and a
 new link's target is redrawn (up to 6 times) when the link would cut off a small area that no
 link end could absorb without a loop or such a link. Together these raised the certified rate
-more than ten-fold (measured in ``benchmarks/generators.py``). A second addition (session 14):
+more than ten-fold (``benchmarks/generators.py``). A second addition:
 when the count finds a second answer, the candidate is not thrown away but *cut where the two
 answers part* — one link split in two at a step the second answer does not take (both parts at
 least 3 cells, neither a loop nor running beside itself, the link count staying in the band),
@@ -256,7 +256,7 @@ class _FreePairs:
     of ``cells`` and then of ``neighbours(a)``: how :func:`grow_unionfind` picks where a path
     starts. Their number per cell sits in a Fenwick tree, so the ``k``-th pair is found, and a
     cell taken onto a path updated, in logarithmic time (listing them afresh for every path made
-    a draw quadratic in the cells: 7 s on 100x100, minutes on 200x200)."""
+    a draw quadratic in the cells: minutes on 200x200)."""
 
     def __init__(self, cells: Sequence[CellT], neighbours: Callable[[CellT], Iterable[CellT]]) -> None:
         self.cells = cells
