@@ -325,8 +325,8 @@ def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
 
 RULER_SHARE = 1 / 64  # _walks_by_rulers: the share of the arcs at which the walks are cut
 # Boards of fewer cells are walked cell by cell: each array step costs about 10 us and there are
-# a few hundred of them (a 50 x 50 snake in ten paths: 8.4 ms against 4.3 ms cell by cell; at
-# 100 x 100 16.8 against 20.4 ms; at 200 x 200 41 against 93 ms)
+# a few hundred of them, more than a small board's walk (encodings/numberlink.md, "Notes from
+# encoding.py and the smaller modules")
 ARRAY_WALK_CELLS = 10_000
 
 

@@ -143,9 +143,9 @@ _DEPTH_STEP[OPEN], _DEPTH_STEP[CLOSE] = 1, -1
 
 
 def _rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``array[index]`` along the first axis: ``np.take`` copies a row at a time, about four
-    times faster than fancy indexing on arrays of short rows (3 M rows of 16 bytes: 5.5 ms
-    against 23.5 ms), and 2.5 times on flat arrays; the frontier count gathers rows all the time."""
+    """``array[index]`` along the first axis: ``np.take`` copies a row at a time, several times
+    faster than fancy indexing on arrays of short rows; the frontier count gathers rows all the
+    time (encodings/numberlink.md, "Notes from frontier.py")."""
     return np.take(array, index, axis=0)
 
 
@@ -199,8 +199,8 @@ def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: 
     ends, and then the XOR of the random keys over those slots is not zero (each pair wholly between
     cancels; a zero XOR by chance of the keys only keeps a dead row: the count stays exact). The
     count checks each label's pair once, at its second endpoint: a crossing made later, when a label
-    is passed on along a piece, is left to die on its own (checking there too cut raetsel_127a's
-    states from 90 M to 72 M, but cost more than it saved on most boards)."""
+    is passed on along a piece, is left to die on its own (checking there too cost more than it
+    saved on most boards; encodings/numberlink.md, "Notes from frontier.py")."""
     count = len(states)
     running = np.zeros(count, dtype=np.uint64)
     at_new = np.zeros(count, dtype=np.uint64)

@@ -140,10 +140,9 @@ def target_links(width: int, height: int) -> float:
     """The link count aimed at for a board: ``sqrt(width * height)``, the side of a square board,
     about the counts of published Flow Free / Arukone boards (5 at 5x5, 10 at 10x10); on boards
     of more than 237 cells (above 15x15) ``LINKS_PER_CELL`` per cell, which is more. There the
-    quality pipeline's merging of links whose ends touch stops above ``sqrt``: its candidates
-    kept a median 0.075 links per cell at 20x20, 0.067 at 30x30, 0.06 at 40x40 and 50x50 (none
-    of 20 at 30x30 came down into the band around 30), so the old target turned nearly every
-    candidate down; with this one 17x17 and 20x20 puzzles came 22 and 7.7 times faster.
+    quality pipeline's merging of links whose ends touch stops above ``sqrt``, so ``sqrt`` would
+    turn nearly every candidate down (encodings/numberlink.md, "Notes from encoding.py and the
+    smaller modules").
 
     >>> target_links(10, 10), round(target_links(12, 10), 2), target_links(20, 20)
     (10.0, 10.95, 26.0)

@@ -671,8 +671,8 @@ class LayoutBound:
         least the sum over its empty cells of the distance to the nearest square, and at least
         the sum over the squares of the distance to the nearest cell of the region; regions are
         matched exactly, lowest bound first, while their bound is below the best cost found.
-        (A matrix-vector product and a row sum: about 80 µs for 9,000 regions, where one product
-        of the two matrices side by side took 0.6-1.6 ms, the latter with the other core busy.)"""
+        (A matrix-vector product and a row sum: cheaper than one product of the two matrices
+        side by side; encodings/swap.md, "Notes moved from the code".)"""
         regions, inside, nearest = table
         if not regions:  # no connected region of this size: the colour can never gather
             return UNREACHABLE_DISTANCE
