@@ -72,7 +72,7 @@ SMALL_AREA = 3         # free areas of at most this many cells are absorbed into
 TARGET_ATTEMPTS = 6    # targets tried per new link before accepting one that leaves a bad pocket
 BAND = 0.15            # link counts within +-15 % of the target are accepted
 LINKS_PER_CELL = 0.065  # the default target on boards above 15x15 (target_links)
-DEFAULT_MAX_TRIES = 10_000
+DEFAULT_MAX_TRIES = 10_000  # candidates drawn (each a try) before generate gives up
 CellT = TypeVar("CellT", bound=tuple)  # a cell of any board: (row, col) or (layer, row, col)
 
 

@@ -32,7 +32,7 @@ from .stepcost import BoundTimeout, StepCostBound
 DEFAULT_MAX_STATES = 3_000_000  # A*'s table holds at most this many states (about 1.2 GB; encodings/swap.md, "Notes moved from the code")
 LAYERED_MAX_STATES = 40_000_000  # the breadth-first proof stores one byte per cell and state
 LAYERED_CHUNK = 500_000  # children gathered before they are sorted and checked against the layers
-UNSET = 1 << 30
+UNSET = 1 << 30  # "none yet" among costs and bounds (above any plan's length)
 PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
 MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
 DISTANCE_PLAN_MAX_CELLS = 400  # distance_plan: the generator's largest board (the game's: 42 cells)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .search import Search, SearchOutcome
 
 METHODS = ("search", "cpsat", "astar")
-CPSAT_HORIZON_CAP_PER_CELL = 4
+CPSAT_HORIZON_CAP_PER_CELL = 4  # without a time limit, CP-SAT's horizon grows to at most this many swaps per cell
 QUICK_PLAN_SECONDS = 3.0  # at most this long, and at most QUICK_PLAN_SHARE of the time limit,
 QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof,
 QUICK_PLAN_EXPANSIONS_PER_CELL = 50  # and at most this many expansions per cell (unsolvable levels)
