@@ -116,6 +116,7 @@ def test_puzzlesat_bench_command_runs_the_runner(fake_module, tmp_path, capsys) 
     assert "unknown benchmark module" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypatch) -> None:
     """A stand-in module that gives two rows and then hangs: the runner keeps both rows, stops
     the child process at the budget and says so in the notes and the report."""

@@ -81,6 +81,7 @@ def test_limits_give_unknown_and_no_self_touch_is_refused() -> None:
         count_answers(puzzle, Rules(no_self_touch=True))
 
 
+@pytest.mark.slow
 def test_janko_uniqueness_agrees_with_sat() -> None:
     """The first 20 janko puzzles (8x8 to 11x11): unique or not, by both methods."""
     puzzles = load_set("janko")[:20]

@@ -280,6 +280,7 @@ def test_janko_190_needs_touching_and_is_solved() -> None:
 ADC2015 = ("dasadc-conmgr-ADC2015", "sample", "ADC2015_QA", "Q")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,first", [("Q07.txt", "covering"), ("Q10.txt", "covering"), ("Q11.txt", "covering"), ("Q17.txt", None)])
 def test_adc_2015_puzzles_that_the_may_leave_empty_formula_missed(name: str, first: str | None) -> None:
     """Q07, Q10, Q11 (their published answers cover every cell) and Q17 (49 empty cells) were

@@ -55,6 +55,7 @@ def test_methods_agree_with_brute_force_on_random_levels():
     assert solvable > 25
 
 
+@pytest.mark.slow
 def test_methods_agree_on_larger_random_levels():
     # 8x8 boards with more floor than brute force handles: DFS, time-indexed and the default
     # solver must agree on the minimum with each other.
@@ -278,6 +279,7 @@ def test_a_child_process_that_overruns_its_limit_is_stopped(monkeypatch):
 REPORT_SECONDS = 2.0  # the limit of the stopped solves below: the stuck part sleeps 60 s
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not importlib.import_module("puzzlesat.child").can_fork(), reason="needs fork")
 def test_a_stopped_child_process_answers_with_what_it_reported(monkeypatch):
     """A solve in a child process stopped at its limit still gives the bound it had proven and
