@@ -661,8 +661,8 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     ``answer``) with every edge not inside the window assumed as in ``answer``. A model is an
     answer of the whole puzzle, so nothing is assumed that the rules do not say: this only
     decides *where to look first*. Under default rules the full formula is weak and its global
-    search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
-    #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way). ``stop`` (a
+    search can miss a second answer for minutes that a window finds in milliseconds
+    (encodings/numberlink.md, "Notes from solve.py"). ``stop`` (a
     function) is asked before each window, and with ``in_steps`` every STOP_STEP_CONFLICTS
     conflicts within one too, whether to give up (a search beside has decided)."""
     return _first_in_windows(search, answer, _window_masks(search, windows), stop, in_steps)
