@@ -37,8 +37,8 @@ from .model import Level
 from .stopgraph import StopGraph
 from .verify import verify
 
-DEFAULT_METHOD = "flow"  # the best median on the official TabTale set (encodings/roller.md, section 8, "A* and auto")
-AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (encodings/roller.md, section 8, "A* and auto")
+DEFAULT_METHOD = "flow"  # the best median on the official TabTale set (encodings/roller.md, section 8)
+AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (encodings/roller.md, section 8)
 # Boards with more cells are solved under a time limit in a forked child, stopped a second after
 # the limit: their stop graph and feasibility check are seconds of Python, which no deadline
 # check inside a solver can cut short (encodings/roller.md, "Notes moved from the code").
