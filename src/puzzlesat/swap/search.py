@@ -831,10 +831,10 @@ def distance_plan(
     ``"manhattan"``) to the nearest wrong cell that wants that colour. That is the published
     game's heuristic (not admissible, so nothing here is proven); it pulls squares toward where
     they are wanted, where the beams follow the admissible bounds, and on some large levels it
-    reaches shorter plans than they do (7x6 levels: 27 against 28 swaps, 17 against 18).
+    reaches shorter plans than they do (encodings/swap.md, "Notes moved from the code").
     ``None`` when the cap or the limit comes first, and at once on a board of more than
     :data:`DISTANCE_PLAN_MAX_CELLS` cells (a guide over all wrong cells per child is too dear
-    there: on a 30 x 30 board one expansion outlasted a 2 s limit).
+    there: one expansion can outlast a short time limit).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
