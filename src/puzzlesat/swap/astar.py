@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from ..errors import require_type
+from ..errors import require_type, require_valid
 from ..grid import is_whole_number
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
@@ -49,11 +49,11 @@ from .model import Level, Move
 from .moves import ray_table
 from .verify import verify
 
-CAP = 5000
+CAP = 5000  # expansions per heuristic run, as in the published baseline
 # A run that stops still has to free its states (best g, parents, closed set, heap, heuristic
-# cache), about 1e-8 s per state and board cell: 63 ms for the 144,000 states of 0.5 s on a 7x6
-# board, 126 ms after 1 s. That much time (with room for a loaded machine) is kept back from
-# the deadline, so the whole baseline returns at its time limit instead of 0.1 s after it.
+# cache), about 1e-8 s per state and board cell. Twice that much time per state and cell is kept
+# back from the deadline, so the whole baseline returns at its time limit, not after it
+# (encodings/swap.md, "Notes moved from the code").
 FREE_SECONDS_PER_STATE_CELL = 2e-8
 MATCH_HEURISTICS = ("H_E", "H_M", "H_EM", "H_MM")
 CLUSTER_HEURISTICS = ("H_C", "H_CC")
@@ -316,7 +316,7 @@ def astar_run(compiled: _Compiled, goal_kind: str, name: str, *, cap: int, deadl
                 hc = h(child_state)
                 counter += 1
                 heapq.heappush(heap, (g + hc, hc, counter, child_state))
-                if counter % 8 == 0 and out_of_time():  # one expansion of a 20x20 board: ~1 s; one touch heuristic there: ~2 ms
+                if counter % 8 == 0 and out_of_time():  # (inside an expansion too: one on a large board takes long)
                     return done("timeout")
     return done("exhausted")
 
@@ -383,9 +383,7 @@ def astar_solve(
         best = min(found, key=lambda r: len(r.swaps or ()))
         cols = compiled.cols
         moves = tuple(Move(divmod(i, cols), divmod(j, cols)) for i, j in best.swaps or ())
-        problems = verify(level, moves)
-        if problems:  # a bug in this module: never hand out an unchecked answer
-            raise RuntimeError(f"A* produced an invalid answer: {problems[0]}")
+        require_valid(verify(level, moves), "the A* baseline")  # (a bug in this module)
         stats["heuristic"] = best.heuristic
         return SolveResult(Status.SOLVED, moves, timings, optimal=False, lower_bound=None, method="astar", stats=stats)
     if any(r.status == "exhausted" for r in runs):

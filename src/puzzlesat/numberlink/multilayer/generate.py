@@ -21,7 +21,7 @@ no longer be split so ends the draw. Only a puzzle the count proves unique is re
 ``unionfind``: the union-find partition alone, as on one layer (leftovers blocked under
 cover-all rules); ``unique=True`` (the default) draws again until the count proves one unique,
 ``unique=False`` labels each puzzle with the count's verdict. Unique stacks are rare beyond
-about 4x4x2 under cover-all rules (measured in ``docs/numberlink-search-and-generators.md``).
+about 4x4x2 under cover-all rules (``docs/numberlink-search-and-generators.md``).
 
 ``routing`` (contest routing problems, as in the DA Symposium Algorithm Design Contest
 2016-2018): may-leave-empty rules, no blocked cells, ``lines`` numbered pairs (default
@@ -58,7 +58,7 @@ import random
 import time
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ...errors import require_count, require_type
+from ...errors import require_count, require_type, require_valid
 from ...grid import is_whole_number
 from ...results import CountResult
 from ...sat import check_solver_name
@@ -412,9 +412,8 @@ def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: in
 
 
 def _check_drawn(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
-    violations = verify(puzzle, solution, rules)
-    if violations:  # the drawing steps keep every rule by construction: this is a bug
-        raise AssertionError(f"a drawn answer breaks the rules: {violations[0]}")
+    # the drawing steps keep every rule by construction: a violation is a bug
+    require_valid(verify(puzzle, solution, rules), "the multi-layer drawing")
 
 
 # -- the verb ------------------------------------------------------------------------------------
