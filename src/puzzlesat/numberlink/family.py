@@ -102,7 +102,8 @@ GENERATE_OPTIONS = (
     Option("method", "--method", "one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), "
            "unionfind, or routing (ADC-style routing problems, with --allow-empty)", kind="choice", default=None,
            choices=GENERATE_METHODS),
-    Option("certify_limit", "--certify-limit", "seconds per SAT uniqueness count (default 10)", kind="value", default=10.0,
+    Option("certify_limit", "--certify-limit", "work per SAT uniqueness count, in nominal seconds of 10,000 solver conflicts "
+           "(default 10): work, not time, so a seed gives the same puzzle on any machine", kind="value", default=10.0,
            convert=convert_seconds, metavar="S"),
     Option("allow_multiple", "--allow-multiple", "unionfind: keep puzzles that are not unique, labelled in their comment line"),
     Option("band", "--band", "quality: accepted link counts, target +- this fraction (default 0.15)", kind="value", default=None,

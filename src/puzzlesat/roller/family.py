@@ -111,8 +111,8 @@ def _whole(least: int, what: str) -> Callable[[str], int]:
 GENERATE_OPTIONS = (
     Option("moves", "--moves", "proven minimum number of moves wanted (default: from the size)", kind="value", default=None,
            convert=moves_range, metavar="LO-HI"),
-    Option("certify_limit", "--certify-limit", f"seconds per proof of one board's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); "
-           f"boards that run out are skipped, {UNPROVEN_STREAK} in a row end the level", kind="value",
+    Option("certify_limit", "--certify-limit", f"work per proof of one board's minimum, in CP-SAT's deterministic seconds with the default "
+           f"method (default {DEFAULT_CERTIFY_LIMIT:g}); boards that run out are skipped, {UNPROVEN_STREAK} in a row end the level", kind="value",
            default=DEFAULT_CERTIFY_LIMIT, convert=seconds, metavar="S"),
     Option("min_floor", "--min-floor", "fewest floor cells (default: a third of the inner cells, at least 5 or all of them)",
            kind="value", default=None, convert=_whole(0, "a whole number of 0 or more"), metavar="N"),
