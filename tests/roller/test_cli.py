@@ -160,7 +160,7 @@ def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, 
     path.write_text(RING)
     code, out, _ = run(capsys, "solve", str(path), "--json")
     (record,) = json_lines(out)
-    assert record["status"] == "error" and "which fails verify: unpainted" in record["error"] and code == 1
+    assert record["status"] == "error" and "fails the independent check: unpainted" in record["error"] and code == 1
 
 
 def test_verify_the_licensed_samples(capsys, oracle):
