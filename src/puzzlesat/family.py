@@ -52,12 +52,15 @@ class Violation:
 class Format:
     """A text format a family reads: its name (``--format NAME``), other names it answers to,
     a line on what it is, and whether the family writes it too (``format(puzzle, fmt=name)``;
-    a puzzle the format cannot hold is a :class:`~puzzlesat.errors.CannotExpress`)."""
+    a puzzle the format cannot hold is a :class:`~puzzlesat.errors.CannotExpress`). A format of
+    puzzle URLs (puzz.link's) gives ``url_patterns``: a source matching one is the puzzle itself,
+    not a file to open."""
 
     name: str
     summary: str
     aliases: tuple[str, ...] = ()
     writes: bool = True
+    url_patterns: tuple[str, ...] = ()  # regexes (searched in the lower-cased source) of a puzzle URL read as it stands
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,9 @@ class Family:
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
-    capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
+    # e.g. "count", "layers", "stated-answers"; "answer-files": verify --answers pairs answer files
+    # (one per puzzle file, by name) with its puzzle files (answer tables: the answer_table verb)
+    capabilities: frozenset[str] = frozenset()
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""
 

@@ -201,7 +201,7 @@ class Scene:
         """Write the picture as SVG, or as PNG (needs matplotlib) when ``path`` ends in ``.png``;
         ``scale`` is PNG pixels per unit. Raises ValueError for other endings."""
         path = Path(path)
-        problem = _ending_problem(path)
+        problem = ending_problem(path)
         if problem:
             raise ValueError(problem)
         if path.suffix.lower() == ".svg":
@@ -279,58 +279,10 @@ def png_scale(scene: Scene, *, smallest: float = 800.0, largest: float = 4000.0)
     return min(max(1.0, smallest / longest), largest / longest)
 
 
-def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
-    """The caption ``puzzlesat render`` puts over a picture: file name (or URL), position in a
-    multi-puzzle file, the puzzle's own name when it adds something, and its size.
-
-    >>> cli_caption("levels/pack.roller", 2, "ring", "5x5")
-    'pack.roller #2 [ring]  (5x5)'
-    >>> cli_caption("levels/pack.swap", 2, "pack.swap#2", "4x4")  # a name made of the file's own
-    'pack.swap #2  (4x4)'
-    >>> cli_caption("levels/pack.swap", None, "pack.swap#0", "4x4")  # no --index: the first puzzle
-    'pack.swap  (4x4)'
-    """
-    is_url = source.startswith(("http://", "https://", "p?"))
-    base = source if is_url else source.replace("\\", "/").rsplit("/", 1)[-1]
-    caption = base + (f" #{index}" if index else "")
-    if name and name not in caption and name not in (base, f"{base}#{index or 0}"):
-        caption += f" [{name}]"
-    return caption + f"  ({size})"
-
-
 PICTURE_ENDINGS = (".svg", ".png")
 
 
-def _ending_problem(path: Path) -> str | None:
+def ending_problem(path: Path) -> str | None:
     if path.suffix.lower() not in PICTURE_ENDINGS:
         return f"cannot write {path.name!r}: the picture file must end in .svg or .png"
     return None
-
-
-def output_problem(output: str) -> str | None:
-    """Why ``puzzlesat render`` could not write ``output`` (checked before any solving), or None."""
-    path = Path(output)
-    problem = _ending_problem(path)
-    if problem:
-        return problem
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return f"cannot write {output}: no folder {folder}"
-    return None
-
-
-def save_for_cli(scene: Scene, output: str) -> int:
-    """Write ``scene`` to ``output`` (.svg or .png) for ``puzzlesat render``: prints where it
-    went, or a one-line error on stderr; returns the exit status (0 written, 2 not)."""
-    import sys
-
-    try:
-        path = scene.save(output, scale=png_scale(scene))
-    except OSError as exc:
-        print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except (ValueError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {path}")
-    return 0
