@@ -73,11 +73,11 @@ def parse_row(line: str, fmt: str, number: int, source: str | None) -> Row | Par
 def load(text, *, source=None, fmt=None, options=None):
     fmt = fmt or detect_format(text) or "native"
     return [parse_row(line, fmt, number, source) for number, line in enumerate(text.splitlines(), 1)
-            if line.strip() and not line.startswith("#")]
+            if line.strip() and not line.startswith("# ")]
 
 
 def detect_format(text):
-    rows = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    rows = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("# ")]
     for name, pattern in (("native", r"[01]+"), ("dots", r"[.#]+"), ("byte", r"0x[0-9a-f]+")):
         if rows and all(re.fullmatch(pattern, row) for row in rows):
             return name
