@@ -7,3 +7,10 @@ SAMPLES = {
     "roller": ("#####\n#o..#\n#.#.#\n#...#\n#####", 4),
     "swap": ("start\nT1R T1G\nT1G T1R\ngoal\nR G\nR G", 1),
 }
+
+# A small, quick ``generate FAMILY`` run per family (the size and settings it needs).
+GENERATE = {
+    "numberlink": ["--size", "5x5"],
+    "roller": ["--size", "5x5"],
+    "swap": ["--size", "3x3"],
+}

@@ -43,7 +43,9 @@ def command_generate(args: argparse.Namespace) -> int:
         for entry in writer:
             progress.close()
             if args.json:
-                print(json.dumps(entry.record), flush=True)
+                record = {"family": family.name, "source": args.out, "index": entry.index, "error": None,
+                          "seconds": round(getattr(entry.generated, "seconds", 0.0), 4), **entry.record}
+                print(json.dumps(record), flush=True)
             elif not args.out:
                 print(entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
             progress.advance(note=f"#{entry.index}")
