@@ -54,10 +54,10 @@ def parse_size(text: str) -> tuple[int, ...]:
     >>> parse_size("10")
     Traceback (most recent call last):
     ...
-    ValueError: size must be WIDTHxHEIGHT or WIDTHxHEIGHTxLAYERS, e.g. 8x8, not '10'
+    ValueError: size '10' is not WIDTHxHEIGHT (or WIDTHxHEIGHTxLAYERS), e.g. 8x8
     """
     if not re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*(?:[xX]\s*\d+\s*)?", text):
-        raise ValueError(f"size must be WIDTHxHEIGHT or WIDTHxHEIGHTxLAYERS, e.g. 8x8, not {text!r}")
+        raise ValueError(f"size {text!r} is not WIDTHxHEIGHT (or WIDTHxHEIGHTxLAYERS), e.g. 8x8")
     numbers = tuple(int(part) for part in re.split(r"[xX]", text))
     if min(numbers) < 1:
         raise ValueError(f"size {text.strip()} has a side of 0")

@@ -80,7 +80,7 @@ def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> No
         for option in family.options:
             owners.setdefault(option.name, (option.flag, []))[1].append(family.name)
     if getattr(args, "method", None) is not None:
-        owners["method"] = ("--method", [f.name for f in families() if f.methods])
+        owners["method"] = ("--method", [f.name for f in families() if args.method in (m.name for m in f.methods)])
     if getattr(args, "answers", None) is not None:
         owners["answers"] = ("--answers", [f.name for f in families() if "answer-files" in f.capabilities or f.answer_table])
     for name, (flag, names) in owners.items():

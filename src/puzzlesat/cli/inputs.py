@@ -227,7 +227,7 @@ def family_options(family: Family, values: Mapping[str, Any] | Any) -> dict[str,
         value = get(option.name, None)
         chosen[option.name] = option.default if value is None else value
     method = get("method", None)
-    if method is not None:
+    if method is not None and method in (m.name for m in family.methods):  # (another family's method: not this one's)
         chosen["method"] = method
     return chosen
 
@@ -244,6 +244,8 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
         raise
     chosen = pick_family(text, source, family=family, fmt=fmt)
     try:
+        if fmt and fmt not in chosen.format_names():
+            raise ParseError(f"unknown format {fmt!r} for {chosen.name} puzzles (one of {', '.join(chosen.format_names())})")
         items = chosen.load(text, source=source, fmt=fmt, options=family_options(chosen, options or {}))
         if not items:
             raise ParseError("no puzzle found in the input", source=source)

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from ..family import Family
 from ..scene import Scene, clean_text, ending_problem, png_scale
+from .inputs import is_url
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -111,15 +112,14 @@ def caption(source: str, index: int | None, name: str, size: str) -> str:
     """The caption ``puzzlesat render`` puts over a picture: file name (or URL), position in a
     multi-puzzle file, the puzzle's own name when it adds something, and its size.
 
-    >>> caption("levels/pack.roller", 2, "ring", "5x5")
-    'pack.roller #2 [ring]  (5x5)'
-    >>> caption("levels/pack.swap", 2, "pack.swap#2", "4x4")  # a name made of the file's own
-    'pack.swap #2  (4x4)'
-    >>> caption("levels/pack.swap", None, "pack.swap#0", "4x4")  # no --index: the first puzzle
-    'pack.swap  (4x4)'
+    >>> caption("levels/pack.txt", 2, "ring", "5x5")
+    'pack.txt #2 [ring]  (5x5)'
+    >>> caption("levels/pack.txt", 2, "pack.txt#2", "4x4")  # a name made of the file's own
+    'pack.txt #2  (4x4)'
+    >>> caption("levels/pack.txt", None, "pack.txt#0", "4x4")  # no --index: the first puzzle
+    'pack.txt  (4x4)'
     """
-    is_url = source.startswith(("http://", "https://", "p?"))
-    base = source if is_url else source.replace("\\", "/").rsplit("/", 1)[-1]
+    base = source if is_url(source) else source.replace("\\", "/").rsplit("/", 1)[-1]
     text = base + (f" #{index}" if index else "")
     if name and name not in text and name not in (base, f"{base}#{index or 0}"):
         text += f" [{name}]"
