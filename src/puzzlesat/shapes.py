@@ -2,7 +2,7 @@
 polygons, circles, text, arrows, groups), apart from the scene so that the SVG and PNG writers
 import them without importing the scene that calls them.
 
->>> Rect(0, 0, 20, 20, cls="cell").cls, clean_text("a\tb")
+>>> Rect(0, 0, 20, 20, cls="cell").cls, clean_text("a" + chr(7) + "b")
 ('cell', 'a?b')
 """
 
