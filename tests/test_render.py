@@ -397,7 +397,8 @@ def test_puzzlesat_render_png(tmp_path) -> None:
 def test_a_picture_too_thin_for_a_png_is_a_clear_error(tmp_path, capsys) -> None:
     """A 20000x1 Numberlink board shrunk to 4000 pixels across would be under a pixel high."""
     pytest.importorskip("matplotlib")
-    from puzzlesat.scene import Rect, Scene, save_for_cli
+    from puzzlesat.cli.output import save_picture as save_for_cli
+    from puzzlesat.scene import Rect, Scene
 
     thin = Scene(20000 * 40, 40)
     thin.add(Rect(0, 0, 20000 * 40, 40, fill="#cccccc"))
@@ -410,7 +411,7 @@ def test_png_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch, capsys) 
     import sys
 
     from puzzlesat.png import MissingMatplotlib
-    from puzzlesat.scene import save_for_cli
+    from puzzlesat.cli.output import save_picture as save_for_cli
 
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, name)

@@ -11,7 +11,7 @@ import types
 import pytest
 
 from puzzlesat.cli import main
-from puzzlesat.families import detect_family
+from puzzlesat.registry import detect_family
 from puzzlesat.swap import cli as swap_cli
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve

@@ -5,6 +5,6 @@ converters, :mod:`.inputs` reads files and folders, :mod:`.output` prints record
 imports this package.
 """
 
-from .main import build_parser, main
+from .main import build_parser, installed_versions, main
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "installed_versions", "main"]

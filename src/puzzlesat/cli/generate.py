@@ -1,7 +1,7 @@
 """``puzzlesat generate FAMILY``: certified puzzles written as a pack by the one pack writer
 (:mod:`puzzlesat.pack`), for every family alike; the family's own settings come from its
-``generate_options``. Without ``--out`` the pack goes to standard output; ``--json`` prints one
-record per puzzle instead (``docs/record.schema.json``).
+``generate_options`` (and the rules of its ``options``). Without ``--out`` the pack goes to
+standard output; ``--json`` prints one record per puzzle instead (``docs/record.schema.json``).
 """
 
 from __future__ import annotations
@@ -9,10 +9,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
+from ..errors import PuzzlesatError
+from ..family import Family
 from ..registry import family_for_path, get_family
 from .output import Progress
+
+
+def generate_option_names(family: Family) -> list[str]:
+    """The names of the options ``generate FAMILY`` offers: its generate options, then its rules."""
+    names: list[str] = []
+    for option in (*family.generate_options, *family.options):
+        if option.name not in names:
+            names.append(option.name)
+    return names
 
 
 def command_generate(args: argparse.Namespace) -> int:
@@ -25,37 +35,40 @@ def command_generate(args: argparse.Namespace) -> int:
         print(f"error: --out {args.out} ends in {', '.join(named.extensions)}, which names {named.name} files; "
               f"give a {family.name} pack another name", file=sys.stderr)
         return 2
-    options = {option.name: getattr(args, option.name) for option in family.generate_options}
-    request = PackRequest(family=family, size=args.size, count=args.count, seed=args.seed, options=options,
-                          time_limit=args.time_limit, out=args.out)
-    size = "x".join(str(side) for side in args.size) if args.size else "default size"
-    progress = Progress(args.count, label=f"generate {family.name} {size}")
-
-    def on_event(event: Any) -> None:
-        progress.show(note=str(event))
-
+    options = {name: getattr(args, name) for name in generate_option_names(family) if getattr(args, name, None) is not None}
+    size = "x".join(str(side) for side in args.size) if args.size else ""
+    progress = Progress(args.count, label=f"generate {family.name} {size}".rstrip())
     try:
-        writer = PackWriter(request, on_event=on_event)
-    except PackError as exc:
+        request = PackRequest(family=family, size=args.size, count=args.count, seed=args.seed, options=options,
+                              time_limit=args.time_limit, out=args.out)
+        writer = PackWriter(request, on_event=lambda index, note: progress.show(note))
+    except (PackError, ValueError) as exc:  # an --out that cannot be resumed, a request the family refuses
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    progress.done = min(writer.resumed, args.count)
+    status = 0
     try:
         for entry in writer:
-            progress.close()
+            progress.close()  # (a line is never printed on the bar's)
             if args.json:
-                record = {"family": family.name, "source": args.out, "index": entry.index, "error": None,
-                          "seconds": round(getattr(entry.generated, "seconds", 0.0), 4), **entry.record}
-                print(json.dumps(record), flush=True)
-            elif not args.out:
-                print(entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
-            progress.advance(note=f"#{entry.index}")
-    except PackError as exc:
+                print(json.dumps(entry.record), flush=True)
+            elif args.out is None:
+                first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
+                print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
+            progress.advance(note=f"{entry.generated.tries} tries")
+    except KeyboardInterrupt:
+        progress.close()
+        kept = writer.resumed + writer.tally.made
+        print(f"interrupted: {kept} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        return 130
+    except (PackError, OSError, ValueError) as exc:  # a pack that cannot be written, a request refused before drawing
         progress.close()
         print(f"error: {exc}", file=sys.stderr)
-        return 1
-    finally:
+        return 2
+    except PuzzlesatError as exc:  # the family gave up, or drew only repeats: the puzzles before stay
         progress.close()
-    summary = writer.summary()
-    for line in [summary] if isinstance(summary, str) else summary:
-        print(line, file=sys.stderr)
-    return 0
+        print(f"error: puzzle {writer.resumed + writer.tally.made}: {exc}", file=sys.stderr)
+        status = 1
+    progress.close()
+    print(writer.summary(), file=sys.stderr)
+    return status

@@ -101,7 +101,11 @@ def add_generate_parser(gen: argparse._SubParsersAction, family: Family) -> None
     gp.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle")
     gp.add_argument("--json", action="store_true", help="print one JSON record per puzzle")
     group = gp.add_argument_group(f"{family.name} settings")
-    for option in family.generate_options:
+    taken = {"size", "count", "seed", "out", "time_limit", "json"}
+    for option in (*family.generate_options, *family.options):  # (its rules too: puzzles are made under them)
+        if option.name in taken:
+            continue
+        taken.add(option.name)
         add_option(group, option)
         if option.kind != "flag" and option.default not in (None, False):
             gp.set_defaults(**{option.name: option.default})
