@@ -137,14 +137,15 @@ def passed(record):
     return stated["valid"] and (record["status"] == "unsolvable" or (record["status"] == "solved" and record["optimal"]))
 
 
-def show(row, record, *, verb, colour):
+def show(row, record, *, verb, colour, where=None):
+    where = where or record["source"]
     if record["status"] != "solved":
         text = f"{record['status']}" + (f": {record['reason']}" if record.get("reason") else "")
     else:
         text = f"solved in {record['moves_count']} moves" + (", proven minimum" if record["optimal"] else "")
     if record.get("stated_answer") is not None:
         text += "; stated answer " + ("valid" if record["stated_answer"]["valid"] else "INVALID")
-    text += f", {record['seconds']:.3f}s"
+    text = f"{where} ({len(row.bits)}x1): {text}, {record['seconds']:.3f}s"
     if verb == "verify":
         return text
     bits = "".join(map(str, row.bits))

@@ -51,6 +51,10 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
         return error_record(family, source, index, str(item))
     start = time.perf_counter()
     options = family_options(family, args)
+    if verb == "verify":
+        options["answers"] = getattr(args, "answers", None)
+        if family.objective is Objective.UNIQUE:
+            options["allow_multiple"] = bool(getattr(args, "allow_multiple", False))
     try:
         if verb == "solve":
             body = family.solve_record(item, options=options, time_limit=args.time_limit)
@@ -83,6 +87,8 @@ def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> No
         owners["method"] = ("--method", [f.name for f in families() if args.method in (m.name for m in f.methods)])
     if getattr(args, "answers", None) is not None:
         owners["answers"] = ("--answers", [f.name for f in families() if "answer-files" in f.capabilities or f.answer_table])
+    if getattr(args, "allow_multiple", False):
+        owners["allow_multiple"] = ("--allow-multiple", [f.name for f in families() if f.objective is Objective.UNIQUE])
     for name, (flag, names) in owners.items():
         value = getattr(args, name, None)
         if value not in (None, False) and not families_read.intersection(names):
@@ -167,7 +173,8 @@ def command_verify(args: argparse.Namespace) -> int:
             continue
         for item, record in _verify_records(args, source, family, items, answers.get(source), table, named):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
-            unanswered += args.answers is not None and record["status"] != "error" and record.get("stated_answer") is None
+            stated = record.get("stated_answer")  # (one the puzzle's own file states has source None)
+            unanswered += args.answers is not None and record["status"] != "error" and (stated is None or stated.get("source") is None)
             passed = record["status"] != "error" and family is not None and family.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import PuzzlesatError
-from ..family import Family, Option
+from ..family import Family, Objective, Option
 from ..registry import families
 from . import commands
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
@@ -137,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check stated answers too: an answer file (for one puzzle file) or a folder of them, paired by name "
                         f"(the same name, or A04.txt for Q04.txt; {', '.join(files) or 'no family'}), or one file of answers "
                         f"to many puzzles by name ({', '.join(tables) or 'no family'})")
+    if any(f.objective is Objective.UNIQUE for f in families()):
+        unique = ", ".join(f.name for f in families() if f.objective is Objective.UNIQUE)
+        p.add_argument("--allow-multiple", action="store_true",
+                       help=f"unique-answer families ({unique}): a solved puzzle passes whether or not its answer is unique "
+                            "(contest sets of routing problems); uniqueness is still decided and reported")
     p.set_defaults(run=commands.command_verify)
 
     p = sub.add_parser("generate", help="generate certified puzzles",

@@ -1,6 +1,6 @@
-"""What the command line prints: records as JSON lines or as text for a person (the head of a
-line, ``where (size): ...``, and the family's ``show`` after it), colours on a terminal,
-render captions and picture files, and a progress bar on standard error.
+"""What the command line prints: records as JSON lines or as text for a person (the family's
+``show``, its line starting with where the puzzle is), colours on a terminal, render captions
+and picture files, and a progress bar on standard error.
 
 >>> place({"source": "pack.txt", "index": 2}, 3), place({"source": "one.nl", "index": 0}, 1)
 ('pack.txt#2', 'one.nl')
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..family import Family
-from ..scene import Scene, clean_text, ending_problem, png_scale
+from ..scene import Scene, ending_problem, png_scale
 from .inputs import is_url
 
 
@@ -62,23 +62,6 @@ def place(record: dict[str, Any], puzzles_in_source: int) -> str:
     return f"{record['source']}#{index}"
 
 
-def head(family: Family, item: Any, record: dict[str, Any], where: str) -> str:
-    """``where [name] (size)``: the start of a record's line; the puzzle's name is shown when it
-    says more than the file's own name (control characters never reach the terminal).
-
-    >>> record = {"source": "levels/pack.txt", "index": 1, "name": "ring"}
-    >>> class Toy: size_text = staticmethod(lambda puzzle: "5x5")
-    >>> head(Toy, object(), record, "levels/pack.txt#1")
-    'levels/pack.txt#1 [ring] (5x5)'
-    """
-    name = record.get("name")
-    base = record["source"].replace("\\", "/").rsplit("/", 1)[-1]
-    if name and name not in (base, f"{base}#{record.get('index')}"):
-        where += f" [{clean_text(name)}]"
-    size = family.size_text(item) if item is not None else "?"
-    return f"{where} ({size})"
-
-
 def use_colour() -> bool:
     """ANSI colours on a terminal, never when piped or when NO_COLOR is set (no-color.org)."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -103,8 +86,7 @@ def emit(record: dict[str, Any], *, json_lines: bool, family: Family | None, ite
             print(f"{where}: error: {message}", flush=True)
         return
     assert family is not None
-    text = family.show(item, record, verb=verb, colour=use_colour())
-    print(f"{head(family, item, record, where)}: {text}", flush=True)
+    print(family.show(item, record, verb=verb, colour=use_colour(), where=where), flush=True)
 
 
 # -- render -----------------------------------------------------------------------------------
