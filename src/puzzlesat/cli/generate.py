@@ -51,7 +51,7 @@ def command_generate(args: argparse.Namespace) -> int:
         for entry in writer:
             progress.close()  # (a line is never printed on the bar's)
             if args.json:
-                print(json.dumps(entry.record), flush=True)
+                print(json.dumps({"error": None, **entry.record}), flush=True)  # (the schema's keys: no error)
             elif args.out is None:
                 first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
                 print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
