@@ -142,7 +142,8 @@ def test_same_result_type_verify_and_render(family, tmp_path) -> None:
         except CannotExpress as exc:
             assert str(exc), fmt
             continue
-        assert package.parse(text, fmt=fmt) == item, fmt
+        again = package.parse(text, fmt=fmt)  # (a format of numbered pairs renames letters: the same text again)
+        assert again == item or package.format(again, fmt=fmt) == text, fmt
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
