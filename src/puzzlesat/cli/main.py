@@ -182,7 +182,7 @@ def bad_option_value(args: argparse.Namespace) -> str | None:
     read (a family's own option values are checked by their converters)."""
     if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render", "convert"):
         known = sorted({name for family in families() for name in family.format_names()})
-        if args.fmt not in known:
+        if args.fmt.strip().lower() not in known:
             return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
     if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render"):
         if not any(args.method in (m.name for m in family.methods) for family in families()):
