@@ -288,8 +288,8 @@ def test_a_search_stopped_by_its_time_limit_is_said_alike_in_every_family(tmp_pa
     from puzzlesat.results import CountResult, SolveResult, Status
 
     if family == "numberlink":
-        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.records"), "count",
-                            lambda puzzle, **options: CountResult(count=0, complete=False, limit=2))
+        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.records"), "sat_count",
+                            lambda puzzle, **options: CountResult(count=0, complete=False, limit=2))  # (solve, verify, render)
     else:
         monkeypatch.setattr(importlib.import_module(f"puzzlesat.{family}.solve"), "solve",
                             lambda level, **options: SolveResult(Status.UNKNOWN, method="stub"))

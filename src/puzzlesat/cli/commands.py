@@ -174,7 +174,8 @@ def command_verify(args: argparse.Namespace) -> int:
         for item, record in _verify_records(args, source, family, items, answers.get(source), table, named):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             stated = record.get("stated_answer")  # (one the puzzle's own file states has source None)
-            unanswered += args.answers is not None and record["status"] != "error" and (stated is None or stated.get("source") is None)
+            unanswered += args.answers is not None and record["status"] != "error" and (
+                stated is None or stated.get("source") is None or bool(record.get("stated_answer_missing")))
             passed = record["status"] != "error" and family is not None and family.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)

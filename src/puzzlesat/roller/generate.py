@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import ParseError, PuzzlesatError, count_argument, require_count
+from ..errors import ParseError, PuzzlesatError, UnverifiedAnswer, count_argument, require_count
 from ..grid import is_whole_number
 from ..results import Status
 from ..scene import clean_text
@@ -295,8 +295,9 @@ def generate(
             if found > hi:
                 steps = max(4, steps - 1 - (found - hi) // 2)
                 continue
-            if verify(level, answer):  # pragma: no cover (solve verifies; a second line of defence)
-                raise RuntimeError("the solver returned an invalid answer")
+            faults = verify(level, answer)
+            if faults:  # pragma: no cover (solve verifies; a second line of defence)
+                raise UnverifiedAnswer(f"roller method {result.method!r} returned {answer!r}, which fails verify: {faults[0]}")
             named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
             return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
         finally:
