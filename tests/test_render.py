@@ -317,7 +317,7 @@ def test_puzzlesat_render_with_solution_draws_the_verified_answer(family, tmp_pa
 
 def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_path, monkeypatch) -> None:
     from puzzlesat.cli import main
-    from puzzlesat.numberlink import cli as numberlink_cli
+    from puzzlesat.numberlink import records as numberlink_records
 
     def caption(text: str) -> str:
         source = tmp_path / "puzzle.txt"
@@ -328,8 +328,8 @@ def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_pa
 
     assert caption("...B\n.A..\n..BA\n").endswith(", solved, unique")
     assert caption("A..\n...\n..A\n").endswith(", solved, multiple answers")  # the words of verify's lines
-    real_count = numberlink_cli.count
-    monkeypatch.setattr(numberlink_cli, "count", lambda puzzle, **options: real_count(puzzle, **{**options, "limit": 1}))
+    real_count = numberlink_records.sat_count
+    monkeypatch.setattr(numberlink_records, "sat_count", lambda puzzle, **options: real_count(puzzle, **{**options, "limit": 1}))
     assert caption("A..\n...\n..A\n").endswith(", solved, uniqueness unknown")  # (a count stopped at one answer)
 
 

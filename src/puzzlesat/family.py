@@ -52,15 +52,12 @@ class Violation:
 class Format:
     """A text format a family reads: its name (``--format NAME``), other names it answers to,
     a line on what it is, and whether the family writes it too (``format(puzzle, fmt=name)``;
-    a puzzle the format cannot hold is a :class:`~puzzlesat.errors.CannotExpress`). A format of
-    puzzle URLs (puzz.link's) gives ``url_patterns``: a source matching one is the puzzle itself,
-    not a file to open."""
+    a puzzle the format cannot hold is a :class:`~puzzlesat.errors.CannotExpress`)."""
 
     name: str
     summary: str
     aliases: tuple[str, ...] = ()
     writes: bool = True
-    url_patterns: tuple[str, ...] = ()  # regexes (searched in the lower-cased source) of a puzzle URL read as it stands
 
 
 @dataclass(frozen=True)
@@ -136,6 +133,10 @@ class Family:
     - ``generated_record(generated) -> dict``;
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
       answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``.
+
+    Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
+    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
+    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name).
     """
 
     name: str
@@ -161,9 +162,7 @@ class Family:
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
-    # e.g. "count", "layers", "stated-answers"; "answer-files": verify --answers pairs answer files
-    # (one per puzzle file, by name) with its puzzle files (answer tables: the answer_table verb)
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""
 

@@ -25,15 +25,18 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 WEB_PREFIXES = ("http://", "https://")
 
 
-def _url_patterns() -> list[str]:
-    """Every family format's patterns of a puzzle URL read as it stands (puzz.link's)."""
-    return [pattern for family in families() for fmt in family.formats for pattern in fmt.url_patterns]
-
-
 def is_puzzle_url(source: str) -> bool:
-    """Whether ``source`` is a puzzle URL some family reads as it stands."""
-    lowered = source.lower()
-    return any(re.search(pattern, lowered) for pattern in _url_patterns())
+    """Whether ``source`` is a puzzle URL some family reads as it stands: a family with the
+    "url" capability detects it as a format named (or aliased) "url"."""
+    if "\n" in source or len(source) > 100_000:
+        return False
+    for family in families():
+        if "url" not in family.capabilities:
+            continue
+        fmt = family.detect_format(source)
+        if any(f.name == fmt and "url" in (f.name, *f.aliases) for f in family.formats):
+            return True
+    return False
 
 
 def is_url(source: str) -> bool:
