@@ -43,9 +43,11 @@ def imports(name: str) -> list[tuple[str, int]]:
     known = modules()
     is_package = modules()[name].name == "__init__.py"
     found = []
+    typing_only = {id(inner) for node in ast.walk(tree(name)) if isinstance(node, ast.If) and _is_type_checking(node.test)
+                   for statement in node.body for inner in ast.walk(statement)}  # imports a type checker alone makes
     for node in ast.walk(tree(name)):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            node.body = []  # imports only a type checker makes: they never run
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -163,6 +165,8 @@ def family_names_in_code(name: str, families: list[str]) -> list[str]:
 
 def test_the_graph_reader_sees_relative_and_deferred_imports() -> None:
     assert "puzzlesat.registry" in graph()["puzzlesat.cli.inputs"]
+    assert "puzzlesat.svg" in graph()["puzzlesat.scene"]  # (a deferred import, in a method)
+    assert "puzzlesat.scene" not in graph()["puzzlesat.svg"]  # (under TYPE_CHECKING only)
     assert "puzzlesat.family" in graph()["puzzlesat.registry"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
