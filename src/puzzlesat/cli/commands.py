@@ -292,12 +292,27 @@ def command_render(args: argparse.Namespace) -> int:
     return written or status
 
 
+def _benchmark_folders() -> list[Path]:
+    """Where a source checkout's ``benchmarks/`` may be: beside ``src/``, or in the current folder."""
+    return [Path(__file__).resolve().parents[3], Path.cwd()]
+
+
+def benchmark_modules() -> list[str]:
+    """The benchmark modules of this checkout by file name (none imported): one per family
+    and the comparisons beside them; empty when there is no checkout."""
+    for folder in _benchmark_folders():
+        found = sorted(path.stem for path in (folder / "benchmarks").glob("*.py")
+                       if not path.stem.startswith("_") and path.stem != "report")
+        if found:
+            return found
+    return []
+
+
 def _benchmark_runner():
     """The ``benchmarks`` runner of this source checkout (it is not installed with the package)."""
     import importlib
 
-    root = Path(__file__).resolve().parents[3]
-    for folder in (root, Path.cwd()):
+    for folder in _benchmark_folders():
         if (folder / "benchmarks" / "__main__.py").exists() and str(folder) not in sys.path:
             sys.path.insert(0, str(folder))
     try:

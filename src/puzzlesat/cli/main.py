@@ -170,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
     p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
     p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
-    p.add_argument("--only", nargs="+", metavar="MODULE", help="run only these benchmark modules (a family's name, or another module of benchmarks/)")
+    modules = ", ".join(commands.benchmark_modules()) or "those of benchmarks/"
+    p.add_argument("--only", nargs="+", metavar="MODULE", help=f"run only these benchmark modules ({modules})")
     p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
     p.set_defaults(run=commands.command_bench)
