@@ -106,6 +106,10 @@ class Family:
     """Everything generic code needs of a puzzle family (in the spirit of Simon Tatham's
     ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
 
+    Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
+    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
+    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name).
+
     The verbs take the puzzle object of the family and the family's options as keywords
     (``options`` below is a mapping from :attr:`Option.name` to a value):
 
@@ -133,10 +137,6 @@ class Family:
     - ``generated_record(generated) -> dict``;
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
       answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``.
-
-    Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
-    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
-    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name).
     """
 
     name: str
