@@ -47,16 +47,17 @@ def _index(text: str) -> int:
 
 
 def parse_size(text: str) -> tuple[int, ...]:
-    """``--size WxH`` or ``WxHxL`` (width, height, layers), each 1 or more.
+    """``--size WxH`` or ``WxHxL`` (width, height, layers), each 1 or more; a family of rows
+    alone may take one number.
 
-    >>> parse_size("10x7")
-    (10, 7)
-    >>> parse_size("10")
+    >>> parse_size("10x7"), parse_size("5")
+    ((10, 7), (5,))
+    >>> parse_size("10x")
     Traceback (most recent call last):
     ...
-    ValueError: size '10' is not WIDTHxHEIGHT (or WIDTHxHEIGHTxLAYERS), e.g. 8x8
+    ValueError: size '10x' is not WIDTHxHEIGHT (or WIDTHxHEIGHTxLAYERS), e.g. 8x8
     """
-    if not re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*(?:[xX]\s*\d+\s*)?", text):
+    if not re.fullmatch(r"\s*\d+\s*(?:[xX]\s*\d+\s*){0,2}", text):
         raise ValueError(f"size {text!r} is not WIDTHxHEIGHT (or WIDTHxHEIGHTxLAYERS), e.g. 8x8")
     numbers = tuple(int(part) for part in re.split(r"[xX]", text))
     if min(numbers) < 1:
