@@ -59,7 +59,9 @@ def command_generate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         progress.close()
         kept = writer.resumed + writer.tally.made
-        print(f"interrupted: {kept} puzzle(s) kept" + (f" in {args.out}" if args.out else ""), file=sys.stderr)
+        drawn = writer.drawn()  # (what the draws of the puzzle being made gave, "" before its first)
+        said = f"; puzzle {writer.drawing[0]} had drawn: {drawn}" if drawn and writer.drawing else ""
+        print(f"interrupted: {kept} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + said, file=sys.stderr)
         return 130
     except (PackError, OSError, ValueError) as exc:  # a pack that cannot be written, a request refused before drawing
         progress.close()
