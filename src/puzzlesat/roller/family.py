@@ -133,11 +133,12 @@ def _generate_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def make(size: Sequence[int], *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
+def make(size: Sequence[int] | None, *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
          on_try: Callable[[int, Sequence[int]], None] | None = None) -> Generated:
-    """One generated level of ``size`` (width, height), certified with its proven minimum
-    (``options``: generate's options by name, plus ``name``, the level's name in a pack)."""
+    """One generated level of ``size`` (width, height; None: 8x8), certified with its proven
+    minimum (``options``: generate's options by name, plus ``name``, the level's name in a pack)."""
     options = options or {}
+    size = (8, 8) if size is None else size
     if len(size) != 2:
         raise ValueError(f"a Roller size is WIDTHxHEIGHT, not {'x'.join(str(n) for n in size)}")
     settings = _generate_settings(options)
