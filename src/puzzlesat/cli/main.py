@@ -65,7 +65,7 @@ def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True, m
     if methods:
         p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
         offered = "; ".join(f"{f.name}: {', '.join(m.name for m in f.methods)}" for f in families() if f.methods)
-        p.add_argument("--method", default=None, help=f"solver method (default: each family's first); {offered}")
+        p.add_argument("--method", default=None, help=f"solver method (default: each family's own); {offered}")
     if json_lines:
         p.add_argument("--json", action="store_true", help="print one JSON object per puzzle")
     add_family_options(p)
