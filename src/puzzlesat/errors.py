@@ -9,7 +9,6 @@ message names the source, the line (1-based) and, where it applies, the column.
 
 from __future__ import annotations
 
-import argparse
 from typing import Sequence
 
 
@@ -180,33 +179,21 @@ def require_count(value: object, name: str, unit: str = "") -> int:
     return value
 
 
-def count_argument(text: str) -> int:
-    """A command line's whole number of 1 or more (``--count``, ``--max-tries``).
+def whole_number(text: str, minimum: int, wanted: str) -> int:
+    """A whole number of ``minimum`` or more read from text (a count, a position), or a
+    ValueError saying what was wanted (the command line's converters wrap it).
 
-    >>> count_argument("3")
+    >>> whole_number("3", 1, "a whole number of 1 or more")
     3
-    >>> count_argument("-1")
+    >>> whole_number("-1", 1, "a whole number of 1 or more")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: '-1' is not a whole number of 1 or more
+    ValueError: '-1' is not a whole number of 1 or more
     """
-    return _whole_number(text, 1, "a whole number of 1 or more")
-
-
-def index_argument(text: str) -> int:
-    """A command line's ``--index``: a position in a multi-puzzle file, from 0.
-
-    >>> index_argument("0")
-    0
-    """
-    return _whole_number(text, 0, "a position from 0")
-
-
-def _whole_number(text: str, minimum: int, wanted: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = minimum - 1
     if value < minimum:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {wanted}")
+        raise ValueError(f"{text!r} is not {wanted}")
     return value

