@@ -50,3 +50,118 @@ def test_numberlink_exclude_leaves_the_other_answers(rules) -> None:
         cnf = numberlink_cnf(puzzle, rules=rules)
         first = decode(puzzle, cnf, sorted(projected_models(cnf, limit=1)[0]))
         assert len(projected_models(numberlink_cnf(puzzle, rules=rules, exclude=first))) == len(expected) - 1, name
+
+
+# -- Roller: walks of at most K moves that paint every floor cell ------------------------------
+
+from puzzlesat.roller.export import decode as roller_decode, export_cnf as roller_cnf  # noqa: E402
+from puzzlesat.roller.model import Level as RollerLevel, slide  # noqa: E402
+from puzzlesat.roller.verify import verify as roller_verify  # noqa: E402
+
+
+def roller_walks(level: RollerLevel, k: int) -> set[str]:
+    """Every move string of length <= k (each move leaving its cell) that paints every floor cell."""
+    floor = set(level.floor_cells)
+    found = set()
+
+    def walk(at, painted, moves):
+        if painted == floor:
+            found.add(moves)
+        if len(moves) == k:
+            return
+        for d in "UDLR":
+            stop, cells = slide(level, at, d)
+            if cells:
+                walk(stop, painted | set(cells), moves + d)
+
+    walk(level.start, {level.start}, "")
+    return found
+
+
+def _roller_levels(seed: int, n: int) -> list[RollerLevel]:
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        h, w = rng.choice([(2, 3), (3, 3), (3, 4), (4, 4)])
+        rows = ["".join("#" if rng.random() < 0.25 else "." for _ in range(w)) for _ in range(h)]
+        floor = [(r, c) for r in range(h) for c in range(w) if rows[r][c] == "."]
+        if len(floor) >= 2:  # mostly levels some short walk paints, a few that none does
+            level = RollerLevel(tuple(rows), rng.choice(floor))
+            if roller_walks(level, 5) or len(out) % 4 == 0:
+                out.append(level)
+    return out
+
+
+@pytest.mark.parametrize("level", _roller_levels(3, 16), ids=lambda lv: "/".join(lv.rows) + f"@{lv.start}")
+def test_roller_export_counts_the_walks(level) -> None:
+    for k in range(0, 6):
+        expected = roller_walks(level, k)
+        cnf = roller_cnf(level, moves=k)
+        models = projected_models(cnf, limit=2000)
+        walks = {roller_decode(cnf, sorted(m)) for m in models}
+        assert len(models) == len(expected) and walks == expected, k
+        assert all(roller_verify(level, w) == [] for w in walks)
+
+
+# -- Swap: plans of at most K swaps that reach the goal ----------------------------------------
+
+from puzzlesat.errors import CannotExpress  # noqa: E402
+from puzzlesat.swap.export import decode as swap_decode, export_cnf as swap_cnf  # noqa: E402
+from puzzlesat.swap.model import Level as SwapLevel, apply_swap, is_goal  # noqa: E402
+from puzzlesat.swap.moves import legal_moves  # noqa: E402
+from puzzlesat.swap.verify import verify as swap_verify  # noqa: E402
+
+
+def swap_plans(level: SwapLevel, k: int) -> set[tuple]:
+    """Every sequence of at most k legal swaps (as cell pairs) ending on the goal."""
+    found = set()
+
+    def plan(board, steps):
+        if is_goal(level, board):
+            found.add(steps)
+        if len(steps) == k:
+            return
+        for move in legal_moves(board):
+            plan(apply_swap(board, move.source, move.target), steps + (move.cells,))
+
+    plan(level.start, ())
+    return found
+
+
+def _swap_levels(seed: int, n: int, goal: str) -> list[SwapLevel]:
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        h, w = rng.choice([(1, 3), (2, 2), (2, 3)])
+        tokens = [["###" if rng.random() < 0.15 else rng.choice("TBQ") + rng.choice("12") + rng.choice("RG") for _ in range(w)] for _ in range(h)]
+        if goal == "match":
+            colours = [t[2] for row in tokens for t in row if t != "###"]
+            rng.shuffle(colours)
+            it = iter(colours)
+            target = [" ".join("#" if t == "###" else next(it) for t in row) for row in tokens]
+        else:
+            target = goal
+        out.append(SwapLevel.from_rows([" ".join(row) for row in tokens], goal=target))
+    return out
+
+
+@pytest.mark.parametrize("goal", ["match", "touch"])
+def test_swap_export_counts_the_plans(goal: str) -> None:
+    for level in _swap_levels(5, 12, goal):
+        for k in range(0, 4):
+            expected = swap_plans(level, k)
+            cnf = swap_cnf(level, moves=k)
+            models = projected_models(cnf, limit=3000)
+            plans = {tuple(m.cells for m in swap_decode(level, cnf, sorted(t))) for t in models}
+            assert len(models) == len(expected) and plans == expected, (str(level), k)
+            assert all(swap_verify(level, list(swap_decode(level, cnf, sorted(t)))) == [] for t in models[:20])
+
+
+def test_swap_cluster_goal_is_refused_plainly() -> None:
+    level = SwapLevel.from_rows(["T1R T1G T1R"], goal="cluster")
+    with pytest.raises(CannotExpress, match="cluster"):
+        swap_cnf(level, moves=1)

@@ -184,3 +184,18 @@ def decode(puzzle: Puzzle, cnf, model) -> Solution:
 def _parse_cell(text: str) -> tuple[int, int]:
     r, c = text.strip("()").split(",")
     return int(r), int(c)
+
+
+def family_export(puzzle, *, options=None, moves=None, exclude=None):
+    """The family record's ``export_cnf``: rules from the options ``allow_empty`` and
+    ``no_self_touch``; ``exclude`` a :class:`Solution` or None. One layer only: a stack of
+    layers is refused (:class:`~puzzlesat.errors.CannotExpress`)."""
+    from ..errors import CannotExpress
+
+    if not isinstance(puzzle, Puzzle):
+        raise CannotExpress("only one-layer Numberlink puzzles are exported (a stack of layers is not yet)")
+    if moves is not None:
+        raise ValueError("Numberlink has no move bound: its formula is the rules themselves")
+    options = dict(options or {})
+    rules = Rules(cover_all=not options.get("allow_empty", False), no_self_touch=bool(options.get("no_self_touch", False)))
+    return export_cnf(puzzle, rules=rules, exclude=exclude)

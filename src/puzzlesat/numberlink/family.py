@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from ..errors import CannotExpress, ParseError
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
-from . import records, show as show_module
+from . import export, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
@@ -229,6 +229,7 @@ FAMILY = Family(
     make=records.make,
     pack_entry=records.pack_entry,
     generated_record=records.generated_record,
+    export_cnf=export.family_export,
     capabilities=frozenset({"count", "layers", "stated-answers", "url"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,
