@@ -238,6 +238,7 @@ def check(formula: Iterable[str], proof: Iterable[str]) -> Outcome:
             state.delete(lits)  # deleting a clause that is not there weakens nothing
             continue
         lemmas += 1
+        state.grow(lits)
         if not state.implied(lits):
             if not lits or not state.rat(lits):
                 what = "the empty clause" if not lits else " ".join(map(str, lits))
