@@ -75,34 +75,30 @@ def parse_drat(lines: Iterable[str]) -> list[tuple[bool, list[int]]]:
 
 
 class _State:
-    """Clauses, two watched literals each, and a trail of assignments (top level first)."""
+    """Clauses, two watched literals each, and a trail of assignments (top level first).
+
+    Arrays are indexed by the literal itself: Python's negative indices put ``-v`` at
+    ``len - v``, so a list of ``2n + 1`` entries holds every literal of ``n`` variables."""
 
     def __init__(self, nvars: int) -> None:
         self.n = nvars
-        self.value = [0] * (nvars + 1)  # +1 true, -1 false, 0 unassigned (by variable)
-        self.reason = [-1] * (nvars + 1)
+        self.value = [0] * (2 * nvars + 1)  # +1 true, -1 false, 0 unassigned (by literal)
+        self.reason = [-1] * (2 * nvars + 1)  # the clause that made a literal true
         self.trail: list[int] = []
         self.head = 0
         self.clauses: list[list[int]] = []
         self.active: list[bool] = []
-        self.watches: dict[int, list[int]] = {}
+        self.watches: list[list[int]] = [[] for _ in range(2 * nvars + 1)]
         self.where: dict[tuple, list[int]] = {}  # sorted literals -> indices of active copies
         self.inconsistent = False
 
-    def grow(self, lits: list[int]) -> None:
-        top = max((abs(l) for l in lits), default=0)
-        if top > self.n:
-            self.value.extend([0] * (top - self.n))
-            self.reason.extend([-1] * (top - self.n))
-            self.n = top
-
     def val(self, lit: int) -> int:
-        v = self.value[abs(lit)]
-        return v if lit > 0 else -v
+        return self.value[lit]
 
     def assign(self, lit: int, reason: int) -> None:
-        self.value[abs(lit)] = 1 if lit > 0 else -1
-        self.reason[abs(lit)] = reason
+        self.value[lit] = 1
+        self.value[-lit] = -1
+        self.reason[lit] = reason
         self.trail.append(lit)
 
     def add(self, lits: list[int]) -> None:
@@ -110,21 +106,21 @@ class _State:
         lits = list(dict.fromkeys(lits))
         if any(-l in lits for l in lits):
             return  # a tautology constrains nothing
-        self.grow(lits)
         index = len(self.clauses)
         self.clauses.append(lits)
         self.active.append(True)
         self.where.setdefault(tuple(sorted(lits)), []).append(index)
         if self.inconsistent:
             return
-        lits.sort(key=lambda l: -self.val(l))  # true, then unassigned, then false literals first
-        if not lits or self.val(lits[0]) == -1:
+        value = self.value
+        lits.sort(key=lambda l: -value[l])  # true, then unassigned, then false literals first
+        if not lits or value[lits[0]] == -1:
             self.inconsistent = True
             return
         for lit in lits[:2]:
-            self.watches.setdefault(lit, []).append(index)
-        if len(lits) == 1 or self.val(lits[1]) == -1:
-            if self.val(lits[0]) == 0:
+            self.watches[lit].append(index)
+        if len(lits) == 1 or value[lits[1]] == -1:
+            if value[lits[0]] == 0:
                 self.assign(lits[0], index)
                 if not self.propagate():
                     self.inconsistent = True
@@ -136,7 +132,7 @@ class _State:
             return False
         index = copies[-1]
         first = self.clauses[index][0] if self.clauses[index] else None
-        if first is not None and self.val(first) == 1 and self.reason[abs(first)] == index:
+        if first is not None and self.value[first] == 1 and self.reason[first] == index:
             return True  # the reason of a top-level unit: kept (see the module's note)
         copies.pop()
         self.active[index] = False
@@ -144,11 +140,11 @@ class _State:
 
     def propagate(self) -> bool:
         """Unit propagation from the trail's head; False on a conflict."""
-        value, clauses, active, watches, trail = self.value, self.clauses, self.active, self.watches, self.trail
+        value, reason, clauses, active, watches, trail = self.value, self.reason, self.clauses, self.active, self.watches, self.trail
         while self.head < len(trail):
             false_lit = -trail[self.head]
             self.head += 1
-            ws = watches.get(false_lit)
+            ws = watches[false_lit]
             if not ws:
                 continue
             i = j = 0
@@ -160,30 +156,29 @@ class _State:
                     continue  # dropped from this list for good
                 c = clauses[ci]
                 if c[0] == false_lit:
-                    c[0], c[1] = c[1], c[0]
+                    c[0], c[1] = c[1], false_lit
                 first = c[0]
-                fv = value[abs(first)] if first > 0 else -value[abs(first)]
+                fv = value[first]
                 if fv == 1:
                     ws[j] = ci
                     j += 1
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
-                    if (value[abs(lit)] if lit > 0 else -value[abs(lit)]) != -1:
+                    if value[lit] != -1:
                         c[1], c[k] = lit, false_lit
-                        watches.setdefault(lit, []).append(ci)
+                        watches[lit].append(ci)
                         break
                 else:
                     ws[j] = ci
                     j += 1
                     if fv == -1:
-                        while i < count:
-                            ws[j] = ws[i]
-                            i += 1
-                            j += 1
-                        del ws[j:]
+                        ws[j:i] = []
                         return False
-                    self.assign(first, ci)
+                    value[first] = 1
+                    value[-first] = -1
+                    reason[first] = ci
+                    trail.append(first)
             del ws[j:]
         return True
 
@@ -203,9 +198,10 @@ class _State:
                 self.assign(-lit, -1)
         if not conflict:
             conflict = not self.propagate()
+        value, reason = self.value, self.reason
         for lit in self.trail[mark:]:
-            self.value[abs(lit)] = 0
-            self.reason[abs(lit)] = -1
+            value[lit] = value[-lit] = 0
+            reason[lit] = -1
         del self.trail[mark:]
         self.head = mark
         return conflict
@@ -226,7 +222,8 @@ def check(formula: Iterable[str], proof: Iterable[str]) -> Outcome:
     DIMACS text)."""
     nvars, clauses = parse_dimacs(formula)
     steps = parse_drat(proof)
-    state = _State(nvars)
+    top = max([nvars] + [abs(l) for c in clauses for l in c] + [abs(l) for _, c in steps for l in c])
+    state = _State(top)
     for clause in clauses:
         state.add(clause)
     lemmas = deletions = rats = 0
@@ -238,7 +235,6 @@ def check(formula: Iterable[str], proof: Iterable[str]) -> Outcome:
             state.delete(lits)  # deleting a clause that is not there weakens nothing
             continue
         lemmas += 1
-        state.grow(lits)
         if not state.implied(lits):
             if not lits or not state.rat(lits):
                 what = "the empty clause" if not lits else " ".join(map(str, lits))
