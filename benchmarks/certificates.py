@@ -86,7 +86,7 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
         check = None
         if result["certificate"]:
             started = time.perf_counter()
-            check = check_certificate(directory)
+            check = check_certificate(directory, time_limit=time_limit)
             check_s = time.perf_counter() - started
             import json
 

@@ -205,3 +205,11 @@ def test_drat_accepts_a_rat_lemma() -> None:
     # here the resolvent of "3" with "-3 1" is "3 1", which is not RUP: refused
     refused = drat.check(["p cnf 3 2", "-3 1 0", "-3 -1 0"], ["3 0", "0"])
     assert not refused.valid and refused.reason == "lemma 1 (3) is neither RUP nor RAT"
+
+
+def test_drat_past_its_time_limit_confirms_nothing_and_says_so() -> None:
+    clauses = _pigeons(6)
+    proof = _proof(clauses)
+    assert sum(1 for line in proof if not line.startswith("d")) >= 128
+    outcome = drat.check(_dimacs(clauses), proof, time_limit=0)
+    assert not outcome.valid and outcome.reason.startswith("out of time")

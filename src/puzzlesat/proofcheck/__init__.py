@@ -52,8 +52,9 @@ class Refused(Exception):
     """A certificate that does not back its claim (the message says why)."""
 
 
-def check_certificate(directory: str) -> ClaimCheck:
-    """Check the certificate in ``directory`` (see the module's docstring)."""
+def check_certificate(directory: str, *, time_limit: float | None = None) -> ClaimCheck:
+    """Check the certificate in ``directory`` (see the module's docstring); ``time_limit``
+    bounds the proof's replay (a replay cut short confirms nothing, and says so)."""
     started = time.perf_counter()
     family = claim = None
     try:
@@ -62,20 +63,21 @@ def check_certificate(directory: str) -> ClaimCheck:
         family, claim = manifest.get("family"), manifest.get("claim")
         if claim == "minimum":
             claim = f"minimum {manifest.get('moves')}"
-        reason = _check(directory, manifest)
+        reason = _check(directory, manifest, time_limit)
         return ClaimCheck(str(directory), family, claim, True, reason, time.perf_counter() - started)
     except (Refused, OSError, ValueError, KeyError, TypeError) as error:
         text = str(error) if isinstance(error, Refused) else f"{type(error).__name__}: {error}"
         return ClaimCheck(str(directory), family, claim, False, text, time.perf_counter() - started)
 
 
-def check_tree(root: str) -> list[ClaimCheck]:
-    """Check every certificate at or below ``root`` (each directory holding a manifest)."""
+def check_tree(root: str, *, time_limit: float | None = None) -> list[ClaimCheck]:
+    """Check every certificate at or below ``root`` (each directory holding a manifest);
+    ``time_limit`` is per certificate."""
     found = sorted(path for path, _, files in os.walk(root) if MANIFEST in files)
-    return [check_certificate(path) for path in found]
+    return [check_certificate(path, time_limit=time_limit) for path in found]
 
 
-def _check(directory: str, manifest: dict) -> str:
+def _check(directory: str, manifest: dict, time_limit: float | None) -> str:
     from ..registry import get_family
 
     if manifest.get("certificate") != "puzzlesat":
@@ -92,9 +94,9 @@ def _check(directory: str, manifest: dict) -> str:
         if claim == "unique":
             answer, said = _numberlink_answer(puzzle, manifest, kept)
             formula = family.export_cnf(puzzle, options=kept, exclude=answer)
-            return _replay(directory, manifest, formula, f"{said}; no other answer")
+            return _replay(directory, manifest, formula, f"{said}; no other answer", time_limit)
         if claim == "unsolvable":
-            return _replay(directory, manifest, family.export_cnf(puzzle, options=kept), "no answer")
+            return _replay(directory, manifest, family.export_cnf(puzzle, options=kept), "no answer", time_limit)
         raise Refused(f"unknown Numberlink claim {claim!r}")
     if claim == "minimum":
         k = manifest["moves"]
@@ -104,16 +106,16 @@ def _check(directory: str, manifest: dict) -> str:
         if manifest.get("bound") != k - 1:
             raise Refused(f"the claim is wrong: a minimum of {k} needs the bound {k - 1}, the manifest states {manifest.get('bound')}")
         formula = family.export_cnf(puzzle, options=kept, moves=k - 1)
-        return _replay(directory, manifest, formula, f"{said}; no plan of at most {k - 1} moves")
+        return _replay(directory, manifest, formula, f"{said}; no plan of at most {k - 1} moves", time_limit)
     if claim == "unsolvable":
         bound, needed = manifest["bound"], _finite_bound(family.name, puzzle)
         if bound < needed:
             raise Refused(f"the claim is wrong: 'unsolvable' needs no plan up to {needed} moves, the proof covers {bound}")
-        return _replay(directory, manifest, family.export_cnf(puzzle, options=kept, moves=bound), f"no plan of at most {bound} moves")
+        return _replay(directory, manifest, family.export_cnf(puzzle, options=kept, moves=bound), f"no plan of at most {bound} moves", time_limit)
     raise Refused(f"unknown claim {claim!r}")
 
 
-def _replay(directory: str, manifest: dict, formula, said: str) -> str:
+def _replay(directory: str, manifest: dict, formula, said: str, time_limit: float | None) -> str:
     if not manifest.get("formula") or not manifest.get("proof"):
         raise Refused("the claim rests on unsatisfiability but the certificate names no formula or no proof")
     with open(os.path.join(directory, manifest["formula"])) as source:
@@ -126,7 +128,7 @@ def _replay(directory: str, manifest: dict, formula, said: str) -> str:
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
     with open(os.path.join(directory, manifest["proof"])) as source:
-        outcome = drat.check(lines, source.read().splitlines())
+        outcome = drat.check(lines, source.read().splitlines(), time_limit=time_limit)
     if not outcome.valid:
         raise Refused(f"the proof is refused: {outcome.reason}")
     return f"{said}: {outcome.reason}"

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -217,9 +218,10 @@ class _State:
         return True
 
 
-def check(formula: Iterable[str], proof: Iterable[str]) -> Outcome:
+def check(formula: Iterable[str], proof: Iterable[str], *, time_limit: float | None = None) -> Outcome:
     """Check a DRAT ``proof`` (lines of text) of the unsatisfiability of ``formula`` (lines of
-    DIMACS text)."""
+    DIMACS text), within ``time_limit`` seconds when given (past it: not valid, and why)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     nvars, clauses = parse_dimacs(formula)
     steps = parse_drat(proof)
     top = max([nvars] + [abs(l) for c in clauses for l in c] + [abs(l) for _, c in steps for l in c])
@@ -235,6 +237,8 @@ def check(formula: Iterable[str], proof: Iterable[str]) -> Outcome:
             state.delete(lits)  # deleting a clause that is not there weakens nothing
             continue
         lemmas += 1
+        if deadline is not None and lemmas % 128 == 0 and time.perf_counter() > deadline:
+            return Outcome(False, f"out of time ({time_limit:g} s) after {lemmas} of {sum(not d for d, _ in steps)} lemmas", lemmas, deletions, rats)
         if not state.implied(lits):
             if not lits or not state.rat(lits):
                 what = "the empty clause" if not lits else " ".join(map(str, lits))
