@@ -213,3 +213,22 @@ def test_drat_past_its_time_limit_confirms_nothing_and_says_so() -> None:
     assert sum(1 for line in proof if not line.startswith("d")) >= 128
     outcome = drat.check(_dimacs(clauses), proof, time_limit=0)
     assert not outcome.valid and outcome.reason.startswith("out of time")
+
+
+def test_export_formula_as_the_export_command_writes_it() -> None:
+    from puzzlesat.certify import export_formula
+
+    def sat(cnf) -> bool:
+        with Solver(bootstrap_with=cnf.clauses) as s:
+            return s.solve()
+
+    assert not sat(export_formula(EXAMPLE_5X5, family="numberlink", exclude_answer=True))
+    assert sat(export_formula(Puzzle.from_rows(["A..", "...", "..A"]), family="numberlink", exclude_answer=True))
+    with pytest.raises(ValueError, match="no answer to exclude"):
+        export_formula(Puzzle.from_rows(["AB", "BA"]), family="numberlink", exclude_answer=True)
+    level = CASES["roller minimum"][1]
+    cnf = export_formula(level, family="roller")  # the bound defaults to the proven minimum, 4
+    assert sat(cnf) and "at most 4 moves" in cnf.comments[0]
+    assert not sat(export_formula(level, family="roller", moves=3))
+    with pytest.raises(ValueError, match="excludes no answer"):
+        export_formula(level, family="roller", exclude_answer=True)

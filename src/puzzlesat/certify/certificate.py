@@ -103,3 +103,54 @@ def certify(puzzle, claim: str | None = None, *, family: str | None = None, opti
     result = make(record_family, puzzle, claim, options=merged, time_limit=time_limit, directory=directory)
     result.setdefault("seconds", round(time.perf_counter() - started, 3))
     return result
+
+
+def export_formula(puzzle, *, family: str | None = None, options: Mapping | None = None, moves: int | None = None,
+                   exclude_answer: bool = False, time_limit: float | None = 60.0):
+    """The puzzle's exported formula, as ``puzzlesat export`` writes it.
+
+    Numberlink: the rules; with ``exclude_answer`` the first answer (found by solving the
+    formula) is blocked, so the formula is unsatisfiable exactly when that answer is unique
+    (ValueError when there is no answer to block). Roller and Swap: "at most ``moves``
+    moves"; ``moves`` None takes the family's proven minimum (ValueError when none is proven
+    within ``time_limit``).
+
+    >>> from puzzlesat.swap.model import Level
+    >>> cnf = export_formula(Level.from_rows(["T1R B1G", "T1G T1R"], goal=["R G", "R G"]), family="swap")
+    >>> cnf.comments[0]
+    'c swap 2x2 goal match: a plan of at most 1 swaps reaches the goal'
+    """
+    from . import claims
+
+    record = get_family(family) if family else claims.family_of(puzzle)
+    if record.export_cnf is None:
+        raise ValueError(f"the {record.name} family exports no formula")
+    merged = {**record.defaults(), **dict(options or {})}
+    if record.name == "numberlink":
+        if moves is not None:
+            raise ValueError("Numberlink has no move bound")
+        kept = {k: merged.get(k, False) for k in ("allow_empty", "no_self_touch")}
+        cnf = record.export_cnf(puzzle, options=kept)
+        if not exclude_answer:
+            return cnf
+        from ..numberlink.export import decode
+
+        sat, model, _ = solve_formula(cnf, proof=False, time_limit=time_limit)
+        if not sat:
+            raise ValueError("no answer to exclude: " + ("the puzzle has none" if sat is False else "none found within the time limit"))
+        return record.export_cnf(puzzle, options=kept, exclude=decode(puzzle, cnf, model))
+    if exclude_answer:
+        raise ValueError(f"a {record.name} formula excludes no answer: give a smaller --moves instead")
+    if moves is None:
+        solved = record.solve_record(puzzle, options=merged, time_limit=time_limit)
+        if solved["status"] != "solved" or not solved.get("optimal"):
+            raise ValueError(f"no proven minimum to take as the bound ({solved.get('reason') or solved['status']}): give --moves K")
+        moves = solved["moves_count"]
+    return record.export_cnf(puzzle, options=merged, moves=moves)
+
+
+def record_fields(result: Mapping) -> dict:
+    """The keys a solve / verify record takes from :func:`certify`'s result: ``certificate``
+    (the directory or None), ``certificate_claim`` and ``certificate_reason`` (why none)."""
+    return {"certificate": result.get("certificate"), "certificate_claim": result.get("claim"),
+            "certificate_reason": result.get("reason")}
