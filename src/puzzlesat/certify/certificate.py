@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from typing import Any, Mapping
 
@@ -37,21 +36,26 @@ PROOF = "proof.drat"
 
 def solve_formula(cnf, *, proof: bool, time_limit: float | None) -> tuple[bool | None, list[int] | None, list[str] | None]:
     """Solve ``cnf`` with CaDiCaL: (satisfiable or None when out of time, a model, the DRAT proof
-    lines when ``proof`` and unsatisfiable)."""
+    lines when ``proof`` and unsatisfiable). PySAT's CaDiCaL ignores ``interrupt``, so a time
+    limit is kept by solving in conflict-budgeted steps (the proof runs on across them)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     with Solver(name=PROOF_SOLVER, bootstrap_with=cnf.clauses, with_proof=proof) as solver:
-        timer = threading.Timer(time_limit, solver.interrupt) if time_limit else None
-        if timer:
-            timer.start()
-        try:
-            verdict = solver.solve_limited(expect_interrupt=True) if timer else solver.solve()
-        finally:
-            if timer:
-                timer.cancel()
-        if verdict is True:
-            return True, solver.get_model(), None
-        if verdict is False:
-            return False, None, solver.get_proof() if proof else None
-        return None, None, None
+        budget, started = 2000, time.perf_counter()
+        while True:
+            if deadline is None:
+                verdict = solver.solve()
+            else:
+                solver.conf_budget(budget)
+                verdict = solver.solve_limited()
+            if verdict is True:
+                return True, solver.get_model(), None
+            if verdict is False:
+                return False, None, solver.get_proof() if proof else None
+            now = time.perf_counter()
+            if now >= deadline:
+                return None, None, None
+            rate = solver.accum_stats().get("conflicts", 0) / max(now - started, 1e-3)
+            budget = int(max(100, min(2 * budget, rate * (deadline - now))))
 
 
 def uncertified(claim: str | None, reason: str, **facts: Any) -> dict:
