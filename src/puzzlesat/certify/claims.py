@@ -1,7 +1,8 @@
 """How each family's claims are proved: which formula, which bound, what the answer must show.
 
-Numberlink: the answer comes from the exported formula itself and is checked by the family's
-``verify``; "unique" is the formula with that answer blocked, unsatisfiable. Roller and Swap: the
+Numberlink: the answer comes from the family's solver (or, when it gives no verdict, from the
+exported formula itself) and is checked by the family's ``verify``; "unique" is the exported
+formula with that answer blocked, unsatisfiable; "unsolvable" the exported formula itself. Roller and Swap: the
 answer of K moves comes from the family's own solver (its proven minimum), and "minimum K" is
 the exported "at most K - 1 moves" formula, unsatisfiable. "Unsolvable" needs a bound that makes
 it finite: Roller (F - 1) * S moves (F floor cells, S stops: between two moves that paint a new
@@ -39,32 +40,42 @@ def _text(family, puzzle) -> str:
 
 def numberlink(family, puzzle, claim, *, options, time_limit, directory) -> dict:
     from ..numberlink.export import decode
-    from ..numberlink.model import Rules
+    from ..numberlink.model import Puzzle, Rules
     from ..numberlink.verify import verify
 
     if claim not in (None, "unique", "unsolvable"):
         raise ValueError(f"a Numberlink claim is 'unique' or 'unsolvable', not {claim!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     kept = {k: options.get(k, False) for k in ("allow_empty", "no_self_touch")}
-    try:
-        cnf = family.export_cnf(puzzle, options=kept)
-    except CannotExpress as error:
-        return uncertified(claim, str(error))
+    if not isinstance(puzzle, Puzzle):
+        return uncertified(claim, "only one-layer Numberlink puzzles are exported (a stack of layers is not yet)")
     started = time.perf_counter()
-    sat, model, proof = solve_formula(cnf, proof=True, time_limit=_left(deadline))
-    if sat is None:
-        return uncertified(claim, f"no verdict within the time limit ({time_limit} s)")
     text = _text(family, puzzle)
-    if sat is False:
+    # the family's solver finds the answer fast (lazy cuts); the certificate rests on the
+    # exported formula alone, and the answer on the family's checker
+    record = family.solve_record(puzzle, options=options, time_limit=_left(deadline))
+    answer = family.answer_of(puzzle, record) if record["status"] == "solved" else None
+    if answer is None and record["status"] != "unsolvable":  # no verdict: the formula's own model
+        cnf = family.export_cnf(puzzle, options=kept)
+        sat, model, _ = solve_formula(cnf, proof=False, time_limit=_left(deadline))
+        if sat is None:
+            return uncertified(claim, f"no verdict within the time limit ({time_limit} s)")
+        answer = decode(puzzle, cnf, model) if sat else None
+    if answer is None:
         if claim == "unique":
             return uncertified(claim, "the claim is false: the puzzle has no answer")
+        cnf = family.export_cnf(puzzle, options=kept)
+        sat, model, proof = solve_formula(cnf, proof=True, time_limit=_left(deadline))
+        if sat is None:
+            return uncertified("unsolvable", f"no proof within the time limit ({time_limit} s)")
+        if sat:
+            return uncertified("unsolvable", "the exported formula has a model: the solver's verdict is wrong")
         return write(directory, family=family.name, puzzle_text=text, fmt="native", options=kept, claim="unsolvable",
                      cnf=cnf, proof=proof, seconds={"solve": time.perf_counter() - started})
-    answer = decode(puzzle, cnf, model)
     rules = Rules(cover_all=not kept["allow_empty"], no_self_touch=bool(kept["no_self_touch"]))
     broken = verify(puzzle, answer, rules)
-    if broken:  # the exported formula would be wrong: say so rather than certify anything
-        return uncertified(claim, "the exported formula's model breaks the rules: " + "; ".join(map(str, broken)))
+    if broken:  # a wrong answer is never certified
+        return uncertified(claim, "the answer breaks the rules: " + "; ".join(map(str, broken)))
     paths = {label: [list(c) for c in cells] for label, cells in answer.paths}
     if claim == "unsolvable":
         return uncertified(claim, "the claim is false: the puzzle has an answer", answer=paths)
