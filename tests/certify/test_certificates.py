@@ -232,3 +232,13 @@ def test_export_formula_as_the_export_command_writes_it() -> None:
     assert not sat(export_formula(level, family="roller", moves=3))
     with pytest.raises(ValueError, match="excludes no answer"):
         export_formula(level, family="roller", exclude_answer=True)
+
+
+def test_a_manifest_naming_files_outside_its_directory_is_refused(written, tmp_path) -> None:
+    copy = _copy(written["swap minimum"][0], tmp_path / "c")
+    path = os.path.join(copy, "manifest.json")
+    manifest = json.load(open(path))
+    manifest["proof"] = "../elsewhere.drat"
+    json.dump(manifest, open(path, "w"))
+    check = check_certificate(copy)
+    assert not check.confirmed and "must lie in its directory" in check.reason

@@ -118,6 +118,9 @@ def _check(directory: str, manifest: dict, time_limit: float | None) -> str:
 def _replay(directory: str, manifest: dict, formula, said: str, time_limit: float | None) -> str:
     if not manifest.get("formula") or not manifest.get("proof"):
         raise Refused("the claim rests on unsatisfiability but the certificate names no formula or no proof")
+    for name in (manifest["formula"], manifest["proof"]):
+        if not isinstance(name, str) or os.path.basename(name) != name:
+            raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
         lines = source.read().splitlines()
     nvars, clauses = drat.parse_dimacs(lines)
