@@ -66,8 +66,9 @@ class Builder:
 
     def cnf(self, *, answer: Iterable[int]) -> CNF:
         """The formula with its comment lines (title, notes, each variable, the answer variables)."""
-        cnf = CNF(from_clauses=self.clauses)
-        cnf.nv = max(self.pool.top, cnf.nv)
+        cnf = CNF()  # (from_clauses would deep-copy every clause: seconds on a large board)
+        cnf.clauses = self.clauses
+        cnf.nv = self.pool.top  # every literal, auxiliary ones included, comes from the pool
         cnf.comments = [f"c {self.title}"] + [f"c {n}" for n in self.notes]
         cnf.comments += [f"c var {v} {self.meaning.get(v, 'aux')}" for v in range(1, cnf.nv + 1)]
         cnf.comments.append("c answer " + " ".join(str(v) for v in answer))
