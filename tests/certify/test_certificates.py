@@ -244,14 +244,20 @@ def test_a_manifest_naming_files_outside_its_directory_is_refused(written, tmp_p
     assert not check.confirmed and "must lie in its directory" in check.reason
 
 
-def test_a_stack_of_layers_is_not_certified_and_says_why(tmp_path) -> None:
+def test_a_stack_of_layers_is_certified_and_one_with_vias_refused(tmp_path) -> None:
     from puzzlesat.errors import CannotExpress
+    from puzzlesat.numberlink.multilayer.model import Puzzle as Stack, Via
     from puzzlesat.registry import get_family
 
     family = get_family("numberlink")
     path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "numberlink", "two_layers_4x4x2.nl")
     stack = family.load(open(path).read(), source=path, fmt=None, options=family.defaults())[0]
-    record = certify(stack, family="numberlink", time_limit=10, directory=str(tmp_path))
-    assert record["certificate"] is None and "one-layer" in record["reason"]
-    with pytest.raises(CannotExpress, match="one-layer"):
-        family.export_cnf(stack, options={})
+    record = certify(stack, family="numberlink", time_limit=30, directory=str(tmp_path / "stack"))
+    assert record["claim"] == "unique" and record["certificate"], record
+    check = check_certificate(str(tmp_path / "stack"))
+    assert check.confirmed, check.reason
+    with_vias = Stack.from_layers([["A..", "..."], ["...", "..A"]], vias=[Via("a", [(0, 1, 1), (1, 1, 1)])])
+    record = certify(with_vias, family="numberlink", time_limit=10, directory=str(tmp_path / "vias"))
+    assert record["certificate"] is None and "vias" in record["reason"]
+    with pytest.raises(CannotExpress, match="vias"):
+        family.export_cnf(with_vias, options={})

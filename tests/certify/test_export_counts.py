@@ -165,3 +165,64 @@ def test_swap_cluster_goal_is_refused_plainly() -> None:
     level = SwapLevel.from_rows(["T1R T1G T1R"], goal="cluster")
     with pytest.raises(CannotExpress, match="cluster"):
         swap_cnf(level, moves=1)
+
+
+# -- Numberlink on a stack of layers (no vias) ---------------------------------------------------
+
+from puzzlesat.numberlink.multilayer.model import Puzzle as Stack, is_adjacent  # noqa: E402
+from puzzlesat.numberlink.multilayer.verify import verify as stack_verify  # noqa: E402
+
+
+def stack_answers(puzzle: Stack, rules) -> set[tuple]:
+    """Every answer of a stack as sorted (label, cells) pairs, by plain enumeration over the
+    puzzle's steps (six neighbours); touching is judged by adjacency, as the rules say."""
+    free = set(puzzle.free_cells())
+    ends = puzzle.endpoints()
+    found = set()
+
+    def place(index, used, chosen):
+        if index == len(puzzle.pairs):
+            if not rules.cover_all or used == free:
+                found.add(tuple(sorted(chosen.items())))
+            return
+        pair = puzzle.pairs[index]
+
+        def extend(path):
+            for step in puzzle.neighbours(path[-1]):
+                if step in used or step in path:
+                    continue
+                if step == pair.end:
+                    full = path + [step]
+                    where = {cell: i for i, cell in enumerate(full)}
+                    touching = any(abs(i - where[o]) != 1 for i, a in enumerate(full) for o in where if is_adjacent(a, o))
+                    if not (rules.no_self_touch and touching):
+                        place(index + 1, used | set(full), {**chosen, pair.label: tuple(full)})
+                elif step not in ends:
+                    extend(path + [step])
+
+        extend([pair.start])
+
+    place(0, set(), {})
+    return {tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in a)) for a in found}
+
+
+STACKS = [
+    [["A.", ".."], ["..", ".A"]],
+    [["A.", "B."], [".B", ".A"]],
+    [["A..", "..."], ["...", "..A"]],
+    [["AB.", "..."], ["...", "B.A"]],
+    [["A#", ".."], ["B.", "AB"]],
+    [["A..", ".#."], ["...", "..A"]],
+]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("layers", STACKS, ids=["/".join("|".join(l) for l in s) for s in STACKS])
+def test_numberlink_stack_export_counts_the_answers(layers, rules) -> None:
+    puzzle = Stack.from_layers(layers)
+    expected = stack_answers(puzzle, rules)
+    cnf = numberlink_cnf(puzzle, rules=rules)
+    models = projected_models(cnf)
+    drawn = {tuple(sorted(decode(puzzle, cnf, sorted(t)).as_dict().items())) for t in models}
+    assert len(models) == len(expected) and drawn == expected
+    assert all(stack_verify(puzzle, decode(puzzle, cnf, sorted(t)), rules) == [] for t in models)

@@ -34,21 +34,29 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.01, deadline - time.perf_counter())
 
 
+def _native(puzzle) -> str:
+    """The format a puzzle's text is kept in: "native", or "layers" for a stack of layers."""
+    return "layers" if hasattr(puzzle, "layers") else "native"
+
+
 def _text(family, puzzle) -> str:
-    return family.format(puzzle, fmt="native")
+    return family.format(puzzle, fmt=_native(puzzle))
 
 
 def numberlink(family, puzzle, claim, *, options, time_limit, directory) -> dict:
     from ..numberlink.export import decode
     from ..numberlink.model import Puzzle, Rules
-    from ..numberlink.verify import verify
 
     if claim not in (None, "unique", "unsolvable"):
         raise ValueError(f"a Numberlink claim is 'unique' or 'unsolvable', not {claim!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     kept = {k: options.get(k, False) for k in ("allow_empty", "no_self_touch")}
-    if not isinstance(puzzle, Puzzle):
-        return uncertified(claim, "only one-layer Numberlink puzzles are exported (a stack of layers is not yet)")
+    if getattr(puzzle, "vias", ()):
+        return uncertified(claim, "a stack of layers with vias is not exported (its via rules are not encoded yet)")
+    if isinstance(puzzle, Puzzle):
+        from ..numberlink.verify import verify
+    else:
+        from ..numberlink.multilayer.verify import verify
     started = time.perf_counter()
     text = _text(family, puzzle)
     # the family's solver finds the answer fast (lazy cuts); the certificate rests on the
@@ -70,7 +78,7 @@ def numberlink(family, puzzle, claim, *, options, time_limit, directory) -> dict
             return uncertified("unsolvable", f"no proof within the time limit ({time_limit} s)")
         if sat:
             return uncertified("unsolvable", "the exported formula has a model: the solver's verdict is wrong")
-        return write(directory, family=family.name, puzzle_text=text, fmt="native", options=kept, claim="unsolvable",
+        return write(directory, family=family.name, puzzle_text=text, fmt=_native(puzzle), options=kept, claim="unsolvable",
                      cnf=cnf, proof=proof, seconds={"solve": time.perf_counter() - started})
     rules = Rules(cover_all=not kept["allow_empty"], no_self_touch=bool(kept["no_self_touch"]))
     broken = verify(puzzle, answer, rules)
@@ -86,7 +94,7 @@ def numberlink(family, puzzle, claim, *, options, time_limit, directory) -> dict
     if sat:
         return uncertified("unique", "not unique: the puzzle has a second answer", answer=paths,
                            second={label: [list(c) for c in cells] for label, cells in decode(puzzle, blocked, model).paths})
-    return write(directory, family=family.name, puzzle_text=text, fmt="native", options=kept, claim="unique",
+    return write(directory, family=family.name, puzzle_text=text, fmt=_native(puzzle), options=kept, claim="unique",
                  cnf=blocked, proof=proof, facts={"answer": paths}, seconds={"solve": time.perf_counter() - started})
 
 
@@ -138,7 +146,7 @@ def fewest_moves(family, puzzle, claim, *, options, time_limit, directory, bound
             return uncertified("unsolvable", f"no verdict on {bound} moves within the time limit ({time_limit} s)")
         if sat:
             return uncertified("unsolvable", f"the exported formula has a plan of at most {bound} moves: the solver's verdict is wrong")
-        return write(directory, family=family.name, puzzle_text=text, fmt="native", options={}, claim="unsolvable",
+        return write(directory, family=family.name, puzzle_text=text, fmt=_native(puzzle), options={}, claim="unsolvable",
                      cnf=cnf, proof=proof, facts={"bound": bound}, seconds={"solve": solved, "prove": time.perf_counter() - started - solved})
     if record["status"] != "solved" or not record.get("optimal"):
         return uncertified(claim, "no proven minimum to certify: " + str(record.get("reason") or record["status"]))
@@ -148,14 +156,14 @@ def fewest_moves(family, puzzle, claim, *, options, time_limit, directory, bound
     answer = joiner.join(record["moves"] or [])
     facts = {"moves": k, "answer": answer, "bound": k - 1 if k else None}
     if k == 0:  # nothing to prove: the start is the goal, as the replay shows
-        return write(directory, family=family.name, puzzle_text=text, fmt="native", options={}, claim="minimum", facts=facts)
+        return write(directory, family=family.name, puzzle_text=text, fmt=_native(puzzle), options={}, claim="minimum", facts=facts)
     cnf = family.export_cnf(puzzle, options=options, moves=k - 1)
     sat, _, proof = solve_formula(cnf, proof=True, time_limit=_left(deadline))
     if sat is None:
         return uncertified("minimum", f"no verdict on {k - 1} moves within the time limit ({time_limit} s)", moves=k, answer=answer)
     if sat:
         return uncertified("minimum", f"the exported formula has a plan of {k - 1} moves: the solver's minimum is wrong", moves=k)
-    return write(directory, family=family.name, puzzle_text=text, fmt="native", options={}, claim="minimum", cnf=cnf,
+    return write(directory, family=family.name, puzzle_text=text, fmt=_native(puzzle), options={}, claim="minimum", cnf=cnf,
                  proof=proof, facts=facts, seconds={"solve": solved, "prove": time.perf_counter() - started - solved})
 
 

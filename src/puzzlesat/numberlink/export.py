@@ -25,7 +25,7 @@ False
 from __future__ import annotations
 
 from ..sat.dimacs import Builder
-from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .model import DEFAULT_RULES, Rules, Solution
 
 
 def _edge_key(u, v) -> tuple:
@@ -33,25 +33,26 @@ def _edge_key(u, v) -> tuple:
 
 
 def _cell(c) -> str:
-    return f"({c[0]},{c[1]})"
+    return "(" + ",".join(map(str, c)) + ")"
 
 
-def edges(puzzle: Puzzle) -> list[tuple]:
-    """Every edge (two orthogonally adjacent free cells), row-major by its first cell."""
-    out = []
-    for u in puzzle.free_cells():
-        for v in ((u[0], u[1] + 1), (u[0] + 1, u[1])):
-            if puzzle.is_free(v):
-                out.append((u, v))
-    return out
+def edges(puzzle) -> list[tuple]:
+    """Every edge (two free cells a path may step between), by its first cell in reading order."""
+    return [(u, v) for u in puzzle.free_cells() for v in sorted(puzzle.neighbours(u)) if u < v]
 
 
-def export_cnf(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, exclude: Solution | None = None):
+def export_cnf(puzzle, *, rules: Rules = DEFAULT_RULES, exclude=None):
     """The puzzle's rules as a ``pysat.formula.CNF`` (edge variables first, then labels, ranks
     and comparator helpers), with a comment line per variable. ``exclude``: an answer whose
     edge set is blocked, so the formula is unsatisfiable exactly when that answer is the only
-    one."""
-    b = Builder(f"numberlink {puzzle.width}x{puzzle.height} rules: {rules}")
+    one. A stack of layers without vias is taken too (steps to the layer above or below are
+    edges like any other); vias are refused (:class:`~puzzlesat.errors.CannotExpress`)."""
+    if getattr(puzzle, "vias", ()):
+        from ..errors import CannotExpress
+
+        raise CannotExpress("a stack of layers with vias is not exported (its via rules are not encoded yet)")
+    size = "x".join(map(str, (puzzle.width, puzzle.height) + ((puzzle.layers,) if hasattr(puzzle, "layers") else ())))
+    b = Builder(f"numberlink {size} rules: {rules}")
     b.note("a model's true edges draw the paths (the edges are the answer variables)")
     endpoint = puzzle.endpoints()
     labels = puzzle.labels
@@ -116,25 +117,25 @@ def export_cnf(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, exclude: Solutio
     return b.cnf(answer=[edge[_edge_key(u, v)] for u, v in all_edges])
 
 
-def _squares(b: Builder, puzzle: Puzzle, edge: dict, rules: Rules) -> None:
+def _squares(b: Builder, puzzle, edge: dict, rules: Rules) -> None:
     """Implied clauses that solvers need (a 16x16 board: 0.6 s with them, no answer in 34 s
     without): in an all-free 2x2 block the four edges would be a cycle, and under no-self-touch
-    three of them a path beside itself, so not four (not three)."""
-    for r in range(puzzle.height - 1):
-        for c in range(puzzle.width - 1):
-            block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
-            if not all(puzzle.is_free(cell) for cell in block):
-                continue
-            sides = [edge[_edge_key(block[0], block[1])], edge[_edge_key(block[2], block[3])],
-                     edge[_edge_key(block[0], block[2])], edge[_edge_key(block[1], block[3])]]
-            if rules.no_self_touch:
-                for left_out in range(4):
-                    b.add([-e for i, e in enumerate(sides) if i != left_out])
-            else:
-                b.add([-e for e in sides])
+    three of them a path beside itself, so not four (not three). On a stack, per layer."""
+    layers = [()] if not hasattr(puzzle, "layers") else [(z,) for z in range(puzzle.layers)]
+    for z, r, c in ((z, r, c) for z in layers for r in range(puzzle.height - 1) for c in range(puzzle.width - 1)):
+        block = [z + (r, c), z + (r, c + 1), z + (r + 1, c), z + (r + 1, c + 1)]
+        if not all(puzzle.is_free(cell) for cell in block):
+            continue
+        sides = [edge[_edge_key(block[0], block[1])], edge[_edge_key(block[2], block[3])],
+                 edge[_edge_key(block[0], block[2])], edge[_edge_key(block[1], block[3])]]
+        if rules.no_self_touch:
+            for left_out in range(4):
+                b.add([-e for i, e in enumerate(sides) if i != left_out])
+        else:
+            b.add([-e for e in sides])
 
 
-def _no_cycles(b: Builder, puzzle: Puzzle, inner: list, around: dict, rules: Rules) -> None:
+def _no_cycles(b: Builder, puzzle, inner: list, around: dict, rules: Rules) -> None:
     """Each inner cell on a path picks a parent: a neighbour joined by a path edge whose rank
     (``bits`` binary digits; endpoints 0) is strictly smaller. A cycle's lowest cell has none."""
     bits = max(1, len(inner).bit_length())
@@ -175,9 +176,9 @@ def answer_edges(solution: Solution) -> list[tuple]:
     return [(a, c) for _, cells in solution.paths for a, c in zip(cells, cells[1:])]
 
 
-def decode(puzzle: Puzzle, cnf, model) -> Solution:
+def decode(puzzle, cnf, model):
     """The answer a model of :func:`export_cnf`'s formula draws (paths walked from each pair's
-    start along the true edges)."""
+    start along the true edges): a :class:`Solution`, or a stack's."""
     true = {v for v in model if v > 0}
     on = set()
     for line in cnf.comments:
@@ -186,10 +187,10 @@ def decode(puzzle: Puzzle, cnf, model) -> Solution:
             if int(parts[2]) in true:
                 u, v = parts[4].split("-")
                 on.add(tuple(sorted((_parse_cell(u), _parse_cell(v)))))
-    paths = {}
+    paths, cells = {}, sum(1 for _ in puzzle.free_cells())
     for pair in puzzle.pairs:
         path, previous = [pair.start], None
-        while path[-1] != pair.end and len(path) <= puzzle.width * puzzle.height:
+        while path[-1] != pair.end and len(path) <= cells:
             here = path[-1]
             step = next((n for n in puzzle.neighbours(here) if n != previous and tuple(sorted((here, n))) in on), None)
             if step is None:
@@ -197,22 +198,21 @@ def decode(puzzle: Puzzle, cnf, model) -> Solution:
             previous = here
             path.append(step)
         paths[pair.label] = path
+    if hasattr(puzzle, "layers"):
+        from .multilayer.model import Solution as Stacked
+
+        return Stacked.from_mapping(paths)
     return Solution.from_mapping(paths)
 
 
-def _parse_cell(text: str) -> tuple[int, int]:
-    r, c = text.strip("()").split(",")
-    return int(r), int(c)
+def _parse_cell(text: str) -> tuple[int, ...]:
+    return tuple(int(t) for t in text.strip("()").split(","))
 
 
 def family_export(puzzle, *, options=None, moves=None, exclude=None):
     """The family record's ``export_cnf``: rules from the options ``allow_empty`` and
-    ``no_self_touch``; ``exclude`` a :class:`Solution` or None. One layer only: a stack of
-    layers is refused (:class:`~puzzlesat.errors.CannotExpress`)."""
-    from ..errors import CannotExpress
-
-    if not isinstance(puzzle, Puzzle):
-        raise CannotExpress("only one-layer Numberlink puzzles are exported (a stack of layers is not yet)")
+    ``no_self_touch``; ``exclude`` an answer or None. A stack with vias is refused
+    (:class:`~puzzlesat.errors.CannotExpress`)."""
     if moves is not None:
         raise ValueError("Numberlink has no move bound: its formula is the rules themselves")
     options = dict(options or {})

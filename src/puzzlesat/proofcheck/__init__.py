@@ -138,9 +138,13 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
 
 
 def _numberlink_answer(puzzle, manifest: dict, kept: dict):
-    from ..numberlink.model import Rules, Solution
+    from ..numberlink.model import Puzzle, Rules, Solution
+    from ..numberlink.multilayer.model import Solution as StackSolution
+    from ..numberlink.multilayer.verify import verify as stack_verify
     from ..numberlink.verify import verify
 
+    if not isinstance(puzzle, Puzzle):  # a stack of layers
+        Solution, verify = StackSolution, stack_verify  # noqa: N806
     answer = Solution.from_mapping({label: [tuple(c) for c in cells] for label, cells in manifest["answer"].items()})
     rules = Rules(cover_all=not kept.get("allow_empty", False), no_self_touch=bool(kept.get("no_self_touch", False)))
     broken = verify(puzzle, answer, rules)
