@@ -139,7 +139,10 @@ class Family:
       ``load`` reads back, with what it states about its answer);
     - ``generated_record(generated) -> dict``;
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
-      answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``.
+      answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``;
+    - ``export_cnf(puzzle, *, options, moves=None, exclude=None) -> pysat.formula.CNF``
+      (optional): the puzzle as one complete DIMACS formula with a comment line per variable
+      (``moves``: the bound K of a fewest-moves family; ``exclude``: an answer to block).
     """
 
     name: str
@@ -166,6 +169,7 @@ class Family:
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
     refusal: Callable[[str], str | None] | None = None
+    export_cnf: Callable[..., Any] | None = None
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""

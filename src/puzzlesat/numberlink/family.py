@@ -19,7 +19,7 @@ from ..errors import CannotExpress, ParseError
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
 from ..sat.solver import check_solver_name
-from . import records, show as show_module
+from . import export, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
@@ -290,6 +290,7 @@ FAMILY = Family(
     make=records.make,
     pack_entry=records.pack_entry,
     generated_record=records.generated_record,
+    export_cnf=export.family_export,
     capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,

@@ -16,7 +16,7 @@ import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..family import Family, Format, Generated, Method, Objective, Option
-from . import formats, writers
+from . import export, formats, writers
 from .generate import DEFAULT_CERTIFY_LIMIT, MAX_TRIES, UNPROVEN_STREAK, generate
 from .model import START_RULES
 from .records import answer_of, answer_table, generated_record, load, passed, solve_record, verify_record
@@ -186,6 +186,7 @@ FAMILY = Family(
     make=make,
     pack_entry=pack_entry,
     generated_record=generated_record,
+    export_cnf=export.family_export,
     answer_table=answer_table,
     capabilities=frozenset({"answer-table", "stated-answers"}),
     sniff_order=10,

@@ -1,0 +1,88 @@
+"""A clause-only formula builder for exported encodings: variables named by structured keys,
+each with a sentence a reader of the DIMACS file can decode a model with.
+
+Exported formulas never touch a solver: :meth:`Builder.cnf` returns a ``pysat.formula.CNF``
+whose comment lines say what each variable means (``c var 3 edge (0,0)-(0,1)``) and which
+variables are the answer (``c answer 1 2 3``), so "is there another answer" is a question about
+those variables alone.
+
+>>> b = Builder("demo")
+>>> x, y = b.var(("x",), "x holds"), b.var(("y",), "y holds")
+>>> b.add([x, y]); b.add([-x, -y])
+>>> cnf = b.cnf(answer=[x, y])
+>>> cnf.nv, cnf.clauses
+(2, [[1, 2], [-1, -2]])
+>>> cnf.comments
+['c demo', 'c var 1 x holds', 'c var 2 y holds', 'c answer 1 2']
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterable
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+
+class Builder:
+    """Named variables and clauses; ``cnf()`` freezes them into a commented CNF."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.pool = IDPool()
+        self.meaning: dict[int, str] = {}
+        self.clauses: list[list[int]] = []
+        self.notes: list[str] = []
+
+    def var(self, key: Hashable, meaning: str) -> int:
+        """The variable of ``key``, created (with its meaning) on first use."""
+        v = self.pool.id(key)
+        self.meaning.setdefault(v, meaning)
+        return v
+
+    def get(self, key: Hashable) -> int | None:
+        """The variable of ``key`` if it was created, else None."""
+        return self.pool.obj2id.get(key)
+
+    def add(self, clause: Iterable[int]) -> None:
+        self.clauses.append(list(clause))
+
+    def note(self, text: str) -> None:
+        """A comment line for the file's header (the claim, the rules, the bound)."""
+        self.notes.append(text)
+
+    def at_most_one(self, lits: list[int], what: str) -> None:
+        """At most one of ``lits``: pairwise up to 6 literals, else a sequential counter whose
+        auxiliary variables are named ``aux (what)``."""
+        if len(lits) <= 6:
+            for i in range(len(lits)):
+                for j in range(i + 1, len(lits)):
+                    self.clauses.append([-lits[i], -lits[j]])
+            return
+        enc = CardEnc.atmost(lits, bound=1, vpool=self.pool, encoding=EncType.seqcounter)
+        for v in range(1, self.pool.top + 1):
+            self.meaning.setdefault(v, f"aux at-most-one ({what})")
+        self.clauses.extend(enc.clauses)
+
+    def cnf(self, *, answer: Iterable[int]) -> CNF:
+        """The formula with its comment lines (title, notes, each variable, the answer variables)."""
+        cnf = CNF()  # (from_clauses would deep-copy every clause: seconds on a large board)
+        cnf.clauses = self.clauses
+        cnf.nv = self.pool.top  # every literal, auxiliary ones included, comes from the pool
+        cnf.comments = [f"c {self.title}"] + [f"c {n}" for n in self.notes]
+        cnf.comments += [f"c var {v} {self.meaning.get(v, 'aux')}" for v in range(1, cnf.nv + 1)]
+        cnf.comments.append("c answer " + " ".join(str(v) for v in answer))
+        return cnf
+
+
+def answer_variables(cnf: CNF) -> list[int]:
+    """The answer variables an exported CNF names in its ``c answer`` line.
+
+    >>> b = Builder("t"); v = b.var("v", "v"); b.add([v])
+    >>> answer_variables(b.cnf(answer=[v]))
+    [1]
+    """
+    for line in cnf.comments:
+        if line.startswith("c answer ") and line[9:10].isdigit():
+            return [int(t) for t in line.split()[2:]]
+    return []
