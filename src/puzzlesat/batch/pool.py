@@ -49,7 +49,10 @@ def _serve(conn: Connection) -> None:
             return
         if job is None:
             return
-        conn.send(execute(job))
+        try:
+            conn.send(execute(job))
+        except (BrokenPipeError, OSError):  # the pool's owner is gone: nobody wants the record
+            return
 
 
 class _Worker:
