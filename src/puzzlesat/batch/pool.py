@@ -9,7 +9,7 @@ a backstop for a solver that does not look at the clock.
 
 Workers are forked on Linux (they start fast and see families added with
 :func:`puzzlesat.registry.register`), spawned elsewhere; they ignore Ctrl-C, which the pool's
-owner handles by closing the pool.
+owner handles by closing the pool, and end with the pool's process, however it ends.
 
 >>> from puzzlesat.batch.jobs import Job
 >>> with Pool(2) as pool:
@@ -21,13 +21,16 @@ owner handles by closing the pool.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from multiprocessing.connection import Connection, wait
 from typing import Any, Hashable, Iterable, Iterator
 
+from ..registry import families
 from .execute import error_record, execute
 from .jobs import Job
 
@@ -39,11 +42,28 @@ def overrun(time_limit: float | None) -> float | None:
     return None if time_limit is None else 2 * time_limit + 30.0
 
 
-def _serve(conn: Connection) -> None:
-    """A worker: take a job, send its record back, until told to stop (None) or the pipe closes."""
+def _die_with(parent: int) -> None:
+    """End this worker when the pool's process ends, even by SIGKILL (Linux: the kernel sends
+    SIGKILL to the worker at once; elsewhere the worker sees it between jobs)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # (it ended before that was set)
+        os._exit(0)
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A worker: take a job, send its record back, until told to stop (None), the pipe closes
+    or the pool's process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
     while True:
         try:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return
             job = conn.recv()
         except (EOFError, OSError):
             return
@@ -58,7 +78,7 @@ def _serve(conn: Connection) -> None:
 class _Worker:
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
         self.token: Hashable | None = None
@@ -101,6 +121,8 @@ class Pool:
         if workers < 1:
             raise ValueError(f"a pool has 1 worker or more, not {workers}")
         self._context = multiprocessing.get_context(start_method)
+        if start_method == "fork":
+            families()  # (imported once here, every worker forked from now on has them)
         self._workers = [_Worker(self._context) for _ in range(workers)]
         self.replaced = 0  # workers started again after one died or was stopped
 

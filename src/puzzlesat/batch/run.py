@@ -101,6 +101,8 @@ class _Batch:
         self.on_progress = on_progress
         self.stored = store.keys(errors=False) if store is not None else set()
         self.waiting: dict[str, list[tuple[int, Job]]] = {}  # key -> positions waiting for its record
+        # keys run in this batch -> their record (None when the store holds it: memory stays small)
+        self.finished: dict[str, dict[str, Any] | None] = {}
         self.ready: dict[int, dict[str, Any]] = {}  # position -> record not yet yielded
         self.resumed_at: set[int] = set()
         self.next = 0  # (ordered) the next position to yield
@@ -117,6 +119,9 @@ class _Batch:
             key = job.key
             if key in self.waiting:  # the same key earlier in this batch: wait for its record
                 self.waiting[key].append((position, job))
+            elif key in self.finished:  # the same key earlier in this batch, done already
+                self.waiting[key] = [(position, job)]
+                self._settle(key, self.finished[key] or (self.store.get(key) if self.store is not None else None) or {})
             elif key in self.stored:
                 self.waiting[key] = [(position, job)]
                 self.resumed_at.add(position)
@@ -145,6 +150,7 @@ class _Batch:
             job = jobs_by_key.pop(key)
             if self.store is not None:
                 self.store.put(job, record)
+            self.finished[str(key)] = None if self.store is not None else record
             self._settle(str(key), record)
             yield from self._flush()
         yield from self._flush()
