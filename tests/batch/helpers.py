@@ -51,6 +51,14 @@ def cli_records() -> tuple[dict[str, Any], ...]:
     return tuple(json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))
 
 
+@lru_cache(maxsize=1)
+def local_records() -> tuple[dict[str, Any], ...]:
+    """The example set run by the engine in this process, one worker (made once per session)."""
+    from puzzlesat.batch import run
+
+    return tuple(run(example_jobs(), workers=1))
+
+
 def untimed(record: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key not in TIMING_KEYS}
 

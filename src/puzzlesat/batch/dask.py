@@ -49,7 +49,7 @@ def local_client(workers: int, *, threads_per_worker: int = 1) -> Iterator[Any]:
     closed on leaving the ``with``."""
     distributed = _distributed()
     cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1", dashboard_address=":0")
     try:
         with distributed.Client(cluster) as client:
             yield client
