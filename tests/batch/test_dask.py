@@ -68,3 +68,11 @@ def test_local_client_starts_and_closes_a_cluster() -> None:
         records = list(run(jobs, client=client))
     assert client.status == "closed"
     assert [(r["index"], r["status"]) for r in records] == [(0, "generated"), (1, "generated"), (2, "generated")]
+
+
+def test_a_store_resumes_a_cluster_run(client, tmp_path) -> None:
+    jobs = example_jobs()[:6]
+    first = list(run(jobs, client=client, store=tmp_path / "s.sqlite"))
+    seen = []
+    assert list(run(jobs, client=client, store=tmp_path / "s.sqlite", on_progress=seen.append)) == first
+    assert seen[-1].resumed == len(jobs)

@@ -65,10 +65,11 @@ def slots(client: Any) -> int:
 def imap(client: Any, tasks: Iterable[tuple[Hashable, Job]], *,
          in_flight: int | None = None) -> Iterator[tuple[Hashable, dict[str, Any]]]:
     """(token, record) for every (token, job), run on the client's cluster as each completes;
-    at most ``in_flight`` jobs (default: twice the cluster's threads, and 4) are out at once,
+    at most ``in_flight`` jobs (default: four for each of the cluster's threads, and 16: enough
+    to hide the round trips to the scheduler) are out at once,
     so a long stream is never all submitted; the jobs still out when this stops are cancelled."""
     distributed = _distributed()
-    limit = in_flight or 2 * slots(client) + 4
+    limit = in_flight or 4 * slots(client) + 16
     pending = iter(tasks)
     out: dict[str, tuple[Hashable, Job, Any]] = {}
     completed = distributed.as_completed()

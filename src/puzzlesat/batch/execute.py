@@ -1,6 +1,8 @@
 """Running one job where it lands (this process, a pool worker, a Dask worker): the family's
 own record with the generic keys (family, source, index, status, error, seconds) added, as the
-command line makes it. Any failure is an error record, never an exception.
+command line makes it. Any failure is an error record, never an exception. A generate record
+also holds ``pack_entry`` (the puzzle as a pack holds it, ``FAMILY.pack_entry``), so a pack
+can be written from records, new or stored.
 
 >>> record = execute(Job.generate("numberlink", (4, 4), seed=3, options={"method": "unionfind", "allow_multiple": True}))
 >>> record["family"], record["status"], record["seed"], record["error"]
@@ -61,7 +63,8 @@ def execute(job: Job) -> dict[str, Any]:
         family = get_family(job.family)
         options = {**family.defaults(), **job.options_dict()}
         if job.verb == "generate":
-            body = family.generated_record(family.make(job.size, seed=job.seed, time_limit=job.time_limit, options=options))
+            made = family.make(job.size, seed=job.seed, time_limit=job.time_limit, options=options)
+            body = {**family.generated_record(made), "pack_entry": family.pack_entry(made)}
         elif job.verb == "solve":
             body = family.solve_record(puzzle_of(job), options=options, time_limit=job.time_limit)
         else:

@@ -130,15 +130,19 @@ def jobs_from_text(text: str, *, verb: str, source: str = "-", family: str | Fam
 
     >>> [(job.index, job.error is None) for job in jobs_from_text("A.A\\n\\nB..B", verb="verify", source="two.nl")]
     [(0, True), (1, True)]
+    >>> [(job.index, job.error) for job in jobs_from_text("", verb="verify", source="empty.nl", family="numberlink")]
+    [(None, 'empty.nl: empty input: no puzzle found')]
     """
     record = (get_family(family) if isinstance(family, str) else family) or detect_family(text, source)
     settings = {**record.defaults(), **(options or {})}
     try:
         items = record.load(text, source=source, fmt=fmt, options=settings)
-    except ParseError as error:
-        items = [error if error.source else error.with_source(source)]
-    if not items:
-        items = [ParseError("no puzzle found in the input", source=source)]
+        if not items:
+            raise ParseError("no puzzle found in the input", source=source)
+    except ParseError as error:  # the whole input: its record has no index, as the command line's
+        yield Job(record.name, verb, source=source, index=None, options=sorted_options(options), method=method,
+                  time_limit=time_limit, error=str(error if error.source else error.with_source(source)))
+        return
     for index, item in enumerate(items):
         if isinstance(item, ParseError):
             yield Job(record.name, verb, source=source, index=index, options=sorted_options(options), method=method,

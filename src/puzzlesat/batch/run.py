@@ -16,6 +16,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from .execute import execute
 from .jobs import Job
+from .pool import Pool, cpu_count
 from .progress import Progress
 from .store import Store, open_store
 
@@ -51,8 +52,6 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
     >>> [r["index"] for r in again], seen[-1].resumed, seen[-1].done
     ([0, 1, 2], 3, 3)
     """
-    from .pool import Pool, cpu_count
-
     total = len(jobs) if hasattr(jobs, "__len__") else None  # (a stream's total is known once it is read)
     opened, close_store = open_store(store)
     pool = None
