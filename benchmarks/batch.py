@@ -13,6 +13,9 @@ on localhost, store writes per second, and the time to resume a finished store.
 - **store writes**: 10,000 records committed one by one; target at least 1,000 per second.
 - **resume**: a store holding the records of 10,000 jobs, run again: nothing runs, every
   record comes from the store; target under 2 s.
+- **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes generated and
+  then verified (from their pack entries) through the engine into a store: throughput per
+  worker and the engine's overhead per job (``wall x workers - the jobs' own seconds``, per job).
 
 This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to itself).
 """
@@ -96,6 +99,30 @@ def store_writes(folder: Path, count: int = 10_000) -> Iterator[dict[str, Any]]:
            "bytes": os.path.getsize(path)}
 
 
+MIX = (("numberlink", (7, 7)), ("numberlink", (10, 10)), ("roller", (6, 6)), ("roller", (8, 8)),
+       ("swap", (4, 4)), ("swap", None))  # (swap's None: its default difficulty's sizes)
+
+
+def scale(count: int, workers: int, folder: Path) -> Iterator[dict[str, Any]]:
+    store = folder / "scale.sqlite"
+    made = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n) for n in range(count)
+            for family, size in [MIX[n % len(MIX)]]]
+    for phase in ("generate", "verify"):
+        if phase == "verify":
+            made = [job for record in generated for job in jobs_from_text(
+                record["pack_entry"], verb="verify", source=f"{record['family']}-mix#{record['index']}", family=record["family"])]
+        seconds, records = timed(made, workers=workers, store=store, ordered=False)
+        own = sum(float(r.get("seconds") or 0) for r in records)
+        yield {"measure": f"scale {phase}", "workers": workers, "jobs": len(records), "seconds": round(seconds, 2),
+               "per_second": round(len(records) / seconds, 1), "per_worker_per_second": round(len(records) / seconds / workers, 1),
+               "overhead_ms_per_job": round(1000 * max(0.0, seconds * workers - own) / max(1, len(records)), 2),
+               "statuses": _statuses(records)}
+        if phase == "generate":
+            generated = [r for r in records if r["status"] == "generated"]
+    with Store(store) as opened:
+        yield {"measure": "scale store", "jobs": len(opened), "bytes": os.path.getsize(store)}
+
+
 def _statuses(records: list[dict[str, Any]]) -> dict[str, int]:
     found: dict[str, int] = {}
     for record in records:
@@ -112,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.batch", description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=json_path, default=None, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--workers", type=int, default=2, help="workers of the parallel runs (default 2)")
+    parser.add_argument("--scale", type=int, default=0, metavar="N", help="also generate and verify N mixed puzzles (e.g. 10000)")
+    parser.add_argument("--only-scale", action="store_true", help="with --scale: that measure alone")
     args = parser.parse_args(argv)
     with RowWriter(args.json) as rows, tempfile.TemporaryDirectory() as folder:
         measures = [throughput(args.workers), store_writes(Path(folder))]
@@ -121,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             print("dask overhead: not measured (pip install 'puzzlesat[cluster]')", file=sys.stderr)
         else:
             measures.insert(1, dask_overhead(args.workers))
+        if args.scale:
+            measures = [scale(args.scale, args.workers, Path(folder))] + ([] if args.only_scale else measures)
         for measure in measures:
             for row in measure:
                 rows.write(row)
