@@ -23,6 +23,7 @@ This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import tempfile
@@ -107,6 +108,7 @@ def scale(count: int, workers: int, folder: Path) -> Iterator[dict[str, Any]]:
     store = folder / "scale.sqlite"
     made = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n) for n in range(count)
             for family, size in [MIX[n % len(MIX)]]]
+    generated: list[dict[str, Any]] = []
     for phase in ("generate", "verify"):
         if phase == "verify":
             made = [job for record in generated for job in jobs_from_text(
@@ -144,9 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with RowWriter(args.json) as rows, tempfile.TemporaryDirectory() as folder:
         measures = [throughput(args.workers), store_writes(Path(folder))]
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("distributed") is None:
             print("dask overhead: not measured (pip install 'puzzlesat[cluster]')", file=sys.stderr)
         else:
             measures.insert(1, dask_overhead(args.workers))

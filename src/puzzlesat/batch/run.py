@@ -109,7 +109,6 @@ class _Batch:
         self.resumed = 0
         self.statuses: dict[str, int] = {}
         self.started = time.perf_counter()
-        self.read_all = False
 
     def tasks(self) -> Iterator[tuple[Hashable, Job]]:
         """The jobs to run (keyed by their key); stored and repeated ones are settled here."""
@@ -129,7 +128,6 @@ class _Batch:
             else:
                 self.waiting[key] = [(position, job)]
                 yield key, job
-        self.read_all = True
         if self.total is None:
             self.total = position + 1
 
