@@ -39,7 +39,7 @@ from puzzlesat.cli.arguments import seconds_argument
 # any other module in this folder, found by its file name.
 EXTRA = ("numberlink_vs_search", "generators", "roller_generate")
 EXPECTED = tuple(family.name for family in families()) + EXTRA
-NOT_BENCHMARKS = ("__init__", "__main__", "report")
+NOT_BENCHMARKS = ("__init__", "__main__", "report", "batch")  # (batch: the engine's own run, python -m benchmarks.batch)
 MODULES = EXPECTED + tuple(sorted(
     path.stem for path in Path(__file__).resolve().parent.glob("*.py")
     if path.stem not in EXPECTED and path.stem not in NOT_BENCHMARKS and not path.stem.startswith("_")

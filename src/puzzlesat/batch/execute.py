@@ -1,0 +1,87 @@
+"""Running one job where it lands (this process, a pool worker, a Dask worker): the family's
+own record with the generic keys (family, source, index, status, error, seconds) added, as the
+command line makes it. Any failure is an error record, never an exception. A generate record
+also holds ``pack_entry`` (the puzzle as a pack holds it, ``FAMILY.pack_entry``), so a pack
+can be written from records, new or stored.
+
+>>> record = execute(Job.generate("numberlink", (4, 4), seed=3, options={"method": "unionfind", "allow_multiple": True}))
+>>> record["family"], record["status"], record["seed"], record["error"]
+('numberlink', 'generated', 3, None)
+>>> execute(Job("numberlink", "solve", error="x.nl: line 1: no puzzle"))["status"]
+'error'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from typing import Any
+
+from ..errors import PuzzlesatError
+from ..registry import get_family
+from .jobs import Job
+
+# the shared keys of docs/record.schema.json, null in a record with nothing known
+SHARED_KEYS = ("objective", "size", "name", "rules", "method", "answer", "moves", "moves_count", "unique", "optimal",
+               "lower_bound", "solved_by", "reason", "stated_minimum", "stated_minimum_match", "stated_answer")
+
+
+def base_record(job: Job) -> dict[str, Any]:
+    return {"family": job.family, "source": job.source, "index": job.index}
+
+
+def error_record(job: Job, message: str, seconds: float = 0.0) -> dict[str, Any]:
+    """A job that made no record of its own: the generic keys, the shared keys null."""
+    record = base_record(job)
+    record.update({key: None for key in SHARED_KEYS})
+    try:
+        record["objective"] = get_family(job.family).objective.value
+    except KeyError:
+        pass
+    record.update(status="error", error=message, seconds=round(seconds, 4))
+    return record
+
+
+def puzzle_of(job: Job) -> Any:
+    """The job's puzzle object: the one it carries, else read back from its text."""
+    if job.puzzle is not None:
+        return job.puzzle
+    family = get_family(job.family)
+    items = family.load(job.text, source=job.source, fmt=job.fmt, options={**family.defaults(), **job.options_dict()})
+    if len(items) != 1 or isinstance(items[0], Exception):
+        raise PuzzlesatError(f"the job's text reads as {len(items)} puzzles, not one" if len(items) != 1 else str(items[0]))
+    return items[0]
+
+
+def execute(job: Job) -> dict[str, Any]:
+    """The record of one job (its time limit kept by the family's solvers)."""
+    if job.error is not None:
+        return error_record(job, job.error)
+    start = time.perf_counter()
+    try:
+        family = get_family(job.family)
+        options = {**family.defaults(), **job.options_dict()}
+        if job.verb == "generate":
+            made = family.make(job.size, seed=job.seed, time_limit=job.time_limit, options=options)
+            body = {**family.generated_record(made), "pack_entry": family.pack_entry(made)}
+        elif job.verb == "solve":
+            body = family.solve_record(puzzle_of(job), options=options, time_limit=job.time_limit)
+        else:
+            body = family.verify_record(puzzle_of(job), options=options, time_limit=job.time_limit, answer=job.answer)
+    except (PuzzlesatError, ValueError, KeyError) as exc:
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        return error_record(job, str(exc), time.perf_counter() - start)
+    except Exception as exc:  # an internal bug: reported in the record, the batch goes on
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return error_record(job, f"internal error: {detail}", time.perf_counter() - start)
+    record = base_record(job)
+    record.update(body)
+    record.setdefault("error", None)
+    if job.verb != "generate":  # (a generated record's seconds are the generator's own)
+        record["seconds"] = round(time.perf_counter() - start, 4)
+    record.setdefault("seconds", round(time.perf_counter() - start, 4))
+    return record

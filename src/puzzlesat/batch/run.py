@@ -1,0 +1,174 @@
+"""The batch engine: a stream of jobs in, their records out as they finish, in this process, on
+a pool of worker processes, or on a Dask cluster; with a results store, what is done is never
+run again.
+
+>>> from puzzlesat.batch import Job, run
+>>> jobs = [Job.generate("numberlink", (4, 4), seed=n, source="pack.txt", index=n,
+...                      options={"method": "unionfind", "allow_multiple": True}) for n in range(3)]
+>>> [(r["index"], r["status"]) for r in run(jobs)]
+[(0, 'generated'), (1, 'generated'), (2, 'generated')]
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+from .execute import execute
+from .jobs import Job
+from .pool import Pool, cpu_count
+from .progress import Progress
+from .store import Store, open_store
+
+Tasks = Iterable[tuple[Hashable, Job]]
+
+
+def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = None, client: Any = None,
+        ordered: bool = True, on_progress: Callable[[Progress], None] | None = None) -> Iterator[dict[str, Any]]:
+    """The records of ``jobs`` (each exactly the family's record with family, source, index,
+    status, error and seconds), yielded as they finish.
+
+    ``workers``: 1 runs the jobs here, one after another; more runs them on that many worker
+    processes (0: one per core); a worker that dies makes its job an error record and is
+    replaced. ``client``: a ``distributed.Client`` (see :mod:`puzzlesat.batch.dask`) runs
+    them on its Dask cluster instead. ``store``: a :class:`Store` or the path of one; a job
+    whose key it holds is not run again (its stored record is yielded, with this job's source
+    and index), and every new record is committed to it as it arrives. A job whose key came
+    earlier in the same batch runs once. ``ordered``: records in the order of ``jobs``,
+    else as they finish. ``on_progress``: called with a :class:`Progress` after each record.
+
+    Ctrl-C (KeyboardInterrupt) stops the workers and is raised again; the records yielded
+    before it are in the store.
+
+    >>> import os, tempfile
+    >>> from puzzlesat.numberlink import parse
+    >>> path = os.path.join(tempfile.mkdtemp(), "results.sqlite")
+    >>> puzzles = [parse("A.A\\nB.B"), parse("AB\\n..\\nAB"), parse("A.A\\nB.B")]
+    >>> jobs = [Job.of("numberlink", "verify", p, source="set.txt", index=n) for n, p in enumerate(puzzles)]
+    >>> [(r["index"], r["status"], r["unique"]) for r in run(jobs, store=path)]
+    [(0, 'solved', True), (1, 'solved', True), (2, 'solved', True)]
+    >>> seen = []
+    >>> again = list(run(jobs, store=path, on_progress=seen.append))   # resumed: nothing runs
+    >>> [r["index"] for r in again], seen[-1].resumed, seen[-1].done
+    ([0, 1, 2], 3, 3)
+    """
+    total = len(jobs) if hasattr(jobs, "__len__") else None  # (a stream's total is known once it is read)
+    opened, close_store = open_store(store)
+    pool = None
+    try:
+        if client is not None:
+            from .dask import imap as dask_imap
+
+            executor: Callable[[Tasks], Iterator[tuple[Hashable, dict[str, Any]]]] = lambda tasks: dask_imap(client, tasks)
+        elif workers == 1:
+            executor = _inline
+        else:
+            pool = Pool(workers if workers > 0 else cpu_count())
+            executor = pool.imap
+        yield from _Batch(jobs, opened, ordered, total, on_progress).records(executor)
+    except BaseException:
+        if pool is not None:
+            pool.close(kill=True)
+            pool = None
+        raise
+    finally:
+        if pool is not None:
+            pool.close()
+        if close_store and opened is not None:
+            opened.close()
+
+
+def _inline(tasks: Tasks) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+    for token, job in tasks:
+        yield token, execute(job)
+
+
+def restamp(record: dict[str, Any], job: Job) -> dict[str, Any]:
+    """A record made for another job of the same key, as this job's (its family, source, index)."""
+    return {**record, "family": job.family, "source": job.source, "index": job.index}
+
+
+class _Batch:
+    """One run's bookkeeping: which position waits for which key, what is ready to yield."""
+
+    def __init__(self, jobs: Iterable[Job], store: Store | None, ordered: bool, total: int | None,
+                 on_progress: Callable[[Progress], None] | None) -> None:
+        self.jobs = jobs
+        self.store = store
+        self.ordered = ordered
+        self.total = total
+        self.on_progress = on_progress
+        self.stored = store.keys(errors=False) if store is not None else set()
+        self.waiting: dict[str, list[tuple[int, Job]]] = {}  # key -> positions waiting for its record
+        # keys run in this batch -> their record (None when the store holds it: memory stays small)
+        self.finished: dict[str, dict[str, Any] | None] = {}
+        self.ready: dict[int, dict[str, Any]] = {}  # position -> record not yet yielded
+        self.resumed_at: set[int] = set()
+        self.next = 0  # (ordered) the next position to yield
+        self.done = 0
+        self.resumed = 0
+        self.statuses: dict[str, int] = {}
+        self.started = time.perf_counter()
+
+    def tasks(self) -> Iterator[tuple[Hashable, Job]]:
+        """The jobs to run (keyed by their key); stored and repeated ones are settled here."""
+        position = -1
+        for position, job in enumerate(self.jobs):
+            key = job.key
+            if key in self.waiting:  # the same key earlier in this batch: wait for its record
+                self.waiting[key].append((position, job))
+            elif key in self.finished:  # the same key earlier in this batch, done already
+                self.waiting[key] = [(position, job)]
+                self._settle(key, self.finished[key] or (self.store.get(key) if self.store is not None else None) or {})
+            elif key in self.stored:
+                self.waiting[key] = [(position, job)]
+                self.resumed_at.add(position)
+                record = self.store.get(key) if self.store is not None else None
+                self._settle(key, record or {})
+            else:
+                self.waiting[key] = [(position, job)]
+                yield key, job
+        if self.total is None:
+            self.total = position + 1
+
+    def _settle(self, key: str, record: dict[str, Any]) -> None:
+        for position, job in self.waiting.pop(key):
+            self.ready[position] = restamp(record, job)
+
+    def records(self, executor: Callable[[Tasks], Iterator[tuple[Hashable, dict[str, Any]]]]) -> Iterator[dict[str, Any]]:
+        jobs_by_key: dict[Hashable, Job] = {}
+
+        def remembered() -> Iterator[tuple[Hashable, Job]]:
+            for key, job in self.tasks():
+                jobs_by_key[key] = job
+                yield key, job
+
+        for key, record in executor(remembered()):
+            job = jobs_by_key.pop(key)
+            if self.store is not None:
+                self.store.put(job, record)
+            self.finished[str(key)] = None if self.store is not None else record
+            self._settle(str(key), record)
+            yield from self._flush()
+        yield from self._flush()
+
+    def _flush(self) -> Iterator[dict[str, Any]]:
+        while True:
+            if self.ordered:
+                if self.next not in self.ready:
+                    return
+                position = self.next
+                self.next += 1
+            elif self.ready:
+                position = next(iter(self.ready))
+            else:
+                return
+            record = self.ready.pop(position)
+            self.done += 1
+            self.resumed += position in self.resumed_at
+            self.resumed_at.discard(position)
+            self.statuses[record.get("status")] = self.statuses.get(record.get("status"), 0) + 1
+            yield record
+            if self.on_progress is not None:
+                self.on_progress(Progress(self.total, self.done, self.resumed, round(time.perf_counter() - self.started, 3),
+                                          dict(self.statuses)))

@@ -1,0 +1,120 @@
+"""The results store: a rerun runs nothing, a key runs once per batch, an error is run again,
+and a run killed (SIGKILL) at random moments loses nothing it finished and never corrupts it."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from puzzlesat.batch import Job, Store, StoreError, run
+from puzzlesat.numberlink import parse
+from puzzlesat.registry import get_family, register, unregister
+
+from .helpers import ROOT
+
+CALLS: list[str] = []
+
+
+def _counted_solve(puzzle: Any, *, options: Any, time_limit: Any) -> dict[str, Any]:
+    CALLS.append(str(puzzle))
+    return get_family("numberlink").solve_record(puzzle, options=options, time_limit=time_limit)
+
+
+@pytest.fixture
+def counted():
+    CALLS.clear()
+    register(dataclasses.replace(get_family("numberlink"), name="counted", solve_record=_counted_solve))
+    yield CALLS
+    unregister("counted")
+
+
+BOARDS = ["A.A\nB.B", "AB\n..\nAB", "A.A\nB.B", "A..\n...\n..A", "AB\n..\nAB"]  # two boards twice
+
+
+def jobs_of(boards: list[str]) -> list[Job]:
+    return [Job.of("counted", "solve", parse(text), source="set.txt", index=n, options={"allow_empty": True})
+            for n, text in enumerate(boards)]
+
+
+def test_a_key_twice_in_a_batch_runs_once(counted: list[str], tmp_path) -> None:
+    records = list(run(jobs_of(BOARDS), store=tmp_path / "s.sqlite"))
+    assert len(counted) == 3
+    assert [r["index"] for r in records] == [0, 1, 2, 3, 4]
+    assert records[2]["answer"] == records[0]["answer"] and records[4]["answer"] == records[1]["answer"]
+    with Store(tmp_path / "s.sqlite") as store:
+        assert len(store) == 3
+
+
+def test_a_rerun_runs_nothing_and_yields_the_stored_records(counted: list[str], tmp_path) -> None:
+    path = tmp_path / "s.sqlite"
+    first = list(run(jobs_of(BOARDS), store=path))
+    counted.clear()
+    seen = []
+    again = list(run(jobs_of(BOARDS), store=str(path), on_progress=seen.append))
+    assert counted == []
+    assert again == first  # seconds included: the stored records themselves
+    assert (seen[-1].done, seen[-1].resumed, seen[-1].total) == (5, 5, 5)
+    more = list(run(jobs_of(BOARDS + ["ABC\n...\nABC"]), store=path))  # one new puzzle: only it runs
+    assert len(counted) == 1 and more[:5] == first and more[5]["index"] == 5
+
+
+def test_an_error_record_is_run_again(counted: list[str], tmp_path) -> None:
+    path = tmp_path / "s.sqlite"
+    job = jobs_of(BOARDS[:1])[0]
+    with Store(path) as store:
+        store.put(job, {"family": "counted", "status": "error", "error": "the worker process died"})
+    [record] = run([job], store=path)
+    assert record["status"] == "solved" and len(counted) == 1
+    with Store(path) as store:
+        assert store.get(job.key)["status"] == "solved" and len(store) == 1
+
+
+def test_a_file_that_is_not_a_store_is_refused(tmp_path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, " * 100)
+    with pytest.raises(StoreError, match="not a results store"):
+        Store(path)
+
+
+WRITER = """
+import sys
+from puzzlesat.batch import Job, run
+jobs = [Job.generate("numberlink", (4, 4), seed=n, source="pack", index=n, options={"method": "unionfind", "allow_multiple": True})
+        for n in range(int(sys.argv[2]))]
+for record in run(jobs, workers=2, store=sys.argv[1], ordered=False):
+    print(record["index"], flush=True)
+"""
+
+
+KILLS = 10  # (each costs a process start; benchmarks/batch.py --kills runs more)
+
+
+def test_sigkill_at_random_moments_loses_nothing_finished(tmp_path) -> None:
+    path = str(tmp_path / "killed.sqlite")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    chance = random.Random(43)
+    finished: set[int] = set()
+    for _ in range(KILLS):
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, path, "3000"], stdout=subprocess.PIPE, env=env, text=True)
+        time.sleep(chance.uniform(0.4, 1.8))  # (the first record comes after about 1 s)
+        writer.send_signal(signal.SIGKILL)
+        out, _ = writer.communicate(timeout=60)
+        finished |= {int(line) for line in out.split() if line.isdigit()}
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        rows = db.execute("SELECT idx, status FROM results").fetchall()
+    indexes = [index for index, _ in rows]
+    assert len(indexes) == len(set(indexes))  # each finished job once
+    assert finished <= set(indexes) and len(finished) > 20  # every record yielded was stored
+    assert {status for _, status in rows} == {"generated"}
+    with Store(path) as store:  # and it opens as a store, resumable
+        assert len(store) == len(rows)
