@@ -102,6 +102,28 @@ class Generated:
 
 
 @dataclass(frozen=True)
+class PackFolder:
+    """How a family whose puzzles go one per file (as contest sets hold them) lays out a pack:
+    a folder holding ``pack.txt`` (the run's first line, then one line per puzzle naming its
+    puzzle file) and each puzzle's files, written whole before its line.
+
+    - ``applies(size) -> bool``: whether a pack of this ``size`` is a folder (else one file);
+    - ``names(index) -> (relative path, ...)``: the files of puzzle ``index``, its puzzle first;
+    - ``files(generated, index, *, options, first_line) -> (text, ...)``: their texts, in the
+      order of ``names`` (``first_line``: the pack's, which a puzzle file may repeat);
+    - ``check(texts, *, options, source) -> None``: the files of one puzzle read back, its
+      answer checked; raises ValueError (a ParseError is one) saying what is wrong.
+
+    The puzzle file's text tells a puzzle from the others (a repeat is drawn again).
+    """
+
+    applies: Callable[..., bool]
+    names: Callable[[int], tuple[str, ...]]
+    files: Callable[..., tuple[str, ...]]
+    check: Callable[..., None]
+
+
+@dataclass(frozen=True)
 class Family:
     """Everything generic code needs of a puzzle family (in the spirit of Simon Tatham's
     ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
@@ -124,10 +146,13 @@ class Family:
     - ``make(size, *, seed, time_limit, options, on_try=None) -> Generated``: one generated
       puzzle (``size`` a tuple of ints as ``--size`` gives it);
     - ``pack_entry(generated) -> str``: a generated puzzle as a pack holds it (native text that
-      ``load`` reads back, with what it states about its answer);
+      ``load`` reads back, with what it states about its answer); the same puzzle gives the same
+      text (no pack index or run seed in it), which is how a pack sees a repeat;
     - ``generated_record(generated) -> dict``;
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
-      answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``.
+      answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``;
+    - ``pack_folder`` (optional, a :class:`PackFolder`): packs of some sizes are folders of one
+      file per puzzle (multi-layer Numberlink) instead of one file of ``pack_entry`` texts.
     """
 
     name: str
@@ -153,6 +178,7 @@ class Family:
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
+    pack_folder: PackFolder | None = None  # puzzles one per file in a folder (see PackFolder), for the sizes it applies to
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""

@@ -1,0 +1,383 @@
+"""One pack writer for every family: generated puzzles written one at a time, resumable.
+
+A pack is one text file: its first line names the run (family, size, seed and every option
+not at its default), then for each puzzle a line ``# puzzle I: seed S, <facts> (N lines)``,
+the N lines of the family's ``pack_entry`` text and a blank line. Each puzzle is appended whole
+(one write of the complete block, then flushed to disk) before the next is drawn; a rerun with
+the same settings resumes after the last puzzle, and refuses other settings or a damaged file
+(the line count of each block shows a block cut short). Puzzle ``I`` is drawn with
+:func:`~puzzlesat.seeds.puzzle_seed`, and again with the next attempt's seed while it repeats
+an earlier puzzle of the pack. A family with a :class:`~puzzlesat.family.PackFolder` for the
+size writes a folder instead (:mod:`puzzlesat.packfolder`). The library prints nothing: the
+command line draws progress from ``on_event`` and prints :meth:`PackWriter.summary`.
+
+EXAMPLE
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+from .errors import PuzzlesatError, require_count
+from .family import Family, Generated
+from .seeds import DUPLICATE_RETRIES, accepted_seeds, puzzle_seed, require_seed
+from .textio import output_file_problem
+from .timing import Deadline
+
+HEADER = re.compile(r"# puzzle (\d{1,18}): seed (\d{1,40}),.* \((\d{1,9}) lines\)")
+EventHandler = Callable[[int, str, tuple], None]  # (puzzle index, a note such as "#3: 12 draws", the family's on_try arguments)
+
+
+class PackError(PuzzlesatError, ValueError):
+    """A pack that cannot be written or resumed: the message names the file and the problem."""
+
+
+class RepeatedPuzzles(PuzzlesatError):
+    """Every seed tried for a puzzle drew one the pack already holds."""
+
+    def __init__(self, message: str, tries: int = 0) -> None:
+        super().__init__(message)
+        self.tries = tries
+
+
+@dataclass(frozen=True)
+class PackRequest:
+    """What to generate: ``count`` puzzles of ``family`` of ``size`` (a tuple as ``--size``
+    gives it, or None for the family's own choice), drawn from the run ``seed``; ``options``
+    the family's generate options and options by name (those left out keep their defaults);
+    ``time_limit`` seconds per puzzle (its repeats redrawn included); ``out`` the pack's path
+    (None: nothing is written, the entries are only yielded)."""
+
+    family: Family
+    size: tuple[int, ...] | None
+    count: int
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    time_limit: float | None = None
+    out: str | os.PathLike | None = None
+
+    def __post_init__(self) -> None:
+        require_count(self.count, "count", "puzzles")
+        require_seed(self.seed)
+        known = {option.name for option in (*self.family.generate_options, *self.family.options)}
+        unknown = sorted(set(self.options) - known)
+        if unknown:
+            raise ValueError(f"{self.family.name} has no option {', '.join(unknown)} (its options: {', '.join(sorted(known)) or 'none'})")
+
+
+@dataclass(frozen=True)
+class PackEntry:
+    """One puzzle written: its index, what the generator made, its JSON record
+    (``generated_record`` with family, source, index, status and seconds) and its text (the
+    block written, or for a folder pack its line and puzzle file, as printed without ``out``)."""
+
+    index: int
+    generated: Generated
+    record: dict
+    text: str
+    files: Mapping[str, str] = field(default_factory=dict)
+
+
+def option_text(option: Any, value: Any) -> str:
+    """An option's value as the first line writes it (text given for a value is converted first,
+    so that "7" and "7-7" sign alike where they mean the same)."""
+    if isinstance(value, str) and option.convert is not None:
+        value = option.convert(value)
+    if option.kind == "flag":
+        return option.flag
+    if isinstance(value, float):
+        shown = f"{value:g}"
+    elif isinstance(value, (tuple, list)):
+        shown = "-".join(str(part) for part in value)
+    else:
+        shown = str(value)
+    return f"{option.flag} {shown}"
+
+
+def signature(request: PackRequest) -> str:
+    """The pack's first line: family, size, seed, then every option not at its default, in
+    the family's order (a rerun resumes only under the same line).
+
+    >>> from puzzlesat.registry import get_family
+    >>> signature(PackRequest(get_family("roller"), (6, 5), count=1, seed=3, options={"moves": "4-9"}))
+    '# puzzlesat generate roller --size 6x5 --seed 3 --moves 4-9'
+    """
+    parts = [f"# puzzlesat generate {request.family.name}"]
+    if request.size is not None:
+        parts.append("--size " + "x".join(str(n) for n in request.size))
+    parts.append(f"--seed {request.seed}")
+    for option in (*request.family.generate_options, *request.family.options):
+        if option.name in request.options and request.options[option.name] != option.default:
+            if option.kind == "flag" and not request.options[option.name]:
+                continue
+            parts.append(option_text(option, request.options[option.name]))
+    return " ".join(parts)
+
+
+def facts_text(facts: Mapping[str, Any]) -> str:
+    """A puzzle's facts for its line: ``unique``, ``not unique``, ``unique unknown``, ``link
+    lengths 3 4 5``, ``moves count 12``.
+
+    >>> facts_text({"unique": False, "link_lengths": [3, 4], "moves_count": 7, "optimal": None})
+    'not unique, link lengths 3 4, moves count 7, optimal unknown'
+    """
+    parts = []
+    for key, value in facts.items():
+        label = key.replace("_", " ")
+        if value is True:
+            parts.append(label)
+        elif value is False:
+            parts.append(f"not {label}")
+        elif value is None:
+            parts.append(f"{label} unknown")
+        elif isinstance(value, (list, tuple)):
+            parts.append(f"{label} " + " ".join(str(item) for item in value))
+        else:
+            parts.append(f"{label} {value:g}" if isinstance(value, float) else f"{label} {value}")
+    return ", ".join(parts)
+
+
+def puzzle_line(index: int, generated: Generated, *, name: str = "") -> str:
+    """``# puzzle I: [name, ]seed S, T tries, <facts>`` (no timings: the same run writes the same bytes)."""
+    facts = facts_text(generated.facts)
+    named = f" {name}," if name else ""
+    return f"# puzzle {index}:{named} seed {generated.seed}, {generated.tries} tries" + (f", {facts}" if facts else "")
+
+
+def entry_block(index: int, generated: Generated, entry: str) -> str:
+    """A puzzle's block of a one-file pack: its line (with the count of the lines below it), the
+    entry and a blank line."""
+    body = entry.rstrip("\n")
+    if not body:
+        raise ValueError(f"puzzle {index}: pack_entry gave no text")
+    return f"{puzzle_line(index, generated)} ({body.count(chr(10)) + 1} lines)\n{body}\n\n"
+
+
+class Tally:
+    """What a run made: puzzles, tries (a failed puzzle's too) and its facts, counted by value."""
+
+    def __init__(self) -> None:
+        self.made = self.tries = 0
+        self.seconds = 0.0
+        self.values: dict[str, dict[Any, int]] = {}  # fact -> value (or list item) -> puzzles
+        self.lists: set[str] = set()
+
+    def add(self, generated: Generated) -> None:
+        self.made += 1
+        self.tries += generated.tries
+        for key, value in generated.facts.items():
+            counted = self.values.setdefault(key, {})
+            if isinstance(value, (list, tuple)):
+                self.lists.add(key)
+                for item in value:
+                    counted[item] = counted.get(item, 0) + 1
+            else:
+                counted[value] = counted.get(value, 0) + 1
+
+    def lines(self) -> list[str]:
+        """A line per yes/no fact (``unique: 5, not unique: 1``) and a histogram per number or list."""
+        lines = []
+        for key, counted in self.values.items():
+            label = key.replace("_", " ")
+            if set(counted) <= {True, False, None}:
+                said = {True: label, False: f"not {label}", None: f"{label} unknown"}
+                lines.append(", ".join(f"{said[value]}: {counted[value]}" for value in (True, False, None) if value in counted))
+            elif all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in counted):
+                lines.append(f"{label}{' (each item)' if key in self.lists else ''}:")
+                top = max(counted.values())
+                lines.extend(f"  {value:>6} {n:6d} {'#' * max(1, round(40 * n / top))}" for value, n in sorted(counted.items()))
+        return lines
+
+
+class PackWriter:
+    """Writes ``request.count`` puzzles to ``request.out``, resuming what a previous run with
+    the same settings left (:attr:`resumed` puzzles). Iterating makes and writes the rest one
+    at a time, yielding a :class:`PackEntry` each; a puzzle the family cannot make raises its
+    GenerationFailed (the puzzles before it stay written), and one that only repeats earlier
+    puzzles :class:`RepeatedPuzzles`. ``on_event(index, note, detail)`` is called on each draw.
+    Raises :class:`PackError` when ``out`` cannot be written or resumed."""
+
+    def __init__(self, request: PackRequest, *, on_event: EventHandler | None = None) -> None:
+        from . import packfolder
+
+        self.request = request
+        self.family = request.family
+        self.on_event = on_event
+        self.first_line = signature(request)
+        self.out = None if request.out is None else os.fspath(request.out)
+        layout = self.family.pack_folder
+        self.folder = layout if layout is not None and layout.applies(request.size) else None
+        self.tally = Tally()
+        self.drawing: tuple[int, int, tuple] | None = None  # (index, draws, the family's last on_try arguments)
+        self._seen: set[str] = set()  # a pack never holds one puzzle twice
+        self._fresh = True  # nothing of this run in out yet: the first write replaces it whole
+        self._needs_blank = False
+        self.resumed = 0
+        if self.out is None:
+            return
+        if self.folder is not None:
+            identities = packfolder.existing(self.out, self.first_line, self.folder, request)
+        else:
+            identities = self._existing_file()
+        self.resumed = len(identities)
+        self._seen.update(identities)
+        self._fresh = not identities
+
+    # -- reading what a previous run left ------------------------------------------------------
+    def _existing_file(self) -> list[str]:
+        """The entry texts a previous run with these settings left in ``out``."""
+        out = self.out
+        problem = output_file_problem(out)
+        if problem:
+            raise PackError(problem)
+        if not os.path.exists(out) or os.path.getsize(out) == 0:
+            return []
+        try:
+            with open(out, "rb") as handle:
+                text = handle.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PackError(f"cannot resume {out}: {exc}") from None
+        if (self.first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
+            return []
+        first, _, rest = text.partition("\n")
+        if first != self.first_line:
+            raise PackError(f"{out} was not written by a run with these settings (its first line is {first[:200]!r}; "
+                            f"this run's: {self.first_line!r}); choose another out")
+        entries = self._blocks(rest)
+        self._needs_blank = bool(entries) and not text.endswith("\n\n")  # (an editor dropped the last blank line)
+        return entries
+
+    def _blocks(self, rest: str) -> list[str]:
+        """The entries of the blocks after the first line, each checked: numbered 0..n-1, a seed
+        of this run, its announced lines all there, and read back by the family as one puzzle."""
+        out = self.out
+        lines = rest.split("\n")
+        if lines[-1]:
+            where = f"puzzle {len(re.findall(r'(?m)^# puzzle ', rest)) - 1}" if "# puzzle " in rest else "its second line"
+            raise PackError(f"{out} ends in the middle of {where} (the run writing it stopped there); "
+                            "remove the incomplete last block to resume")
+        lines.pop()
+        entries: list[str] = []
+        at = 0
+        while at < len(lines):
+            number = at + 2  # (of the file: the first line is line 1)
+            found = HEADER.fullmatch(lines[at])
+            index = len(entries)
+            if found is None:
+                raise PackError(f"cannot resume {out}: line {number} is not the line of puzzle {index} "
+                                f"({lines[at][:80]!r}); a pack resumes only as this command wrote it")
+            if int(found.group(1)) != index:
+                raise PackError(f"cannot resume {out}: line {number} is puzzle {found.group(1)}'s, not puzzle {index}'s")
+            seed, count = int(found.group(2)), int(found.group(3))
+            if seed not in accepted_seeds(self.request.seed, index):
+                raise PackError(f"cannot resume {out}: puzzle {index} has seed {seed}, not one of this run's "
+                                f"(first {puzzle_seed(self.request.seed, index)})")
+            body = lines[at + 1 : at + 1 + count]
+            if len(body) < count:
+                raise PackError(f"{out} ends in the middle of puzzle {index} ({len(body)} of its {count} lines; the run "
+                                "writing it stopped there); remove the incomplete last block to resume")
+            at += 1 + count
+            if at < len(lines):
+                if lines[at]:
+                    raise PackError(f"cannot resume {out}: line {at + 2} should be the blank line after puzzle {index}")
+                at += 1
+            entry = "\n".join(body)
+            self._check_entry(index, entry)
+            entries.append(entry)
+        return entries
+
+    def _check_entry(self, index: int, entry: str) -> None:
+        try:
+            items = self.family.load(entry + "\n", source=self.out, fmt=None, options=dict(self.request.options))
+        except (ValueError, PuzzlesatError) as exc:
+            items = [exc]
+        if len(items) != 1 or isinstance(items[0], Exception):
+            problem = f": {items[0]}" if items and isinstance(items[0], Exception) else f" ({len(items)} puzzles in its block)"
+            raise PackError(f"cannot resume {self.out}: puzzle {index} does not read back as one puzzle{problem}")
+
+    # -- making and writing --------------------------------------------------------------------
+    def __iter__(self) -> Iterator[PackEntry]:
+        for index in range(self.resumed + self.tally.made, self.request.count):
+            yield self._next(index)
+
+    def _next(self, index: int) -> PackEntry:
+        request = self.request
+        started = time.perf_counter()
+        deadline = Deadline.of(request.time_limit)  # one for the puzzle, its repeats redrawn included
+        self.drawing = (index, 0, ())
+        tries = 0
+        try:
+            for attempt in range(DUPLICATE_RETRIES):
+                made = request.family.make(request.size, seed=puzzle_seed(request.seed, index, attempt), time_limit=deadline,
+                                           options=dict(request.options), on_try=self._tried)
+                texts = self._texts(made, index)
+                if texts[1] not in self._seen:
+                    break
+                tries += made.tries
+            else:
+                raise RepeatedPuzzles(f"puzzle {index}: only repeats of earlier puzzles of the pack after "
+                                      f"{DUPLICATE_RETRIES} seeds", tries)
+        except BaseException as exc:
+            self.tally.tries += tries + getattr(exc, "tries", 0)
+            self.tally.seconds += time.perf_counter() - started
+            raise
+        block, identity, files = texts
+        if self.out is not None:
+            self._write(index, made, block, files)
+        self._seen.add(identity)
+        self.tally.add(made)
+        self.tally.tries += tries
+        self.tally.seconds += time.perf_counter() - started
+        self.drawing = None
+        record = {"family": request.family.name, "source": self.out, "index": index, "status": "generated",
+                  **request.family.generated_record(made), "seconds": round(made.seconds, 4)}
+        record.setdefault("seed", made.seed)
+        record.setdefault("tries", made.tries)
+        return PackEntry(index, made, record, block, dict(files))
+
+    def _texts(self, made: Generated, index: int) -> tuple[str, str, dict[str, str]]:
+        """(the block as written or printed, the text that tells this puzzle from others, its files)."""
+        if self.folder is None:
+            entry = self.family.pack_entry(made).rstrip("\n")
+            return entry_block(index, made, entry), entry, {}
+        names = self.folder.names(index)
+        texts = self.folder.files(made, index, options=dict(self.request.options), first_line=self.first_line)
+        block = puzzle_line(index, made, name=names[0]) + "\n" + texts[0].rstrip("\n") + "\n\n"
+        return block, texts[0], dict(zip(names, texts))
+
+    def _tried(self, *detail: Any) -> None:
+        index, draws, _ = self.drawing or (0, 0, ())
+        self.drawing = (index, draws + 1, detail)
+        if self.on_event is not None:
+            self.on_event(index, f"#{index}: {draws + 1} draws", detail)
+
+    def _write(self, index: int, made: Generated, block: str, files: Mapping[str, str]) -> None:
+        from . import packfolder
+
+        if self.folder is not None:
+            line = puzzle_line(index, made, name=next(iter(files))) + "\n"
+            packfolder.write(self.out, files, line, first_line=self.first_line if self._fresh else None)
+        elif self._fresh:  # the first line and the first block, whole or not at all
+            packfolder.write_whole(self.out, self.first_line + "\n" + block)
+        else:
+            packfolder.append(self.out, ("\n" if self._needs_blank else "") + block)
+        self._fresh = self._needs_blank = False
+
+    def summary(self) -> str:
+        """The closing lines: puzzles written (and already there), tries, seconds and rate, then
+        the facts counted (``unique: 9, not unique: 1``, a histogram of link lengths...)."""
+        tally, request = self.tally, self.request
+        where = f" to {self.out}" if self.out else ""
+        resumed = f" ({self.resumed} already there)" if self.resumed else ""
+        size = " " + "x".join(str(n) for n in request.size) if request.size else ""
+        rate = f", {60 * tally.made / tally.seconds:.1f} per minute" if tally.seconds > 0 and tally.made else ""
+        head = (f"{tally.made} puzzle(s) written{where}{resumed}: {request.family.name}{size}, {tally.tries} tries, "
+                f"{tally.seconds:.2f} s{rate}")
+        return "\n".join([head, *tally.lines()])
+
+
+__all__ = ["PackRequest", "PackWriter", "PackEntry", "PackError", "RepeatedPuzzles", "signature", "puzzle_seed"]
