@@ -256,11 +256,7 @@ class PackWriter:
         of this run, its announced lines all there, and read back by the family as one puzzle."""
         out = self.out
         lines = rest.split("\n")
-        if lines[-1]:
-            where = f"puzzle {len(re.findall(r'(?m)^# puzzle ', rest)) - 1}" if "# puzzle " in rest else "its second line"
-            raise PackError(f"{out} ends in the middle of {where} (the run writing it stopped there); "
-                            "remove the incomplete last block to resume")
-        lines.pop()
+        tail = lines.pop()  # (text after the last newline: a line cut short)
         entries: list[str] = []
         at = 0
         while at < len(lines):
@@ -288,6 +284,9 @@ class PackWriter:
             entry = "\n".join(body)
             self._check_entry(index, entry)
             entries.append(entry)
+        if tail:
+            raise PackError(f"{out} ends in the middle of the first line of puzzle {len(entries)} (the run writing it "
+                            "stopped there); remove the incomplete last line to resume")
         return entries
 
     def _check_entry(self, index: int, entry: str) -> None:
