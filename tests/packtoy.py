@@ -44,7 +44,8 @@ def pack_entry(generated):
     return f"{generated.puzzle}\n\n# answer: {generated.answer}\n"
 
 
-def check(texts, *, options, source):
+def check(texts, *, options, sources):
+    source = sources[0]
     words = load(texts[0], source=source)
     if len(words) != 1 or isinstance(words[0], Exception):
         raise ParseError(f"{source} does not hold one word")

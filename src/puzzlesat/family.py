@@ -111,8 +111,9 @@ class PackFolder:
     - ``names(index) -> (relative path, ...)``: the files of puzzle ``index``, its puzzle first;
     - ``files(generated, index, *, options, first_line) -> (text, ...)``: their texts, in the
       order of ``names`` (``first_line``: the pack's, which a puzzle file may repeat);
-    - ``check(texts, *, options, source) -> None``: the files of one puzzle read back, its
-      answer checked; raises ValueError (a ParseError is one) saying what is wrong.
+    - ``check(texts, *, options, sources) -> None``: the files of one puzzle (their texts and
+      paths, in the order of ``names``) read back, its answer checked; raises ValueError (a
+      ParseError is one) saying what is wrong.
 
     The puzzle file's text tells a puzzle from the others (a repeat is drawn again).
     """

@@ -129,7 +129,7 @@ def _checked(folder: str, layout: PackFolder, names: tuple[str, ...], index: int
         for name in names:
             with open(os.path.join(folder, name), encoding="utf-8") as handle:
                 texts.append(handle.read())
-        layout.check(tuple(texts), options=dict(request.options), source=os.path.join(folder, names[0]))
+        layout.check(tuple(texts), options=dict(request.options), sources=tuple(os.path.join(folder, name) for name in names))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise PackError(f"cannot resume {folder}: puzzle {index}: {exc}") from None
     return texts[0]
