@@ -233,7 +233,7 @@ def test_ctrl_c_keeps_what_is_finished_and_the_draws_are_reported(tmp_path) -> N
 
     events = []
     writer = PackWriter(PackRequest(_with(make=interrupted), (5,), count=3, seed=1, out=out),
-                        on_event=lambda index, note, detail: events.append((index, note, detail)))
+                        on_event=lambda index, note: events.append((index, note, writer.drawing[2])))
     with pytest.raises(KeyboardInterrupt):
         list(writer)
     assert writer.tally.made == 1 and writer.drawing == (1, 1, (1, {"drawn": 1}))
@@ -341,3 +341,65 @@ def test_without_out_a_folder_family_yields_each_puzzle_with_its_line() -> None:
     writer, entries = run(None, 2, size=(5, 2))
     assert entries[0].text.startswith("# puzzle 0: words/W0000.txt, seed 1000003,")
     assert TOY.load(entries[0].text) == [entries[0].generated.puzzle]
+
+
+# -- the command (TEMPORARY adapter of the current cli.py; the new cli/ package takes it over) ----
+@pytest.fixture
+def toy_registered():
+    from puzzlesat import registry
+
+    registry.register(TOY)
+    yield TOY
+    registry.unregister(TOY.name)
+
+
+def test_generate_command_writes_resumes_refuses_and_prints_json(tmp_path, capsys, toy_registered) -> None:
+    import json
+
+    from puzzlesat.cli import main
+
+    out = tmp_path / "pack.txt"
+    assert main(["generate", "toy", "--size", "5", "--count", "2", "--seed", "4", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.out == "" and "2 puzzle(s) written" in printed.err and out.read_text().count("# puzzle ") == 2
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--seed", "4", "--out", str(out), "--json"]) == 0
+    printed = capsys.readouterr()
+    (record,) = [json.loads(line) for line in printed.out.splitlines()]
+    assert (record["index"], record["source"], record["status"]) == (2, str(out), "generated") and "2 already there" in printed.err
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--seed", "5", "--out", str(out)]) == 2
+    refused = capsys.readouterr().err
+    assert "not written by a run with these settings" in refused and "--seed 4" in refused and "--seed 5" in refused
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--seed", "4", "--upper", "--alphabet", "ab"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# puzzlesat generate toy --size 5 --seed 4 --alphabet ab --upper\n# puzzle 0:")
+    assert main(["generate", "toy", "--size", "5", "--out", str(tmp_path / "no" / "p.txt")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["generate", "toy", "--count", "0"])
+    with pytest.raises(SystemExit):
+        main(["generate", "toy", "--alphabet", "xyz"])
+    with pytest.raises(SystemExit):
+        main(["generate", "toy", "--certify-limit", "soon"])
+
+
+def test_generate_command_exits_1_when_a_puzzle_cannot_be_made_and_130_on_ctrl_c(tmp_path, capsys, monkeypatch, toy_registered) -> None:
+    from puzzlesat import registry
+    from puzzlesat.cli import main
+
+    real = TOY.make
+
+    def failing(size, *, seed, on_try=None, **rest):
+        if seed == puzzle_seed(0, 1):
+            raise ToyFailed("no word today", tries=4)
+        if seed == puzzle_seed(0, 0) and rest["options"].get("upper"):
+            on_try(1, {})
+            raise KeyboardInterrupt
+        return real(size, seed=seed, on_try=on_try, **rest)
+
+    registry.register(_with(make=failing))
+    out = tmp_path / "pack.txt"
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "error: puzzle 1: no word today" in err and "1 puzzle(s) written" in err and out.read_text().count("# puzzle ") == 1
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--upper"]) == 130
+    assert "interrupted: 0 puzzle(s) kept; puzzle 0 had made 1 draw(s)" in capsys.readouterr().err

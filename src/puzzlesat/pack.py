@@ -29,7 +29,7 @@ from .textio import output_file_problem
 from .timing import Deadline
 
 HEADER = re.compile(r"# puzzle (\d{1,18}): seed (\d{1,40}),.* \((\d{1,9}) lines\)")
-EventHandler = Callable[[int, str, tuple], None]  # (puzzle index, a note such as "#3: 12 draws", the family's on_try arguments)
+EventHandler = Callable[[int, str], None]  # (puzzle index, a note such as "#3: 12 draws")
 
 
 class PackError(PuzzlesatError, ValueError):
@@ -198,7 +198,8 @@ class PackWriter:
     the same settings left (:attr:`resumed` puzzles). Iterating makes and writes the rest one
     at a time, yielding a :class:`PackEntry` each; a puzzle the family cannot make raises its
     GenerationFailed (the puzzles before it stay written), and one that only repeats earlier
-    puzzles :class:`RepeatedPuzzles`. ``on_event(index, note, detail)`` is called on each draw.
+    puzzles :class:`RepeatedPuzzles`. ``on_event(index, note)`` is called on each draw (the
+    family's ``on_try`` arguments are in :attr:`drawing`).
     Raises :class:`PackError` when ``out`` cannot be written or resumed."""
 
     def __init__(self, request: PackRequest, *, on_event: EventHandler | None = None) -> None:
@@ -352,7 +353,7 @@ class PackWriter:
         index, draws, _ = self.drawing or (0, 0, ())
         self.drawing = (index, draws + 1, detail)
         if self.on_event is not None:
-            self.on_event(index, f"#{index}: {draws + 1} draws", detail)
+            self.on_event(index, f"#{index}: {draws + 1} draws")
 
     def _write(self, index: int, made: Generated, block: str, files: Mapping[str, str]) -> None:
         from . import packfolder
