@@ -402,4 +402,7 @@ def test_generate_command_exits_1_when_a_puzzle_cannot_be_made_and_130_on_ctrl_c
     err = capsys.readouterr().err
     assert "error: puzzle 1: no word today" in err and "1 puzzle(s) written" in err and out.read_text().count("# puzzle ") == 1
     assert main(["generate", "toy", "--size", "5", "--count", "3", "--upper"]) == 130
-    assert "interrupted: 0 puzzle(s) kept; puzzle 0 had made 1 draw(s)" in capsys.readouterr().err
+    assert "interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 1 draws" in capsys.readouterr().err
+    registry.register(_with(make=failing, draw_note=lambda tries, info: f"{tries} tries, {len(info)} notes"))
+    assert main(["generate", "toy", "--size", "5", "--count", "3", "--upper"]) == 130
+    assert "interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 1 tries, 0 notes" in capsys.readouterr().err

@@ -153,7 +153,9 @@ class Family:
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
       answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``;
     - ``pack_folder`` (optional, a :class:`PackFolder`): packs of some sizes are folders of one
-      file per puzzle (multi-layer Numberlink) instead of one file of ``pack_entry`` texts.
+      file per puzzle (multi-layer Numberlink) instead of one file of ``pack_entry`` texts;
+    - ``draw_note(*on_try_arguments) -> str`` (optional): what the draws of the puzzle being made
+      gave so far ("12 tries, minima 7-12"), for the progress line and the line Ctrl-C prints.
     """
 
     name: str
@@ -180,6 +182,7 @@ class Family:
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
     pack_folder: PackFolder | None = None  # puzzles one per file in a folder (see PackFolder), for the sizes it applies to
+    draw_note: Callable[..., str] | None = None  # what make's draws gave so far, from on_try's arguments
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""

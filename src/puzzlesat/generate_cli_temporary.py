@@ -92,8 +92,7 @@ def command_generate(args: argparse.Namespace) -> int:
             progress.advance(note=f"{entry.generated.tries} tries")
     except KeyboardInterrupt:
         progress.close()
-        index, draws = (writer.drawing or (0, 0, ()))[:2]
-        drawn = f"; puzzle {index} had made {draws} draw(s)" if draws else ""
+        drawn = f"; puzzle {writer.drawing[0]} had drawn: {writer.drawn()}" if writer.drawn() else ""
         print(f"interrupted: {writer.resumed + writer.tally.made} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + drawn,
               file=sys.stderr)
         return 130

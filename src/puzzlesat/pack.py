@@ -353,7 +353,17 @@ class PackWriter:
         index, draws, _ = self.drawing or (0, 0, ())
         self.drawing = (index, draws + 1, detail)
         if self.on_event is not None:
-            self.on_event(index, f"#{index}: {draws + 1} draws")
+            self.on_event(index, f"#{index}: {self.drawn()}")
+
+    def drawn(self) -> str:
+        """What the draws of the puzzle being made gave so far (the family's ``draw_note``, else
+        their number), or "" before its first draw."""
+        if not self.drawing or not self.drawing[1]:
+            return ""
+        index, draws, detail = self.drawing
+        if self.family.draw_note is not None:
+            return self.family.draw_note(*detail)
+        return f"{draws} draws"
 
     def _write(self, index: int, made: Generated, block: str, files: Mapping[str, str]) -> None:
         from . import packfolder

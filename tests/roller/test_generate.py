@@ -10,7 +10,7 @@ import pytest
 from puzzlesat import cli
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import read, verify
-from puzzlesat.roller.generate import GenerationFailed, carve, generate, level_seed, most_moves_needed, trim
+from puzzlesat.roller.generate import GenerationFailed, carve, generate, most_moves_needed, trim
 from puzzlesat.roller.model import Level
 from tests.roller.oracle import bfs_min_moves, install_solver, stand_in_solve
 
@@ -187,11 +187,6 @@ def test_trim_walls_off_floor_no_reachable_slide_paints():
     assert trim(level).rows == ("#######", "#...###", "#.#####", "#######")
 
 
-def test_level_seeds_are_stable_and_distinct():
-    assert level_seed(1, 0) == level_seed(1, 0)
-    assert len({level_seed(s, i, a) for s in range(3) for i in range(20) for a in range(3)}) == 180
-
-
 def test_cli_pack_writes_as_it_goes_and_resumes(tmp_path, capsys, oracle):
     out = tmp_path / "pack.roller"
     args = ["generate", "roller", "--size", "8x7", "--moves", "4-9", "--seed", "3", "--out", str(out)]
@@ -297,27 +292,6 @@ def test_certify_limit_bounds_each_boards_proof(capsys, monkeypatch):
     assert cli.main(["generate", "roller", "--size", "6x6", "--seed", "1"]) == 0
     capsys.readouterr()
     assert seen == [4.0, generate_module.DEFAULT_CERTIFY_LIMIT]
-
-
-def test_time_limit_is_one_deadline_per_level_repeats_redrawn_included(capsys):
-    """A level that repeats an earlier one of the pack is drawn again from a further seed;
-    each such seed got a fresh --time-limit, so one level could take up to 20 limits."""
-    import argparse
-
-    from puzzlesat.roller.generate import run_cli
-
-    made = [generate(6, 6, seed=seed) for seed in (1, 2)]
-    limits = []
-
-    def repeating(width, height, **options):  # level 1's first draw repeats level 0
-        limits.append(options["time_limit"])
-        return made[0] if len(limits) <= 2 else made[1]
-
-    args = argparse.Namespace(size=(6, 6), count=2, moves=None, seed=0, out=None, time_limit=30.0, min_floor=None, method=None, json=False)
-    assert run_cli(args, make=repeating) == 0
-    capsys.readouterr()
-    zero, one, one_again = limits
-    assert one is one_again and one is not zero and 25 < one.remaining() <= 30
 
 
 def test_a_failed_level_ends_the_run_and_the_rerun_resumes_there(tmp_path, capsys, oracle):

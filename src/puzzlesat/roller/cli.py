@@ -374,22 +374,6 @@ def show(level: Level | None, record: dict[str, Any], args: argparse.Namespace, 
     return text
 
 
-# -- generate -----------------------------------------------------------------------------------
-GENERATE_EXAMPLE = "example: puzzlesat generate roller --size 8x8 --count 5 --moves 6-12 --seed 1 --out pack.roller"
-
-
-def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    from .generate import add_arguments
-
-    add_arguments(parser)
-
-
-def generate(args: argparse.Namespace) -> int:
-    from .generate import run_cli
-
-    return run_cli(args)
-
-
 # -- render -------------------------------------------------------------------------------------
 def render(level: Level, args: argparse.Namespace) -> int:
     """``puzzlesat render``: draw the level, or with ``--solution`` its proven-shortest verified
