@@ -28,7 +28,7 @@ from typing import Any, Iterator, Sequence
 
 from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
 from puzzlesat.results import Status
-from puzzlesat.swap.astar import astar_solve
+from puzzlesat.swap import astar
 from puzzlesat.swap.generate import draw_level
 from puzzlesat.swap.model import Level
 from puzzlesat.swap.solve import solve
@@ -91,7 +91,7 @@ def run(
             for method in sorted(methods, key=lambda method: method == "astar"):
                 started = time.perf_counter()
                 if method == "astar":
-                    result = astar_solve(level, time_limit=time_limit)
+                    result = astar.solve(level, time_limit=time_limit)
                 else:
                     result = solve(level, method=None if method == "exact" else method, time_limit=time_limit)
                 row = _row(set_name, index, level, method, result, time.perf_counter() - started, time_limit)

@@ -63,7 +63,8 @@ SWAP_LEVEL = swap.parse("start\nT1R T1G\ngoal\nG R\n")
     (lambda: swap.parse(LEVEL), "text"),
     (lambda: numberlink.generate("5", 5), "width"),
     (lambda: roller.generate(7, 7, moves="4-8"), "moves"),
-    (lambda: swap.generate(size="7x6"), "size"),
+    (lambda: swap.generate("6", 7), "width"),
+    (lambda: swap.generate(6), "both width and height"),
     (lambda: numberlink.generate(5, 5, seed="42"), "seed"),
     (lambda: roller.generate(7, 7, seed=1.5), "seed"),
     (lambda: swap.generate(seed=None), "seed"),
@@ -110,7 +111,7 @@ def test_a_puzzle_of_several_layers_given_to_the_one_layer_verbs_is_sent_to_mult
     (lambda: roller.render(LEVEL, cell_size=math.inf), "^cell_size must be a positive number of pixels, not inf"),  # SVG of 'inf'
     # the frames were drawn at negative columns and below the picture's height, so cut off
     (lambda: swap.render(SWAP_LEVEL, ["0,0>0,1"], frames_per_row=-1), "^frames_per_row must be 1 or more, not -1"),
-    (lambda: swap.generate(size=(30, 30)), "2 to 400 cells"),
+    (lambda: swap.generate(30, 30), "2 to 400 cells"),
     (lambda: numberlink.generate(5, 5, max_tries=-1), "max_tries must be 1 or more"),
     (lambda: roller.generate(6, 6, max_tries=0), "max_tries must be 1 or more"),
     (lambda: swap.generate(max_tries=0), "max_tries must be 1 or more"),

@@ -108,7 +108,7 @@ def test_a_puzzle_refuted_without_search_says_why(tmp_path, capsys):
     crossing = tmp_path / "crossing.nl"
     crossing.write_text("A . . B\n. . . .\n. . . .\nB . . A\n")
     code, records = run(capsys, "solve", str(crossing), "--json", "--allow-empty")
-    assert code == 1 and records[0]["status"] == "unsatisfiable" and "alternate along the border" in records[0]["proof"]
+    assert code == 1 and records[0]["status"] == "unsolvable" and "alternate along the border" in records[0]["reason"]
     main(["verify", str(crossing), "--allow-empty"])
     assert "(pairs 'A' and 'B' alternate along the border" in capsys.readouterr().out
 
@@ -286,8 +286,9 @@ def test_a_search_stopped_by_its_time_limit_is_said_alike_in_every_family(tmp_pa
     from puzzlesat.results import CountResult, SolveResult, Status
 
     if family == "numberlink":
-        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.cli"), "count",
-                            lambda puzzle, **options: CountResult(count=0, complete=False, limit=2))
+        stub = lambda puzzle, **options: CountResult(count=0, complete=False, limit=2)  # noqa: E731
+        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.records"), "sat_count", stub)  # (solve, verify)
+        monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.cli"), "count", stub)  # (render)
     else:
         monkeypatch.setattr(importlib.import_module(f"puzzlesat.{family}.solve"), "solve",
                             lambda level, **options: SolveResult(Status.UNKNOWN, method="stub"))

@@ -367,7 +367,7 @@ def test_puzzlesat_render_errors_are_one_line(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize("name, text, why, drawn", [
     ("crossing.txt", "AB\nBA\n",  # the pairs alternate along the border
-     "pairs 'A' and 'B' alternate along the border", "unsatisfiable under cover-all rules"),
+     "pairs 'A' and 'B' alternate along the border", "unsolvable under cover-all rules"),
     ("walled.swap", "start\nT1R ### T1G\ngoal\nG ### R\n",  # the wall parts the two squares
      "cells (0, 0) cannot exchange squares with the rest of the board", "unsolvable"),
 ])

@@ -421,8 +421,13 @@ def command_verify(args: argparse.Namespace) -> int:
             continue
         for item, record in _verify_records(args, source, family, items):
             counts[record["status"]] = counts.get(record["status"], 0) + 1
-            unanswered += "answer" in record and record["answer"] is None
-            named.add((record.get("answer") or {}).get("name"))
+            # a puzzle --answers gave no answer to: none stated, or only its own file's
+            given = record.get("stated_answer", False)
+            unanswered += args.answers is not None and record["status"] not in ("error", "skipped") and (
+                bool(record.get("stated_answer_missing")) or given is None
+                or (isinstance(given, dict) and given.get("source") is None))
+            if isinstance(given, dict) and given.get("source") is not None:
+                named.add(given.get("name", record.get("name")))
             passed = record["status"] != "error" and family is not None and family.cli.passed(record)
             failed += not passed
             progress.close()  # (the record's line is not printed on the bar's; advance draws it again)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from puzzlesat.errors import ParseError
+from puzzlesat.errors import CannotExpress, ParseError
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.formats import detect_format, format, format_solution, parse, parse_all
 from puzzlesat.numberlink.model import MAX_CELLS, Pair, Puzzle, Rules, Solution
@@ -336,7 +336,7 @@ def test_puzzlink_non_square_large_numbers_and_long_gaps():
         rows[a[0]][a[1]] = rows[b[0]][b[1]] = label
     puzzle = Puzzle.from_rows(rows)
     url = format(puzzle, fmt="puzzlink")
-    assert url.startswith("https://puzz.link/p?numlin/30/3/-11")
+    assert url.startswith("https://puzz.link/p?arukone/30/3/-11")  # (cover-all, the default rules: arukone)
     assert parse(url) == puzzle
 
 
@@ -350,16 +350,29 @@ def test_puzzlink_arukone_pflag_e():
 def test_puzzlink_writer_renumbers_letters_in_reading_order():
     puzzle = parse("B.A\nA.B")
     url = format(puzzle, fmt="puzzlink")
-    assert url == "https://puzz.link/p?numlin/3/2/1g22g1"
+    assert url == "https://puzz.link/p?arukone/3/2/1g22g1"
     assert parse(url).pair("1") == Pair("1", (0, 0), (1, 2))
 
 
+def test_puzzlink_writer_keeps_the_rules_in_the_variety():
+    """A cover-all puzzle goes out as arukone (whose rules are cover-all), a may-leave-empty one as
+    Nikoli's numlin; a URL read keeps its rules when written again; no variety forbids self-touch."""
+    puzzle = parse("B.A\nA.B")
+    assert format(puzzle, fmt="puzzlink", rules=Rules(cover_all=False)) == "https://puzz.link/p?numlin/3/2/1g22g1"
+    for url in ("https://puzz.link/p?numlin/5/5/1j2h3m1h2j3", "https://puzz.link/p?arukone/5/5/1j2h3m1h2j3"):
+        again = format(parse(url), fmt="puzzlink")
+        assert again == url and formats.url_rules(again) == formats.url_rules(url)
+    assert formats.url_rules(format(parse("p?arukone/e/3/2/1g1"), fmt="puzzlink")) == Rules(cover_all=False)
+    with pytest.raises(CannotExpress, match="no-self-touch"):
+        format(puzzle, fmt="puzzlink", rules=Rules(no_self_touch=True))
+
+
 def test_puzzlink_writer_refuses_blocked_cells_and_more_labels_than_clues():
-    with pytest.raises(ValueError, match="blocked"):
+    with pytest.raises(CannotExpress, match="blocked"):
         format(parse("A#A"), fmt="puzzlink")
-    assert format(parse("4096 . 4096", fmt="native"), fmt="puzzlink") == "https://puzz.link/p?numlin/3/1/1g1"
+    assert format(parse("4096 . 4096", fmt="native"), fmt="puzzlink") == "https://puzz.link/p?arukone/3/1/1g1"
     many = Puzzle(4096, 2, tuple(Pair(f"x{c}", (0, c), (1, c)) for c in range(4096)))
-    with pytest.raises(ValueError, match="4096 labels"):
+    with pytest.raises(CannotExpress, match="4096 labels"):
         format(many, fmt="puzzlink")
 
 

@@ -61,7 +61,9 @@ def test_adc_problem_with_its_stated_answer(tmp_path, capsys):
     (tmp_path / "A" / "A7.txt").write_text(ADC_ANSWER)
     code, [record] = run(capsys, "verify", tmp_path / "Q", "--answers", tmp_path / "A", "--json")
     assert code == 0 and record["unique"] is True and record["layers"] == 2
-    assert record["answer"] == {"source": str(tmp_path / "A" / "A7.txt"), "valid": True, "violations": [], "same": True}
+    assert record["stated_answer"] == {"source": str(tmp_path / "A" / "A7.txt"), "valid": True, "violations": [], "same": True,
+                                       "too_long": None}
+    assert record["answer"] == "layer 1\n4 2 2\n4 2 1\n\nlayer 2\n4 3 3\n4 1 1\n"  # (the layered text of the answer found)
 
     # cells may stay empty: a second answer (line 1 no longer needs the detour), shown per layer
     code, [record] = run(capsys, "verify", problem, "--allow-empty", "--json")
@@ -71,8 +73,8 @@ def test_adc_problem_with_its_stated_answer(tmp_path, capsys):
     broken = tmp_path / "broken.txt"
     broken.write_text(ADC_ANSWER.replace("04,02,01", "00,02,01"))  # line 4 broken in two
     code, [record] = run(capsys, "verify", problem, "--answers", broken, "--json")
-    assert code == 1 and record["answer"]["valid"] is False
-    assert "not one simple path" in record["answer"]["violations"][0]
+    assert code == 1 and record["stated_answer"]["valid"] is False
+    assert "not one simple path" in record["stated_answer"]["violations"][0]
 
 
 def test_format_names_pick_the_multilayer_readers(tmp_path, capsys):

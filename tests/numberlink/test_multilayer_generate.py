@@ -276,7 +276,7 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     capsys.readouterr()
     assert main(["verify", str(out / "problems"), "--answers", str(out / "answers"), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
-    assert len(records) == 4 and all(r["unique"] is True and r["layers"] == 2 and r["answer"]["same"] for r in records)
+    assert len(records) == 4 and all(r["unique"] is True and r["layers"] == 2 and r["stated_answer"]["same"] for r in records)
 
     # another run refuses the folder; so does a folder that is not a pack, or a pack cut short
     assert main(["generate", "numberlink", "--size", "5x4x2", "--seed", "4", "--count", "5", "--out", str(out)]) == 2

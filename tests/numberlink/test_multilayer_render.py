@@ -162,7 +162,7 @@ def test_puzzlesat_render_captions_and_exit_codes_follow_the_one_layer_ones(tmp_
         return with_class(ET.parse(out).getroot(), "caption")[0].text
 
     assert main(["render", str(source), "--solution", "-o", str(out)]) == 1
-    assert "no answer drawn: unsatisfiable under cover-all rules" in capsys.readouterr().err
+    assert "no answer drawn: unsolvable under cover-all rules" in capsys.readouterr().err
     assert caption() == "stack.txt  (2x2x2)" and with_class(ET.parse(out).getroot(), "path") == []
 
     assert main(["render", str(source), "--solution", "--allow-empty", "-o", str(out)]) == 0

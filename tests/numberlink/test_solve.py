@@ -39,12 +39,13 @@ def test_puzzles_and_answers_built_from_numpy_arrays_hold_plain_labels_and_cells
     and ((np.int64(1), np.int64(1)), ...) while equal to the ones parsed from text."""
     rows = ["...B", ".A..", "..BA"]
     from_array = Puzzle.from_rows(np.array([list(row) for row in rows]))
-    assert from_array == Puzzle.from_rows(rows) and repr(from_array) == repr(Puzzle.from_rows(rows))
+    assert from_array == Puzzle.from_rows(rows) and repr(from_array.pairs) == repr(Puzzle.from_rows(rows).pairs)
     assert all(type(pair.label) is str for pair in from_array.pairs)
     answer = solve(from_array).solution
-    assert "np." not in repr(answer)
+    assert "np." not in repr(answer.paths)
     drawn = Solution.from_mapping({label: np.array(cells) for label, cells in answer.paths})
-    assert drawn == answer and repr(drawn) == repr(answer) and verify(from_array, drawn) == []
+    assert drawn == answer and repr(drawn.paths) == repr(answer.paths) and verify(from_array, drawn) == []
+    assert repr(from_array) == "<numberlink.Puzzle 4x3, 2 pairs>" and repr(answer) == "<numberlink.Solution 2 paths, 12 cells>"
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)
@@ -506,7 +507,8 @@ def test_puzzlink_examples_have_exactly_one_answer(url: str) -> None:
 
 
 # -- the CLI contract ------------------------------------------------------------------------
-KEYS = {"family", "source", "index", "status", "unique", "grid", "paths", "seconds", "error"}
+KEYS = {"family", "source", "index", "status", "unique", "grid", "paths", "seconds", "error",  # and the shared record shape's
+        "objective", "size", "answer", "moves", "reason", "solved_by", "stated_answer", "rules", "method", "encode_seconds", "solve_seconds"}
 
 
 def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -571,7 +573,7 @@ def test_cli_says_when_a_url_is_checked_under_rules_it_does_not_ask_for(tmp_path
     numlin = "https://puzz.link/p?numlin/5/3/1i1k2i2"  # 1 . . . 1 / . . . . . / 2 . . . 2: needs empty cells
     assert main(["verify", numlin]) == 1
     line = capsys.readouterr().out.splitlines()[0]
-    assert "unsatisfiable [checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty]" in line
+    assert "unsolvable [checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty]" in line
     assert main(["verify", numlin, "--allow-empty"]) == 1  # (two answers)
     assert "checked under" not in capsys.readouterr().out
     urls = tmp_path / "urls.txt"
@@ -587,7 +589,7 @@ def test_cli_render_says_when_a_url_is_drawn_under_rules_it_does_not_ask_for(tmp
     picture = str(tmp_path / "answer.svg")
     assert main(["render", numlin, "--solution", "-o", picture]) == 1  # no answer under cover-all
     err = capsys.readouterr().err
-    assert "no answer drawn: unsatisfiable under cover-all rules" in err
+    assert "no answer drawn: unsolvable under cover-all rules" in err
     assert "note: checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty" in err
     assert main(["render", numlin, "--solution", "--allow-empty", "-o", picture]) == 0
     assert "the URL asks for" not in capsys.readouterr().err
@@ -621,7 +623,7 @@ def test_cli_allow_empty_and_unsatisfiable(tmp_path: Path, capsys: pytest.Captur
     path = tmp_path / "parity.nl"
     path.write_text("A . B\n. . .\nA . B\n")
     main(["solve", str(path), "--json"])
-    assert json.loads(capsys.readouterr().out)["status"] == "unsatisfiable"
+    assert json.loads(capsys.readouterr().out)["status"] == "unsolvable"
     main(["solve", str(path), "--json", "--allow-empty"])
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "solved" and record["unique"] is False

@@ -10,7 +10,7 @@ import pytest
 
 from puzzlesat.cli import answer_files, main
 from puzzlesat.errors import ParseError
-from puzzlesat.numberlink import cli as numberlink_cli
+from puzzlesat.numberlink import records as numberlink_records
 
 PUZZLE = "...B\n.A..\n..BA\n"  # unique: B B B B / B A A A / B B B A
 ANSWER = "BBBB\nBAAA\nBBBA\n"
@@ -46,14 +46,14 @@ def test_a_valid_stated_answer_passes_and_an_invalid_one_fails_with_its_violatio
     good.write_text(ANSWER)
     code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json")
     assert code == 0
-    assert record["answer"] == {"source": str(good), "valid": True, "violations": [], "same": True}
+    assert record["stated_answer"] == {"source": str(good), "valid": True, "violations": [], "same": True, "too_long": None}
 
     broken = tmp_path / "broken.txt"
     broken.write_text("BBBB\nB.AA\nBBBA\n")  # A no longer reaches its endpoint at (1, 1)
     code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(broken), "--json")
     assert code == 1 and record["status"] == "solved" and record["unique"] is True
-    assert record["answer"]["valid"] is False
-    assert record["answer"]["violations"][0] == f"{broken}:2:2: not an answer to this puzzle: 'A' ends at (row, col) = (1, 1) but the answer leaves it unused"
+    assert record["stated_answer"]["valid"] is False
+    assert record["stated_answer"]["violations"][0] == f"{broken}:2:2: not an answer to this puzzle: 'A' ends at (row, col) = (1, 1) but the answer leaves it unused"
 
     assert main(["verify", str(puzzle), "--answers", str(broken)]) == 1
     assert "stated answer INVALID" in capsys.readouterr().out
@@ -65,11 +65,11 @@ def test_an_answer_leaving_cells_empty_is_named_and_valid_under_may_leave_empty_
     answer = tmp_path / "A02.txt"
     answer.write_text("AAA\n...\nBBB\n")
     _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json")
-    problems = record["answer"]["violations"]
-    assert record["answer"]["valid"] is False and problems[0].startswith("uncovered:") and len(problems) == 1
-    assert "--allow-empty" in record["answer"]["hint"]
+    problems = record["stated_answer"]["violations"]
+    assert record["stated_answer"]["valid"] is False and problems[0].startswith("uncovered:") and len(problems) == 1
+    assert "--allow-empty" in record["stated_answer"]["hint"]
     _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
-    assert record["answer"]["valid"] is True
+    assert record["stated_answer"]["valid"] is True
 
 
 def test_answers_in_the_verified_folder_are_not_verified_as_puzzles(tmp_path, capsys):
@@ -77,10 +77,10 @@ def test_answers_in_the_verified_folder_are_not_verified_as_puzzles(tmp_path, ca
     (tmp_path / "A01.txt").write_text(ANSWER)
     code, records = run(capsys, "verify", str(tmp_path), "--answers", str(tmp_path), "--json")
     assert code == 0
-    assert [(r["source"].rsplit("/", 1)[-1], r["answer"]["valid"]) for r in records] == [("Q01.txt", True)]
+    assert [(r["source"].rsplit("/", 1)[-1], r["stated_answer"]["valid"]) for r in records] == [("Q01.txt", True)]
     (tmp_path / "Q02.txt").write_text(PUZZLE)  # no answer of its own: checked as a puzzle only
     code, records = run(capsys, "verify", str(tmp_path), "--answers", str(tmp_path), "--json")
-    assert code == 0 and [r["answer"] is None for r in records] == [False, True]
+    assert code == 0 and [r["stated_answer"] is None for r in records] == [False, True]
 
 
 def test_a_valid_different_answer_decides_an_open_uniqueness(tmp_path, capsys, monkeypatch):
@@ -90,12 +90,12 @@ def test_a_valid_different_answer_decides_an_open_uniqueness(tmp_path, capsys, m
     answer.write_text("AAA\n...\nBBB\n")
     found = {"status": "solved", "unique": None, "grid": [["A", "A", "A"], ["A", "A", "A"], ["B", "B", "B"]],
              "paths": {"A": [[0, 0], [1, 0], [1, 1], [1, 2], [0, 2]], "B": [[2, 0], [2, 1], [2, 2]]}}
-    monkeypatch.setattr(numberlink_cli, "_record", lambda puzzle, args: dict(found))
+    monkeypatch.setattr(numberlink_records, "_record", lambda puzzle, options, time_limit: dict(found))
     _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
-    assert record["answer"]["same"] is False and record["unique"] is False
+    assert record["stated_answer"]["same"] is False and record["unique"] is False
     assert record["differs"] == ["A"] and record["second_grid"][1] == [".", ".", "."]
 
-    monkeypatch.setattr(numberlink_cli, "_record", lambda puzzle, args: {**found, "unique": True})
+    monkeypatch.setattr(numberlink_records, "_record", lambda puzzle, options, time_limit: {**found, "unique": True})
     _, [record] = run(capsys, "verify", str(puzzle), "--answers", str(answer), "--json", "--allow-empty")
     assert record["status"] == "error" and "proven unique" in record["error"]
 
@@ -123,7 +123,7 @@ def test_the_published_adc_2015_answers_are_valid(shared_data, capsys):
         pytest.skip("ADC 2015 set not present")
     sources = [str(folder / "Q" / name) for name in ("Q05.txt", "Q08.txt", "Q20.txt")]
     code, records = run(capsys, "verify", *sources, "--answers", str(folder / "A"), "--allow-empty", "--json", "--time-limit", "20")
-    assert [r["answer"]["valid"] for r in records] == [True, True, True]
+    assert [r["stated_answer"]["valid"] for r in records] == [True, True, True]
     assert [r["unique"] for r in records] == [True, False, False]
 
 
@@ -134,7 +134,7 @@ def test_answers_are_found_in_subfolders_beside_their_puzzles_and_never_shared(t
         (folder / "Q01.txt").write_text(PUZZLE)
         (folder / "A01.txt").write_text(ANSWER)
     code, records = run(capsys, "verify", str(tmp_path / "top"), "--answers", str(tmp_path / "top"), "--json")
-    assert code == 0 and [r["answer"]["source"] for r in records] == [str(tmp_path / "top" / "A01.txt"), str(tmp_path / "top" / "sub" / "A01.txt")]
+    assert code == 0 and [r["stated_answer"]["source"] for r in records] == [str(tmp_path / "top" / "A01.txt"), str(tmp_path / "top" / "sub" / "A01.txt")]
     other = tmp_path / "other"
     other.mkdir()
     (other / "Q01.txt").write_text(PUZZLE)
@@ -176,7 +176,8 @@ def test_puzzles_without_a_stated_answer_and_answers_without_a_puzzle_are_report
     (answers / "A01.txt").write_text(ANSWER)
     (answers / "A09.txt").write_text(ANSWER)  # no Q09.txt
     code, records = run(capsys, "verify", str(questions), "--answers", str(answers), "--json")
-    assert code == 0 and [r["answer"] is None for r in records] == [False, True]
+    assert code == 0 and [r["stated_answer"] is None for r in records] == [False, True]
+    assert [r.get("stated_answer_missing", False) for r in records] == [False, True]
     code = main(["verify", str(questions), "--answers", str(answers)])
     out = capsys.readouterr().out
     assert code == 0
@@ -201,14 +202,14 @@ def test_allow_multiple_lets_solved_puzzles_with_several_answers_pass(tmp_path, 
     code, [record] = run(capsys, "verify", str(several), "--allow-empty", "--allow-multiple", "--json")
     assert code == 0 and record["unique"] is False and record["unique_required"] is False
     code, [record] = run(capsys, "verify", str(several), "--answers", str(answer), "--allow-empty", "--allow-multiple", "--json")
-    assert code == 0 and record["answer"]["valid"] is True
+    assert code == 0 and record["stated_answer"]["valid"] is True
     answer.write_text("A..B\nA...\nA..B\n")  # B broken
     code, [record] = run(capsys, "verify", str(several), "--answers", str(answer), "--allow-empty", "--allow-multiple", "--json")
-    assert code == 1 and record["answer"]["valid"] is False
+    assert code == 1 and record["stated_answer"]["valid"] is False
     unsolvable = tmp_path / "Q02.txt"
     unsolvable.write_text("A.B\n...\nB.A\n")
     code, [record] = run(capsys, "verify", str(unsolvable), "--allow-multiple", "--json")
-    assert code == 1 and record["status"] == "unsatisfiable"
+    assert code == 1 and record["status"] == "unsolvable"
 
 
 def test_an_answer_file_verified_as_a_puzzle_says_how_to_check_it(tmp_path, capsys):
@@ -231,10 +232,10 @@ def test_one_answer_file_pairs_with_one_puzzlink_url(tmp_path, capsys):
     answer.write_text("1 1 2 2 2\n2 1 2 3 2\n2 1 2 3 2\n2 1 2 3 2\n2 2 2 3 3\n")
     code, [record] = run(capsys, "verify", "p?numlin/5/5/1j2h3m1h2j3", "--answers", str(answer), "--allow-empty", "--json")
     assert code == 0
-    assert record["answer"] == {"source": str(answer), "valid": True, "violations": [], "same": True}
+    assert record["stated_answer"] == {"source": str(answer), "valid": True, "violations": [], "same": True, "too_long": None}
     answer.write_text("1 1 2 2 2\n2 1 2 3 2\n2 1 2 3 2\n2 1 2 3 2\n2 2 2 3 .\n")  # path 3 stops short
     code, [record] = run(capsys, "verify", "p?numlin/5/5/1j2h3m1h2j3", "--answers", str(answer), "--allow-empty", "--json")
-    assert code == 1 and record["answer"]["valid"] is False
+    assert code == 1 and record["stated_answer"]["valid"] is False
     with pytest.raises(ParseError, match="one answer file for 2 puzzle files"):
         answer_files(["p?numlin/5/5/1j2h3m1h2j3", "b.txt"], str(answer))
 
@@ -266,7 +267,7 @@ def test_a_valid_stated_answer_shows_solvable_a_puzzle_the_search_left_open(tmp_
     answers are allowed). An invalid stated answer leaves the puzzle unknown."""
     from puzzlesat.results import CountResult
 
-    monkeypatch.setattr(numberlink_cli, "count", lambda *args, **kwargs: CountResult(0, False, 2))  # out of time
+    monkeypatch.setattr(numberlink_records, "sat_count", lambda *args, **kwargs: CountResult(0, False, 2))  # out of time
     puzzle = tmp_path / "Q01.txt"
     puzzle.write_text(PUZZLE)
     good = tmp_path / "good.txt"
@@ -274,7 +275,7 @@ def test_a_valid_stated_answer_shows_solvable_a_puzzle_the_search_left_open(tmp_
     code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json")
     assert code == 1 and record["status"] == "solved" and record["solved_by"] == "stated answer"
     assert record["unique"] is None and record["grid"] == [list("BBBB"), list("BAAA"), list("BBBA")]
-    assert record["paths"]["A"][0] in ([1, 1], [2, 3]) and record["answer"]["valid"] is True
+    assert record["paths"]["A"][0] in ([1, 1], [2, 3]) and record["stated_answer"]["valid"] is True
     code, [record] = run(capsys, "verify", str(puzzle), "--answers", str(good), "--json", "--allow-multiple")
     assert code == 0 and record["status"] == "solved"
     assert main(["verify", str(puzzle), "--answers", str(good), "--allow-multiple"]) == 0

@@ -16,7 +16,9 @@ from puzzlesat import cli, roller
 from puzzlesat.errors import ParseError
 from puzzlesat.families import detect_family
 from puzzlesat.results import SolveResult, Status
-from puzzlesat.roller import cli as roller_cli
+from puzzlesat.roller import records as roller_records
+from puzzlesat.roller.show import picture
+from puzzlesat.roller.sniff import sniff
 from tests.roller.oracle import install_solver
 from tests.support import TEST_DATA, shared_path
 
@@ -53,7 +55,7 @@ def json_lines(out):
     ],
 )
 def test_roller_texts_are_recognised(text):
-    assert roller_cli.sniff(text, "")
+    assert sniff(text)
     assert detect_family(text).name == "roller"
 
 
@@ -73,7 +75,7 @@ def test_roller_texts_are_recognised(text):
     ],
 )
 def test_numberlink_and_other_texts_are_not_claimed(text):
-    assert not roller_cli.sniff(text, "")
+    assert not sniff(text)
 
 
 def test_no_numberlink_file_of_the_public_sets_is_claimed():
@@ -81,7 +83,7 @@ def test_no_numberlink_file_of_the_public_sets_is_claimed():
     claimed = []
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.stat().st_size < 2_000_000 and path.suffix not in (".png", ".zip"):
-            if roller_cli.sniff(path.read_text(encoding="utf-8", errors="replace"), str(path)):
+            if sniff(path.read_text(encoding="utf-8", errors="replace")):
                 claimed.append(path.name)
     assert claimed == []
 
@@ -91,7 +93,7 @@ def test_every_public_roller_level_file_is_recognised():
     missed = []
     for path in sorted(folder.rglob("*")):
         if path.is_file() and "solutions" not in path.parts and path.suffix != ".tsx" and path.name != "SOURCE.txt":
-            if not roller_cli.sniff(path.read_text(encoding="utf-8"), str(path)):
+            if not sniff(path.read_text(encoding="utf-8")):
                 missed.append(str(path.relative_to(folder)))
     assert missed == []
 
@@ -105,10 +107,12 @@ def test_solve_json_record(tmp_path, capsys, oracle):
     assert code == 0
     assert record["family"] == "roller" and record["source"] == str(path) and record["index"] == 0
     assert record["status"] == "solved" and record["error"] is None
-    assert sorted(record["moves"]) == sorted("RDLU") and len(record["moves"]) == 4
+    assert sorted(record["moves"]) == sorted("RDLU") and len(record["moves"]) == 4 and record["answer"] == "".join(record["moves"])
     assert record["optimal"] is True and record["lower_bound"] == 4 and record["moves_count"] == 4
-    assert record["par"] == 4 and record["par_match"] == "equal"
-    assert record["name"] == "ring" and record["start"] == [1, 1] and (record["width"], record["height"]) == (5, 5)
+    assert record["objective"] == "fewest-moves" and record["unique"] is None and record["solved_by"] is None
+    assert record["stated_minimum"] == 4 and record["stated_minimum_match"] == "equal" and record["stated_answer"] is None
+    assert record["name"] == "ring" and record["start"] == [1, 1] and record["size"] == {"width": 5, "height": 5}
+    assert not {"width", "height", "par", "par_match"} & set(record)
     assert isinstance(record["seconds"], float)
 
 
@@ -117,7 +121,7 @@ def test_unsolvable_level_is_an_answer_and_passes(tmp_path, capsys, oracle):
     path.write_text(STUCK)
     code, out, err = run(capsys, "verify", str(path), "--json")
     (record,) = json_lines(out)
-    assert record["status"] == "unsolvable" and record["moves"] is None and record["optimal"] is False
+    assert record["status"] == "unsolvable" and record["moves"] is None and record["answer"] is None and record["optimal"] is False
     assert record["reason"]
     assert code == 0 and "1 passed" in err
 
@@ -132,22 +136,22 @@ def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
     code, out, _ = run(capsys, "verify", str(path), "--json")
     (record,) = json_lines(out)
     # a longer answer not proven minimal says nothing about the stated 3; the level still fails
-    assert record["optimal"] is False and record["lower_bound"] == 3 and record["par_match"] is None
-    assert not roller_cli.passed(record) and code == 1
+    assert record["optimal"] is False and record["lower_bound"] == 3 and record["stated_minimum_match"] is None
+    assert not roller_records.passed(record) and code == 1
     path.write_text(RING.replace("par: 4", "par: 2"))  # below the proven lower bound 3: refuted
     code, out, _ = run(capsys, "verify", str(path))
     assert "stated 2 is below the proven lower bound 3" in out and code == 1
 
 
 def test_par_match_values():
-    assert roller_cli.par_match("solved", "RDLU", 4) == "equal"
-    assert roller_cli.par_match("solved", "RDL", 4) == "better"
-    assert roller_cli.par_match("solved", "RDLUR", 4) == "worse"
-    assert roller_cli.par_match("solved", "RDLUR", 4, optimal=False) is None
-    assert roller_cli.par_match("solved", "RDLUR", 4, optimal=False, lower_bound=5) == "worse"
-    assert roller_cli.par_match("unsolvable", None, 4) == "worse"
-    assert roller_cli.par_match("solved", "RDLU", None) is None
-    assert roller_cli.par_match("unknown", None, 4) is None
+    assert roller_records.stated_minimum_match("solved", "RDLU", 4) == "equal"
+    assert roller_records.stated_minimum_match("solved", "RDL", 4) == "better"
+    assert roller_records.stated_minimum_match("solved", "RDLUR", 4) == "worse"
+    assert roller_records.stated_minimum_match("solved", "RDLUR", 4, optimal=False) is None
+    assert roller_records.stated_minimum_match("solved", "RDLUR", 4, optimal=False, lower_bound=5) == "worse"
+    assert roller_records.stated_minimum_match("unsolvable", None, 4) == "worse"
+    assert roller_records.stated_minimum_match("solved", "RDLU", None) is None
+    assert roller_records.stated_minimum_match("unknown", None, 4) is None
 
 
 def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, capsys):
@@ -156,7 +160,7 @@ def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, 
     path.write_text(RING)
     code, out, _ = run(capsys, "solve", str(path), "--json")
     (record,) = json_lines(out)
-    assert record["status"] == "error" and "invalid answer" in record["error"] and code == 1
+    assert record["status"] == "error" and "which fails verify: unpainted" in record["error"] and code == 1
 
 
 def test_verify_the_licensed_samples(capsys, oracle):
@@ -173,8 +177,8 @@ def test_verify_starhermit_par_matches(capsys, oracle):
     code, out, _ = run(capsys, "verify", str(path), "--json")
     records = json_lines(out)
     assert len(records) == 60
-    assert {r["par_match"] for r in records} == {"equal"}
-    assert all(r["known_answer_valid"] for r in records)
+    assert {r["stated_minimum_match"] for r in records} == {"equal"}
+    assert all(r["stated_answer"]["valid"] and r["stated_answer"]["source"] is None for r in records)
     assert code == 0
 
 
@@ -184,7 +188,8 @@ def test_verify_fails_a_level_whose_stated_answer_is_invalid(tmp_path, capsys):
     code, out, _ = run(capsys, "verify", str(path))
     assert code == 1 and "its stated answer is not valid (no-move: move 1 (L) cannot leave (1, 1)" in out
     code, out, _ = run(capsys, "verify", str(path), "--json")
-    assert json_lines(out)[0]["known_answer_problem"].startswith("no-move: move 1")
+    stated = json_lines(out)[0]["stated_answer"]
+    assert stated["valid"] is False and stated["violations"][0].startswith("no-move: move 1")
 
 
 TMX = ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="5" height="4">\n<layer width="5" height="4">\n'
@@ -234,7 +239,7 @@ def test_picture_colours_on_a_terminal():
     from puzzlesat.roller import parse
 
     level = parse(RING)
-    text = roller_cli.picture(level, "RDLU", colour=True)
+    text = picture(level, "RDLU", colour=True)
     assert "\x1b[" in text and ">" in text and "v" in text
 
 
@@ -264,7 +269,7 @@ def test_examples_verify(capsys):
     records = json_lines(out)
     assert len(records) == 7
     assert {r["status"] for r in records} == {"solved", "unsolvable"}
-    assert all(r["par_match"] in ("equal", None) for r in records)
+    assert all(r["stated_minimum_match"] in ("equal", None) for r in records)
     assert code == 0
 
 
@@ -308,7 +313,7 @@ def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
     code, out, _ = run(capsys, "verify", str(path), "--json", "--time-limit", "0.01")
     (record,) = json_lines(out)
     assert (record["status"], record["moves"], record["optimal"], record["lower_bound"]) == ("unknown", None, False, 3)
-    assert record["par_match"] is None and not roller_cli.passed(record) and code == 1
+    assert record["stated_minimum_match"] is None and not roller_records.passed(record) and code == 1
     code, out, _ = run(capsys, "verify", str(path))
     assert "unknown (time limit), lower bound 3" in out
 
@@ -319,7 +324,7 @@ def test_sniff_never_fails_and_what_it_claims_parses_or_is_refused_clearly(text)
     from puzzlesat.errors import ParseError
     from puzzlesat.roller import parse_all
 
-    if roller_cli.sniff(text, ""):
+    if sniff(text):
         try:
             parse_all(text)
         except ParseError:
@@ -329,7 +334,7 @@ def test_sniff_never_fails_and_what_it_claims_parses_or_is_refused_clearly(text)
 def test_tabtale_answer_files_are_refused_with_a_clear_message(tmp_path, capsys):
     path = tmp_path / "solution.txt"
     path.write_text("001.xml,0,1,3,2,4\n002.xml,0,3,1,4,2,3\n")
-    assert roller_cli.sniff(path.read_text(), str(path))
+    assert sniff(path.read_text())
     code, out, _ = run(capsys, "verify", str(path), "--json")
     (record,) = json_lines(out)
     assert record["status"] == "error" and "TabTale answer file" in record["error"] and code == 1
@@ -411,10 +416,11 @@ def test_verify_answers_checks_a_tabtale_answer_file_against_its_levels(tmp_path
     code, out, err = run(capsys, "verify", str(folder / "data"), "--answers", table, "--json")
     by_name = {r["name"]: r for r in json_lines(out)}
     assert code == 1  # 002's stated answer is longer than its proven minimum
-    assert by_name["001.xml"]["answer"] == {"source": table, "name": "001.xml", "moves": "RULD"}
-    assert by_name["001.xml"]["par"] == 4 and by_name["001.xml"]["par_match"] == "equal"
-    assert by_name["002.xml"]["answer"]["moves"] == "RLR" and by_name["002.xml"]["par_match"] == "better"
-    assert by_name["004.xml"]["answer"] is None and by_name["004.xml"]["par"] is None
+    assert by_name["001.xml"]["stated_answer"] == {"source": table, "valid": True, "violations": [], "same": False, "too_long": None}
+    assert by_name["001.xml"]["stated_minimum"] == 4 and by_name["001.xml"]["stated_minimum_match"] == "equal"
+    assert by_name["002.xml"]["stated_answer"]["source"] == table and by_name["002.xml"]["stated_minimum"] == 3  # RLR
+    assert by_name["002.xml"]["stated_minimum_match"] == "better"
+    assert by_name["004.xml"]["stated_answer"] is None and by_name["004.xml"]["stated_minimum"] is None
     assert "2 passed, 1 failed" in err
     assert "1 puzzle(s) with no stated answer, 1 answer(s) of solution.txt naming no puzzle checked" in err
     code, out, _ = run(capsys, "verify", str(folder / "data" / "002.xml"), "--answers", table)
@@ -485,8 +491,10 @@ def test_a_stated_par_must_be_the_minimum_and_a_shipped_answer_no_longer_than_it
         (tmp_path / name).write_text(text)
     code, out, _ = run(capsys, "verify", str(tmp_path), "--json")
     by_name = {r["source"].rsplit("/", 1)[1]: r for r in json_lines(out)}
-    assert {name: roller_cli.passed(r) for name, r in by_name.items()} == {"exact.roller": True, "loose.roller": False, "long.roller": False}
-    assert by_name["loose.roller"]["par_match"] == "better" and by_name["long.roller"]["known_answer_too_long"] is True
+    assert {name: roller_records.passed(r) for name, r in by_name.items()} == {"exact.roller": True, "loose.roller": False, "long.roller": False}
+    assert by_name["loose.roller"]["stated_minimum_match"] == "better" and by_name["long.roller"]["stated_answer"]["too_long"] is True
+    exact = by_name["exact.roller"]
+    assert exact["stated_answer"] == {"source": None, "valid": True, "violations": [], "same": exact["answer"] == "RDLU", "too_long": False}
     code, out, _ = run(capsys, "verify", str(tmp_path / "loose.roller"), str(tmp_path / "long.roller"))
     assert "stated 5 is not the minimum: proven minimum 4" in out and "its stated answer has 5 moves, more than the par 4" in out
 
@@ -496,7 +504,7 @@ def test_verify_answers_with_a_folder_counts_the_levels_it_gave_no_answer(tmp_pa
     Numberlink): the summary says no level had a stated answer; it said 0 levels had none."""
     folder = tabtale_set(tmp_path)
     code, out, _ = run(capsys, "verify", str(folder / "data"), "--answers", str(folder / "solutions"), "--json")
-    assert [record["answer"] for record in json_lines(out)] == [None, None, None]
+    assert [record["stated_answer"] for record in json_lines(out)] == [None, None, None]
     code, out, _ = run(capsys, "verify", str(folder / "data"), "--answers", str(folder / "solutions"))
     assert "3 puzzle(s) with no stated answer, 2 answer file(s) paired with no puzzle" in out
 
@@ -524,14 +532,15 @@ def test_a_valid_shipped_answer_is_the_answer_when_the_search_runs_out(monkeypat
     code, out, _ = run(capsys, "verify", str(example), "--time-limit", "0", "--json")
     (record,) = json_lines(out)
     assert code == 1 and record["status"] == "solved" and record["solved_by"] == "stated answer"
-    assert record["moves"] == "LURLDLRD" and record["optimal"] is False and record["par_match"] == "equal"
+    assert record["answer"] == "LURLDLRD" and record["moves"] == list("LURLDLRD") and record["moves_count"] == 8
+    assert record["optimal"] is False and record["stated_minimum_match"] == "equal" and record["stated_answer"]["same"] is True
     code, out, _ = run(capsys, "verify", str(example), "--time-limit", "0")
     assert "solved in 8 moves by the file's shipped answer (the search stopped at its time limit, with no shorter one)" in out
     broken = tmp_path / "broken.roller"
     broken.write_text(example.read_text().replace("# answer: LURLDLRD", "# answer: LURL"))
     code, out, _ = run(capsys, "verify", str(broken), "--time-limit", "0", "--json")
     (record,) = json_lines(out)
-    assert record["status"] == "unknown" and record["solved_by"] is None and record["known_answer_valid"] is False
+    assert record["status"] == "unknown" and record["solved_by"] is None and record["stated_answer"]["valid"] is False
     code, out, _ = run(capsys, "verify", str(example), "--json")
     (record,) = json_lines(out)
     assert record["optimal"] is True and record["solved_by"] is None  # proven by the search itself

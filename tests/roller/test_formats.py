@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlesat.errors import NotAPuzzle, ParseError
+from puzzlesat.errors import CannotExpress, NotAPuzzle, ParseError
 from puzzlesat.roller import detect_format, format, format_all, parse, parse_all, parse_answers, read
-from puzzlesat.roller.formats import parse_each
-from puzzlesat.roller.model import Level
+from puzzlesat.roller.formats import FORMATS, parse_each
+from puzzlesat.roller.model import START_RULES, Level, start_cell
+from tests.roller.random_levels import random_level
 from tests.support import TEST_DATA, shared_path
 
 DATA = TEST_DATA / "roller"
@@ -223,12 +225,107 @@ def test_tmx_and_starhermit_writers_round_trip():
     assert [(a.name, a.par, a.known_answer) for a in again] == [(b.name, b.par, b.known_answer) for b in stars]
 
 
-def test_tmx_writer_refuses_a_start_it_cannot_store():
+def test_writers_refuse_a_start_they_cannot_store():
     level = parse("#####\n#..o#\n#####")
-    with pytest.raises(ValueError, match="cannot store the start"):
-        format(level, fmt="tmx")
-    with pytest.raises(ValueError, match="cannot write"):
-        format(level, fmt="herbou")
+    for fmt, rule in (("tmx", "bottom-left"), ("herbou", "row-major"), ("rollersplat", "row-major")):
+        with pytest.raises(CannotExpress, match=f"the {fmt} format stores no start: read with the {rule} convention "
+                                                r"it would start at \(1, 1\), not at the level's \(1, 3\)"):
+            format(level, fmt=fmt)
+    with pytest.raises(CannotExpress, match=r"the game starts at \(1, 1\), not at the level's \(1, 3\)"):
+        format(level, fmt="mazepaint")
+    with pytest.raises(ValueError, match="unknown roller format 'sokoban'"):
+        format(level, fmt="sokoban")
+
+
+def test_writers_name_a_par_or_answer_they_would_lose():
+    level = parse("# par: 1\n# answer: R\n#####\n#o..#\n#####")
+    for fmt in ("tmx", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat"):
+        with pytest.raises(CannotExpress, match=rf"the {fmt} format stores no par or answer: its stated minimum \(par 1\) "
+                                                r"and its shipped answer \(1 moves\) would be lost"):
+            format(level, fmt=fmt)
+        assert parse(format(level.without_stated(), fmt=fmt), fmt=fmt) == level
+    for fmt in ("native", "starhermit"):
+        again = parse(format(level, fmt=fmt), fmt=fmt)
+        assert (again, again.par, again.known_answer) == (level, 1, "R")
+
+
+def test_herbou_writer_refuses_floor_on_the_border():
+    with pytest.raises(CannotExpress, match=r"walls the board's border: its floor cell \(0, 0\) on the border would be lost"):
+        format(Level.from_rows(["o.", ".."]), fmt="herbou")
+
+
+def _bordered(level: Level) -> Level:
+    """The level inside a ring of wall."""
+    wall = "#" * (level.width + 2)
+    rows = (wall, *("#" + row + "#" for row in level.rows), wall)
+    return Level(rows, (level.start[0] + 1, level.start[1] + 1))
+
+
+def _holds(level: Level, fmt: str, rule: str | None) -> bool:
+    """Whether ``fmt`` can hold ``level`` (read back with ``rule``), decided apart from the writers."""
+    if fmt not in ("native", "starhermit") and (level.par is not None or level.known_answer is not None):
+        return False
+    implied = {"tmx": "bottom-left", "herbou": "row-major", "rollersplat": "row-major"}
+    if fmt in implied and level.start != start_cell(list(level.rows), rule or implied[fmt]):
+        return False
+    if fmt == "mazepaint" and level.start != ((1, 1) if rule is None else start_cell(list(level.rows), rule)):
+        return False
+    border = {(r, c) for r, c in level.floor_cells if r in (0, level.height - 1) or c in (0, level.width - 1)}
+    return not (fmt == "herbou" and border)
+
+
+def _candidates(rng: random.Random) -> list[Level]:
+    """Random levels, bordered or not, with their own start and with each start a format implies."""
+    out = []
+    for _ in range(25):
+        for level in (random_level(rng), _bordered(random_level(rng))):
+            starts = {level.start, *(start_cell(list(level.rows), rule) for rule in START_RULES)}
+            if level.is_floor((1, 1)):
+                starts.add((1, 1))
+            out.extend(Level(level.rows, start) for start in sorted(starts))
+    par = out[0]
+    out.append(Level(par.rows, par.start, name="stated", par=7, known_answer="RD"))
+    return out
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_every_format_round_trips_every_level_it_can_hold(fmt):
+    """format(level, fmt=X) is read back by parse(..., fmt=X) as the same level (and, in the formats
+    that hold them, the same name, par and answer); a level X cannot hold is CannotExpress."""
+    rng = random.Random(f"round trip {fmt}")
+    written = refused = 0
+    for level in _candidates(rng):
+        for rule in (None, *START_RULES):
+            if not _holds(level, fmt, rule):
+                with pytest.raises(CannotExpress):
+                    format(level, fmt=fmt, start=rule)
+                refused += 1
+                continue
+            again = parse(format(level, fmt=fmt, start=rule), fmt=fmt, start=rule)
+            assert again == level, (fmt, rule, level)
+            if fmt in ("native", "starhermit"):
+                assert (again.par, again.known_answer) == (level.par, level.known_answer)
+                assert again.name == level.name or (fmt == "starhermit" and not level.name)
+            written += 1
+    assert written >= 40 and (refused > 0 or fmt in ("native", "starhermit", "joseleite19", "nohtaray"))
+
+
+@pytest.mark.parametrize("fmt", ["native", "starhermit", "joseleite19", "herbou", "rollersplat"])
+def test_formats_of_several_levels_round_trip_a_set(fmt):
+    rng = random.Random(5)
+    levels = []
+    while len(levels) < 6:
+        level = _bordered(random_level(rng))
+        level = level.with_start(start_cell(list(level.rows), "row-major"))  # what herbou and rollersplat imply
+        levels.append(level)
+    assert parse_all(format_all(levels, fmt=fmt), fmt=fmt) == levels
+
+
+@pytest.mark.parametrize("fmt", ["tmx", "nohtaray", "mazepaint"])
+def test_formats_of_one_level_refuse_several(fmt):
+    level = Level.from_rows(["###", "#o#", "###"])
+    with pytest.raises(CannotExpress, match=f"a {fmt} file holds one level, not 2"):
+        format_all([level, level], fmt=fmt)
 
 
 def test_native_writer_keeps_a_name_on_one_line():

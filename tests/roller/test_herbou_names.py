@@ -18,7 +18,7 @@ def test_herbou_levels_are_named_by_their_position_from_0(tmp_path, capsys):
     path.write_text(LEVELS)
     assert main(["verify", str(path), "--index", "1", "--json"]) == 0
     [record] = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
-    assert (record["index"], record["name"], record["height"]) == (1, "levels-data.js#1", 4)
+    assert (record["index"], record["name"], record["size"]["height"]) == (1, "levels-data.js#1", 4)
     main(["verify", str(path)])
     out = capsys.readouterr().out
     assert "levels-data.js#0 (4x3)" in out and "[" not in out

@@ -134,6 +134,6 @@ def test_several_levels_are_never_written_as_one_tmx_text():
     from puzzlesat.roller import format_all, parse, parse_all
 
     levels = [parse("#####\n#o..#\n#####"), parse("####\n#o.#\n####")]
-    with pytest.raises(ValueError, match="a TMX file holds one level"):
+    with pytest.raises(ValueError, match="a tmx file holds one level, not 2"):
         format_all(levels, fmt="tmx")
     assert parse_all(format_all(levels[:1], fmt="tmx"), start="row-major")[0].rows == levels[0].rows

@@ -247,6 +247,17 @@ def test_dfs_rule_variants_all_find_the_minimum():
         assert capped.solution is None and not capped.optimal and capped.status is Status.UNKNOWN
 
 
+def test_the_baseline_is_reached_as_a_method_and_as_its_own_module():
+    from puzzlesat.roller import dfs
+
+    blocked = Level.from_rows(["#.#", "o..", "###"])
+    for level in (SMALL, blocked):
+        own, by_name = dfs.solve(level, time_limit=20), solve(level, method="dfs", time_limit=20)
+        assert (own.status, own.solution, own.optimal, own.method) == (by_name.status, by_name.solution, by_name.optimal, "dfs")
+    assert len(dfs.solve(SMALL).solution) == 4 and dfs.solve(blocked).status is Status.UNSATISFIABLE
+    assert dfs.solve(blocked).stats["reason"]  # the exact feasibility check ran first
+
+
 def test_large_boards_under_a_time_limit_run_in_a_child_process(monkeypatch):
     solve_module = importlib.import_module("puzzlesat.roller.solve")
     level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])

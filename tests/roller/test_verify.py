@@ -103,10 +103,10 @@ def test_tabtale_answers_do_not_fit_the_other_convention():
 
 def test_answers_attached_to_levels_feed_the_par_comparison():
     from puzzlesat.roller import with_answers
-    from puzzlesat.roller.cli import reference_length
+    from puzzlesat.roller.records import stated_facts
 
     folder = shared_path("roller", "eranheres-amaze")
     table = read_answers(folder / "solutions" / "solution.txt")
     levels = with_answers([read(path)[0] for path in sorted((folder / "data" / "all").glob("00*.xml"))], table)
     assert [level.known_answer for level in levels] == [table[level.name] for level in levels]
-    assert all(reference_length(level) == (len(level.known_answer), True, None) for level in levels)
+    assert all(stated_facts(level) == (len(level.known_answer), []) for level in levels)

@@ -26,7 +26,8 @@ goal
 R G # R
 B R G Y
 """
-CONTRACT = {"family", "source", "index", "status", "moves", "optimal", "lower_bound", "seconds", "error"}
+CONTRACT = {"family", "source", "index", "status", "objective", "size", "answer", "moves", "moves_count", "optimal",
+            "lower_bound", "solved_by", "stated_answer", "seconds", "error"}
 
 
 @pytest.fixture
@@ -82,6 +83,8 @@ def test_solve_json_contract(tmp_path, capsys, exact):
     assert code == 0 and CONTRACT <= set(record)
     assert record["family"] == "swap" and record["status"] == "solved"
     assert record["moves"] == ["0,3>1,3"] and record["optimal"] is True and record["lower_bound"] == 1
+    assert record["answer"] == "0,3>1,3" and record["size"] == {"width": 4, "height": 2} and "rows" not in record
+    assert record["objective"] == "fewest-moves" and record["solved_by"] is None and record["stated_answer"] is None
 
 
 def test_astar_method_is_never_optimal(tmp_path, capsys):
@@ -105,7 +108,7 @@ def test_a_search_stopped_by_its_cap_says_so_not_time_limit(tmp_path, capsys, mo
     assert code == 1 and record["status"] == "unknown"
     assert record["reason"] == "A* baseline: every run stopped at its cap of 1 expansions"
     assert main(["verify", str(path), "--method", "astar"]) == 1
-    assert "far.swap (1x3 match): unknown (A* baseline: every run stopped at its cap of 1 expansions)" in capsys.readouterr().out
+    assert "far.swap (3x1 match): unknown (A* baseline: every run stopped at its cap of 1 expansions)" in capsys.readouterr().out
     assert main(["render", str(path), "--method", "astar", "--solution", "-o", str(tmp_path / "far.svg")]) == 1
     assert "no answer drawn: unknown (A* baseline: every run stopped at its cap" in capsys.readouterr().err
 
@@ -133,11 +136,12 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     code, records = run_json(capsys, "verify", str(tmp_path), "--json")
     by_name = {r["source"].rsplit("/", 1)[1]: r for r in records}
     assert code == 1
-    assert by_name["good.swap"]["stated_minimum_match"] == "equal" and by_name["good.swap"]["stated_solution_valid"] is True
+    assert by_name["good.swap"]["stated_minimum_match"] == "equal" and by_name["good.swap"]["stated_answer"]["valid"] is True
+    assert by_name["good.swap"]["stated_answer"]["same"] is True and by_name["good.swap"]["stated_answer"]["source"] is None
     assert by_name["upper.swap"]["stated_minimum_match"] == "better"
     assert by_name["wrong.swap"]["stated_minimum_match"] == "worse"
-    assert by_name["bad.swap"]["stated_solution_valid"] is False
-    assert "wrong-direction" in by_name["bad.swap"]["stated_solution_problem"]
+    assert by_name["bad.swap"]["stated_answer"]["valid"] is False
+    assert by_name["bad.swap"]["stated_answer"]["violations"][0].startswith("wrong-direction: move 1 (0,0>1,1): ")
     verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
     assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": False, "wrong.swap": False}
     code, records = run_json(capsys, "verify", str(upper), "--json", "--method", "astar")  # the baseline's shorter plan disproves it too
@@ -175,7 +179,7 @@ def test_verify_takes_a_valid_stated_solution_when_the_search_runs_out_of_time(t
     outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=1, method="search")
     code, (record,) = run_json(capsys, "verify", str(path), "--json")
     assert (record["status"], record["moves"], record["optimal"], record["lower_bound"]) == ("solved", ["0,0>0,1"], True, 1)
-    assert record["solved_by"] == "stated solution" and record["stated_minimum_match"] == "equal" and code == 0
+    assert record["solved_by"] == "stated answer" and record["stated_minimum_match"] == "equal" and code == 0
 
     outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=0, method="search")
     code, (record,) = run_json(capsys, "verify", str(path), "--json")
@@ -185,7 +189,7 @@ def test_verify_takes_a_valid_stated_solution_when_the_search_runs_out_of_time(t
     longer = ("0,0>0,1", "0,0>0,1", "0,0>0,1")
     outcome["result"] = SolveResult(Status.SOLVED, longer, optimal=False, lower_bound=1, method="search")
     code, (record,) = run_json(capsys, "verify", str(path), "--json")
-    assert (record["moves"], record["optimal"], record["solved_by"]) == (["0,0>0,1"], True, "stated solution") and code == 0
+    assert (record["moves"], record["optimal"], record["solved_by"]) == (["0,0>0,1"], True, "stated answer") and code == 0
 
     outcome["result"] = SolveResult(Status.UNKNOWN, None, optimal=False, lower_bound=2, method="search")
     code, (record,) = run_json(capsys, "verify", str(path), "--json")

@@ -177,16 +177,17 @@ def test_generate_gives_up_clearly(exact):
 def test_move_counts_no_level_of_the_size_needs_are_refused_before_any_draw(exact, monkeypatch):
     monkeypatch.setattr(generate_module, "draw_level", lambda *a, **k: pytest.fail("drew a level"))
     # two cells hold two arrangements: at most one move (a 2x3 board took 10,000 draws, 10 s, to fail)
-    with pytest.raises(ValueError, match="no 1x2 level needs 2 moves: .* at most 1 move;"):
-        generate(size=(1, 2), moves=(2, 5))
-    with pytest.raises(ValueError, match=r"no 2x3 level needs 1000 moves: .*6! arrangements.* at most 719 moves"):
-        generate(size=(2, 3), moves=1000)
+    with pytest.raises(ValueError, match="no 2x1 level needs 2 moves: .* at most 1 move;"):
+        generate(2, 1, moves=(2, 5))
+    with pytest.raises(ValueError, match=r"no 3x2 level needs 1000 moves: .*6! arrangements.* at most 719 moves"):
+        generate(3, 2, moves=1000)
     with pytest.raises(ValueError, match=r"no easy \(at most 3x3\) level needs 400000 moves"):
         generate(difficulty="easy", moves=(400_000, 500_000))
 
 
 def test_a_request_at_the_bound_is_drawn_not_refused(exact):
-    made = generate(size=(1, 2), moves=(1, 1), seed=0)
+    made = generate(2, 1, moves=(1, 1), seed=0)
+    assert (made.level.cols, made.level.rows) == (2, 1)  # width (columns) first
     assert made.min_moves == 1
 
 

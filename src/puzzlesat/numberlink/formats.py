@@ -69,11 +69,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
+from ..errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
 from ..grid import group_of
 from ..results import solution_hint
 from ..textio import as_text, split_lines, with_file_name_hint
-from .model import BLOCKED, EMPTY, MAX_CELLS, ONE_LAYER_HINT, Cell, NotAPath, Pair, Puzzle, Rules, Solution, TraceCapped
+from .model import BLOCKED, DEFAULT_RULES, EMPTY, MAX_CELLS, ONE_LAYER_HINT, Cell, NotAPath, Pair, Puzzle, Rules, Solution, StatedRules, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
 
@@ -230,7 +230,7 @@ class _Board:
     def block(self, cell: tuple[int, int]) -> None:
         self.blocked.add(cell)
 
-    def build(self, name: str = "") -> Puzzle:
+    def build(self, name: str = "", stated_rules: StatedRules | None = None) -> Puzzle:
         pairs = []
         for label, marks in self.marks.items():
             if len(marks) != 2:
@@ -244,7 +244,7 @@ class _Board:
         # the format lists first, so that the same board read from any format compares equal
         pairs.sort(key=lambda pair: pair.start)
         try:
-            return Puzzle(self.width, self.height, tuple(pairs), frozenset(self.blocked), name=name)
+            return Puzzle(self.width, self.height, tuple(pairs), frozenset(self.blocked), name=name, stated_rules=stated_rules)
         except InvalidPuzzle as error:
             raise ParseError(str(error), line=self.line) from None
 
@@ -752,7 +752,7 @@ def _puzzlink_puzzle(line: str, number: int) -> Puzzle:
         board.add(str(value), divmod(position, url.width), number, column)
         position += 1
         i += width
-    return board.build(name=line.strip())
+    return board.build(name=line.strip(), stated_rules=StatedRules(_rules_of(url), "url"))
 
 
 def url_rules(url: str) -> Rules:
@@ -762,14 +762,30 @@ def url_rules(url: str) -> Rules:
     >>> url_rules("p?numlin/5/5/1j2h3m1h2j3").cover_all, url_rules("p?arukone/5/5/1j2h3m1h2j3").cover_all
     (False, True)
     """
-    parsed = _split_url(url.strip(), 1)
-    may_leave_empty = parsed.variety == "numlin" or any("e" in flag for flag in parsed.pflags)
+    return _rules_of(_split_url(url.strip(), 1))
+
+
+def _rules_of(url: _Url) -> Rules:
+    may_leave_empty = url.variety == "numlin" or any("e" in flag for flag in url.pflags)
     return Rules(cover_all=not may_leave_empty)
 
 
-def _format_puzzlink(puzzle: Puzzle) -> str:
+def _url_variety(puzzle: Puzzle, rules: Rules | None) -> str:
+    """The puzz.link variety whose rules are ``rules`` (default: the ones the puzzle's source
+    stated, else the library's default, cover-all): ``arukone`` covers every cell, ``numlin``
+    lets cells stay empty; no variety forbids a path to run beside itself."""
+    if rules is None:
+        rules = puzzle.stated_rules.rules if puzzle.stated_rules is not None else DEFAULT_RULES
+    if rules.no_self_touch:
+        raise CannotExpress("a puzz.link URL cannot state no-self-touch rules (neither numlin nor arukone forbids "
+                            "a path to run beside itself)")
+    return "arukone" if rules.cover_all else "numlin"
+
+
+def _format_puzzlink(puzzle: Puzzle, rules: Rules | None = None) -> str:
+    variety = _url_variety(puzzle, rules)
     if puzzle.blocked:
-        raise ValueError("a puzz.link numlin URL cannot express blocked cells")
+        raise CannotExpress(f"a puzz.link {variety} URL cannot express blocked cells ({len(puzzle.blocked)} on this board)")
     labels = puzzle.labels
     numeric = all(label.isdigit() and label.isascii() and _canonical(label) == label for label in labels)
     if numeric and all(_number(label) <= MAX_URL_NUMBER for label in labels):
@@ -778,7 +794,7 @@ def _format_puzzlink(puzzle: Puzzle) -> str:
         order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
         number_of = {pair.label: k for k, pair in enumerate(order, 1)}
     if len(number_of) > MAX_URL_NUMBER:
-        raise ValueError(f"puzz.link clues go up to {MAX_URL_NUMBER}; this puzzle has {len(number_of)} labels")
+        raise CannotExpress(f"puzz.link clues go up to {MAX_URL_NUMBER}; this puzzle has {len(number_of)} labels")
     at = {cell: number_of[label] for cell, label in puzzle.endpoints().items()}
     out, gap = [], 0
     for r in range(puzzle.height):
@@ -801,7 +817,7 @@ def _format_puzzlink(puzzle: Puzzle) -> str:
                 out.append("+" + builtins.format(value, "03x"))
     if gap:
         out.append(_skip(gap))
-    return f"{PUZZLINK_PREFIX}numlin/{puzzle.width}/{puzzle.height}/{''.join(out)}"
+    return f"{PUZZLINK_PREFIX}{variety}/{puzzle.width}/{puzzle.height}/{''.join(out)}"
 
 
 def _skip(gap: int) -> str:
@@ -1021,7 +1037,7 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
 def _renamed(puzzle: Puzzle, name: str) -> Puzzle:
     if puzzle.name == name or not name:
         return puzzle
-    return Puzzle(puzzle.width, puzzle.height, puzzle.pairs, puzzle.blocked, name=name)
+    return Puzzle(puzzle.width, puzzle.height, puzzle.pairs, puzzle.blocked, name=name, stated_rules=puzzle.stated_rules)
 
 
 def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> Puzzle:
@@ -1115,7 +1131,7 @@ def format_all(puzzles: Sequence[Puzzle], *, fmt: str = "native") -> str:
     return "\n".join(texts) if fmt == "puzzlink" else "\n\n".join(texts)
 
 
-def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the verb of every family
+def format(puzzle: Puzzle, *, fmt: str = "native", rules: Rules | None = None) -> str:  # noqa: A001 - the verb of every family
     """The puzzle as text in any of ``FORMATS``: ``native`` token rows, a ``puzzlink`` URL, or
     the other public formats (to hand puzzles to the tools that read them).
 
@@ -1125,22 +1141,28 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
     reads it so. A puzz.link URL holds numbers 0..4095 and
     no blocked cells: labels that are all such numbers are kept; otherwise (letters, say) the
     labels are renumbered 1..K in reading order of their first endpoint, since only the pairs
-    matter to the puzzle. Blocked cells or more than 4095 labels raise ValueError. The same
-    renumbering applies to ``adc`` and ``tokens`` (positive numbers); ``dailyprogrammer``
-    numbers colours in reading order; ``thomasahle`` needs one-character labels, ``mzucker``
-    one-letter labels on a square board; only ``native`` and ``thomasahle`` hold blocked cells.
+    matter to the puzzle. The URL keeps the rules (``rules``, default the ones the puzzle's
+    source stated, else cover-all): ``arukone`` for cover-all, ``numlin`` (Nikoli's) for
+    may-leave-empty. The same renumbering applies to ``adc`` and ``tokens`` (positive
+    numbers); ``dailyprogrammer`` numbers colours in reading order; ``thomasahle`` needs
+    one-character labels, ``mzucker`` one-letter labels on a square board; only ``native`` and
+    ``thomasahle`` hold blocked cells. What a format cannot hold (blocked cells, more than
+    4095 labels in a URL, no-self-touch rules in a URL...) raises
+    :class:`~puzzlesat.errors.CannotExpress` naming it.
 
     >>> print(format(Puzzle.from_rows(["A.#", "A.."])))
     A . #
     A . .
     >>> format(Puzzle.from_rows(["B.A", "A.B"]), fmt="puzzlink")
+    'https://puzz.link/p?arukone/3/2/1g22g1'
+    >>> format(Puzzle.from_rows(["B.A", "A.B"]), fmt="puzzlink", rules=Rules(cover_all=False))
     'https://puzz.link/p?numlin/3/2/1g22g1'
     """
     require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     if fmt == "native":
         return _grid_text(puzzle.grid().tolist(), puzzle.width, puzzle.height)
     if fmt == "puzzlink":
-        return _format_puzzlink(puzzle)
+        return _format_puzzlink(puzzle, rules)
     if fmt in _WRITERS:
         return _WRITERS[fmt](puzzle)
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -1150,7 +1172,7 @@ def format(puzzle: Puzzle, *, fmt: str = "native") -> str:  # noqa: A001 - the v
 
 def _no_blocked(puzzle: Puzzle, fmt: str) -> None:
     if puzzle.blocked:
-        raise ValueError(f"the {fmt} format cannot express blocked cells")
+        raise CannotExpress(f"the {fmt} format cannot express blocked cells ({len(puzzle.blocked)} on this board)")
 
 
 def _numbered(puzzle: Puzzle, *, first: int = 1) -> dict[str, int]:
@@ -1169,7 +1191,7 @@ def _numbered(puzzle: Puzzle, *, first: int = 1) -> dict[str, int]:
 def _format_thomasahle(puzzle: Puzzle) -> str:
     bad = [label for label in puzzle.labels if len(label) != 1]
     if bad:
-        raise ValueError(f"the thomasahle format needs one-character labels, not {bad[0]!r}")
+        raise CannotExpress(f"the thomasahle format needs one-character labels, not {bad[0]!r}")
     rows = ["".join(row) for row in puzzle.grid().tolist()]
     return f"{puzzle.width} {puzzle.height}\n" + "\n".join(rows) + "\n"
 
@@ -1177,10 +1199,10 @@ def _format_thomasahle(puzzle: Puzzle) -> str:
 def _format_mzucker(puzzle: Puzzle) -> str:
     _no_blocked(puzzle, "mzucker")
     if puzzle.width != puzzle.height:
-        raise ValueError(f"the mzucker format holds square boards only, not {puzzle.width}x{puzzle.height}")
+        raise CannotExpress(f"the mzucker format holds square boards only, not {puzzle.width}x{puzzle.height}")
     bad = [label for label in puzzle.labels if len(label) != 1 or not label.isalpha()]
     if bad:
-        raise ValueError(f"the mzucker format needs one-letter labels, not {bad[0]!r}")
+        raise CannotExpress(f"the mzucker format needs one-letter labels, not {bad[0]!r}")
     return "\n".join("".join(row) for row in puzzle.grid().tolist()) + "\n"
 
 

@@ -61,6 +61,16 @@ DEFAULT_RULES = Rules()
 
 
 @dataclass(frozen=True)
+class StatedRules:
+    """The rules a puzzle's source asks for, kept beside the puzzle and never applied silently:
+    ``by`` is "url" (a puzz.link URL's variety) or "pack" (the first line of a generated pack).
+    Writing the puzzle to a format that states rules keeps them."""
+
+    rules: Rules
+    by: str
+
+
+@dataclass(frozen=True)
 class Pair:
     """A label and its two endpoint cells."""
 
@@ -85,6 +95,7 @@ class Puzzle:
     pairs: tuple[Pair, ...]
     blocked: frozenset[Cell] = frozenset()
     name: str = field(default="", compare=False)
+    stated_rules: StatedRules | None = field(default=None, compare=False)  # what its source asks for
 
     def __post_init__(self) -> None:
         if not (is_whole_number(self.width) and is_whole_number(self.height)):
@@ -193,6 +204,17 @@ class Puzzle:
     def __str__(self) -> str:
         return "\n".join(" ".join(row) for row in self.grid().tolist())
 
+    def __repr__(self) -> str:
+        """``<numberlink.Puzzle 5x5, 3 pairs>`` (``str`` draws the board, ``pairs`` lists them)."""
+        blocked = f", {len(self.blocked)} blocked" if self.blocked else ""
+        name = f" {self.name!r}" if self.name else ""
+        return f"<numberlink.Puzzle{name} {self.width}x{self.height}, {len(self.pairs)} pairs{blocked}>"
+
+    def _repr_svg_(self) -> str:  # drawn inline by Jupyter
+        from .render import render
+
+        return render(self).to_svg()
+
 
 def check_pairs(puzzle, size: str) -> None:
     """InvalidPuzzle unless every label is a plain token with one pair, every endpoint and
@@ -280,6 +302,18 @@ class Solution:
         if cells_of:
             raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
         return cls(tuple(paths))
+
+    def __repr__(self) -> str:
+        """``<numberlink.Solution 3 paths, 12 cells>`` (``paths`` holds them)."""
+        return f"<numberlink.Solution {len(self.paths)} paths, {sum(len(cells) for _, cells in self.paths)} cells>"
+
+    def _repr_svg_(self) -> str:  # drawn inline by Jupyter, on the smallest board that holds the paths
+        from .render import render
+
+        cells = [cell for _, path in self.paths for cell in path] or [(0, 0)]
+        board = Puzzle(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1,
+                       tuple(Pair(label, path[0], path[-1]) for label, path in self.paths if len(path) > 1))
+        return render(board, self).to_svg()
 
     def path(self, label: str) -> tuple[Cell, ...]:
         for name, cells in self.paths:

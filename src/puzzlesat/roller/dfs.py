@@ -23,12 +23,14 @@ Two improvements suggested in the write-up, switchable for the benchmark:
   moves still needed (the row-run x column-run cover of the unpainted cells) cannot beat the
   best answer.
 
+:func:`solve` runs it on a level as ``roller.solve(level, method="dfs")`` does; :func:`solve_dfs`
+is the search itself, on a stop graph.
+
 >>> from puzzlesat.roller.model import Level
->>> from puzzlesat.roller.stopgraph import StopGraph
 >>> level = Level.from_rows(["#######", "#o....#", "#.###.#", "#.....#", "#######"])
->>> result = solve_dfs(StopGraph.of(level), time_limit=10)
->>> len(result.solution), result.optimal, result.stats["complete"]
-(4, True, True)
+>>> result = solve(level, time_limit=10)
+>>> len(result.solution), result.optimal, result.method, result.stats["complete"]
+(4, True, 'dfs', True)
 """
 
 from __future__ import annotations
@@ -39,7 +41,17 @@ import time
 from ..child import report_progress
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
+from .model import Level
 from .stopgraph import StopGraph
+
+
+def solve(level: Level, *, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
+    """The baseline on a level, the same as ``roller.solve(level, method="dfs")``: the exact
+    feasibility check first (an unsolvable level is an answer), then the search, its answer
+    replayed by :func:`~puzzlesat.roller.verify.verify`. ``optimal`` only when it completed."""
+    from .solve import solve as solve_with
+
+    return solve_with(level, method="dfs", time_limit=time_limit)
 
 
 

@@ -57,6 +57,7 @@ from xml.etree import ElementTree
 
 from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
 from ..textio import as_text, split_lines, with_file_name_hint
+from . import writers
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
@@ -284,75 +285,29 @@ def _default_name(source: str | None, index: int, count: int) -> str:
 
 
 def format(level: Level, *, fmt: str = "native", start: str | None = None) -> str:
-    """The level as text: ``native`` (metadata as ``# key: value`` comments), ``tmx`` (a Tiled
-    map as TabTale's files are written: the board only) or ``starhermit`` (a ``levels.json`` with
-    this one level).
-
-    A TMX file cannot store the start: it is written only when the level's start is the one the
-    ``start`` convention (default "bottom-left") implies, else ValueError.
+    """The level as text in any format this module reads (:mod:`.writers` writes each): every
+    format where it can hold the level, else :class:`~puzzlesat.errors.CannotExpress` naming
+    what would be lost (a start the format does not store and its convention does not give, a
+    par or shipped answer outside ``native`` and ``starhermit``). ``start`` ("bottom-left" or
+    "row-major"): the start convention of a format that stores none, as :func:`parse` takes it.
 
     >>> level = parse("#####\\n#o..#\\n#####")
     >>> parse(format(level, fmt="tmx", start="row-major"), start="row-major") == level
     True
+    >>> print(format(level, fmt="joseleite19"), end="")
+    #####
+    #x..#
+    #####
     """
     require_type(level, Level, "level", "parse text with roller.parse")
-    name = normalise_format(fmt)
-    if name == "native":
-        return _format_native(level)
-    if name == "tmx":
-        return _format_tmx(level, start or DEFAULT_START["tmx"])
-    if name == "starhermit":
-        return _format_starhermit([level])
-    raise ValueError(f"cannot write the {name} format (written: native, tmx, starhermit)")
+    _check_start_rule(start)
+    return writers.write(level, normalise_format(fmt), start)
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _format_native(level: Level) -> str:
-    lines = []
-    if level.name and _one_line(level.name):
-        lines.append(f"# name: {_one_line(level.name)}")
-    if level.par is not None:
-        lines.append(f"# par: {level.par}")
-    if level.known_answer is not None:
-        lines.append(f"# answer: {level.known_answer}")
-    lines.extend(level.to_rows())
-    return "\n".join(lines) + "\n"
-
-
-def _format_tmx(level: Level, rule: str) -> str:
-    _check_start_rule(rule)
-    implied = start_cell(list(level.rows), rule)
-    if implied != level.start:
-        raise ValueError(f"a TMX file cannot store the start {level.start}: the {rule} convention gives {implied}")
-    csv = ",\n".join(",".join("1" if ch == FLOOR else "0" for ch in row) for row in level.rows)
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<map version="1.2" orientation="orthogonal" renderorder="right-down" width="{level.width}" '
-        f'height="{level.height}" tilewidth="40" tileheight="40" infinite="0">\n'
-        f' <layer id="1" name="Tile Layer 1" width="{level.width}" height="{level.height}">\n'
-        f'  <data encoding="csv">\n{csv}\n</data>\n </layer>\n</map>\n'
-    )
-
-
-def _format_starhermit(levels: list[Level]) -> str:
-    entries = []
-    for index, level in enumerate(levels):
-        entry: dict[str, Any] = {"id": level.name or f"level-{index + 1}", "w": level.width, "h": level.height,
-                                 "rows": list(level.rows), "start": [level.start[1], level.start[0]]}
-        if level.par is not None:
-            entry["par"] = level.par
-        if level.known_answer is not None:
-            entry["solution"] = level.known_answer
-        entries.append(entry)
-    return json.dumps({"version": 1, "levels": entries}, indent=1) + "\n"
-
-
-def format_all(levels: list[Level], *, fmt: str = "native") -> str:
-    """Several levels in one text: native blocks separated by blank lines, or one starhermit
-    ``levels.json``.
+def format_all(levels: list[Level], *, fmt: str = "native", start: str | None = None) -> str:
+    """Several levels in one text: blocks separated by blank lines (native, joseleite19,
+    rollersplat), or one document (a starhermit ``levels.json``, a herbou array); a format
+    whose file holds one level (tmx, nohtaray, mazepaint) refuses several (CannotExpress).
 
     >>> levels = [parse("o..", source="a"), parse("#.\\no.", source="b")]
     >>> print(format_all(levels), end="")
@@ -366,12 +321,10 @@ def format_all(levels: list[Level], *, fmt: str = "native") -> str:
     True
     """
     levels = list(levels)
-    name = normalise_format(fmt)
-    if name == "starhermit":
-        return _format_starhermit(levels)
-    if name == "tmx" and len(levels) != 1:
-        raise ValueError(f"a TMX file holds one level, not {len(levels)}: write each with format(level, fmt='tmx')")
-    return "\n".join(format(level, fmt=fmt) for level in levels)
+    for level in levels:
+        require_type(level, Level, "level", "parse text with roller.parse")
+    _check_start_rule(start)
+    return writers.write_all(levels, normalise_format(fmt), start)
 
 
 # -- TabTale TMX (Tiled XML) --------------------------------------------------------------------

@@ -210,6 +210,36 @@ class Level:
     def __str__(self) -> str:
         return "\n".join(self.to_rows())
 
+    def __repr__(self) -> str:
+        """Short: the size, start and what the file states (``str(level)`` shows the board).
+
+        >>> Level.from_rows(["o..", "##."], name="tiny", par=2)
+        <roller.Level 3x2, start (0, 0), 4 floor cells, name 'tiny', par 2>
+        """
+        facts = [f"{self.width}x{self.height}", f"start {self.start}", f"{self.floor_count} floor cells"]
+        if self.name:
+            facts.append(f"name {self.name!r}" if len(self.name) <= 40 else f"name {self.name[:40]!r}...")
+        if self.par is not None:
+            facts.append(f"par {self.par}")
+        if self.known_answer is not None:
+            facts.append(f"answer of {len(self.known_answer)} moves")
+        return f"<roller.Level {', '.join(facts)}>"
+
+    def _repr_svg_(self) -> str:
+        """The level drawn, for notebooks."""
+        from .render import render
+
+        return render(self).to_svg()
+
+    def without_stated(self) -> "Level":
+        """The same level and name without what its file states (par, shipped answer), e.g. to
+        write it in a format that cannot hold them.
+
+        >>> Level.from_rows(["o.."], name="a", par=1).without_stated().par is None
+        True
+        """
+        return Level(self.rows, self.start, name=self.name, start_rule=self.start_rule)
+
 
 # -- the rule -----------------------------------------------------------------------------------
 def slide(level: Level, cell: Cell, direction: str) -> tuple[Cell, tuple[Cell, ...]]:

@@ -2,7 +2,9 @@
 
 Checks, in order, with stable codes (see ``CODES``): every letter is one of U D L R, every move
 leaves the cell the ball stands on, and every floor cell is painted at the end. It knows
-nothing about SAT or search; every answer a solver returns passes through it.
+nothing about SAT or search; every answer a solver returns passes through it. Each fault is a
+:class:`puzzlesat.family.Violation` (the type every family's checker returns) with the move's
+number (from 1) as its ``step``.
 
 >>> from puzzlesat.roller.model import Level
 >>> level = Level.from_rows(["#####",
@@ -21,9 +23,9 @@ nothing about SAT or search; every answer a solver returns passes through it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..errors import require_type
+from ..family import Violation
 from ..grid import Cell
 from ..results import solve_result_hint
 from .model import DELTAS, MOVES, Level, slide
@@ -36,21 +38,6 @@ CODES = {
 }
 
 SHOWN_CELLS = 12  # how many cells a message lists before "..."
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: a stable ``code`` (see CODES), a message, the step (the move's number in
-    the answer, from 1 as in Swap, or None when the whole answer is at fault) and the cells
-    involved."""
-
-    code: str
-    message: str
-    step: int | None = None
-    cells: tuple[Cell, ...] = ()
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
 
 
 def _cells_text(cells: tuple[Cell, ...]) -> str:
@@ -96,7 +83,7 @@ def verify(level: Level, moves: str) -> list[Violation]:
     slides: dict[tuple[Cell, str], tuple[Cell, tuple[Cell, ...]]] = {}  # each move from each cell rolled once
     for step, letter in enumerate(moves, start=1):
         if letter not in DELTAS:
-            out.append(Violation("bad-symbol", f"move {step} is {letter!r}, not one of {', '.join(MOVES)}", step))
+            out.append(Violation("bad-symbol", f"move {step} is {letter!r}, not one of {', '.join(MOVES)}", step=step))
             continue
         rolled = slides.get((position, letter))
         if rolled is None:
@@ -104,13 +91,14 @@ def verify(level: Level, moves: str) -> list[Violation]:
             painted.update(rolled[1])
         stop, cells = rolled
         if not cells:
-            out.append(Violation("no-move", f"move {step} ({letter}) cannot leave {position}: a wall or the edge is next to it", step, (position,)))
+            out.append(Violation("no-move", f"move {step} ({letter}) cannot leave {position}: a wall or the edge is next to it", step=step,
+                                 cells=(position,)))
             continue
         position = stop
     unpainted = tuple(cell for cell in level.floor_cells if cell not in painted)
     if unpainted:
         noun = "cell" if len(unpainted) == 1 else "cells"
-        out.append(Violation("unpainted", f"{len(unpainted)} floor {noun} left unpainted: {_cells_text(unpainted)}", None, unpainted))
+        out.append(Violation("unpainted", f"{len(unpainted)} floor {noun} left unpainted: {_cells_text(unpainted)}", cells=unpainted))
     return out
 
 

@@ -13,8 +13,9 @@ legal when either square reaches the other.
 []
 """
 
-from .astar import astar_solve
-from .formats import FORMATS, format, format_all, parse, parse_all, parse_each, read
+from . import astar
+from .family import FAMILY
+from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_each, read
 from .generate import GeneratedLevel, GenerationFailed, generate
 from .model import (
     Board,
@@ -41,7 +42,9 @@ __all__ = [
     "Board",
     "GeneratedLevel",
     "GenerationFailed",
-    "astar_solve",
+    "FAMILY",
+    "astar",
+    "detect_format",
     "generate",
     "render",
     "solve",

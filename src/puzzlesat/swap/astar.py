@@ -5,7 +5,8 @@ figure's directions within its scope, jumping squares but not walls. The baselin
 full board state with A*: g = moves so far, f = g + h, a closed set on the full state, at most
 ``cap`` (5000) expansions per run, after which the run fails. Several runs, one per heuristic,
 and the shortest answer found is kept. None of the heuristics is admissible, so the answers are
-upper bounds: :func:`astar_solve` never claims optimality.
+upper bounds: :func:`solve` never claims optimality. The package reaches it as
+``swap.solve(level, method="astar")`` or ``swap.astar.solve(level)``.
 
 Heuristics (``h`` of a state):
 
@@ -26,7 +27,7 @@ family's model, moves and verify plus the shared result types: never the SAT lay
 
 >>> from .model import Level
 >>> level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["R G", "R G"])
->>> result = astar_solve(level)
+>>> result = solve(level)
 >>> result.status.value, [str(m) for m in result.solution], result.optimal
 ('solved', ['1,0>1,1'], False)
 """
@@ -390,3 +391,20 @@ def astar_solve(
     if any(r.status == "exhausted" for r in runs):
         return SolveResult(Status.UNSATISFIABLE, None, timings, optimal=False, lower_bound=None, method="astar", stats=stats)
     return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=None, method="astar", stats=stats)
+
+
+def solve(
+    level: Level,
+    *,
+    time_limit: float | Deadline | None = None,
+    cap: int = CAP,
+    heuristics: Optional[Sequence[str]] = None,
+) -> SolveResult:
+    """The published baseline, as every family's baseline module offers it: the capped A* runs
+    of :func:`astar_solve` (``cap`` expansions per run; ``heuristics`` by name, by default the
+    original's), an answer never proven minimal.
+
+    >>> solve(Level.from_rows(["T1R T1G T1R"], goal="cluster"), cap=100).method
+    'astar'
+    """
+    return astar_solve(level, time_limit=time_limit, cap=cap, heuristics=heuristics)

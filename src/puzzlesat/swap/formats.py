@@ -134,7 +134,7 @@ def parse_all(text: str, *, fmt: Optional[str] = None, source: Optional[str] = N
     >>> [(level.goal.kind, level.name) for level in parse_all(text, source="pack.swap")]
     [('match', 'pack.swap#0'), ('cluster', 'pack.swap#1')]
     """
-    if fmt not in (None, "native", "swap"):
+    if fmt is not None and (not isinstance(fmt, str) or fmt.strip().lower() not in ("native", "swap")):
         raise ParseError(f"swap reads its native format only, not {fmt!r}", source=source)
     try:
         levels = _parse_levels(as_text(text), source)
@@ -429,8 +429,9 @@ def format_level(level: Level, *, metadata: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format(level: Level) -> str:  # noqa: A001 (the family verb)
-    """The level as native text; ``parse(format(level)) == level``.
+def format(level: Level, *, fmt: str = "native") -> str:  # noqa: A001 (the family verb)
+    """The level as text in ``fmt`` (``"native"``, also named ``"swap"``: the one Swap format);
+    ``parse(format(level)) == level``.
 
     >>> print(format(Level.from_rows(["T1R B1G"], goal=["G R"])), end="")
     start
@@ -439,7 +440,32 @@ def format(level: Level) -> str:  # noqa: A001 (the family verb)
     G R
     """
     require_type(level, Level, "level", "parse text with swap.parse")
+    if not isinstance(fmt, str) or fmt.strip().lower() not in ("native", "swap"):
+        raise ValueError(f"swap writes its native format only, not {fmt!r}")
     return format_level(level)
+
+
+def detect_format(text: str) -> Optional[str]:
+    """The format of ``text``: ``"native"`` when it looks like a Swap level (a ``start`` line,
+    a ``goal`` line and squares such as ``T1R``), else None.
+
+    >>> detect_format("start\\nT1R T1G\\ngoal\\nG R\\n"), detect_format("A.B\\n")
+    ('native', None)
+    """
+    return "native" if sniff(as_text(text)) else None
+
+
+_START_LINE = re.compile(r"(?im)^[ \t]*start[ \t]*$")
+_GOAL_LINE = re.compile(r"(?im)^[ \t]*goal\b")
+_SQUARE = re.compile(r"(?<!\S)[TBQ][0-9][A-Z](?!\S)", re.IGNORECASE)  # (t1r: a Swap level, refused by its parser)
+
+
+def sniff(text: str) -> bool:
+    """Whether ``text`` is a Swap level: a line ``start``, a line ``goal ...`` and square tokens
+    such as ``T1R`` (in any case, so that lower-case ``t1r`` is refused by the Swap reader,
+    saying why; lines end in ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    head = text[:20_000].replace("\r\n", "\n").replace("\r", "\n")
+    return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
 
 
 def format_all(levels: list[Level]) -> str:

@@ -8,7 +8,7 @@ The draw follows the original game's generator (tables in ``specs/swap.md``):
 
 1. size by difficulty, rows and columns drawn independently (easy 2-3, medium 2-4, hard 3-5,
    expert 4-6; as the original, ``round(uniform(lo, hi))``, so the end values are half as
-   likely); ``size=(rows, cols)`` overrides it (the Android game went to 7 x 6);
+   likely); ``width`` and ``height`` fix it instead (the Android game went to 6 x 7);
 2. the number of colours by area A (A > 25: 2-6, > 20: 2-5, > 15: 2-4, > 8: 2-3, else 2), a
    random sample of R B Y G O M;
 3. one of the 15 distributions (wall %, bishop %, queen %; towers the rest), all as shares of
@@ -230,8 +230,25 @@ def check_size(size: object) -> tuple[int, int]:
         raise TypeError(f"size must be a (rows, cols) pair of whole numbers, not {size!r}")
     rows, cols = size
     if rows < 1 or cols < 1 or not 2 <= rows * cols <= MAX_SIZE_CELLS:
-        raise ValueError(f"size {rows}x{cols} must have 2 to {MAX_SIZE_CELLS} cells")
+        raise ValueError(f"size {cols}x{rows} must have 2 to {MAX_SIZE_CELLS} cells")
     return size
+
+
+def board_size(width: object, height: object) -> Optional[tuple[int, int]]:
+    """``(rows, cols)`` of a board ``width`` columns wide and ``height`` rows high (checked as
+    :func:`check_size` does), or None when neither is given.
+
+    >>> board_size(3, 2), board_size(None, None)
+    ((2, 3), None)
+    """
+    if width is None and height is None:
+        return None
+    if width is None or height is None:
+        raise TypeError("give both width and height (or neither, for the difficulty's sizes)")
+    for name, value in (("width", width), ("height", height)):
+        if not is_whole_number(value):
+            raise TypeError(f"{name} must be a whole number of cells, not {type(value).__name__}")
+    return check_size((int(height), int(width)))  # type: ignore[call-overload]
 
 
 def _check_draw(difficulty: str, goal: str, size: Optional[tuple[int, int]]) -> None:
@@ -297,12 +314,13 @@ def _budget(certify_time_limit: Optional[float], deadline: Deadline) -> Optional
 
 
 def generate(
+    width: Optional[int] = None,
+    height: Optional[int] = None,
     *,
+    seed: int = 0,
     difficulty: str = "expert",
     goal: str = "match",
-    seed: int = 0,
     moves: Optional[tuple[int, int]] = None,
-    size: Optional[tuple[int, int]] = None,
     time_limit: Optional[float] = None,
     certify_time_limit: Optional[float] = DEFAULT_CERTIFY_LIMIT,
     max_tries: int = 10_000,
@@ -310,6 +328,8 @@ def generate(
 ) -> GeneratedLevel:
     """One level drawn by the original generator and certified with its proven minimum.
 
+    ``width`` (columns) and ``height`` (rows), both or neither, fix the board's size; without
+    them the size is drawn from the ``difficulty``'s range.
     ``moves=(lo, hi)`` (or one number) keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
     may take ``certify_time_limit`` seconds (draws that run out are skipped and counted);
     ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
@@ -318,10 +338,11 @@ def generate(
     when given, is called after each draw with the draws so far and the counts (a dict it must
     not change): ``generate swap`` shows them on its progress line.
 
-    >>> made = generate(difficulty="easy", size=(2, 3), moves=(2, 3), seed=1)
+    >>> made = generate(3, 2, difficulty="easy", moves=(2, 3), seed=1)
     >>> made.min_moves, (made.level.rows, made.level.cols), verify(made.level, made.solution)
     (2, (2, 3), [])
     """
+    size = board_size(width, height)
     if is_whole_number(moves):
         moves = (moves, moves)  # type: ignore[assignment]
     if moves is not None and not (isinstance(moves, tuple) and len(moves) == 2 and all(is_whole_number(n) for n in moves)):
@@ -337,7 +358,7 @@ def generate(
         rows, cols = size if size is not None else (SIZES[difficulty][1], SIZES[difficulty][1])
         most = most_moves_needed(rows * cols)
         if moves[0] > most:
-            board = f"{rows}x{cols}" if size is not None else f"{difficulty} (at most {rows}x{cols})"
+            board = f"{cols}x{rows}" if size is not None else f"{difficulty} (at most {cols}x{rows})"
             raise ValueError(f"no {board} level needs {moves[0]} moves: {rows * cols} cells hold at most "
                              f"{rows * cols}! arrangements of squares, and a shortest plan passes through each at most "
                              f"once, so at most {most} move{'s' if most != 1 else ''}; ask for fewer moves or a larger board")

@@ -415,6 +415,22 @@ class Level:
 
         return format_level(self, metadata=False).rstrip("\n")
 
+    def __repr__(self) -> str:
+        """Short: the name, the size (columns x rows), the goal and what the file states.
+
+        >>> Level.from_rows(["T1R ###", "T1G T1R"], goal="cluster", name="tiny")
+        <swap Level 'tiny' 2x2, goal cluster, 3 squares>
+        """
+        name = f" {self.name!r}" if self.name else ""
+        stated = "" if self.stated_minimum is None else f", stated minimum {self.stated_minimum}"
+        squares = sum(square is not None for row in self.start for square in row)
+        return f"<swap Level{name} {self.cols}x{self.rows}, goal {self.goal.kind}, {squares} squares{stated}>"
+
+    def _repr_svg_(self) -> str:  # shown inline by Jupyter
+        from .render import render
+
+        return render(self).to_svg()
+
 
 def _counts(colours: Sequence[str]) -> str:
     tally: dict[str, int] = {}

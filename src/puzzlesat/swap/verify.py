@@ -6,8 +6,9 @@ cells lie along one direction of its figure (tower orthogonal, bishop diagonal, 
 a distance of at most its scope, with no wall at the target or strictly between (squares in
 between do not block). Either order of writing a legal swap is accepted.
 
-Violation codes, in the order they are checked for each move (``step`` is the move's 1-based
-number; for the goal it is the number of moves replayed):
+Violations (:class:`puzzlesat.family.Violation`, printed ``code: message``) have these codes, in
+the order they are checked for each move (``step`` is the move's 1-based number, which the
+message names too; for the goal it is the number of moves replayed):
 
 - ``bad-notation``: not ``r1,c1>r2,c2``, or both cells the same
 - ``off-board``: a cell outside the board
@@ -27,15 +28,17 @@ Replay stops at the first illegal move. An empty list means the sequence is a va
 ['wrong-direction']
 >>> [(v.code, v.step) for v in verify(level, [])]
 [('goal-not-reached', 0)]
+>>> print(verify(level, ["0,0>0,2"])[0])
+off-board: move 1 (0,0>0,2): cell 0,2 is off the board of 2 row(s) and 2 column(s)
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Union
 
 from ..errors import require_type
+from ..family import Violation
 from ..grid import Cell, is_whole_number
 from ..results import solve_result_hint
 from .model import Board, Level, Move
@@ -53,20 +56,6 @@ CODES = {
     "wrong-direction": "neither square's figure moves that way (tower orthogonal, bishop diagonal)",
     "goal-not-reached": "the moves are legal but end short of the goal",
 }
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One thing wrong: a stable ``code``, a sentence, and the move number (1-based) or, for
-    ``goal-not-reached``, the number of moves replayed."""
-
-    code: str
-    message: str
-    step: Optional[int] = None
-
-    def __str__(self) -> str:
-        where = f"move {self.step}: " if self.step and self.code != "goal-not-reached" else ""
-        return f"{where}{self.message} [{self.code}]"
 
 
 def _read_move(move: Union[Move, str]) -> Optional[tuple[Cell, Cell]]:
@@ -131,24 +120,25 @@ def verify(level: Level, moves: Union[str, Iterable[Union[Move, str]]]) -> list[
     for number, move in enumerate(items, start=1):
         cells = _read_move(move)
         if cells is None:
-            return [Violation("bad-notation", f"move {move!r} is not written r1,c1>r2,c2", number)]
+            return [Violation("bad-notation", f"move {number}: {move!r} is not written r1,c1>r2,c2", number)]
         u, v = cells
         if u == v:
-            return [Violation("bad-notation", f"move {move} names the same cell twice", number)]
+            return [Violation("bad-notation", f"move {number} ({_text(u, v)}) names the same cell twice", number, cells=(u,))]
         for cell in (u, v):
             if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
-                return [Violation("off-board", f"move {_text(u, v)}: cell {cell[0]},{cell[1]} is off the {rows}x{cols} board", number)]
+                return [Violation("off-board", f"move {number} ({_text(u, v)}): cell {cell[0]},{cell[1]} is off the board "
+                                  f"of {rows} row(s) and {cols} column(s)", number, cells=(cell,))]
         for cell in (u, v):
             if board[cell[0]][cell[1]] is None:
-                return [Violation("wall", f"move {_text(u, v)}: cell {cell[0]},{cell[1]} is a wall", number)]
+                return [Violation("wall", f"move {number} ({_text(u, v)}): cell {cell[0]},{cell[1]} is a wall", number, cells=(cell,))]
         frozen: Board = tuple(tuple(row) for row in board)
         forward = _blocker(frozen, u, v)
         backward = _blocker(frozen, v, u)
         if forward[0] and backward[0]:
             code, reason = max((forward, backward), key=lambda x: RANK[x[0]])
             other = backward if (code, reason) == forward else forward
-            message = f"move {_text(u, v)}: {reason}; {other[1]}"
-            return [Violation(code, message, number)]
+            message = f"move {number} ({_text(u, v)}): {reason}; {other[1]}"
+            return [Violation(code, message, number, cells=(u, v))]
         board[u[0]][u[1]], board[v[0]][v[1]] = board[v[0]][v[1]], board[u[0]][u[1]]
     final: Board = tuple(tuple(row) for row in board)
     problem = goal_problem(level, final)

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ...errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
+from ...errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ...results import solution_hint
 from ...textio import as_text, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
@@ -706,10 +706,10 @@ def _where(cell: Cell, fmt: str) -> str:
 def _line_numbers(puzzle: Puzzle) -> dict[str, int]:
     """Each label as an ADC line number; ValueError unless the ADC format can hold the puzzle."""
     if puzzle.blocked:
-        raise ValueError("the ADC format cannot express blocked cells")
+        raise CannotExpress(f"the ADC format cannot express blocked cells ({len(puzzle.blocked)} on this board)")
     for label in puzzle.labels:
         if not (label.isdigit() and label.isascii() and _canonical(label) == label and label != "0" and len(label) <= 18):
-            raise ValueError(
+            raise CannotExpress(
                 f"the ADC format numbers its lines: label {quoted(label)} is not a positive whole number "
                 "of at most 18 digits without leading zeros (like '7')"
             )
@@ -748,7 +748,7 @@ def format(puzzle: Puzzle, *, fmt: str = "layers") -> str:  # noqa: A001 - the v
             lines.append("")
         for via in puzzle.vias:
             if not re.fullmatch(r"[A-Za-z][0-9A-Za-z_]*", via.name):
-                raise ValueError(f"the ADC format names vias by letters: via {via.name!r} cannot be written")
+                raise CannotExpress(f"the ADC format names vias by letters: via {via.name!r} cannot be written")
             lines.append(f"VIA#{via.name} " + " ".join(f"({c},{r},{z + 1})" for z, r, c in via.cells))
         return "\n".join(lines) + "\n"
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -42,7 +42,7 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import BLOCKED, EMPTY, NotAPath, check_pairs, trace
+from ..model import BLOCKED, EMPTY, NotAPath, StatedRules, check_pairs, trace
 
 Cell = tuple[int, int, int]  # (layer, row, column)
 
@@ -151,6 +151,7 @@ class Puzzle:
     blocked: frozenset[Cell] = frozenset()
     name: str = field(default="", compare=False)
     vias: tuple[Via, ...] = ()
+    stated_rules: StatedRules | None = field(default=None, compare=False)  # what its source asks for
 
     def __post_init__(self) -> None:
         if not all(is_whole_number(n) for n in (self.width, self.height, self.layers)):
@@ -344,6 +345,17 @@ class Puzzle:
     def __str__(self) -> str:
         return layers_text(self.grid())
 
+    def __repr__(self) -> str:
+        """``<numberlink.multilayer.Puzzle 8x8x2, 5 pairs>`` (``str`` draws the layers)."""
+        extra = (f", {len(self.blocked)} blocked" if self.blocked else "") + (f", {len(self.vias)} vias" if self.vias else "")
+        name = f" {self.name!r}" if self.name else ""
+        return f"<numberlink.multilayer.Puzzle{name} {self.size_text}, {len(self.pairs)} pairs{extra}>"
+
+    def _repr_svg_(self) -> str:  # drawn inline by Jupyter
+        from .render import render
+
+        return render(self).to_svg()
+
 
 def _via_fault(puzzle: Puzzle, pair: Pair, cells: set[Cell]) -> str:
     """When ``cells`` trace a path for ``pair`` only by steps the via rules forbid, the words
@@ -432,6 +444,18 @@ class Solution:
         if cells_of:
             raise ValueError(f"answer has labels not in the puzzle: {sorted(cells_of)}")
         return cls(tuple(paths))
+
+    def __repr__(self) -> str:
+        """``<numberlink.multilayer.Solution 3 paths, 12 cells>`` (``paths`` holds them)."""
+        return f"<numberlink.multilayer.Solution {len(self.paths)} paths, {sum(len(cells) for _, cells in self.paths)} cells>"
+
+    def _repr_svg_(self) -> str:  # drawn inline by Jupyter, on the smallest stack that holds the paths
+        from .render import render
+
+        cells = [cell for _, path in self.paths for cell in path] or [(0, 0, 0)]
+        board = Puzzle(max(c for _, _, c in cells) + 1, max(r for _, r, _ in cells) + 1, max(z for z, _, _ in cells) + 1,
+                       tuple(Pair(label, path[0], path[-1]) for label, path in self.paths if len(path) > 1))
+        return render(board, self).to_svg()
 
     def path(self, label: str) -> tuple[Cell, ...]:
         for name, cells in self.paths:

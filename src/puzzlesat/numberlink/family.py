@@ -1,0 +1,238 @@
+"""The Numberlink family record (``FAMILY``): what generic code (the command line, the pack
+writer, the generic tests) needs of Numberlink, one layer and several.
+
+>>> FAMILY.name, FAMILY.objective.value, FAMILY.exact_methods, FAMILY.baselines
+('numberlink', 'unique', ('sat',), ('backtracking',))
+>>> "layers" in FAMILY.format_names() and "puzz.link" in FAMILY.format_names()
+True
+>>> convert_fraction("0.2"), convert_count("40")
+(0.2, 40)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from ..family import Family, Format, Method, Objective, Option
+from ..scene import Scene
+from . import records, show as show_module
+from .formats import detect_format as _detect_one_layer
+from .formats import format as _format_one_layer
+from .model import Puzzle, Rules, Solution
+from .multilayer import formats as layered_formats
+from .multilayer.model import Pair as LayeredPair
+from .multilayer.model import Puzzle as LayeredPuzzle
+
+FORMATS = (
+    Format("native", "rows of cells ('.' empty, '#' blocked, labels), an optional 'W H' line; blank lines between puzzles",
+           ("nl", "text")),
+    Format("thomasahle", "thomasahle's files: a 'W H' line before every character grid, '0 0' at the end"),
+    Format("mzucker", "mzucker's flow_solver: a square character grid, letters are colours"),
+    Format("dailyprogrammer", "r/dailyprogrammer challenge #280: 'ncolours width height', then '(x, y) (x, y)' per colour",
+           ("dp280",)),
+    Format("adc", "DA Symposium Algorithm Design Contest problems: SIZE, LINE_NUM, LINE#k (one layer or several, with VIA lines)",
+           ("dac",)),
+    Format("puzzlink", "puzz.link / pzv.jp URLs, one per line: numlin (cells may stay empty) or arukone (every cell covered)",
+           ("puzz.link", "pzprjs", "url", "numlin", "arukone")),
+    Format("tokens", "imos / Copris / algorithms2012 token grids: 'W H' then rows of numbers, 0 or - blank",
+           ("imos", "copris")),
+    Format("layers", "multi-layer text: 'layer z' then its rows, for every layer of the stack", ("layered", "multilayer")),
+)
+
+METHODS = (
+    Method("sat", "exact", "SAT (pysat, --solver picks the back-end): an answer, and a count that proves it unique"),
+    Method("backtracking", "baseline", "depth-first search with forced moves and dead-end checks (one layer only)"),
+)
+
+OPTIONS = (
+    Option("allow_empty", "--allow-empty", "cells may stay empty (Nikoli / ADC rules)"),
+    Option("no_self_touch", "--no-self-touch", "a path may not run beside itself"),
+    Option("solver", "--solver", "SAT back-end by pysat name (default cadical195; Glucose heeds --time-limit only between its restarts)",
+           kind="value", default=None, convert=str, metavar="NAME"),
+)
+
+
+def convert_seconds(text: str) -> float:
+    """Seconds, zero or more (``--certify-limit``); ValueError says what is wrong."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value) or value < 0:
+        raise ValueError(f"{text!r} is not a number of seconds (zero or more)")
+    return value
+
+
+def convert_count(text: str) -> int:
+    """A whole number of 1 or more (``--max-tries``, ``--lines``, ``--min-length``)."""
+    stripped = text.strip()
+    if not (stripped.isdigit() and stripped.isascii() and len(stripped) <= 18 and int(stripped) >= 1):
+        raise ValueError(f"{text!r} is not a whole number of 1 or more")
+    return int(stripped)
+
+
+def convert_fraction(text: str) -> float:
+    """A finite number of zero or more (``--band``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{text!r} is not a fraction of zero or more")
+    return value
+
+
+def convert_positive(text: str) -> float:
+    """A finite number above zero (``--target``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{text!r} is not a positive number")
+    return value
+
+
+GENERATE_METHODS = ("quality", "unionfind", "split", "routing")  # one layer: the first two; several layers: the last three and unionfind
+
+GENERATE_OPTIONS = (
+    Option("method", "--method", "one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), "
+           "unionfind, or routing (ADC-style routing problems, with --allow-empty)", kind="choice", default=None,
+           choices=GENERATE_METHODS),
+    Option("certify_limit", "--certify-limit", "seconds per SAT uniqueness count (default 10)", kind="value", default=10.0,
+           convert=convert_seconds, metavar="S"),
+    Option("allow_multiple", "--allow-multiple", "unionfind: keep puzzles that are not unique, labelled in their comment line"),
+    Option("band", "--band", "quality: accepted link counts, target +- this fraction (default 0.15)", kind="value", default=None,
+           convert=convert_fraction, metavar="F"),
+    Option("target", "--target", "quality: target link count (default sqrt(width*height); above 15x15 0.065 per cell)",
+           kind="value", default=None, convert=convert_positive, metavar="N"),
+    Option("max_tries", "--max-tries", "certificates allowed per puzzle before giving up (default 10000)", kind="value",
+           default=10_000, convert=convert_count, metavar="N"),
+    Option("lines", "--lines", "routing (WxHxL): numbered lines per problem (default round(sqrt(W*H) * L / 2))", kind="value",
+           default=None, convert=convert_count, metavar="N"),
+    Option("min_length", "--min-length", "routing (WxHxL): cells of the shortest line (default 3)", kind="value", default=None,
+           convert=convert_count, metavar="N"),
+)
+
+
+def sniff(text: str, path: str = "") -> bool:
+    """Numberlink reads the most formats, so it is the family of last resort: it claims any text."""
+    return True
+
+
+def canonical_format(fmt: str | None) -> str | None:
+    """The format's own name for ``fmt`` (an alias or any case), None for None; ValueError for
+    a name no Numberlink format answers to.
+
+    >>> canonical_format("Puzz.Link"), canonical_format(None)
+    ('puzzlink', None)
+    """
+    if fmt is None:
+        return None
+    wanted = fmt.strip().lower()
+    for known in FORMATS:
+        if wanted == known.name or wanted in known.aliases:
+            return known.name
+    raise ValueError(f"unknown Numberlink format {fmt!r}; expected one of {', '.join(f.name for f in FORMATS)}")
+
+
+def load(text: str, *, source: str, fmt: str | None, options: Mapping[str, Any]) -> list:
+    """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names."""
+    return records.load(text, source=source, fmt=canonical_format(fmt), options=options)
+
+
+def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules: Rules | None = None) -> str:
+    """The puzzle as text in any format the family reads, one layer or several: a stack of one
+    layer (without vias) goes to the one-layer formats, a one-layer board to ``layers`` as a
+    stack of one; ``adc`` writes either. What the format cannot hold raises
+    :class:`~puzzlesat.errors.CannotExpress` (a ValueError) naming it.
+
+    >>> print(format_puzzle(Puzzle.from_rows(["A.A"]), fmt="layers"), end="")
+    layer 1
+    A . A
+    >>> format_puzzle(LayeredPuzzle.from_layers([["A.", "A."], ["..", ".."]]), fmt="puzzlink")
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.CannotExpress: a puzzlink file holds one layer; this puzzle has 2 layers
+    """
+    from ..errors import CannotExpress
+
+    fmt = canonical_format(fmt) or "native"
+    if isinstance(puzzle, LayeredPuzzle):
+        if fmt in layered_formats.FORMATS:
+            return layered_formats.format(puzzle, fmt=fmt)
+        if puzzle.layers != 1 or puzzle.vias:
+            what = f"{puzzle.layers} layers" if puzzle.layers != 1 else f"{len(puzzle.vias)} vias"
+            raise CannotExpress(f"a {fmt} file holds one layer; this puzzle has {what}")
+        flat = Puzzle(puzzle.width, puzzle.height, tuple(_flat_pair(pair) for pair in puzzle.pairs),
+                      frozenset(cell[1:] for cell in puzzle.blocked), name=puzzle.name, stated_rules=puzzle.stated_rules)
+        return _format_one_layer(flat, fmt=fmt, rules=rules)
+    if fmt == "layers":
+        from .model import Pair
+
+        assert all(isinstance(pair, Pair) for pair in puzzle.pairs)
+        stack = LayeredPuzzle(puzzle.width, puzzle.height, 1,
+                              tuple(LayeredPair(p.label, (0, *p.start), (0, *p.end)) for p in puzzle.pairs),
+                              frozenset((0, *cell) for cell in puzzle.blocked), name=puzzle.name)
+        return layered_formats.format(stack, fmt="layers")
+    return _format_one_layer(puzzle, fmt=fmt, rules=rules)
+
+
+def _flat_pair(pair: LayeredPair):
+    from .model import Pair
+
+    return Pair(pair.label, pair.start[1:], pair.end[1:])
+
+
+def detect_format(text: str) -> str | None:
+    """The format ``text`` is in (one layer or several), or None when it is none of them."""
+    from ..errors import ParseError
+
+    layered = layered_formats.layered_format(text)
+    if layered is not None:
+        return layered
+    try:
+        return _detect_one_layer(text)
+    except ParseError:
+        return None
+
+
+def render(puzzle: Puzzle | LayeredPuzzle, answer: Solution | Any = None, *, title: str = "") -> Scene:
+    """The puzzle drawn (with ``answer``'s paths when given); a stack layer by layer."""
+    if isinstance(puzzle, LayeredPuzzle):
+        from .multilayer.render import render as draw
+    else:
+        from .render import render as draw
+    return draw(puzzle, answer, title=title or None)
+
+
+GENERATE_EXAMPLE = "example: puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt"
+
+FAMILY = Family(
+    name="numberlink",
+    summary="connect each pair of equal labels by a path; paths never cross (one layer, or a stack of layers)",
+    extensions=(".nl",),
+    objective=Objective.UNIQUE,
+    formats=FORMATS,
+    methods=METHODS,
+    options=OPTIONS,
+    generate_options=GENERATE_OPTIONS,
+    sniff=sniff,
+    load=load,
+    format=format_puzzle,
+    detect_format=detect_format,
+    solve_record=records.solve_record,
+    verify_record=records.verify_record,
+    passed=records.passed,
+    answer_of=records.answer_of,
+    show=show_module.show,
+    render=render,
+    size_text=show_module.size_text,
+    make=records.make,
+    pack_entry=records.pack_entry,
+    generated_record=records.generated_record,
+    capabilities=frozenset({"count", "layers", "stated-answers", "url"}),
+    sniff_order=100,
+    generate_example=GENERATE_EXAMPLE,
+)

@@ -1,0 +1,391 @@
+"""The JSON records of Numberlink's solve, verify and generate (``docs/record.schema.json``), one
+layer and several, and the reading of one input for them (:func:`load`).
+
+Besides the shared keys, a record has ``grid`` (the answer as rows of cell strings: label, "."
+empty, "#" blocked; for a stack, a list of layers of rows), ``paths`` (label -> [[row, col],
+...] from one endpoint to the other; on a stack ``[layer, row, col]``), ``layers`` (a stack's
+number of layers), and for a puzzle with several answers ``differs`` (the labels whose paths
+differ between the two answers found) with ``second_grid`` / ``second_paths`` (the second
+answer): where the puzzle is ambiguous, which a puzzle maker wants to see. ``stated_rules``
+and ``stated_rules_by`` ("url" or "pack") name the rules the puzzle's source asks for, when
+it asks (they are never applied silently: ``show`` says when others were in force).
+
+``options`` is the mapping of the family's options by name (``allow_empty``,
+``no_self_touch``, ``solver``, and ``method``: "sat" or "backtracking"); ``verify_record`` also
+reads ``allow_multiple`` (a solved puzzle passes unique or not) and ``answers`` (answers were
+asked for: a puzzle none pairs with has ``stated_answer_missing``).
+
+>>> from puzzlesat.numberlink import parse
+>>> record = solve_record(parse("AB\\n..\\nAB"), options={"allow_empty": True}, time_limit=None)
+>>> record["status"], record["unique"], record["size"], record["rules"]
+('solved', True, {'width': 2, 'height': 3}, 'may-leave-empty')
+>>> print(record["answer"])
+A B
+A B
+A B
+>>> solve_record(parse("A.B\\n...\\nA.B"), options={}, time_limit=None)["status"]
+'unsolvable'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Callable, Mapping
+
+from ..errors import ParseError, UnverifiedAnswer
+from ..family import Generated
+from ..timing import Deadline
+from . import backtracking, formats, multilayer
+from .model import Puzzle, Rules, Solution, StatedRules
+from .solve import count as sat_count
+from .verify import verify
+
+AnyPuzzle = Puzzle | multilayer.Puzzle
+AnySolution = Solution | multilayer.Solution
+Options = Mapping[str, Any]
+
+STATUS_WORDS = {"solved": "solved", "unsatisfiable": "unsolvable", "unknown": "unknown"}  # results.Status -> record status
+_PACK_LINE = re.compile(r"# puzzlesat generate numberlink ([^\n]*)")  # a pack's first line: its flags name the rules
+
+
+def rules_of(options: Options) -> Rules:
+    """The rules the options ask for (default: cover-all, paths may run beside themselves)."""
+    return Rules(cover_all=not options.get("allow_empty", False), no_self_touch=bool(options.get("no_self_touch", False)))
+
+
+def rules_from_text(text: str) -> Rules | None:
+    """The rules ``str(Rules(...))`` wrote, or None for other text.
+
+    >>> rules_from_text("may-leave-empty, no-self-touch")
+    Rules(cover_all=False, no_self_touch=True)
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if not parts or parts[0] not in ("cover-all", "may-leave-empty") or parts[1:] not in ([], ["no-self-touch"]):
+        return None
+    return Rules(cover_all=parts[0] == "cover-all", no_self_touch=parts[1:] == ["no-self-touch"])
+
+
+# -- reading -------------------------------------------------------------------------------------
+def load(text: str, *, source: str, fmt: str | None, options: Options) -> list[AnyPuzzle | ParseError]:
+    """The puzzles of one input (``fmt``: a format name of the family, None to detect); in a file
+    of several, one that cannot be read is its ParseError and the others are still read. The
+    rules a pack of ``generate numberlink`` states in its first line are kept on each puzzle
+    (``stated_rules``), as a puzz.link URL's are by the reader.
+
+    >>> [p.stated_rules for p in load("# puzzlesat generate numberlink (rules: may-leave-empty)\\nA.A", source="p.txt", fmt=None, options={})]
+    [StatedRules(rules=Rules(cover_all=False, no_self_touch=False), by='pack')]
+    """
+    declared = _PACK_LINE.match(text)
+    stated = _pack_rules(declared.group(1)) if declared else None
+    layered = _layered_format(text, fmt)
+    if layered is not None:  # one multi-layer puzzle per file
+        items: list = [multilayer.parse(text, fmt=layered, source=source)]
+    else:
+        items = formats.parse_each(text, fmt=fmt, source=source)
+    if stated is None:
+        return items
+    return [dataclasses.replace(item, stated_rules=StatedRules(stated, "pack")) if not isinstance(item, ParseError) else item
+            for item in items]
+
+
+def _pack_rules(settings: str) -> Rules | None:
+    """The rules a pack's first line states: ``(rules: ...)``, or its flags.
+
+    >>> _pack_rules("--size 5x5 --seed 0 --no-self-touch"), _pack_rules("(rules: may-leave-empty)").cover_all
+    (Rules(cover_all=True, no_self_touch=True), False)
+    """
+    written = re.search(r"\(rules: ([^)]*)\)", settings)
+    if written:
+        return rules_from_text(written.group(1))
+    flags = settings.split()
+    return Rules(cover_all="--allow-empty" not in flags, no_self_touch="--no-self-touch" in flags)
+
+
+def _layered_format(text: str, fmt: str | None) -> str | None:
+    """The multi-layer format to read ``text`` in, or None for the one-layer readers: ``layers``,
+    or an ADC problem (detected, or ``adc``) whose SIZE has several layers."""
+    if fmt == "layers":
+        return fmt
+    found = multilayer.formats.layered_format(text) if fmt in (None, "adc") else None
+    return found if fmt is None or found == fmt else None  # (adc asked on 'layer' text: the ADC reader refuses it)
+
+
+# -- solve and verify ----------------------------------------------------------------------------
+def _size(puzzle: AnyPuzzle) -> dict[str, int]:
+    size = {"width": puzzle.width, "height": puzzle.height}
+    if isinstance(puzzle, multilayer.Puzzle):
+        size["layers"] = puzzle.layers
+    return size
+
+
+def grid_of(puzzle: AnyPuzzle, solution: AnySolution) -> list:
+    """The answer drawn as rows of cell strings, or for a stack as layers of rows."""
+    if isinstance(puzzle, multilayer.Puzzle):
+        return solution.to_layers(puzzle)
+    return solution.to_rows(puzzle)
+
+
+def answer_text(puzzle: AnyPuzzle, solution: AnySolution, fmt: str | None = None) -> str:
+    """The answer in the family's notation: the filled grid (native; a stack in ``layers``)."""
+    if isinstance(puzzle, multilayer.Puzzle):
+        return multilayer.format_solution(puzzle, solution, fmt=fmt or "layers")
+    return formats.format_solution(puzzle, solution, fmt=fmt or "native")
+
+
+def _paths(solution: AnySolution) -> dict[str, list[list[int]]]:
+    return {label: [list(cell) for cell in cells] for label, cells in solution.paths}
+
+
+def _checker(puzzle: AnyPuzzle) -> Callable[..., list]:
+    return multilayer.verify if isinstance(puzzle, multilayer.Puzzle) else verify
+
+
+def _counter(puzzle: AnyPuzzle, options: Options) -> Callable[..., Any]:
+    """The count of the method asked for: SAT (``solver`` its back-end), or the backtracking baseline."""
+    method = options.get("method") or "sat"
+    if method == "sat":
+        solver = {"solver": options["solver"]} if options.get("solver") else {}
+        counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else sat_count
+        return lambda puzzle, **kw: counter(puzzle, **kw, **solver)
+    if method == "backtracking":
+        if isinstance(puzzle, multilayer.Puzzle):
+            raise ValueError("the backtracking baseline solves puzzles of one layer; this one has several (use the sat method)")
+        return backtracking.count
+    raise ValueError(f"unknown Numberlink method {method!r}; expected sat or backtracking")
+
+
+def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | None) -> dict[str, Any]:
+    rules = rules_of(options)
+    result = _counter(puzzle, options)(puzzle, rules=rules, limit=2, time_limit=time_limit)
+    checker = _checker(puzzle)
+    for found in result.solutions:  # (the solvers check their answers too: this is the record's own guard)
+        broken = checker(puzzle, found, rules)
+        if broken:
+            raise UnverifiedAnswer(f"internal error: the {result.method} answer breaks the rules ({broken[0]}); please report this puzzle")
+    status = "solved" if result.count else "unsolvable" if result.complete else "unknown"
+    reason = (result.stats or {}).get("proof")  # why there is no answer, when no search was needed to see it
+    if status == "unknown":
+        reason = (result.stats or {}).get("stopped") or "time limit"
+    record: dict[str, Any] = {
+        "status": status, "objective": "unique", "size": _size(puzzle), "name": puzzle.name or None,
+        "rules": str(rules), "method": result.method, "answer": None, "moves": None, "moves_count": None,
+        "unique": result.unique, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
+        "stated_minimum": None, "stated_minimum_match": None, "stated_answer": None,
+        "encode_seconds": round(result.timings.encode, 4), "solve_seconds": round(result.timings.solve, 4),
+        "grid": None, "paths": None,
+    }
+    if isinstance(puzzle, multilayer.Puzzle):
+        record["layers"] = puzzle.layers
+    if puzzle.stated_rules is not None:
+        record["stated_rules"] = str(puzzle.stated_rules.rules)
+        record["stated_rules_by"] = puzzle.stated_rules.by
+    if result.solutions:
+        first: AnySolution = result.solutions[0]
+        record.update(answer=answer_text(puzzle, first), grid=grid_of(puzzle, first), paths=_paths(first))
+    if len(result.solutions) >= 2:  # where the puzzle is ambiguous
+        _second(record, puzzle, first, result.solutions[1])
+    return record
+
+
+def _second(record: dict[str, Any], puzzle: AnyPuzzle, first: AnySolution, second: AnySolution) -> None:
+    record["differs"] = sorted(label for label, cells in first.paths if second.path(label) not in (cells, cells[::-1]))
+    record["second_grid"] = grid_of(puzzle, second)
+    record["second_paths"] = _paths(second)
+
+
+def solve_record(puzzle: AnyPuzzle, *, options: Options, time_limit: float | Deadline | None) -> dict[str, Any]:
+    """The record of ``solve``: an answer (checked), whether it is unique (a count to two), or
+    why there is none."""
+    return _record(puzzle, options, time_limit)
+
+
+def verify_record(puzzle: AnyPuzzle, *, options: Options, time_limit: float | Deadline | None,
+                  answer: tuple[str | None, str] | None = None) -> dict[str, Any]:
+    """The record of ``verify``; with ``answer`` (``(source, text)`` of a stated answer) also
+    ``stated_answer``: ``{"source", "valid", "violations" (messages; for an unreadable answer the
+    reason), "same" (the answer found, another, or null when none was found), "too_long": null}``,
+    checked under the same rules. A valid stated answer other than the one found shows the
+    puzzle has several answers, which decides a uniqueness the search left open; when the
+    search found no answer in time, a valid stated answer makes the puzzle "solved"
+    (``solved_by``: "stated answer"; its uniqueness stays unknown).
+
+    >>> from puzzlesat.numberlink import parse
+    >>> r = verify_record(parse("A..\\n...\\n..A"), options={"allow_empty": True}, time_limit=None,
+    ...                   answer=("a.txt", "A..\\nA..\\nAAA"))
+    >>> r["unique"], r["stated_answer"]["valid"], r["stated_answer"]["same"] in (True, False)
+    (False, True, True)
+    """
+    record = _record(puzzle, options, time_limit)
+    if options.get("allow_multiple"):
+        record["unique_required"] = False
+    if answer is None:
+        if options.get("answers") is not None:  # answers were asked for, and none pairs with this puzzle
+            record["stated_answer_missing"] = True
+        return record
+    source, text = answer
+    stated: dict[str, Any] = {"source": source, "valid": False, "violations": [], "same": None, "too_long": None}
+    record["stated_answer"] = stated
+    try:
+        if isinstance(puzzle, multilayer.Puzzle):
+            solution: AnySolution = multilayer.parse_solution(text, puzzle, source=source)
+        else:
+            solution = formats.parse_solution(text, puzzle)
+    except ParseError as error:
+        stated["violations"] = [str(error if error.source or source is None else error.with_source(source))]
+        return record
+    rules = rules_of(options)
+    violations = _checker(puzzle)(puzzle, solution, rules)
+    stated["violations"] = [str(violation) for violation in violations]
+    if violations and rules.cover_all and {v.code for v in violations} == {"uncovered"}:
+        stated["hint"] = "an answer that leaves cells empty is checked with --allow-empty"
+    stated["valid"] = not violations
+    if stated["valid"] and record["status"] == "unknown":
+        # the search ran out of time, but the stated answer, checked above, shows the puzzle solvable
+        record.update(status="solved", solved_by="stated answer", reason=None, answer=answer_text(puzzle, solution),
+                      grid=grid_of(puzzle, solution), paths=_paths(solution))
+        return record
+    if record["paths"] is not None and stated["valid"]:
+        found = {label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()}
+        stated["same"] = all(found[label] in (list(cells), list(cells[::-1])) for label, cells in solution.paths)
+        if not stated["same"]:
+            if record["unique"] is True:  # a second valid answer to a puzzle proven unique: a bug
+                raise UnverifiedAnswer(f"the stated answer {source or ''} is valid and differs from the one found, "
+                                       "yet the puzzle was proven unique; please report this puzzle")
+            record["unique"] = False
+            if "differs" not in record:
+                record["differs"] = sorted(label for label, cells in solution.paths if found[label] not in (list(cells), list(cells[::-1])))
+                record["second_grid"] = grid_of(puzzle, solution)
+                record["second_paths"] = _paths(solution)
+    return record
+
+
+def passed(record: Mapping[str, Any]) -> bool:
+    """A puzzle passes ``verify`` when it is solved and its answer is proven unique (and a stated
+    answer, when one was given, is valid); when the record's ``unique_required`` is false
+    (``verify --allow-multiple``: contest sets of routing problems) solved is enough."""
+    unique_enough = record.get("unique") is True or record.get("unique_required") is False
+    return record.get("status") == "solved" and unique_enough and (record.get("stated_answer") or {}).get("valid", True)
+
+
+def answer_of(puzzle: AnyPuzzle, record: Mapping[str, Any]) -> AnySolution | None:
+    """The answer a record holds (its ``paths``), or None."""
+    paths = record.get("paths")
+    if not paths:
+        return None
+    cells = {label: [tuple(cell) for cell in path] for label, path in paths.items()}
+    kind = multilayer.Solution if isinstance(puzzle, multilayer.Puzzle) else Solution
+    return kind.from_mapping(cells)
+
+
+# -- generate ------------------------------------------------------------------------------------
+def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | None, options: Options,
+         on_try: Callable[[int, int, dict[str, Any]], None] | None = None) -> Generated:
+    """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack)
+    drawn with ``seed``; ``options``: the generate options and the rules by name (method,
+    certify_limit, allow_multiple, band, target, max_tries, lines, min_length, allow_empty,
+    no_self_touch, solver). ValueError for a request that cannot be met, before any drawing;
+    :class:`~.generate.GenerationFailed` when no puzzle came within the tries or time.
+
+    >>> made = make((5, 5), seed=1, time_limit=None, options={"method": "unionfind", "allow_multiple": True})
+    >>> made.facts["method"], made.facts["unique"] in (True, False), made.seed
+    ('unionfind', True, 1)
+    """
+    from .generate import BAND, METHODS, check_request, generate
+
+    rules = rules_of(options)
+    method = options.get("method")
+    allow_multiple = bool(options.get("allow_multiple"))
+    common = dict(seed=seed, rules=rules, time_limit=Deadline.of(time_limit), certify_time_limit=options.get("certify_limit", 10.0),
+                  max_tries=options.get("max_tries") or 10_000, solver=options.get("solver"), on_try=on_try)
+    if len(size) == 3:
+        made = _make_stack(size, method or "split", options, allow_multiple, common)
+    else:
+        width, height = size
+        method = method or "quality"
+        if method not in METHODS or options.get("lines") is not None or options.get("min_length") is not None:
+            what = f"--method {method} makes" if method not in METHODS else "--lines and --min-length shape"
+            raise ValueError(f"{what} multi-layer puzzles: give --size WxHxL (L layers)")
+        if method == "unionfind" and (options.get("band") is not None or options.get("target") is not None):
+            raise ValueError("--band and --target shape quality puzzles (--method quality); unionfind does not use them")
+        if allow_multiple and method == "quality":
+            raise ValueError("--allow-multiple applies to --method unionfind (quality puzzles are always unique)")
+        band = BAND if options.get("band") is None else options["band"]
+        check_request(width, height, method=method, band=band, target=options.get("target"))
+        made = generate(width, height, method=method, unique=not allow_multiple, band=band, target=options.get("target"), **common)
+    facts = {"unique": made.unique, "method": made.method, "rules": str(rules), "link_lengths": made.link_lengths()}
+    return Generated(made.puzzle, made.solution, made.seed, made.tries, facts, seconds=made.seconds)
+
+
+def _make_stack(size: tuple[int, ...], method: str, options: Options, allow_multiple: bool, common: dict[str, Any]) -> Any:
+    from .multilayer.generate import METHODS, check_request, generate
+
+    width, height, layers = size
+    if method not in METHODS:
+        raise ValueError(f"--method {method} makes one-layer puzzles; stacks (WxHxL) are made by {', '.join(METHODS)}")
+    if options.get("band") is not None or options.get("target") is not None:
+        raise ValueError("--band and --target shape one-layer quality puzzles; multi-layer stacks (WxHxL) do not use them")
+    if allow_multiple and method != "unionfind":
+        what = "routing problems are never counted" if method == "routing" else "split puzzles are always unique"
+        raise ValueError(f"--allow-multiple applies to --method unionfind ({what})")
+    unique, lines, min_length = check_request(width, height, layers, method=method, rules=common["rules"],
+                                              unique=False if allow_multiple else None,
+                                              lines=options.get("lines"), min_length=options.get("min_length"))
+    shape = dict(lines=lines, min_length=min_length) if method == "routing" else {}
+    return generate(width, height, layers, method=method, unique=unique, **shape, **common)
+
+
+def text_format(generated: Generated) -> str:
+    """The format a generated puzzle and its answer are written in: native on one layer; on a
+    stack its method's (ADC problems for routing, else layered text)."""
+    if isinstance(generated.puzzle, multilayer.Puzzle):
+        from .multilayer.generate import TEXT_FORMAT
+
+        return TEXT_FORMAT.get(generated.facts.get("method", "split"), "layers")
+    return "native"
+
+
+def pack_entry(generated: Generated) -> str:
+    """The puzzle as a pack holds it: a comment line with what is known of its answer, then its
+    text (native with its size line on one layer; a stack in its method's format), which
+    :func:`load` reads back.
+
+    >>> print(pack_entry(make((3, 3), seed=2, time_limit=None, options={"method": "unionfind", "allow_multiple": True})), end="")
+    # unique, link lengths 7
+    3 3
+    . . .
+    1 # .
+    # 1 .
+    """
+    from .generate import puzzle_text
+
+    unique = {True: "unique", False: "NOT unique", None: "uniqueness unknown"}[generated.facts.get("unique")]
+    if isinstance(generated.puzzle, multilayer.Puzzle):
+        unique = unique if generated.facts.get("unique") is not None else "not counted"
+        text = multilayer.format(generated.puzzle, fmt=text_format(generated))
+        what = f"{len(generated.puzzle.pairs)} lines, line lengths"
+    else:
+        text = puzzle_text(generated.puzzle)
+        what = "link lengths"
+    lengths = " ".join(str(n) for n in generated.facts.get("link_lengths", ()))
+    return f"# {unique}, {what} {lengths}\n{text.rstrip(chr(10))}\n"
+
+
+def generated_record(generated: Generated) -> dict[str, Any]:
+    """The record of ``generate --json`` for one puzzle: ``puzzle`` (its text in the pack's
+    format, :func:`text_format`), ``answer`` (the answer it was drawn from, in the same format),
+    ``unique``, ``seed``, ``tries``, and the extras ``grid``, ``paths``, ``link_lengths``."""
+    puzzle, solution = generated.puzzle, generated.answer
+    fmt = text_format(generated)
+    text = multilayer.format(puzzle, fmt=fmt) if isinstance(puzzle, multilayer.Puzzle) else formats.format(puzzle, fmt=fmt)
+    record: dict[str, Any] = {
+        "status": "generated", "objective": "unique", "size": _size(puzzle), "name": puzzle.name or None,
+        "rules": generated.facts.get("rules"), "method": generated.facts.get("method"), "seed": generated.seed,
+        "tries": generated.tries, "puzzle": text, "answer": answer_text(puzzle, solution, fmt), "moves": None,
+        "moves_count": None, "unique": generated.facts.get("unique"), "optimal": None, "lower_bound": None,
+        "grid": grid_of(puzzle, solution), "paths": _paths(solution), "link_lengths": list(generated.facts.get("link_lengths", ())),
+        "seconds": round(generated.seconds, 4),
+    }
+    if isinstance(puzzle, multilayer.Puzzle):
+        record["layers"] = puzzle.layers
+    return record

@@ -1,0 +1,115 @@
+"""Which texts are Roller level sets, for a file whose ending names no family (``sniff``).
+
+Specific on purpose because Numberlink grids also use ``.`` and ``#``:
+a Tiled ``<map`` XML (or ``<tileset``, the tiles of TabTale's maps: claimed only to be refused
+as not a level); TabTale answer lines (``001.xml,0,1,3``, alone or in a solver's log:
+claimed only to be refused with a clear message, :class:`~puzzlesat.errors.NotAPuzzle`, which
+``verify`` of a folder reports as skipped; ``verify --answers`` reads them with
+:func:`.records.answer_table`); a JSON object with ``"levels"``, ``"rows"`` and ``"start"``; herbou's
+``levels = [[[`` arrays; a headerless grid of space-separated ``0``/``1`` with more than two
+``1``; a ``W``/``G`` grid; a grid over ``#`` ``.`` with exactly one ``o`` (or exactly one ``x``)
+in every block. A Numberlink label occurs exactly twice, so none of these is a Numberlink
+puzzle. The ``.roller`` ending (or ``--family roller``) always wins; anything else falls
+through to Numberlink (``sniff_order``).
+
+>>> sniff("#####\\n#o..#\\n#####"), sniff("A.B\\n...\\nA.B")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..textio import split_lines
+from . import formats
+
+_GRID_LINE = re.compile(r"^[#.ox]+$")
+_BINARY_ROW = re.compile(r"^[01](?:[ \t]+[01])+$")
+_WG_ROW = re.compile(r"^[WG]+$")
+_ANSWER_LINE = re.compile(r"^[^,]+\.(?:xml|tmx),\s*\d+(?:\.\d+)?(?:,\s*[1-4])*\s*$", re.IGNORECASE)
+
+
+def is_answer_file(text: str) -> bool:
+    """TabTale answer lines (``001.xml,0,1,3,2,4``) rather than levels."""
+    lines = [line.strip() for line in split_lines(text[:200_000]) if line.strip()]
+    return bool(lines) and all(_ANSWER_LINE.match(line) for line in lines)
+
+
+def answers_kind(text: str) -> str | None:
+    """What a text holding TabTale answer lines is, in words, or None when it holds none: a
+    table of answers, or a solver's log with such a table in it (eranheres' ``solution_dump.txt``).
+    Either holds no level (:func:`puzzlesat.roller.read_answers` reads the answers of both).
+
+    >>> answers_kind("001.xml,0,1,3\\n002.xml,0,4\\n")
+    'a TabTale answer file (2 answers: level file, seconds, moves with 1=R 2=L 3=U 4=D)'
+    >>> answers_kind("solving ../data/all\\n001.xml(2) depth:2\\n001.xml,0,1,3\\n")
+    'a solver log holding a TabTale answer file (1 answer: level file, seconds, moves with 1=R 2=L 3=U 4=D)'
+    >>> answers_kind("#####\\n#o..#\\n#####") is None
+    True
+    """
+    lines = [line.strip() for line in filter(None, split_lines(text)) if not line.isspace()]
+    count = sum(1 for line in lines if _ANSWER_LINE.match(line) and not line.startswith("#"))
+    if not count:
+        return None
+    what = f"a TabTale answer file ({count} answer{'s' if count != 1 else ''}: level file, seconds, moves with 1=R 2=L 3=U 4=D)"
+    return what if count == len(lines) else f"a solver log holding {what}"
+
+
+def _grid_blocks(text: str) -> list[list[str]] | None:
+    """Blocks of grid lines (comments and titles before a grid skipped), or None when a block
+    holds a line that is neither."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for raw in split_lines(text):
+        line = raw.strip()
+        if not line:
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        if line.startswith("# ") or (not current and line[0] not in "#.ox"):
+            continue
+        if not _GRID_LINE.match(line):
+            return None
+        current.append(line)
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def sniff(text: str) -> bool:
+    """Is this text a Roller level set? Cheap and specific (see the module docstring)."""
+    head = text[:200_000].lstrip("\ufeff \t\r\n")
+    if not head:
+        return False
+    if head.startswith("<"):
+        return "<map" in head[:4000] or re.search(r"<tileset\b", head[:4000]) is not None  # (a tileset: to be refused clearly)
+    if head.startswith("{"):
+        return '"levels"' in head and '"rows"' in head and '"start"' in head
+    if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", formats._blank_js_comments(head)):
+        return True
+    if is_answer_file(head):
+        return True  # claimed so that load() can say what it is
+    lines = [line.strip() for line in split_lines(head) if line.strip()]
+    if len(lines) >= 2 and all(_BINARY_ROW.match(line) for line in lines):
+        return sum(line.split().count("1") for line in lines) > 2
+    if len(lines) >= 2 and all(_WG_ROW.match(line) for line in lines):
+        joined = "".join(lines)
+        return joined.count("W") > 2 or joined.count("G") > 2
+    if formats.detect_format(head) == "nohtaray":
+        blocks = _grid_blocks(re.split(r"\n[ \t\r]*\n", head, maxsplit=1)[0])
+        return bool(blocks) and "".join(blocks[0]).count("o") == 1
+    blocks = _grid_blocks(head)
+    if not blocks:
+        return answers_kind(head) is not None  # a solver's log around an answer table: claimed so that load() says what it is
+    for block in blocks:
+        cells = "".join(block)
+        has_o, has_x = cells.count("o"), cells.count("x")
+        if not ((has_o == 1 and has_x == 0) or (has_x == 1 and has_o == 0)):
+            return False
+    return True
+
+
+def has_grid(text: str) -> bool:
+    """Whether the text holds a level grid (over ``#`` ``.`` ``o`` ``x``)."""
+    return bool(_grid_blocks(text))
