@@ -11,7 +11,17 @@ an earlier puzzle of the pack. A family with a :class:`~puzzlesat.family.PackFol
 size writes a folder instead (:mod:`puzzlesat.packfolder`). The library prints nothing: the
 command line draws progress from ``on_event`` and prints :meth:`PackWriter.summary`.
 
-EXAMPLE
+>>> import dataclasses, os, tempfile
+>>> from puzzlesat.registry import get_family
+>>> out = os.path.join(tempfile.mkdtemp(), "pack.txt")
+>>> request = PackRequest(get_family("numberlink"), (5, 4), count=2, seed=1, out=out)
+>>> [entry.index for entry in PackWriter(request)]
+[0, 1]
+>>> open(out).read().splitlines()[:2]
+['# puzzlesat generate numberlink --size 5x4 --seed 1', '# puzzle 0: seed 1000003, 1 tries, unique, method quality, rules cover-all, link lengths 4 5 3 5 3 (6 lines)']
+>>> writer = PackWriter(dataclasses.replace(request, count=3))   # a rerun with a larger count resumes
+>>> writer.resumed, [entry.index for entry in writer]
+(2, [2])
 """
 
 from __future__ import annotations

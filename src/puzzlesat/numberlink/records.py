@@ -279,9 +279,10 @@ def answer_of(puzzle: AnyPuzzle, record: Mapping[str, Any]) -> AnySolution | Non
 
 
 # -- generate ------------------------------------------------------------------------------------
-def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | None, options: Options,
+def make(size: tuple[int, ...] | None, *, seed: int, time_limit: float | Deadline | None, options: Options,
          on_try: Callable[[int, int, dict[str, Any]], None] | None = None) -> Generated:
-    """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack)
+    """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack;
+    None: 10x10)
     drawn with ``seed``; ``options``: the generate options and the rules by name (method,
     certify_limit, allow_multiple, band, target, max_tries, lines, min_length, allow_empty,
     no_self_touch, solver). ValueError for a request that cannot be met, before any drawing;
@@ -293,6 +294,7 @@ def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | Non
     """
     from .generate import BAND, METHODS, check_request, generate
 
+    size = (10, 10) if size is None else size
     rules = rules_of(options)
     method = options.get("method")
     allow_multiple = bool(options.get("allow_multiple"))

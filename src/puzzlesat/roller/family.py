@@ -133,11 +133,12 @@ def _generate_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def make(size: Sequence[int], *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
+def make(size: Sequence[int] | None, *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
          on_try: Callable[[int, Sequence[int]], None] | None = None) -> Generated:
-    """One generated level of ``size`` (width, height), certified with its proven minimum
-    (``options``: generate's options by name, plus ``name``, the level's name in a pack)."""
+    """One generated level of ``size`` (width, height; None: 8x8), certified with its proven
+    minimum (``options``: generate's options by name, plus ``name``, the level's name in a pack)."""
     options = options or {}
+    size = (8, 8) if size is None else size
     if len(size) != 2:
         raise ValueError(f"a Roller size is WIDTHxHEIGHT, not {'x'.join(str(n) for n in size)}")
     settings = _generate_settings(options)
@@ -158,6 +159,15 @@ def pack_entry(generated: Generated) -> str:
 
         level = Level(level.rows, level.start, name=level.name, par=len(generated.answer), known_answer=generated.answer)
     return formats.format(level)
+
+
+def draw_note(tries: int, minima: Sequence[int]) -> str:
+    """What the boards drawn for the level being made gave (``make``'s ``on_try`` arguments).
+
+    >>> draw_note(2, [7, 12])
+    '2 board(s), proven minima 7-12 moves'
+    """
+    return f"{tries} board(s)" + (f", proven minima {min(minima)}-{max(minima)} moves" if minima else "")
 
 
 FAMILY = Family(
@@ -188,4 +198,5 @@ FAMILY = Family(
     capabilities=frozenset({"answer-table", "stated-answers"}),
     sniff_order=10,
     generate_example=GENERATE_EXAMPLE,
+    draw_note=draw_note,
 )

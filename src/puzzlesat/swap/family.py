@@ -99,6 +99,18 @@ def pack_entry(generated: Generated) -> str:
     return formats.format(generated.puzzle)
 
 
+def draw_note(tries: int, stats: Mapping[str, Any]) -> str:
+    """What the draws for the level being made gave (``make``'s ``on_try`` arguments).
+
+    >>> draw_note(3, {"out_of_range": 2, "below": 2, "most_below": 4})
+    '3 draw(s), 2 outside the moves range: 2 below it, each solved in at most 4 moves'
+    """
+    from .generate import range_phrase
+
+    where = range_phrase(dict(stats))
+    return f"{tries} draw(s)" + (f", {stats['out_of_range']} outside the moves range: {where}" if where else "")
+
+
 FAMILY = Family(
     name="swap",
     summary="chess-figure colour swaps (Galactic Monsters): the fewest swaps that reach the goal",
@@ -131,4 +143,5 @@ FAMILY = Family(
     capabilities=frozenset({"stated-answers"}),
     sniff_order=0,
     generate_example="example: puzzlesat generate swap --difficulty expert --goal match --moves 3-8 --count 20 --seed 1 --out pack.swap",
+    draw_note=draw_note,
 )
