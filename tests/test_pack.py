@@ -6,6 +6,7 @@ Run over a toy family (``tests/packtoy.py``) and over every registered family th
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -406,3 +407,87 @@ def test_generate_command_exits_1_when_a_puzzle_cannot_be_made_and_130_on_ctrl_c
     registry.register(_with(make=failing, draw_note=lambda tries, info: f"{tries} tries, {len(info)} notes"))
     assert main(["generate", "toy", "--size", "5", "--count", "3", "--upper"]) == 130
     assert "interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 1 tries, 0 notes" in capsys.readouterr().err
+
+
+# -- every family of the registry -----------------------------------------------------------------
+def _small_requests():
+    """A small, quick request of each family that generates (a family missing here fails)."""
+    from puzzlesat.registry import families
+
+    small = {"numberlink": [((5, 4), {}), ((4, 4, 2), {}), ((4, 4, 2), {"method": "routing", "allow_empty": True, "lines": 3})],
+             "roller": [((6, 5), {"moves": "3-6"})], "swap": [(None, {"difficulty": "easy"})]}
+    cases = []
+    for family in families():
+        if family.name == TOY.name:
+            continue
+        for size, options in small.get(family.name, [(None, {"<no small request>": True})]):
+            cases.append(pytest.param(family, size, options, id=f"{family.name}-{'x'.join(map(str, size or ())) or 'default'}"
+                                       + ("-" + "-".join(map(str, options.values())) if options else "")))
+    return cases
+
+
+def _request(family, size, options, count, out, seed=2):
+    converted = {}
+    for option in (*family.generate_options, *family.options):
+        if option.name in options:
+            value = options[option.name]
+            converted[option.name] = option.convert(value) if isinstance(value, str) and option.convert else value
+    assert set(converted) == set(options), f"add a small request for {family.name} to _small_requests"
+    return PackRequest(family, size, count=count, seed=seed, options=converted, out=out)
+
+
+def _pack_bytes(out):
+    if os.path.isdir(out):
+        return {os.path.relpath(os.path.join(root, name), out): open(os.path.join(root, name), "rb").read()
+                for root, _, names in os.walk(out) for name in names}
+    return open(out, "rb").read()
+
+
+@pytest.mark.parametrize("family, size, options", _small_requests())
+def test_every_family_writes_resumes_reads_back_and_repeats_its_bytes(tmp_path, family, size, options) -> None:
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    out = tmp_path / "pack"
+    entries = list(PackWriter(_request(family, size, options, 2, out)))
+    writer = PackWriter(_request(family, size, options, 3, out))
+    assert writer.resumed == 2
+    entries += list(writer)
+    fresh = tmp_path / "fresh"
+    list(PackWriter(_request(family, size, options, 3, fresh)))
+    assert _pack_bytes(fresh) == _pack_bytes(out)
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "record.schema.json").read_text())
+    for entry in entries:
+        record = json.loads(json.dumps(entry.record))
+        jsonschema.validate(record, schema)
+        assert (record["family"], record["index"], record["status"], record["seed"]) == (family.name, entry.index, "generated", entry.generated.seed)
+        assert entry.generated.seed in accepted_seeds(2, entry.index)
+    if writer.folder is None:  # the pack reads back as the puzzles made, in order
+        read = family.load(out.read_text(), source=str(out), fmt=None, options=dict(_request(family, size, options, 1, None).options))
+        def text(puzzle):  # (a reader may name a puzzle after its file, and keep the pack's lines as its comments)
+            return [line for line in family.format(puzzle, fmt=family.formats[0].name).splitlines()
+                    if not line.startswith(("# name:", "# puzzlesat generate ", "# puzzle "))]
+
+        assert [text(p) for p in read] == [text(e.generated.puzzle) for e in entries]
+    with pytest.raises(PackError, match="not written by a run with these settings"):
+        PackWriter(_request(family, size, options, 4, out, seed=3))
+
+
+@pytest.mark.parametrize("family, size, options", [case for case in _small_requests() if len(case.values[1] or ()) != 3])
+def test_every_family_pack_cut_at_every_byte_of_its_last_puzzle_resumes_or_is_refused(tmp_path, family, size, options) -> None:
+    whole = tmp_path / "whole"
+    list(PackWriter(_request(family, size, options, 2, whole)))
+    data = whole.read_bytes()
+    cut = tmp_path / "cut"
+    refused = 0
+    for offset in range(data.index(b"# puzzle 1:"), len(data) + 1):
+        cut.write_bytes(data[:offset])
+        try:
+            writer = PackWriter(_request(family, size, options, 2, cut))
+        except PackError as error:
+            assert "ends in the middle of" in str(error) and "puzzle 1" in str(error), (offset, error)
+            refused += 1
+            continue
+        list(writer)
+        assert cut.read_bytes() in (data, data[:-1]), offset
+    assert refused > 10

@@ -82,7 +82,7 @@ class PackRequest:
 @dataclass(frozen=True)
 class PackEntry:
     """One puzzle written: its index, what the generator made, its JSON record
-    (``generated_record`` with family, source, index, status and seconds) and its text (the
+    (``generated_record`` with family, source, index, status, error and seconds) and its text (the
     block written, or for a folder pack its line and puzzle file, as printed without ``out``)."""
 
     index: int
@@ -343,7 +343,7 @@ class PackWriter:
         self.tally.tries += tries
         self.tally.seconds += time.perf_counter() - started
         self.drawing = None
-        record = {"family": request.family.name, "source": self.out, "index": index, "status": "generated",
+        record = {"family": request.family.name, "source": self.out, "index": index, "status": "generated", "error": None,
                   **request.family.generated_record(made), "seconds": round(made.seconds, 4)}
         record.setdefault("seed", made.seed)
         record.setdefault("tries", made.tries)
