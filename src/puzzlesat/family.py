@@ -113,7 +113,9 @@ class PackFolder:
       order of ``names`` (``first_line``: the pack's, which a puzzle file may repeat);
     - ``check(texts, *, options, sources) -> None``: the files of one puzzle (their texts and
       paths, in the order of ``names``) read back, its answer checked; raises ValueError (a
-      ParseError is one) saying what is wrong.
+      ParseError is one) saying what is wrong;
+    - ``summary(folder, *, options) -> str`` (optional): a closing line for the run's summary,
+      e.g. how to check the folder.
 
     The puzzle file's text tells a puzzle from the others (a repeat is drawn again).
     """
@@ -122,6 +124,7 @@ class PackFolder:
     names: Callable[[int], tuple[str, ...]]
     files: Callable[..., tuple[str, ...]]
     check: Callable[..., None]
+    summary: Callable[..., str] | None = None
 
 
 @dataclass(frozen=True)

@@ -397,7 +397,10 @@ class PackWriter:
         rate = f", {60 * tally.made / tally.seconds:.1f} per minute" if tally.seconds > 0 and tally.made else ""
         head = (f"{tally.made} puzzle(s) written{where}{resumed}: {request.family.name}{size}, {tally.tries} tries, "
                 f"{tally.seconds:.2f} s{rate}")
-        return "\n".join([head, *tally.lines()])
+        lines = [head, *tally.lines()]
+        if self.folder is not None and self.folder.summary is not None and self.out is not None:
+            lines.append(self.folder.summary(self.out, options=dict(request.options)))
+        return "\n".join(lines)
 
 
 __all__ = ["PackRequest", "PackWriter", "PackEntry", "PackError", "RepeatedPuzzles", "signature", "puzzle_seed"]

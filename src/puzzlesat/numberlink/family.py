@@ -208,15 +208,16 @@ def render(puzzle: Puzzle | LayeredPuzzle, answer: Solution | Any = None, *, tit
     return draw(puzzle, answer, title=title or None)
 
 
-def draw_note(draws: int, tries: int, rejected: Mapping[str, Any]) -> str:
-    """What the draws of the puzzle being made gave (``make``'s ``on_try`` arguments).
+def draw_note(draws: int, tries: int, rejected: Mapping[str, Any], band: tuple[int, int] | None = None) -> str:
+    """What the draws of the puzzle being made gave (``make``'s ``on_try`` arguments; quality
+    puzzles add the band of link counts accepted).
 
     >>> draw_note(4, 2, {"with no path drawn": 1})
     '4 draw(s) and 2 tries; turned down: 1 with no path drawn'
     """
     from .generate import turned_down
 
-    return f"{draws} draw(s) and {tries} tries" + turned_down(dict(rejected))
+    return f"{draws} draw(s) and {tries} tries" + turned_down(dict(rejected), band)
 
 
 GENERATE_EXAMPLE = "example: puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt"

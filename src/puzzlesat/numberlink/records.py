@@ -280,7 +280,7 @@ def answer_of(puzzle: AnyPuzzle, record: Mapping[str, Any]) -> AnySolution | Non
 
 # -- generate ------------------------------------------------------------------------------------
 def make(size: tuple[int, ...] | None, *, seed: int, time_limit: float | Deadline | None, options: Options,
-         on_try: Callable[[int, int, dict[str, Any]], None] | None = None) -> Generated:
+         on_try: Callable[..., None] | None = None) -> Generated:
     """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack;
     None: 10x10)
     drawn with ``seed``; ``options``: the generate options and the rules by name (method,
@@ -313,7 +313,10 @@ def make(size: tuple[int, ...] | None, *, seed: int, time_limit: float | Deadlin
         if allow_multiple and method == "quality":
             raise ValueError("--allow-multiple applies to --method unionfind (quality puzzles are always unique)")
         band = BAND if options.get("band") is None else options["band"]
-        check_request(width, height, method=method, band=band, target=options.get("target"))
+        accepted = check_request(width, height, method=method, band=band, target=options.get("target"))
+        if on_try is not None and method == "quality":  # the link counts accepted, for what a caller says of the draws
+            told = on_try
+            common["on_try"] = lambda draws, tries, rejected: told(draws, tries, rejected, accepted)
         made = generate(width, height, method=method, unique=not allow_multiple, band=band, target=options.get("target"), **common)
     facts = {"unique": made.unique, "method": made.method, "rules": str(rules), "link_lengths": made.link_lengths()}
     return Generated(made.puzzle, made.solution, made.seed, made.tries, facts, seconds=made.seconds)

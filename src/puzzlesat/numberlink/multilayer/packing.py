@@ -81,4 +81,17 @@ def check(texts: tuple[str, ...], *, options: Mapping[str, Any], sources: tuple[
         raise ValueError(f"the answer {answer_source} breaks the rules: {broken[0]}")
 
 
-PACK_FOLDER = PackFolder(applies=applies, names=names, files=files, check=check)
+def summary(folder: str, *, options: Mapping[str, Any]) -> str:
+    """How to check the folder: verify its problems with their answers, under the run's rules.
+
+    >>> summary("out", options={"method": "routing", "allow_empty": True})
+    'check: puzzlesat verify out/problems --answers out/answers --allow-empty --allow-multiple'
+    """
+    if (options.get("method") or DEFAULT_METHOD) == "routing":
+        flags = " --allow-empty --allow-multiple"  # (routing problems have many answers)
+    else:
+        flags = "".join(f" --{name.replace('_', '-')}" for name in ("allow_empty", "no_self_touch", "allow_multiple") if options.get(name))
+    return f"check: puzzlesat verify {folder}/{PROBLEMS} --answers {folder}/{ANSWERS}{flags}"
+
+
+PACK_FOLDER = PackFolder(applies=applies, names=names, files=files, check=check, summary=summary)
