@@ -356,7 +356,9 @@ class PackWriter:
             return entry_block(index, made, entry), entry, {}
         names = self.folder.names(index)
         texts = self.folder.files(made, index, options=dict(self.request.options), first_line=self.first_line)
-        block = puzzle_line(index, made, name=names[0]) + "\n" + texts[0].rstrip("\n") + "\n\n"
+        shown = texts[0].removeprefix(self.first_line + "\n")  # (printed after the pack's first line: not twice)
+        named = names[0] if self.out is not None else ""
+        block = puzzle_line(index, made, name=named) + "\n" + shown.rstrip("\n") + "\n\n"
         return block, texts[0], dict(zip(names, texts))
 
     def _tried(self, *detail: Any) -> None:

@@ -294,7 +294,11 @@ def make(size: tuple[int, ...] | None, *, seed: int, time_limit: float | Deadlin
     """
     from .generate import BAND, METHODS, check_request, generate
 
-    size = (10, 10) if size is None else size
+    size = (10, 10) if size is None else tuple(size)
+    if len(size) not in (2, 3):
+        raise ValueError(f"a Numberlink size is WIDTHxHEIGHT or WIDTHxHEIGHTxLAYERS, not {'x'.join(map(str, size))}")
+    if not all(2 <= side <= 200 for side in size[:2]) or not 1 <= (size[2:] or (1,))[0] <= 100:
+        raise ValueError(f"size {'x'.join(map(str, size))}: each side must be 2..200 and the layers 1..100")
     rules = rules_of(options)
     method = options.get("method")
     allow_multiple = bool(options.get("allow_multiple"))
