@@ -296,8 +296,8 @@ class PackWriter:
             self._check_entry(index, entry)
             entries.append(entry)
         if tail:
-            raise PackError(f"{out} ends in the middle of the first line of puzzle {len(entries)} (the run writing it "
-                            "stopped there); remove the incomplete last line to resume")
+            raise PackError(f"{out} ends in the middle of puzzle {len(entries)} (in its first line; the run writing it "
+                            "stopped there); remove the incomplete last block to resume")
         return entries
 
     def _check_entry(self, index: int, entry: str) -> None:

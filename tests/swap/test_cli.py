@@ -13,6 +13,7 @@ import pytest
 from puzzlesat.cli import main
 from puzzlesat.families import detect_family
 from puzzlesat.swap import cli as swap_cli
+from puzzlesat.seeds import puzzle_seed
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve
 
@@ -228,7 +229,7 @@ def test_generate_writes_and_resumes(tmp_path, capsys, exact):
     assert parse_all(fresh.read_text()) == again  # resuming gives the same pack as one run
     assert main(["generate", "swap", "--difficulty", "medium", "--seed", "4", "--out", str(out), "--count", "4"]) == 2
     err = capsys.readouterr().err
-    assert "other settings" in err
+    assert "not written by a run with these settings" in err and "--difficulty easy" in err and "--difficulty medium" in err
     for level in again:
         bfs = bfs_solve(level)
         assert len(bfs.solution) == level.stated_minimum
@@ -257,8 +258,8 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
 
     def repeating(**options):  # the first draw of every level repeats level 0
         seeds.append(options["seed"])
-        first = swap_cli.level_seed(1, 0)
-        return real(**{**options, "seed": first if options["seed"] == swap_cli.level_seed(1, len(set(seeds)) - 1) else options["seed"]})
+        first = puzzle_seed(1, 0)
+        return real(**{**options, "seed": first if options["seed"] == puzzle_seed(1, len(set(seeds)) - 1) else options["seed"]})
 
     monkeypatch.setattr(generate_module, "generate", repeating)
     out = tmp_path / "tiny.swap"
@@ -266,18 +267,19 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
     assert main(args + ["--count", "3"]) == 0
     levels = parse_all(out.read_text())
     assert len(levels) == 3 and len({(level.start, level.goal) for level in levels}) == 3
-    assert swap_cli.level_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
+    assert puzzle_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
     monkeypatch.setattr(generate_module, "generate", real)
     text = out.read_text()
-    last = text.rindex("---\n") + 4
-    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1], text[:last], text[:last + 9],
-                text[:text.index("---\n")].rsplit(">", 1)[0]):  # ... and a pack of one level cut in its solution
+    last = text.rindex("# puzzle 2:")
+    first_end = text.index("# puzzle 1:")
+    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1], text[:last + 20],
+                text[:first_end].rsplit(">", 1)[0]):  # ... and a pack of one level cut in its solution
         torn = tmp_path / "torn.swap"  # the run stopped while writing the last level
         torn.write_text(cut)
         assert main(args[:-1] + [str(torn), "--count", "4"]) == 2
-        assert "ends in the middle of a level" in capsys.readouterr().err
-    whole = tmp_path / "whole.swap"  # complete, but without its last newline: the next level still starts on its own line
-    whole.write_text(text.rstrip("\n"))
+        assert f"{torn} ends in the middle of puzzle" in capsys.readouterr().err
+    whole = tmp_path / "whole.swap"  # complete, but without the blank line that ends its last level
+    whole.write_text(text.rstrip("\n") + "\n")
     assert main(args[:-1] + [str(whole), "--count", "4"]) == 0
     assert len(parse_all(whole.read_text())) == 4
     assert main(["generate", "swap", "--out", str(tmp_path / "missing" / "pack.swap")]) == 2
@@ -316,19 +318,17 @@ def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeyp
 
     monkeypatch.setattr(generate_module, "generate", recording)
     assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--time-limit", "50", "--certify-limit", "7"]) == 0
-    assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3", "--level-time-limit", "40"]) == 0
     assert main(["generate", "swap", "--difficulty", "easy", "--seed", "3"]) == 0
     capsys.readouterr()
-    (level_time, proof_time), (old_name_time, default_proof_time), (no_level_limit, _) = seen
+    (level_time, proof_time), (no_level_limit, default_proof_time) = seen
     assert 45 < level_time <= 50 and proof_time == 7
-    assert 35 < old_name_time <= 40 and default_proof_time == generate_module.DEFAULT_CERTIFY_LIMIT
-    assert no_level_limit is None
+    assert no_level_limit is None and default_proof_time == generate_module.DEFAULT_CERTIFY_LIMIT
 
 
 def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None:
     """``generate swap --json``, as ``generate roller --json``: one JSON object per level made,
     the pack still written to --out; without --out only the objects go to standard output."""
-    from puzzlesat.swap import Level, read, verify
+    from puzzlesat.swap import read, verify
 
     out = tmp_path / "pack.swap"
     assert main(["generate", "swap", "--difficulty", "easy", "--count", "2", "--seed", "5", "--out", str(out), "--json"]) == 0
@@ -336,13 +336,13 @@ def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None
     levels = read(out)
     assert [r["index"] for r in records] == [0, 1] and all(r["source"] == str(out) for r in records)
     for record, level in zip(records, levels):
-        assert record["family"] == "swap" and record["optimal"] is True and record["min_moves"] == len(record["moves"])
-        assert record["min_moves"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
-        rebuilt = Level.from_rows([" ".join(row) for row in record["start"]], goal=[" ".join(row) for row in record["goal"]["colours"]])
+        assert record["family"] == "swap" and record["optimal"] is True and record["moves_count"] == len(record["moves"])
+        assert record["moves_count"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
+        rebuilt = parse(record["puzzle"])  # (the level's text, as docs/record.schema.json says)
         assert (rebuilt.start, rebuilt.goal) == (level.start, level.goal) and verify(rebuilt, record["moves"]) == []
     assert main(["generate", "swap", "--difficulty", "easy", "--goal", "cluster", "--seed", "5", "--json"]) == 0
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert record["source"] is None and record["goal"] == {"kind": "cluster"}
+    assert record["source"] is None and record["goal"] == "cluster"
 
 
 def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
@@ -369,5 +369,5 @@ def test_ctrl_c_while_a_level_is_drawn_says_what_its_draws_gave(monkeypatch, cap
 
     monkeypatch.setattr(importlib.import_module("puzzlesat.swap.generate"), "generate", drawn_then_interrupted)
     assert main(["generate", "swap", "--moves", "30-40"]) == 130
-    assert ("interrupted: 0 level(s) kept; level 0 had made 2 draw(s), 2 outside the moves range: "
+    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 2 draw(s), 2 outside the moves range: "
             "2 below it, each solved in at most 11 moves") in capsys.readouterr().err
