@@ -342,8 +342,7 @@ def test_without_out_a_folder_family_yields_each_puzzle_with_its_line() -> None:
     writer, entries = run(None, 2, size=(5, 2))
     assert entries[0].text == "# puzzle 0: seed 1000003, 2 tries, letters 5, not vowel first, codes 1 6 2 1 4\nqvkqf\n\n"
     assert TOY.load(entries[0].text) == [entries[0].generated.puzzle] and set(entries[0].files) == {"words/W0000.txt", "answers/A0000.txt"}
-    assert writer.first_line + "\n" + "".join(entry.text for entry in entries) == \
-        "# puzzlesat generate toy --size 5x2 --seed 1\n" + "".join(entry.text for entry in entries)  # (the first line once)
+    assert not any(writer.first_line in entry.text for entry in entries)  # (printed once, before the first puzzle)
 
 
 # -- the command (TEMPORARY adapter of the current cli.py; the new cli/ package takes it over) ----
