@@ -225,3 +225,121 @@ def test_a_child_is_stopped_as_soon_as_its_reports_are_enough() -> None:
     assert run_in_child(_report_then_hang, 2, {}, Deadline(0.5), on_progress=seen.append, stop_when=lambda: len(seen) >= 10) is None
     assert seen == [1, 2, 3, 1, 2] and 1.4 < time.perf_counter() - start < 3.0
     assert run_in_child(pow, 2, {"exp": 5}, Deadline(5.0), stop_when=lambda: False) == 32
+
+
+# A parent process that runs a long solve in a child through run_with_deadline; the child says
+# its pid, then sleeps or sends reports for ever. ``how`` leaves the child one way to notice that
+# its parent has gone: the kernel's signal, the watching thread, or the pipe whose reader is gone.
+PARENT_OF_A_LONG_CHILD = """
+import os, sys, time
+import puzzlesat.child as child
+from puzzlesat.timing import Deadline
+
+work, how = sys.argv[1], sys.argv[2]
+if how != "signal":
+    child._parent_death_signal = lambda: False
+if how == "pipe":
+    child._exit_with_parent = lambda parent: None
+
+def long_solve(item, *, time_limit):
+    print(os.getpid(), flush=True)
+    while work == "reports":
+        child.report_progress("x" * 65536)
+    time.sleep(600)
+
+deadline = Deadline(600.0)
+child.run_with_deadline(long_solve, None, dict(time_limit=deadline), deadline=deadline, cells=2, threshold=1,
+                        check=lambda answer: [], method="long")
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True  # (no /proc here: it answered the signal)
+
+
+@pytest.mark.parametrize("work, how", [("sleeps", "signal"), ("sleeps", "thread"), ("reports", "pipe")])
+def test_a_child_does_not_outlive_its_parent_killed_outright(work, how):
+    """SIGKILL on the parent runs no clean-up: the child must end by itself (before, one left
+    blocked in a write to its pipe stayed for ever)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from puzzlesat.child import can_fork
+
+    if not can_fork() or not hasattr(os, "getppid"):
+        pytest.skip("no fork here")
+    source = str(Path(__file__).resolve().parents[1] / "src")
+    environment = {**os.environ, "PYTHONPATH": source + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    parent = subprocess.Popen([sys.executable, "-c", PARENT_OF_A_LONG_CHILD, work, how], stdout=subprocess.PIPE,
+                              env=environment, text=True)
+    try:
+        line = parent.stdout.readline()  # (the child's pid, once it runs)
+        assert line.strip().isdigit(), line
+        pid = int(line)
+        assert _running(pid)
+    finally:
+        parent.kill()
+        parent.wait()
+        parent.stdout.close()
+    for _ in range(100):  # up to 10 s
+        if not _running(pid):
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        pytest.fail(f"the child {pid} outlived its parent ({work}, {how})")
+
+
+def _answers_then_hang(answers: list, *, time_limit, result=None):
+    from puzzlesat.child import report_answer
+
+    for answer in answers:
+        report_answer(answer)
+    if result is not None:
+        return result
+    time.sleep(60)
+
+
+def test_what_a_child_hands_back_is_checked_and_kept():
+    """run_with_deadline: answers reported are checked as they come (a wrong one is an
+    UnverifiedAnswer, and the child is stopped), and so are the answers of the child's result;
+    once ``wanted`` answers are in the child is stopped and they are the count."""
+    from puzzlesat.child import can_fork, run_with_deadline
+    from puzzlesat.errors import UnverifiedAnswer
+    from puzzlesat.results import CountResult, SolveResult, Status
+
+    if not can_fork():
+        pytest.skip("no fork here")
+
+    def run(answers, *, result=None, wanted=None, counting=False, limit=30.0):
+        deadline = Deadline(limit)
+        return run_with_deadline(_answers_then_hang, answers, dict(time_limit=deadline, result=result), deadline=deadline,
+                                 cells=2, threshold=1, check=lambda a: [] if a.startswith("ok") else [f"{a} is wrong"],
+                                 method="toy", wanted=wanted, counting=counting)
+
+    counted = run(["ok1", "ok2", "ok1", "ok3"], wanted=2, counting=True)  # (stopped then, not killed at the limit)
+    assert isinstance(counted, CountResult) and counted.solutions == ("ok1", "ok2") and counted.complete
+    assert counted.method == "toy" and counted.stats["stopped"] == "2 answers found (solver process stopped)"
+    with pytest.raises(UnverifiedAnswer, match="toy gave an answer that fails the independent check: bad is wrong"):
+        run(["ok1", "bad"])
+    good = SolveResult(Status.SOLVED, "ok", method="toy")
+    assert run([], result=good) == good
+    with pytest.raises(UnverifiedAnswer, match="odd is wrong"):
+        run([], result=SolveResult(Status.SOLVED, "odd", method="toy"))
+    with pytest.raises(UnverifiedAnswer, match="odd is wrong"):
+        run([], result=CountResult(2, True, 2, ("ok", "odd"), method="toy"))
+    stopped = run(["ok1", "ok22"], limit=0.2)  # killed at the limit: the last answer stays
+    assert stopped.status is Status.SOLVED and stopped.solution == "ok22" and "killed" in stopped.stats["stopped"]

@@ -10,6 +10,7 @@ message names the source, the line (1-based) and, where it applies, the column.
 from __future__ import annotations
 
 import argparse
+from typing import Sequence
 
 
 QUOTED_LIMIT = 40  # characters of a piece of input an error message shows before it cuts it short
@@ -92,6 +93,21 @@ class CannotExpress(PuzzlesatError, ValueError):
 class UnverifiedAnswer(PuzzlesatError, AssertionError):
     """A solver's answer that fails the family's independent check: a bug in puzzlesat, never
     reported as an answer (the message names the method and the first broken rule)."""
+
+
+def require_valid(violations: Sequence[object], method: str) -> None:
+    """Raise :class:`UnverifiedAnswer` when the family's independent check found ``violations``
+    in an answer of ``method`` (a solver, a baseline or a generator); nothing when there are none.
+
+    >>> require_valid([], "flow")
+    >>> require_valid(["cell (0,1) is never painted"], "flow")
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.UnverifiedAnswer: flow gave an answer that fails the independent check: cell (0,1) is never painted (a bug in puzzlesat: please report this puzzle)
+    """
+    if violations:
+        raise UnverifiedAnswer(f"{method} gave an answer that fails the independent check: {violations[0]} "
+                               "(a bug in puzzlesat: please report this puzzle)")
 
 
 def require_type(value: object, kind: type, name: str, hint: str = "") -> None:

@@ -81,6 +81,23 @@ class SolveResult(Generic[A]):
     def solved(self) -> bool:
         return self.status is Status.SOLVED
 
+    def __repr__(self) -> str:
+        """Status, method, the answer's size, what is proven and the seconds, not the answer.
+
+        >>> SolveResult(Status.SOLVED, "DRU", Timings(0.5, 1.25), optimal=True, lower_bound=3, method="flow")
+        SolveResult(solved, flow, 3 moves, optimal, lower bound 3, 1.75 s)
+        >>> SolveResult(Status.UNKNOWN, lower_bound=9, method="search")
+        SolveResult(unknown, search, lower bound 9, 0.00 s)
+        """
+        parts = [self.status.value, self.method or "no method"]
+        if self.solution is not None:
+            parts.append(_size(self.solution))
+        if self.optimal:
+            parts.append("optimal")
+        if self.lower_bound is not None:
+            parts.append(f"lower bound {self.lower_bound}")
+        return f"SolveResult({', '.join(parts)}, {self.timings.total:.2f} s)"
+
 
 @dataclass(frozen=True)
 class CountResult(Generic[A]):
@@ -119,9 +136,30 @@ class CountResult(Generic[A]):
             return None
         return u is Uniqueness.UNIQUE
 
+    def __repr__(self) -> str:
+        """What the count says, the count against its limit, the method and the seconds.
+
+        >>> CountResult(count=2, complete=True, limit=2, solutions=("x", "y"), method="sat-cadical195")
+        CountResult(multiple, 2 of limit 2, complete, sat-cadical195, 0.00 s)
+        """
+        done = "complete" if self.complete else "stopped"
+        return (f"CountResult({self.uniqueness.value}, {self.count} of limit {self.limit}, {done}, "
+                f"{self.method or 'no method'}, {self.timings.total:.2f} s)")
+
     def __bool__(self) -> bool:
         # ``if is_unique(puzzle):`` would hold for every puzzle: say what to test instead
         raise TypeError("a CountResult has no truth value: test .unique (True, False or None) or .uniqueness")
+
+
+def _size(answer: object) -> str:
+    """An answer's size in a word: its paths (an answer made of paths) or its moves."""
+    paths = getattr(answer, "paths", None)
+    if paths is not None:
+        return f"{len(paths)} paths"
+    try:
+        return f"{len(answer)} moves"  # type: ignore[arg-type]
+    except TypeError:
+        return f"a {type(answer).__name__}"
 
 
 def solve_result_hint(value: object) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from puzzlesat.child import GRACE_SECONDS, can_fork, wants_child
 from puzzlesat.cli import main
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
@@ -132,10 +133,12 @@ def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped()
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
 
     puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (250, 251))))
-    assert solve_module._use_child(puzzle, Deadline(1.0)) and not solve_module._use_child(puzzle, Deadline(None))
+    cells = puzzle.width * puzzle.height
+    assert wants_child(Deadline(1.0), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS) == can_fork()
+    assert not wants_child(Deadline(None), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS)
     start = time.perf_counter()
     result = count(puzzle, time_limit=1.0)
-    assert time.perf_counter() - start < 1.0 + solve_module.CHILD_GRACE_SECONDS + 1.0
+    assert time.perf_counter() - start < 1.0 + GRACE_SECONDS + 1.0
     assert result.uniqueness is Uniqueness.UNKNOWN
 
 
@@ -147,7 +150,7 @@ def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) 
     start = time.perf_counter()
     counted = count(puzzle, time_limit=0.5)
     solved = solve(puzzle, time_limit=0.5)
-    assert time.perf_counter() - start < 2 * (0.5 + solve_module.CHILD_GRACE_SECONDS) + 1.0
+    assert time.perf_counter() - start < 2 * (0.5 + GRACE_SECONDS) + 1.0
     assert counted.uniqueness is Uniqueness.UNKNOWN and solved.status is Status.UNKNOWN
     assert "killed" in counted.stats["stopped"] and "killed" in solved.stats["stopped"]
 
@@ -157,7 +160,7 @@ def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
     puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
-    assert solve_module._use_child(puzzle, Deadline(30))
+    assert wants_child(Deadline(30), cells=12, threshold=solve_module.CHILD_PROCESS_CELLS) == can_fork()
     in_child = count(puzzle, time_limit=30)
     assert in_child.uniqueness is Uniqueness.MULTIPLE and all(verify(puzzle, s) == [] for s in in_child.solutions)
     solved = solve(puzzle, time_limit=30)
@@ -187,7 +190,7 @@ def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: p
         counted = count(puzzle, rules=rules, time_limit=0.5)  # (the proof that no second exists never comes)
         # (1.50 s alone; 2.70 s once in a clean-clone run of the suite on a loaded machine, the
         # parent waiting for a core: the check is that the child is killed, not left for 60 s)
-        assert time.perf_counter() - start < 0.5 + solve_module.CHILD_GRACE_SECONDS + 2.0
+        assert time.perf_counter() - start < 0.5 + GRACE_SECONDS + 2.0
         assert "killed" in counted.stats["stopped"]
         assert counted.count == 1 and not counted.complete and counted.uniqueness is Uniqueness.UNKNOWN
         assert counted.solutions == (solved.solution,)

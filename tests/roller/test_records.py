@@ -163,6 +163,7 @@ def test_make_pack_entry_and_load_agree() -> None:
     assert record["size"] == {"width": 7, "height": 6} and record["optimal"] is True and record["tries"] == made.tries
     schema_check(record)
     assert make((7, 6), seed=4, time_limit=None, options={"moves": (3, 6), "name": "pack-0"}).puzzle == made.puzzle
+    assert make(None, seed=1, time_limit=None, options={"moves": "3-5"}).puzzle.size == (8, 8)  # generate roller's default size
 
 
 def test_make_refuses_a_size_that_is_not_two_numbers() -> None:

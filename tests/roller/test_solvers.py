@@ -13,11 +13,12 @@ import types
 import pytest
 from ortools.sat.python import cp_model
 
+from puzzlesat.errors import UnverifiedAnswer
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller.flow import FlowModel, euler_trail
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
-from puzzlesat.roller.solve import METHODS, SolverBug, solve
+from puzzlesat.roller.solve import METHODS, solve
 from puzzlesat.roller.stopgraph import StopGraph
 from puzzlesat.roller.timeindexed import TimeIndexedModel
 from puzzlesat.roller.verify import verify
@@ -112,7 +113,7 @@ def test_a_wrong_answer_from_a_method_is_a_bug_not_an_answer(monkeypatch):
     solve_module = importlib.import_module("puzzlesat.roller.solve")
     monkeypatch.setitem(solve_module.METHODS, "liar", ("flow", "solve_flow"))
     monkeypatch.setattr("puzzlesat.roller.flow.solve_flow", liar)
-    with pytest.raises(SolverBug, match="fails verify"):
+    with pytest.raises(UnverifiedAnswer, match="liar.*fails the independent check: unpainted"):
         solve(SMALL, method="liar")
 
 

@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from puzzlesat.child import GRACE_SECONDS
+from puzzlesat.child import GRACE_SECONDS, Partial
 from puzzlesat.cli import main
+from puzzlesat.errors import UnverifiedAnswer
 from puzzlesat.results import Status
 from puzzlesat.swap.formats import format
 from puzzlesat.swap.model import Level
@@ -128,9 +129,12 @@ def test_a_child_stopped_before_any_plan_yields_its_proven_bound(monkeypatch):
 def test_what_a_stopped_child_reported_is_checked_before_it_is_returned():
     level = Level.from_rows(["T1R T1G", "T1G T1R"], goal=["G R", "R G"])
     good = solve(level).solution
-    reported = {"lower_bound": 2, "moves": good, "method": "search"}
-    as_short_as_the_bound = solve_module.stopped_child_result(level, reported, None, 1.0)
+    reported = Partial(lambda moves: verify(level, moves), method="search")
+    reported.progress({"lower_bound": 2})
+    reported.answer(good)
+    as_short_as_the_bound = reported.result(seconds=1.0)
     assert as_short_as_the_bound.status is Status.SOLVED and as_short_as_the_bound.optimal
-    assert solve_module.stopped_child_result(level, None, None, 1.0).lower_bound is None
-    with pytest.raises(RuntimeError, match="invalid plan"):
-        solve_module.stopped_child_result(level, {**reported, "moves": good[:1]}, None, 1.0)
+    assert as_short_as_the_bound.solution == good
+    assert Partial(lambda moves: verify(level, moves), method="search").result(seconds=1.0).lower_bound is None
+    with pytest.raises(UnverifiedAnswer, match="search gave an answer that fails the independent check"):
+        reported.answer(good[:1])

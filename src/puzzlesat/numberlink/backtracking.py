@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import require_type
+from ..errors import require_type, require_valid
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..timing import Deadline
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
@@ -409,9 +409,7 @@ class _Search:
                 stack.append([nxt, 0, None, None])
 
     def _checked(self, solution: Solution) -> Solution:
-        violations = verify(self.puzzle, solution, self.rules)
-        if violations:  # a bug in the search, never a property of the puzzle
-            raise AssertionError(f"backtracking produced an invalid answer: {violations[0]}")
+        require_valid(verify(self.puzzle, solution, self.rules), "backtracking")  # (a bug in the search)
         return solution
 
 

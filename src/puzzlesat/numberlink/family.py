@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+from ..errors import CannotExpress, ParseError
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
 from . import records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
-from .model import Puzzle, Rules, Solution
+from .model import Pair, Puzzle, Rules, Solution
 from .multilayer.packing import PACK_FOLDER
 from .multilayer import formats as layered_formats
 from .multilayer.model import Pair as LayeredPair
@@ -27,7 +28,7 @@ from .multilayer.model import Puzzle as LayeredPuzzle
 
 FORMATS = (
     Format("native", "rows of cells ('.' empty, '#' blocked, labels), an optional 'W H' line; blank lines between puzzles",
-           ("nl", "text")),
+           ("nl", "numberlink")),
     Format("thomasahle", "thomasahle's files: a 'W H' line before every character grid, '0 0' at the end"),
     Format("mzucker", "mzucker's flow_solver: a square character grid, letters are colours"),
     Format("dailyprogrammer", "r/dailyprogrammer challenge #280: 'ncolours width height', then '(x, y) (x, y)' per colour",
@@ -135,12 +136,17 @@ def canonical_format(fmt: str | None) -> str | None:
     for known in FORMATS:
         if wanted == known.name or wanted in known.aliases:
             return known.name
-    raise ValueError(f"unknown Numberlink format {fmt!r}; expected one of {', '.join(f.name for f in FORMATS)}")
+    raise ValueError(f"unknown format {fmt!r} for Numberlink; expected one of {', '.join(f.name for f in FORMATS)}")
 
 
 def load(text: str, *, source: str, fmt: str | None, options: Mapping[str, Any]) -> list:
-    """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names."""
-    return records.load(text, source=source, fmt=canonical_format(fmt), options=options)
+    """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names (a name
+    of none is a ParseError, as unreadable input is)."""
+    try:
+        fmt = canonical_format(fmt)
+    except ValueError as error:
+        raise ParseError(str(error), source=source) from None
+    return records.load(text, source=source, fmt=fmt, options=options)
 
 
 def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules: Rules | None = None) -> str:
@@ -157,8 +163,6 @@ def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules:
     ...
     puzzlesat.errors.CannotExpress: a puzzlink file holds one layer; this puzzle has 2 layers
     """
-    from ..errors import CannotExpress
-
     fmt = canonical_format(fmt) or "native"
     if isinstance(puzzle, LayeredPuzzle):
         if fmt in layered_formats.FORMATS:
@@ -169,27 +173,20 @@ def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules:
         flat = Puzzle(puzzle.width, puzzle.height, tuple(_flat_pair(pair) for pair in puzzle.pairs),
                       frozenset(cell[1:] for cell in puzzle.blocked), name=puzzle.name, stated_rules=puzzle.stated_rules)
         return _format_one_layer(flat, fmt=fmt, rules=rules)
-    if fmt == "layers":
-        from .model import Pair
-
-        assert all(isinstance(pair, Pair) for pair in puzzle.pairs)
+    if fmt == "layers":  # a stack of one layer
         stack = LayeredPuzzle(puzzle.width, puzzle.height, 1,
                               tuple(LayeredPair(p.label, (0, *p.start), (0, *p.end)) for p in puzzle.pairs),
-                              frozenset((0, *cell) for cell in puzzle.blocked), name=puzzle.name)
+                              frozenset((0, *cell) for cell in puzzle.blocked), name=puzzle.name, stated_rules=puzzle.stated_rules)
         return layered_formats.format(stack, fmt="layers")
     return _format_one_layer(puzzle, fmt=fmt, rules=rules)
 
 
-def _flat_pair(pair: LayeredPair):
-    from .model import Pair
-
+def _flat_pair(pair: LayeredPair) -> Pair:
     return Pair(pair.label, pair.start[1:], pair.end[1:])
 
 
 def detect_format(text: str) -> str | None:
     """The format ``text`` is in (one layer or several), or None when it is none of them."""
-    from ..errors import ParseError
-
     layered = layered_formats.layered_format(text)
     if layered is not None:
         return layered

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import require_type
+from ..errors import require_type, require_valid
 from ..results import check_count_limit
 from ..timing import Deadline
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
@@ -679,14 +679,12 @@ def count_answers(
 
 
 def _read_back(board: _Board, history: list[np.ndarray], row: int, puzzle: Puzzle, rules: Rules) -> Solution:
-    """The answer that reaches final state ``row``, verified (a failure is a bug: AssertionError)."""
+    """The answer that reaches final state ``row``, verified (a failure is a bug: UnverifiedAnswer)."""
     choice = np.zeros((board.height, board.width), dtype=np.uint8)
     for index in range(len(history) - 1, -1, -1):
         stored = int(history[index][row])
         choice[divmod(index, board.width)] = stored >> CHOICE_SHIFT
         row = stored & ((1 << CHOICE_SHIFT) - 1)
     solution = board.solution_of(choice)
-    problems = verify(puzzle, solution, rules)
-    if problems:
-        raise AssertionError(f"frontier answer failed verification: {problems[:3]}")
+    require_valid(verify(puzzle, solution, rules), "the frontier count")
     return solution

@@ -9,6 +9,7 @@ differ between the two answers found) with ``second_grid`` / ``second_paths`` (t
 answer): where the puzzle is ambiguous, which a puzzle maker wants to see. ``stated_rules``
 and ``stated_rules_by`` ("url" or "pack") name the rules the puzzle's source asks for, when
 it asks (they are never applied silently: ``show`` says when others were in force).
+``unique`` is null when there is no answer (unsolvable, or none found in time).
 
 ``options`` is the mapping of the family's options by name (``allow_empty``,
 ``no_self_touch``, ``solver``, and ``method``: "sat" or "backtracking"); ``verify_record`` also
@@ -36,7 +37,7 @@ from typing import Any, Callable, Mapping
 from ..errors import ParseError, UnverifiedAnswer
 from ..family import Generated
 from ..timing import Deadline
-from . import backtracking, formats, multilayer
+from . import formats, multilayer
 from .model import Puzzle, Rules, Solution, StatedRules
 from .solve import count as sat_count
 from .verify import verify
@@ -142,17 +143,13 @@ def _checker(puzzle: AnyPuzzle) -> Callable[..., list]:
 
 
 def _counter(puzzle: AnyPuzzle, options: Options) -> Callable[..., Any]:
-    """The count of the method asked for: SAT (``solver`` its back-end), or the backtracking baseline."""
-    method = options.get("method") or "sat"
-    if method == "sat":
-        solver = {"solver": options["solver"]} if options.get("solver") else {}
-        counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else sat_count
-        return lambda puzzle, **kw: counter(puzzle, **kw, **solver)
-    if method == "backtracking":
-        if isinstance(puzzle, multilayer.Puzzle):
-            raise ValueError("the backtracking baseline solves puzzles of one layer; this one has several (use the sat method)")
-        return backtracking.count
-    raise ValueError(f"unknown Numberlink method {method!r}; expected sat or backtracking")
+    """The count of the method asked for (``method``: "sat", whose back-end is ``solver``, or
+    the "backtracking" baseline, one layer only)."""
+    extra = {"method": options.get("method") or "sat"}
+    if options.get("solver"):
+        extra["solver"] = options["solver"]
+    counter = multilayer.count if isinstance(puzzle, multilayer.Puzzle) else sat_count
+    return lambda puzzle, **kw: counter(puzzle, **kw, **extra)
 
 
 def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | None) -> dict[str, Any]:
@@ -170,7 +167,7 @@ def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
     record: dict[str, Any] = {
         "status": status, "objective": "unique", "size": _size(puzzle), "name": puzzle.name or None,
         "rules": str(rules), "method": result.method, "answer": None, "moves": None, "moves_count": None,
-        "unique": result.unique, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
+        "unique": result.unique if result.count else None, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
         "stated_minimum": None, "stated_minimum_match": None, "stated_answer": None,
         "encode_seconds": round(result.timings.encode, 4), "solve_seconds": round(result.timings.solve, 4),
         "grid": None, "paths": None,

@@ -40,8 +40,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, report_progress, run_in_child as _run_in_child, stop_all as _stop_all
-from ..errors import PuzzlesatError, require_type
+from ..child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, report_answer, run_with_deadline, stop_all as _stop_all
+from ..errors import PuzzlesatError, UnverifiedAnswer, require_type, require_valid
 from ..results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ..sat import DEFAULT_SOLVER, SatSolver, check_solver_name, counter
 from ..timing import Deadline
@@ -51,11 +51,7 @@ from .encoding import encode as _encode
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Cell, Puzzle, Rules, Solution
 from .verify import verify
 
-__all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "UnverifiedAnswer"]
-
-
-class UnverifiedAnswer(AssertionError):
-    """Internal error: the solver produced an answer that the independent checker rejects."""
+__all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "UnverifiedAnswer"]  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
@@ -397,30 +393,10 @@ class _Search(SatSearch):
 def _check(puzzle: Puzzle, solution: Solution, rules: Rules, checker=verify) -> None:
     """Raise UnverifiedAnswer unless ``checker`` (the family's verify, of one layer or several)
     finds ``solution`` valid. In a child process (large boards) a valid answer is also handed to
-    the parent at once (:class:`_AnswersFromChild`), so that it is not lost if the child is
-    stopped at the time limit before it returns."""
-    violations = checker(puzzle, solution, rules)
-    if violations:
-        raise UnverifiedAnswer(f"internal error: an answer breaks the rules ({violations[0]}); please report this puzzle")
-    report_progress(solution)
-
-
-class _AnswersFromChild:
-    """The distinct answers a child process has reported (each checked by the child), for
-    when it is stopped at the time limit before it returns: on a 1002 x 1002 board the first
-    answer can come seconds before the limit, and freeing the solver's memory took 3.7 s."""
-
-    def __init__(self) -> None:
-        self.answers: list[Solution] = []
-
-    def __call__(self, answer: Solution) -> None:
-        if isinstance(answer, Solution) and answer not in self.answers:
-            self.answers.append(answer)
-
-    def valid(self, puzzle: Puzzle, rules: Rules) -> list[Solution]:
-        """The reported answers that are answers under ``rules`` (checked again here: the
-        child checks some under stricter rules than asked, which is still an answer)."""
-        return [answer for answer in self.answers if not verify(puzzle, answer, rules)]
+    the parent at once (:func:`~puzzlesat.child.report_answer`), so that it is not lost if the
+    child is stopped at the time limit before it returns."""
+    require_valid(checker(puzzle, solution, rules), "the Numberlink solver")
+    report_answer(solution)
 
 
 def _shrinks_to_no_touch(rules: Rules) -> bool:
@@ -1138,15 +1114,7 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
         search.close()
 
 
-# Boards with more cells are solved in a child process under a time limit, which is stopped
-# when the limit has passed by a second: on formulas of tens of millions of clauses one solver
-# call can overrun its conflict budget by many seconds (once 29 s on a busy machine).
-CHILD_PROCESS_CELLS = 250_000
-CHILD_GRACE_SECONDS = GRACE_SECONDS
-
-
-def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
-    return deadline.time_limit is not None and puzzle.width * puzzle.height > CHILD_PROCESS_CELLS and _can_fork()
+CHILD_PROCESS_CELLS = 250_000  # more cells: solved in a child process under a time limit (encodings/numberlink.md)
 
 
 def solve(
@@ -1155,9 +1123,12 @@ def solve(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> SolveResult[Solution]:
     """Find one answer (verified), prove there is none, or say UNKNOWN when ``time_limit``
-    seconds (building the formula included) run out.
+    seconds (building the formula included) run out. ``method``: "sat" (the default) or
+    "backtracking" (the baseline search of :mod:`.backtracking`); ``solver`` is another thing,
+    the SAT back-end (a pysat name) the sat method runs.
 
     >>> solve(Puzzle.from_rows(["A.B", "...", "A.B"])).status.value   # colouring parity
     'unsatisfiable'
@@ -1165,25 +1136,19 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
+    if _baseline(method) is not None:
+        return _baseline(method).solve(puzzle, rules=rules, time_limit=time_limit)
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
     contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": contradiction})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        reported = _AnswersFromChild()
-        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline, on_progress=reported,
-                               stop_when=lambda: len(reported.answers) >= 1)
-        if result is None:  # (an answer reported, or the time limit passed: the process was stopped)
-            answers = reported.valid(puzzle, rules)
-            return SolveResult(Status.SOLVED if answers else Status.UNKNOWN, answers[0] if answers else None,
-                               timings=Timings(solve=time.perf_counter() - start), method=method,
-                               stats={"stopped": "answer found (solver process stopped)" if answers else "time limit (solver process killed)"})
-        if result.solution is not None:
-            _check(puzzle, result.solution, rules)
-        return result
+    in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
+                                 cells=puzzle.width * puzzle.height, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=1)
+    if in_child is not None:
+        return in_child
     earlier = Timings()
     first = _first_answer_default(puzzle, rules, solver, deadline)
     if first is not None:
@@ -1221,13 +1186,17 @@ def count(
     limit: int = 2,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
     variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
+    ``method`` and ``solver`` as in :func:`solve` (the backtracking baseline counts by search).
 
     >>> count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=100).count
     12
     """
+    if _baseline(method) is not None:
+        return _baseline(method).count(puzzle, rules=rules, limit=limit, time_limit=time_limit)
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
@@ -1235,19 +1204,11 @@ def count(
     contradiction = topology.contradiction(puzzle, rules)
     if contradiction is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": contradiction})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        reported = _AnswersFromChild()
-        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver), deadline,
-                               on_progress=reported, stop_when=lambda: len(reported.answers) >= limit)
-        if result is None:  # (``limit`` answers reported, or the time limit passed: the process was stopped)
-            answers = reported.valid(puzzle, rules)[:limit]
-            complete = len(answers) >= limit
-            return CountResult(len(answers), complete, limit, tuple(answers), method=method, timings=Timings(solve=time.perf_counter() - start),
-                               stats={"stopped": f"{limit} answers found (solver process stopped)" if complete else "time limit (solver process killed)"})
-        for answer in result.solutions:
-            _check(puzzle, answer, rules)
-        return result
+    in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver),
+                                 deadline=deadline, cells=puzzle.width * puzzle.height, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=limit, counting=True)
+    if in_child is not None:
+        return in_child
     found: list[Solution] = []
     earlier = Timings()
     stats: dict[str, int | str] = {}
@@ -1391,11 +1352,29 @@ def is_unique(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
-    unknown, and ``unique`` is True, False or None.
+    unknown, and ``unique`` is True, False or None (``method``, ``solver``: as in :func:`solve`).
 
     >>> is_unique(Puzzle.from_rows(["A..B", "....", "A..B"])).unique
     False
+    >>> is_unique(Puzzle.from_rows(["A..B", "....", "A..B"]), method="backtracking").unique
+    False
     """
-    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver)
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, method=method)
+
+
+METHODS = ("sat", "backtracking")  # exact first (the default), then the baseline
+
+
+def _baseline(method: str | None):
+    """The baseline module ``method`` names, None for the SAT method; ValueError for a name
+    that is neither."""
+    if method is None or method == "sat":
+        return None
+    if method == "backtracking":
+        from . import backtracking
+
+        return backtracking
+    raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")

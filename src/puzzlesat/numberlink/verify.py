@@ -13,13 +13,13 @@ It knows nothing about SAT or search; every answer a solver returns passes throu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from ..errors import require_type
+from ..family import Violation  # (the shared type: code, message, label, cells)
 from ..grid import Cell, is_adjacent
 from ..results import solution_hint
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
@@ -39,19 +39,6 @@ CODES = {
     "via-unused": "a via is not passed through all its cells by one path (multi-layer puzzles with vias)",
     "several-vias": "a path passes through more than one via (multi-layer puzzles with vias)",
 }
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: a stable ``code`` (see CODES), a message, and the cells involved."""
-
-    code: str
-    message: str
-    label: str | None = None
-    cells: tuple[Cell, ...] = ()
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
 
 
 def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
@@ -150,11 +137,11 @@ def check_paths(puzzle, solution, rules: Rules, *, adjacent: Callable[[Any, Any]
         out.append(Violation("branch", "a label has more than one path"))
     for pair in puzzle.pairs:
         if pair.label not in paths:
-            out.append(Violation("missing-path", f"label {pair.label!r} has no path", pair.label))
+            out.append(Violation("missing-path", f"label {pair.label!r} has no path", label=pair.label))
     labels = set(puzzle.labels)
     for label in paths:
         if label not in labels:
-            out.append(Violation("unknown-label", f"path for unknown label {label!r}", label))
+            out.append(Violation("unknown-label", f"path for unknown label {label!r}", label=label))
 
     endpoint_label = puzzle.endpoints()
     owner: dict[Cell, str] = {}
@@ -164,13 +151,13 @@ def check_paths(puzzle, solution, rules: Rules, *, adjacent: Callable[[Any, Any]
         pair = puzzle.pair(label)
         off = tuple(c for c in cells if not puzzle.on_board(c))
         if off:
-            out.append(Violation("off-board", f"path {label!r} leaves the board at {off[0]}", label, off))
+            out.append(Violation("off-board", f"path {label!r} leaves the board at {off[0]}", label=label, cells=tuple(off)))
             continue
         if len(cells) < 2 or {cells[0], cells[-1]} != {pair.start, pair.end}:
-            out.append(Violation("not-connected", f"path {label!r} does not run from {pair.start} to {pair.end}", label, (cells[0], cells[-1]) if cells else ()))
+            out.append(Violation("not-connected", f"path {label!r} does not run from {pair.start} to {pair.end}", label=label, cells=(cells[0], cells[-1]) if cells else ()))
         gaps = tuple(b for a, b in zip(cells, cells[1:]) if not adjacent(a, b))
         if gaps:
-            out.append(Violation("not-connected", f"path {label!r} jumps to {gaps[0]}", label, gaps))
+            out.append(Violation("not-connected", f"path {label!r} jumps to {gaps[0]}", label=label, cells=tuple(gaps)))
         seen: set[Cell] = set()
         repeats = []
         for cell in cells:
@@ -178,22 +165,22 @@ def check_paths(puzzle, solution, rules: Rules, *, adjacent: Callable[[Any, Any]
                 repeats.append(cell)
             seen.add(cell)
         if repeats:
-            out.append(Violation("branch", f"path {label!r} visits {repeats[0]} twice", label, tuple(repeats)))
+            out.append(Violation("branch", f"path {label!r} visits {repeats[0]} twice", label=label, cells=tuple(repeats)))
         used_blocked = tuple(c for c in cells if c in puzzle.blocked)
         if used_blocked:
-            out.append(Violation("blocked-cell", f"path {label!r} uses blocked cell {used_blocked[0]}", label, used_blocked))
+            out.append(Violation("blocked-cell", f"path {label!r} uses blocked cell {used_blocked[0]}", label=label, cells=tuple(used_blocked)))
         for cell in seen:
             other = endpoint_label.get(cell)
             if other is not None and other != label:
-                out.append(Violation("crossing", f"path {label!r} runs through the endpoint of {other!r} at {cell}", label, (cell,)))
+                out.append(Violation("crossing", f"path {label!r} runs through the endpoint of {other!r} at {cell}", label=label, cells=(cell,)))
             elif cell in owner and owner[cell] != label:
-                out.append(Violation("crossing", f"paths {owner[cell]!r} and {label!r} share {cell}", label, (cell,)))
+                out.append(Violation("crossing", f"paths {owner[cell]!r} and {label!r} share {cell}", label=label, cells=(cell,)))
             owner.setdefault(cell, label)
 
     if rules.cover_all:
         uncovered = tuple(c for c in puzzle.free_cells() if c not in owner)
         if uncovered:
-            out.append(Violation("uncovered", f"{len(uncovered)} free cell(s) on no path, first {uncovered[0]}", None, uncovered))
+            out.append(Violation("uncovered", f"{len(uncovered)} free cell(s) on no path, first {uncovered[0]}", cells=tuple(uncovered)))
     if rules.no_self_touch:
         for label, cells in solution.paths:
             position = {cell: i for i, cell in enumerate(cells)}
@@ -201,7 +188,7 @@ def check_paths(puzzle, solution, rules: Rules, *, adjacent: Callable[[Any, Any]
                 for n in onward(cell):
                     j = position.get(n)
                     if j is not None and abs(i - j) != 1:
-                        out.append(Violation("self-touch", f"path {label!r} runs beside itself at {cell} and {n}", label, (cell, n)))
+                        out.append(Violation("self-touch", f"path {label!r} runs beside itself at {cell} and {n}", label=label, cells=(cell, n)))
     return out
 
 

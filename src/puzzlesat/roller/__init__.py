@@ -5,6 +5,8 @@ every floor cell it passes; paint the whole floor in the fewest moves.
 >>> level = roller.parse("#####\\n#o..#\\n#.#.#\\n#...#\\n#####")
 >>> roller.verify(level, "RDLU")
 []
+>>> roller.FAMILY.name, roller.dfs.solve(level).solution == roller.solve(level, method="dfs").solution
+('roller', True)
 """
 
 from .formats import FORMATS, detect_format, format, format_all, parse, parse_all, parse_answers, parse_each, read, read_answers, with_answers
@@ -13,9 +15,11 @@ from .generate import GeneratedLevel, GenerationFailed, generate
 from .render import render
 from .solve import solve
 from .verify import CODES, Violation, is_solution, verify
+from . import dfs
+from .family import FAMILY
 
 __all__ = [
-    "BALL", "CODES", "GeneratedLevel", "GenerationFailed", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
+    "BALL", "CODES", "FAMILY", "GeneratedLevel", "GenerationFailed", "DELTAS", "DOWN", "FLOOR", "FORMATS", "LEFT", "Level", "MOVES", "OPPOSITE", "RIGHT", "UP",
     "Violation", "WALL", "detect_format", "format", "format_all", "generate", "is_solution", "legal_moves", "parse", "parse_all",
-    "parse_answers", "parse_each", "read", "read_answers", "render", "replay", "slide", "solve", "start_cell", "verify", "with_answers",
+    "parse_answers", "parse_each", "read", "read_answers", "render", "replay", "slide", "solve", "start_cell", "dfs", "verify", "with_answers",
 ]

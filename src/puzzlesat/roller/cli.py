@@ -15,9 +15,7 @@ from ..errors import ParseError
 from ..results import Status
 from . import records
 from .model import Level
-from .records import blank_record, passed, stopped_short  # noqa: F401 (the adapter's functions)
-from .show import picture  # noqa: F401
-from .sniff import answers_kind, is_answer_file  # noqa: F401
+from .records import blank_record, passed, stopped_short  # noqa: F401 (blank_record and passed: the adapter's functions)
 
 
 def options(args: argparse.Namespace) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ..child import report_progress
+from ..child import report_answer
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline
 from .model import Level
@@ -186,7 +186,7 @@ class DepthFirstSearch:
             if new == self.full:  # finishing move: a new best
                 self.best = "".join(path) + direction
                 self.best_length = depth + 1
-                report_progress({"moves": self.best})  # for a parent process (puzzlesat.roller.solve)
+                report_answer(self.best)  # for a parent process (puzzlesat.roller.solve)
                 return
             options.append((bin(mask & ~painted).count("1"), head, new, direction))
         options.sort(key=lambda o: -o[0])

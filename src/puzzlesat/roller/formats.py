@@ -1,4 +1,7 @@
 """Reading and writing Roller levels: the native text format and the formats of public level sets.
+This module reads the text grids and holds the entry points; the Tiled maps, starhermit JSON
+and herbou arrays are read by :mod:`.tmx`, :mod:`.starhermit` and :mod:`.herbou`, every format
+is written by :mod:`.writers`, and TabTale answer tables are read by :mod:`.answers`.
 
 Native grammar (``.roller`` files; :func:`format` writes it)::
 
@@ -45,72 +48,24 @@ puzzlesat.errors.ParseError: 2:4: two starts: 'o' at line 2 column 2 and here
 
 from __future__ import annotations
 
-import base64
-import gzip
 import itertools
-import json
 import re
-import zlib
 from pathlib import Path
 from typing import Any, Callable
-from xml.etree import ElementTree
 
-from ..errors import InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
+from ..errors import NotAPuzzle, ParseError, quoted, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
 from . import writers
-from .model import BALL, FLOOR, MAX_CELLS, MOVES, START_RULES, WALL, Level, start_cell
+from .answers import ANSWER_DIGITS, is_answer_line, parse_answers, read_answers, with_answers  # noqa: F401 (read through formats too)
+from .herbou import parse_herbou
+from .model import BALL, FLOOR, MAX_CELLS, MOVES, WALL, Level
+from .reading import DEFAULT_START, check_size, check_start_rule, default_name, implied_start, make_level, read_text  # noqa: F401
+from .starhermit import parse_starhermit
+from .tmx import TILED_GID_MASK, parse_tmx  # noqa: F401
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
 FORMAT_ALIASES = {"roller": "native", "text": "native", "tiled": "tmx", "xml": "tmx", "tabtale": "tmx",
                   "json": "starhermit", "js": "herbou", "amaze": "nohtaray"}
-DEFAULT_START = {"tmx": "bottom-left", "herbou": "row-major", "rollersplat": "row-major"}
-
-TILED_GID_MASK = 0x1FFFFFFF  # Tiled keeps flip flags in the top three bits of a gid
-ANSWER_DIGITS = {"1": "R", "2": "L", "3": "U", "4": "D"}  # TabTale answer files
-ANSWER_NAME_RE = re.compile(r"\S\.(?:xml|tmx)$", re.IGNORECASE)  # an answer line's first field: a level file
-
-
-# -- shared helpers -----------------------------------------------------------------------------
-def _check_start_rule(start: str | None) -> None:
-    if start is not None and start not in START_RULES:
-        raise ValueError(f"start must be one of {', '.join(START_RULES)}, not {start!r}")
-
-
-def _check_size(width: int, height: int, line: int | None = None) -> None:
-    if width * height > MAX_CELLS:
-        raise ParseError(f"board size {width}x{height} is absurd (more than {MAX_CELLS} cells)", line=line)
-    if width < 0 or height < 0:
-        raise ParseError(f"board size {width}x{height} is negative", line=line)
-    if width < 1 or height < 1:
-        raise ParseError("empty level: the board has no cells", line=line)
-
-
-def _level(rows: list[str], start: tuple[int, int], *, line: int | None = None, **metadata: Any) -> Level:
-    """Build a Level, turning model errors into ParseErrors at ``line``."""
-    try:
-        return Level(tuple(rows), start, **metadata)
-    except InvalidPuzzle as exc:
-        raise ParseError(str(exc), line=line) from None
-
-
-def _implied_start(rows: list[str], rule: str, *, line: int | None) -> tuple[int, int]:
-    cell = start_cell(rows, rule)
-    if cell is None:
-        raise ParseError("no floor cell, so no start: the level is empty", line=line)
-    return cell
-
-
-def _lf_line_ends(text: str) -> str:
-    """``text`` with CRLF and lone CR line ends (old Mac editors) written as LF, for the readers
-    that count lines by LF (JSON, JavaScript): a // comment then ends at its line end, and an
-    error names the line an editor shows."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _offset_to_line_column(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
 
 
 # -- native text --------------------------------------------------------------------------------
@@ -273,15 +228,8 @@ def _native_level(block: list, index: int, count: int, source: str | None) -> Le
     if start is None:
         raise ParseError("no start: the grid has no 'o'", line=first)
     fields = _metadata_fields(metadata)
-    fields.setdefault("name", _default_name(source, index, count))
-    return _level(rows, start, line=first, **fields)
-
-
-def _default_name(source: str | None, index: int, count: int) -> str:
-    base = Path(source).name if source else ""
-    if count <= 1:
-        return base
-    return f"{base}#{index}" if base else f"#{index}"
+    fields.setdefault("name", default_name(source, index, count))
+    return make_level(rows, start, line=first, **fields)
 
 
 def format(level: Level, *, fmt: str = "native", start: str | None = None) -> str:
@@ -300,7 +248,7 @@ def format(level: Level, *, fmt: str = "native", start: str | None = None) -> st
     #####
     """
     require_type(level, Level, "level", "parse text with roller.parse")
-    _check_start_rule(start)
+    check_start_rule(start)
     return writers.write(level, normalise_format(fmt), start)
 
 
@@ -323,296 +271,8 @@ def format_all(levels: list[Level], *, fmt: str = "native", start: str | None = 
     levels = list(levels)
     for level in levels:
         require_type(level, Level, "level", "parse text with roller.parse")
-    _check_start_rule(start)
+    check_start_rule(start)
     return writers.write_all(levels, normalise_format(fmt), start)
-
-
-# -- TabTale TMX (Tiled XML) --------------------------------------------------------------------
-def _tag(element: ElementTree.Element) -> str:
-    return element.tag.rsplit("}", 1)[-1]
-
-
-def _line_of(text: str, needle: str, default: int | None = None) -> int | None:
-    offset = text.find(needle)
-    return default if offset < 0 else text.count("\n", 0, offset) + 1
-
-
-def _int_attribute(element: ElementTree.Element, name: str, line: int | None) -> int:
-    value = element.get(name)
-    if value is None:
-        raise ParseError(f"<{_tag(element)}> has no {name!r} attribute", line=line)
-    if not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", value):  # (int() refuses more than 4,300 digits)
-        raise ParseError(f"<{_tag(element)}> attribute {name}={quoted(value)} is not a whole number", line=line)
-    return int(value)
-
-
-def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
-    """The layer's tile gids in reading order, from csv, base64 (optionally zlib/gzip) or <tile>."""
-    data_line = _line_of(text, "<data")
-    encoding = (data.get("encoding") or "").strip().lower()
-    compression = (data.get("compression") or "").strip().lower()
-    if encoding == "csv":
-        body = data.text or ""
-        # line numbers inside the data: the text of <data> starts on the line of its tag
-        start_offset = text.find(">", text.find("<data")) + 1 if "<data" in text else -1
-        gids = []
-        for match in re.finditer(r"[^,\s]+", body):
-            token = match.group()
-            if not _is_gid(token):
-                line = data_line
-                if start_offset > 0 and data_line is not None:
-                    line = data_line + body.count("\n", 0, match.start())
-                raise ParseError(f"tile value {quoted(token)} in the csv data is not a tile number (0 to {MAX_GID})", line=line)
-            gids.append(int(token))
-        return gids
-    if encoding == "base64":
-        if compression not in ("", "zlib", "gzip"):
-            raise ParseError(f"unsupported tile data compression {compression!r} (use csv, base64, zlib or gzip)", line=data_line)
-        try:
-            raw = base64.b64decode("".join((data.text or "").split()), validate=True)
-            if compression == "zlib":
-                raw = zlib.decompress(raw)
-            elif compression == "gzip":
-                raw = gzip.decompress(raw)
-        except (ValueError, zlib.error, OSError, EOFError) as exc:
-            raise ParseError(f"cannot decode the base64 tile data: {exc}", line=data_line) from None
-        if len(raw) != 4 * count:
-            raise ParseError(f"the tile data holds {len(raw) // 4} tiles, expected {count}", line=data_line)
-        return [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
-    if encoding:
-        raise ParseError(f"unsupported tile data encoding {encoding!r} (use csv or base64)", line=data_line)
-    gids = []
-    for tile in data:
-        if _tag(tile) == "tile":
-            gid = tile.get("gid", "0")
-            if not _is_gid(gid):
-                raise ParseError(f"<tile gid={quoted(gid)}> is not a tile number (0 to {MAX_GID})", line=data_line)
-            gids.append(int(gid))
-    return gids
-
-
-MAX_GID = 0xFFFFFFFF  # Tiled's tile numbers are unsigned 32-bit (flip flags in the top bits)
-
-
-def _is_gid(text: str) -> bool:
-    """A Tiled tile number: ASCII digits, at most MAX_GID ('-1' was read as floor, -1 & mask != 0)."""
-    return text.isascii() and text.isdigit() and len(text) <= 18 and int(text) <= MAX_GID
-
-
-def parse_tmx(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
-    """One level from a Tiled map: ``0`` wall, any other gid (flip flags masked) floor.
-
-    The start is not stored in these files: ``start`` picks the convention ("bottom-left" by
-    default, or "row-major"); see :func:`puzzlesat.roller.model.start_cell`.
-    """
-    _check_start_rule(start)
-    rule = start or DEFAULT_START["tmx"]
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as exc:
-        line, column = getattr(exc, "position", (None, None))
-        message = str(exc).split(":")[0]
-        raise ParseError(f"malformed XML: {message}", line=line, column=None if column is None else column + 1) from None
-    if _tag(root) == "tileset":  # the tile images a TabTale level folder ships beside its maps
-        raise NotAPuzzle("a Tiled tileset (the tiles a .tmx map is drawn with), not a level: the levels are the .tmx maps", line=1)
-    if _tag(root) != "map":
-        raise ParseError(f"not a Tiled map: the root element is <{_tag(root)}>, expected <map>", line=1)
-    map_line = _line_of(text, "<map", 1)
-    width = _int_attribute(root, "width", map_line)
-    height = _int_attribute(root, "height", map_line)
-    _check_size(width, height, map_line)
-    if root.get("orientation", "orthogonal") != "orthogonal":
-        raise ParseError(f"only orthogonal maps are Roller boards, not {root.get('orientation')!r}", line=map_line)
-    layers = [layer for layer in root.iter() if _tag(layer) == "layer"]
-    data = next((child for layer in layers for child in layer if _tag(child) == "data"), None)
-    if data is None:
-        raise ParseError("the map has no tile layer with <data>", line=map_line)
-    layer = next(layer for layer in layers if data in list(layer))
-    layer_width = _int_attribute(layer, "width", map_line) if layer.get("width") else width
-    layer_height = _int_attribute(layer, "height", map_line) if layer.get("height") else height
-    if (layer_width, layer_height) != (width, height):
-        raise ParseError(f"the layer is {layer_width}x{layer_height} but the map is {width}x{height}",
-                         line=_line_of(text, "<layer", map_line))
-    gids = _tmx_gids(data, text, width * height)
-    if len(gids) != width * height:
-        raise ParseError(f"the tile data holds {len(gids)} values, expected width x height = {width}x{height} = {width * height}",
-                         line=_line_of(text, "<data", map_line))
-    rows = ["".join(FLOOR if gid & TILED_GID_MASK else WALL for gid in gids[r * width : (r + 1) * width]) for r in range(height)]
-    cell = _implied_start(rows, rule, line=map_line)
-    name = Path(source).name if source else ""
-    return [_level(rows, cell, line=map_line, name=name, start_rule=rule)]
-
-
-def parse_answers(text: str) -> dict[str, str]:
-    """TabTale answer lines ``file,seconds,d1,d2,...`` (1=R 2=L 3=U 4=D) as file name -> moves.
-
-    An answer line starts with a level file's name (ending ``.xml`` or ``.tmx``), a comma and the
-    seconds; other lines are skipped (blank ones, comments, and the log a solver printed around
-    its table, as in eranheres' ``solution_dump.txt``). Lines without moves (a level the
-    submitter gave up on) map to an empty string. A bad move digit, a second different answer
-    for one file, or a text without any answer line is a ParseError naming the line.
-
-    >>> parse_answers("001.xml,0,1,3,2,4\\n002.xml,3,4,1\\n")
-    {'001.xml': 'RULD', '002.xml': 'DR'}
-    >>> parse_answers("=> 001.xml(4) level:l-0\\n001.xml(4) time:0 solution:[b'R', b'U']\\n001.xml,0,1,3\\n")
-    {'001.xml': 'RU'}
-    """
-    answers: dict[str, str] = {}
-    first_line: dict[str, int] = {}
-    for number, line in enumerate(split_lines(text), 1):
-        if not is_answer_line(line):
-            continue  # not an answer line: a comment, a blank line or a solver's log
-        parts = [part.strip() for part in line.split(",")]
-        try:
-            float(parts[1])
-        except ValueError:
-            raise ParseError(f"answer field 2 is {quoted(parts[1])}, not the seconds the answer took", line=number) from None
-        moves = []
-        for column, digit in enumerate(parts[2:], 3):
-            if digit == "":
-                continue
-            if digit not in ANSWER_DIGITS:
-                raise ParseError(f"answer field {column} is {quoted(digit)}, not a move digit 1-4 (1=R 2=L 3=U 4=D)", line=number)
-            moves.append(ANSWER_DIGITS[digit])
-        answer = "".join(moves)
-        if parts[0] in answers and answers[parts[0]] != answer:
-            raise ParseError(f"a second, different answer for {parts[0]} (the first is on line {first_line[parts[0]]})", line=number)
-        answers[parts[0]] = answer
-        first_line.setdefault(parts[0], number)
-    if not answers:
-        raise ParseError("no TabTale answer line (a level file ending .xml or .tmx, the seconds, then move digits 1-4)")
-    return answers
-
-
-def is_answer_line(line: str) -> bool:
-    """Whether :func:`parse_answers` reads ``line`` as an answer line (a level file's name ending
-    ``.xml`` or ``.tmx``, then a comma), right or wrong in its other fields.
-
-    >>> is_answer_line("001.xml,0,1,3"), is_answer_line("001.xml,0,R,U"), is_answer_line("001.xml(4) time:0")
-    (True, True, False)
-    """
-    parts = line.split(",")
-    return len(parts) >= 2 and bool(ANSWER_NAME_RE.search(parts[0].strip())) and not line.lstrip().startswith(("[", "=>", "#"))
-
-
-def read_answers(path: str | Path) -> dict[str, str]:
-    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``).
-
-    >>> import os, tempfile
-    >>> folder = tempfile.TemporaryDirectory()
-    >>> path = os.path.join(folder.name, "solution.txt")
-    >>> with open(path, "w") as handle:
-    ...     _ = handle.write("001.xml,0,1,3\\n002.xml,2\\n")
-    >>> read_answers(path)
-    {'001.xml': 'RU', '002.xml': ''}
-    >>> folder.cleanup()
-    """
-    return parse_answers(_read_text(path))
-
-
-def with_answers(levels: list[Level], answers: dict[str, str]) -> list[Level]:
-    """The levels with ``known_answer`` set from an answer table (file name -> moves, as
-    :func:`read_answers` gives), matched by level name; levels without an entry are unchanged.
-    Whether an answer is valid for the level's start is left to ``verify``.
-
-    >>> level = parse("#####\\n#o..#\\n#####", source="001.xml")
-    >>> with_answers([level], {"001.xml": "R"})[0].known_answer
-    'R'
-    """
-    out = []
-    for level in levels:
-        moves = answers.get(level.name)
-        if moves is None:
-            out.append(level)
-            continue
-        out.append(Level(level.rows, level.start, name=level.name, par=level.par, known_answer=moves,
-                         start_rule=level.start_rule))
-    return out
-
-
-# -- starhermit JSON ----------------------------------------------------------------------------
-def _json_error(exc: json.JSONDecodeError) -> ParseError:
-    return ParseError(f"malformed JSON: {exc.msg}", line=exc.lineno, column=exc.colno)
-
-
-def _json_number(digits: str) -> int | float:
-    """A JSON integer as the levels' checks see it: too long for ``int`` (Python refuses more than
-    4,300 digits, with a ValueError that is no JSONDecodeError) it stays a number, but no whole
-    one (infinity), so it is refused as any other value that is not a tile, size or move count."""
-    return int(digits) if len(digits) <= 18 else float(digits)
-
-
-def parse_starhermit(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
-    """The levels of a starhermit ``levels.json``: ``rows`` over ``#``/``.``, ``start`` [x, y]."""
-    entries = _starhermit_entries(_lf_line_ends(text))
-    levels: list = []
-    for index, (entry, line) in enumerate(entries):
-        try:
-            levels.append(_starhermit_level(entry, index, len(entries), line, source))
-        except ParseError as error:
-            if not each:
-                raise
-            levels.append(error)
-    return levels
-
-
-def _starhermit_entries(text: str) -> list[tuple[object, int | None]]:
-    """Each level entry of a starhermit file with the line of its ``"rows"`` key."""
-    try:
-        data = json.loads(text, parse_int=_json_number)
-    except json.JSONDecodeError as exc:
-        raise _json_error(exc) from None
-    entries = data.get("levels") if isinstance(data, dict) else data
-    if not isinstance(entries, list):
-        raise ParseError('expected a JSON object with a "levels" list (or a list of levels)', line=1)
-    if not entries:
-        raise ParseError('the "levels" list is empty', line=1)
-    out = []
-    search_from = 0
-    for entry in entries:
-        # the line of this level: where its "rows" key appears (searching forward in order)
-        offset = text.find('"rows"', search_from)
-        line = text.count("\n", 0, offset) + 1 if offset >= 0 else None
-        if offset >= 0:
-            search_from = offset + 1
-        out.append((entry, line))
-    return out
-
-
-def _starhermit_level(entry: object, index: int, count: int, line: int | None, source: str | None) -> Level:
-    label = f"level {index}"
-    if not isinstance(entry, dict):
-        raise ParseError(f"{label} is not a JSON object", line=line)
-    if "id" in entry:
-        label += f" ({shown(str(entry['id']))})"
-    rows = entry.get("rows")
-    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
-        raise ParseError(f'{label}: "rows" must be a list of strings', line=line)
-    if not rows or not any(rows):
-        raise ParseError(f"{label}: empty level", line=line)
-    width = max(len(row) for row in rows)
-    _check_size(width, len(rows), line)
-    for r, row in enumerate(rows):
-        bad = row.strip(WALL + FLOOR)
-        if bad:
-            raise ParseError(f"{label}: row {r} holds {bad[0]!r}; rows use '#' wall and '.' floor", line=line)
-        if len(row) < width and (not row or row[-1] != WALL):
-            raise ParseError(f"{label}: ragged row {r} ({len(row)} cells where the widest has {width}; pad with '#')", line=line)
-    for key, size in (("w", width), ("h", len(rows))):
-        if key in entry and entry[key] != size:
-            raise ParseError(f'{label}: "{key}" is {quoted(entry[key])} but the rows give {size}', line=line)
-    where = entry.get("start")
-    if not (isinstance(where, list) and len(where) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in where)):
-        raise ParseError(f'{label}: "start" must be [column, row], not {quoted(where)}', line=line)
-    par = entry.get("par")
-    if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
-        raise ParseError(f'{label}: "par" must be a non-negative whole number, not {quoted(par)}', line=line)
-    answer = entry.get("solution")
-    if answer is not None and (not isinstance(answer, str) or answer.strip(MOVES)):
-        raise ParseError(f'{label}: "solution" must be a string over U D L R, not {quoted(answer)}', line=line)
-    padded = [row.ljust(width, WALL) for row in rows]
-    name = str(entry.get("id", _default_name(source, index, count)))
-    return _level(padded, (where[1], where[0]), line=line, name=name, par=par, known_answer=answer)
 
 
 # -- other text grids ---------------------------------------------------------------------------
@@ -645,10 +305,10 @@ def _text_grid_level(block: list, index: int, count: int, *, symbols: dict[str, 
             raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
         rule = start or default_start
         assert rule is not None
-        cell = _implied_start(rows, rule, line=first)
+        cell = implied_start(rows, rule, line=first)
     fields = _metadata_fields(metadata)
-    fields.setdefault("name", _default_name(source, index, count))
-    return _level(rows, cell, line=first, start_rule=rule, **fields)
+    fields.setdefault("name", default_name(source, index, count))
+    return make_level(rows, cell, line=first, start_rule=rule, **fields)
 
 
 def parse_joseleite19(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
@@ -664,14 +324,14 @@ def parse_nohtaray(text: str, *, source: str | None = None) -> list[Level]:
 
 def parse_rollersplat(text: str, *, start: str | None = None, source: str | None = None, each: bool = False) -> list[Level]:
     """RollerSplat grids: ``W`` wall, ``G`` ground; no start stored (default: first floor cell in reading order)."""
-    _check_start_rule(start)
+    check_start_rule(start)
     return _parse_text_grids(text, symbols={"W": WALL, "G": FLOOR}, start_symbol=None, fmt="rollersplat", source=source,
                              start=start, default_start=DEFAULT_START["rollersplat"], each=each)
 
 
 def parse_mazepaint(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
     """MazePaint maps: rows of space-separated ``0`` floor / ``1`` wall; start (1, 1) as the game fixes it."""
-    _check_start_rule(start)
+    check_start_rule(start)
     rows: list[str] = []
     first = None
     for number, line in enumerate(split_lines(text), 1):
@@ -690,95 +350,16 @@ def parse_mazepaint(text: str, *, start: str | None = None, source: str | None =
         if rows and len(cells) != len(rows[0]):
             raise ParseError(f"ragged row: {len(cells)} values where the first row has {len(rows[0])}", line=number)
         rows.append("".join(cells))
-        _check_size(len(rows[0]), len(rows), number)
+        check_size(len(rows[0]), len(rows), number)
     if not rows:
         raise ParseError("empty input: no map rows")
     if start is not None:
-        cell, rule = _implied_start(rows, start, line=first), start
+        cell, rule = implied_start(rows, start, line=first), start
     else:
         cell, rule = (1, 1), "fixed (1, 1)"
         if len(rows) < 2 or len(rows[0]) < 2 or rows[1][1] != FLOOR:
             raise ParseError("MazePaint's fixed start (row 1, column 1) is not a floor cell", line=(first or 1) + 1)
-    return [_level(rows, cell, line=first, name=_default_name(source, 0, 1), start_rule=rule)]
-
-
-# -- herbou JavaScript arrays ---------------------------------------------------------------------
-def _blank_js_comments(text: str) -> str:
-    """The text with // and /* */ comments replaced by spaces (newlines kept, so offsets hold)."""
-    def blank(match: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", match.group())
-    return re.sub(r"//[^\n]*|/\*.*?\*/", blank, text, flags=re.DOTALL)
-
-
-def _level_offsets(text: str, start: int) -> list[int]:
-    """Offsets of the '[' opening each level (depth 2) in the array that opens at ``start``."""
-    offsets, depth = [], 0
-    for i in range(start, len(text)):
-        ch = text[i]
-        if ch == "[":
-            depth += 1
-            if depth == 2:
-                offsets.append(i)
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                break
-    return offsets
-
-
-def parse_herbou(text: str, *, start: str | None = None, source: str | None = None, each: bool = False) -> list[Level]:
-    """herbou's ``levels-data.js``: ``levels = [[[1,0,...], ...], ...]``, ``0`` road, ``1`` wall.
-
-    As the game does, the outer border is forced to wall and the ball starts on the first road
-    cell in reading order (``start=`` picks another convention).
-    """
-    _check_start_rule(start)
-    rule = start or DEFAULT_START["herbou"]
-    text = _lf_line_ends(text)
-    clean = _blank_js_comments(text)
-    match = re.search(r"\blevels\s*=\s*\[", clean)
-    begin = match.end() - 1 if match else clean.find("[")
-    if begin < 0:
-        raise ParseError("no JavaScript array found (expected `levels = [[[1,0,...], ...], ...]`)", line=1)
-    clean = re.sub(r",(\s*)\]", lambda m: " " + m.group(1) + "]", clean)  # trailing commas, same length
-    try:
-        data, _ = json.JSONDecoder(parse_int=_json_number).raw_decode(clean, begin)
-    except json.JSONDecodeError as exc:
-        raise _json_error(exc) from None
-    if not isinstance(data, list) or not data:
-        raise ParseError("the levels array is empty", line=_offset_to_line_column(text, begin)[0])
-    single = all(isinstance(row, list) and all(isinstance(v, int) for v in row) for row in data)
-    if single:
-        data = [data]  # one level: a list of rows
-    offsets = [begin] if single else _level_offsets(clean, begin)
-    levels: list = []
-    for index, grid in enumerate(data):
-        line = _offset_to_line_column(text, offsets[index])[0] if index < len(offsets) else None
-        try:
-            levels.append(_herbou_level(grid, index, line, rule, source))
-        except ParseError as error:
-            if not each:
-                raise
-            levels.append(error)
-    return levels
-
-
-def _herbou_level(grid: object, index: int, line: int | None, rule: str, source: str | None) -> Level:
-    if not isinstance(grid, list) or not grid or not all(isinstance(row, list) and row for row in grid):
-        raise ParseError(f"level {index + 1} is not an array of rows of 0 and 1", line=line)
-    width = len(grid[0])
-    _check_size(width, len(grid), line)
-    rows = []
-    for r, row in enumerate(grid):
-        if len(row) != width:
-            raise ParseError(f"level {index + 1}: ragged row {r} ({len(row)} values where the first row has {width})", line=line)
-        if any(v not in (0, 1) or isinstance(v, bool) for v in row):
-            raise ParseError(f"level {index + 1}: row {r} holds a value other than 0 (road) and 1 (wall)", line=line)
-        rows.append("".join(FLOOR if v == 0 and 0 < r < len(grid) - 1 and 0 < c < width - 1 else WALL
-                            for c, v in enumerate(row)))
-    cell = _implied_start(rows, rule, line=line)
-    name = f"{Path(source).name if source else 'levels'}#{index}"  # its position from 0, as every multi-level file names its levels
-    return _level(rows, cell, line=line, name=name, start_rule=rule)
+    return [make_level(rows, cell, line=first, name=default_name(source, 0, 1), start_rule=rule)]
 
 
 # -- detection and the public entry points ------------------------------------------------------
@@ -891,7 +472,7 @@ def _run_parser(text: str, *, fmt: str | None, start: str | None, source: str | 
     text = as_text(text)
     try:
         name = normalise_format(fmt) or detect_format(text)
-        _check_start_rule(start)
+        check_start_rule(start)
     except ValueError as exc:
         raise ParseError(str(exc), source=source) from None
     lines = [line for line in filter(None, split_lines(text)) if not line.isspace()] if fmt is None and name == "native" else []
@@ -930,16 +511,6 @@ def parse(text: str, *, fmt: str | None = None, start: str | None = None, source
     return levels[0]
 
 
-def _read_text(path: str | Path) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    if len(data) > 64 * 1024 * 1024:
-        raise ParseError("file is larger than 64 MB", source=str(path))
-    return as_text(data)
-
-
 def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) -> list[Level]:
     """Every level in a file (format from ``fmt``, else the content, else the file ending).
 
@@ -954,7 +525,7 @@ def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) 
     [('tiny.roller', 3)]
     >>> folder.cleanup()
     """
-    text = _read_text(path)
+    text = read_text(path)
     if fmt is None and str(path).lower().endswith(".roller"):
         fmt = "native"
     return parse_all(text, fmt=fmt, start=start, source=str(path))

@@ -9,6 +9,10 @@ proven unsolvable; null when nothing proven bears on it) and ``stated_answer`` (
 answer, or the entry of a ``verify --answers`` table, checked by :func:`~.verify.verify`).
 Extras: ``start`` ([row, col]) and ``start_rule`` (how a start the file did not store was chosen).
 
+The verbs' ``options`` (a mapping): ``start`` ("bottom-left" / "row-major", the start of
+levels whose file stores none; read by :func:`load`) and ``method`` (the solver method of
+:func:`solve_record` and :func:`verify_record`; None or absent: the default).
+
 >>> from puzzlesat.roller.formats import parse
 >>> level = parse("# par: 4\\n#####\\n#o..#\\n#.#.#\\n#...#\\n#####")
 >>> record = solve_record(level, options={}, time_limit=10)
@@ -26,7 +30,9 @@ from ..errors import NotAPuzzle, ParseError, UnverifiedAnswer
 from ..family import Generated
 from ..results import Status
 from . import formats
+from .answers import is_answer_line, parse_answers
 from .model import MOVES, Level
+from .sniff import answers_kind, has_grid
 from .verify import verify
 
 OBJECTIVE = "fewest-moves"
@@ -46,8 +52,6 @@ def load(text: str, *, source: str, fmt: str | None = None, options: Mapping[str
     ...
     puzzlesat.errors.NotAPuzzle: 1: a TabTale answer file (1 answer: level file, seconds, moves with 1=R 2=L 3=U 4=D), not a level; check its answers with 'puzzlesat verify LEVELS --answers solution.txt' or read them with puzzlesat.roller.read_answers
     """
-    from .sniff import answers_kind, has_grid
-
     options = options or {}
     kind = answers_kind(text) if fmt is None else None
     if kind is not None and not has_grid(text):  # answer lines and no level grid
@@ -232,12 +236,10 @@ def answer_table(text: str, source: str) -> dict[str, str] | None:
     >>> answer_table("001.xml,0,1,3\\n", "solution.txt"), answer_table("#####\\n#o..#\\n#####", "a")
     ({'001.xml': 'RU'}, None)
     """
-    from .sniff import has_grid
-
-    if has_grid(text) or not any(formats.is_answer_line(line) for line in text.splitlines()):
+    if has_grid(text) or not any(is_answer_line(line) for line in text.splitlines()):
         return None
     try:
-        return formats.parse_answers(text)
+        return parse_answers(text)
     except ParseError as exc:
         raise exc.with_source(source) from None
 

@@ -22,6 +22,7 @@ import re
 
 from ..textio import split_lines
 from . import formats
+from .reading import blank_js_comments
 
 _GRID_LINE = re.compile(r"^[#.ox]+$")
 _BINARY_ROW = re.compile(r"^[01](?:[ \t]+[01])+$")
@@ -86,7 +87,7 @@ def sniff(text: str) -> bool:
         return "<map" in head[:4000] or re.search(r"<tileset\b", head[:4000]) is not None  # (a tileset: to be refused clearly)
     if head.startswith("{"):
         return '"levels"' in head and '"rows"' in head and '"start"' in head
-    if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", formats._blank_js_comments(head)):
+    if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", blank_js_comments(head)):
         return True
     if is_answer_file(head):
         return True  # claimed so that load() can say what it is

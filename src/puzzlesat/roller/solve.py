@@ -26,11 +26,10 @@ bound).
 from __future__ import annotations
 
 import importlib
-import time
 from typing import Callable
 
-from ..child import can_fork, run_in_child
-from ..errors import require_type
+from ..child import run_with_deadline
+from ..errors import UnverifiedAnswer, require_type, require_valid
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from .model import Level
@@ -39,13 +38,7 @@ from .verify import verify
 
 DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
 AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
-# Boards with more cells are solved under a time limit in a forked child, stopped a second after
-# the limit: their stop graph alone is seconds of Python (a 300,000-cell corridor: 2.2 s), which
-# no deadline check inside a solver can cut short. The stop graph and feasibility check take
-# about 30 us per floor cell on a slow machine (22 Nov 2026: 0.33 s for a carved 141x141 board,
-# 13,096 floor cells; 1.0 s at 223x223, so a 0.5 s limit answered after 1.1-1.3 s in process, and
-# after more than 2 s on a loaded machine): above 20,000 cells the child keeps limits to N + 1.
-CHILD_PROCESS_CELLS = 20_000
+CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/roller.md 9)
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.
@@ -58,53 +51,11 @@ METHODS: dict[str, tuple[str, str]] = {
 }
 
 
-class SolverBug(AssertionError):
-    """A method returned an answer that the independent checker rejects."""
-
-
 def _method(name: str) -> Callable[..., SolveResult[str]]:
     if name not in METHODS:
         raise ValueError(f"unknown roller method {name!r}; choose one of exact (the default), {', '.join(METHODS)}")
     module, function = METHODS[name]
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
-
-
-class ChildProgress:
-    """What a solve in a child process reported before it was stopped at its time limit: the
-    best proven lower bound (A*'s f, the flow model's run-cover bound, each horizon the
-    time-indexed model refuted) and the shortest answer found (the DFS baseline's).
-
-    >>> progress = ChildProgress()
-    >>> progress.add({"lower_bound": 2}); progress.add({"moves": "DRUL"}); progress.add({"lower_bound": 3})
-    >>> r = progress.result(Level.from_rows(["o.", ".."]), "dfs", 1.0)
-    >>> r.status.value, r.solution, r.optimal, r.lower_bound
-    ('solved', 'DRUL', False, 3)
-    """
-
-    def __init__(self) -> None:
-        self.lower_bound: int | None = None
-        self.moves: str | None = None
-
-    def add(self, report: dict) -> None:
-        lower, moves = report.get("lower_bound"), report.get("moves")
-        if lower is not None and (self.lower_bound is None or lower > self.lower_bound):
-            self.lower_bound = lower
-        if moves is not None and (self.moves is None or len(moves) < len(self.moves)):
-            self.moves = moves
-
-    def result(self, level: Level, method: str, seconds: float) -> SolveResult[str]:
-        """The answer of the stopped solve: its shortest answer, replayed here, as SOLVED (proven
-        minimal only when as short as the bound), else UNKNOWN with the bound (None when nothing
-        was reported: it was stopped while building its tables)."""
-        stats = {"stopped": "time limit (solver process killed)"}
-        timings = Timings(0.0, seconds)
-        if self.moves is None:
-            return SolveResult(Status.UNKNOWN, None, timings, False, self.lower_bound, method, stats)
-        if verify(level, self.moves):
-            raise SolverBug(f"roller method {method!r} reported {self.moves!r} from its process, which fails verify")
-        optimal = self.lower_bound is not None and len(self.moves) <= self.lower_bound
-        lower = len(self.moves) if optimal else self.lower_bound
-        return SolveResult(Status.SOLVED, self.moves, timings, optimal, lower, method, stats)
 
 
 def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
@@ -128,15 +79,12 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     name = DEFAULT_METHOD if method in (None, "exact") else method  # "exact": the default, as for Swap
     run = _method(name)
     deadline = Deadline.of(time_limit)
-    if deadline.time_limit is not None and level.width * level.height > CHILD_PROCESS_CELLS and can_fork():
-        started = time.perf_counter()
-        reported = ChildProgress()
-        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline, on_progress=reported.add)
-        if result is None:
-            return reported.result(level, name, time.perf_counter() - started)
-        if result.solution is not None and verify(level, result.solution):  # checked again here
-            raise SolverBug(f"roller method {name!r} returned {result.solution!r} from its process, which fails verify")
-        return result
+    # (a child stopped at the limit leaves the best bound and the shortest answer it reported)
+    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline), deadline=deadline,
+                                 cells=level.width * level.height, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda moves: verify(level, moves), method=name)
+    if in_child is not None:
+        return in_child
     watch = Stopwatch()
     with watch("encode"):
         graph = StopGraph.of(level)
@@ -149,13 +97,10 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     stats = dict(result.stats)
     stats["feasibility_seconds"] = feasibility_seconds
     if result.solution is not None:
-        violations = verify(level, result.solution)
-        if violations:
-            raise SolverBug(f"roller method {name!r} returned {result.solution!r}, which fails verify: "
-                            + "; ".join(str(v) for v in violations))
+        require_valid(verify(level, result.solution), f"roller method {name!r}")
     if result.status is Status.UNSATISFIABLE:
         # The feasibility check is exact, so a method claiming "no answer" here is wrong.
-        raise SolverBug(f"roller method {name!r} found no answer for a level the feasibility check solves")
+        raise UnverifiedAnswer(f"roller method {name!r} found no answer for a level the feasibility check solves")
     return SolveResult(result.status, result.solution, Timings(feasibility_seconds, 0.0) + result.timings,
                        result.optimal, result.lower_bound, name, stats)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from ..family import Family, Format, Generated, Method, Objective, Option
 from . import formats, records, show
@@ -68,8 +68,8 @@ GENERATE_OPTIONS = (
 )
 
 
-def make(size: Optional[tuple[int, int]], *, seed: int, time_limit: Any = None, options: Mapping[str, Any],
-         on_try: Any = None) -> Generated:
+def make(size: Optional[tuple[int, int]], *, seed: int, time_limit: Any = None, options: Mapping[str, Any] | None = None,
+         on_try: Optional[Callable[[int, dict[str, Any]], None]] = None) -> Generated:
     """One certified level for the pack writer: ``size`` is ``(width, height)`` as ``--size WxH``
     gives it, or None for the difficulty's range; ``options`` the generate options by name (those
     left out take their defaults); ``on_try(tries, stats)`` is called after each draw with the
@@ -84,7 +84,7 @@ def make(size: Optional[tuple[int, int]], *, seed: int, time_limit: Any = None, 
     from .generate import generate
 
     chosen = {option.name: option.default for option in GENERATE_OPTIONS}
-    chosen.update(options)
+    chosen.update(options or {})
     width, height = size if size is not None else (None, None)
     made = generate(width=width, height=height, seed=seed, difficulty=chosen["difficulty"], goal=chosen["goal"],
                     moves=chosen["moves"], time_limit=time_limit, certify_time_limit=chosen["certify_limit"],

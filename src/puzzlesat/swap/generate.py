@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from ..errors import PuzzlesatError, require_count
+from ..errors import PuzzlesatError, require_count, require_valid
 from ..grid import is_whole_number
 from ..results import Status
 from ..seeds import require_seed
@@ -409,9 +409,7 @@ def generate(
                     stats["unknown"] += 1
                 continue
             solution = tuple(m if isinstance(m, Move) else Move.parse(m) for m in result.solution)
-            problems = verify(level, solution)
-            if problems:
-                raise RuntimeError(f"the exact solver returned an invalid answer: {problems[0]}")
+            require_valid(verify(level, solution), result.method or "the exact solver")
             minimum = len(solution)
             if moves is not None and not moves[0] <= minimum <= moves[1]:
                 _out_of_range(stats, **({"below": minimum} if minimum < moves[0] else {"above": minimum}))

@@ -240,6 +240,8 @@ def generated_record(generated: Generated) -> dict[str, Any]:
     return {
         "status": "generated",
         "objective": Objective.FEWEST_MOVES.value,
+        "error": None,
+        "name": level.name or None,
         "size": {"width": level.cols, "height": level.rows},
         "seed": generated.seed,
         "tries": generated.tries,

@@ -21,11 +21,10 @@ Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Sequence
 
-from ..child import Child, can_fork, report_progress, run_in_child
-from ..errors import PuzzlesatError, require_type
+from ..child import Child, can_fork, report_answer, report_progress, run_with_deadline
+from ..errors import PuzzlesatError, require_type, require_valid
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from . import bounds
@@ -62,62 +61,34 @@ HELPER_SLICE_SECONDS = 0.25  # with a helper process beside it, A* runs in slice
 # the helper's findings (a shorter plan, further step-cost bounds) between them
 HELPER_WIDE_BEAM_SHARE = 0.6  # the helper's wide beams take up to this share of the time left (they
 # take none from A* there; expert-071's plan of 21 swaps took 8-12 s of a 14 s share in the helper)
-# Boards with more cells (the game's largest has 42) are solved under a time limit in a forked
-# child, stopped a second after the limit: their bound tables (all-pairs swap distances, the
-# step-cost LP and its repair, quadratic in the distinct squares) and the baseline's states are
-# seconds of Python that no deadline check cuts short (with a 1 s limit, a 12x12 board of 133
-# distinct squares took 4.2 s, 20x20 with 306 took 61 s; with 3 s, 100x100 took 56 s and 2.7 GB).
-CHILD_PROCESS_CELLS = 64
+CHILD_PROCESS_CELLS = 64  # more cells: solved in a child process under a time limit (encodings/swap.md 6)
 
 
-class Progress:
+class BestSoFar:
     """The best proven lower bound and the shortest valid plan found so far by one solve.
 
-    Each improvement is reported (:func:`puzzlesat.child.report_progress`: to the parent when
-    the solve runs in a child process, nothing otherwise) as ``{"lower_bound", "moves",
-    "method"}``, so that a child stopped at its time limit still yields them
-    (:func:`stopped_child_result`)."""
+    The method and each improvement are reported (:func:`~puzzlesat.child.report_progress`,
+    :func:`~puzzlesat.child.report_answer`: to the parent when the solve runs in a child
+    process, nothing otherwise), so that a child stopped at its time limit still yields them
+    (:class:`puzzlesat.child.Partial`)."""
 
     def __init__(self, task: Task, method: str) -> None:
         self.task, self.method = task, method
         self.lower = 0
         self.plan: list[tuple[int, int]] | None = None
+        report_progress({"method": method})
 
     def bound(self, lower: int) -> None:
         """A proven lower bound on the minimum."""
         if lower > self.lower:
             self.lower = lower
-            self._report()
+            report_progress({"lower_bound": lower})
 
     def found(self, plan: "Sequence[tuple[int, int]] | None") -> None:
         """A valid plan (cell-index swaps)."""
         if plan is not None and (self.plan is None or len(plan) < len(self.plan)):
             self.plan = list(plan)
-            self._report()
-
-    def _report(self) -> None:
-        moves = None if self.plan is None else to_moves(self.task, self.plan)
-        report_progress({"lower_bound": self.lower, "moves": moves, "method": self.method})
-
-
-def stopped_child_result(level: Level, progress: "dict | None", method: str | None, seconds: float) -> SolveResult:
-    """The answer of a solve whose child process was stopped at the time limit: what it had
-    reported (:class:`Progress`): its shortest plan, verified here, as SOLVED (proven minimal
-    only when it is as short as the proven bound), else UNKNOWN with the proven lower bound
-    (None when it reported nothing: it was stopped while building its tables)."""
-    progress = progress or {}
-    lower, moves = progress.get("lower_bound"), progress.get("moves")
-    method = progress.get("method") or method or "search"
-    stats = {"stopped": "time limit (solver process killed)"}
-    timings = Timings(0.0, seconds)
-    if moves is None:
-        return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=lower, method=method, stats=stats)
-    problems = verify(level, moves)
-    if problems:  # a bug in a solver: never hand out an unchecked answer
-        raise RuntimeError(f"the {method} solver reported an invalid plan from its process: {problems[0]}")
-    optimal = lower is not None and len(moves) <= lower
-    return SolveResult(Status.SOLVED, tuple(moves), timings, optimal=optimal, lower_bound=len(moves) if optimal else lower,
-                       method=method, stats=stats)
+            report_answer(to_moves(self.task, self.plan))
 
 
 def shorter_plan(
@@ -203,7 +174,7 @@ def prove(
     remaining: float | None,
     deadline: Deadline,
     stats: dict,
-    progress: Progress | None = None,
+    progress: BestSoFar | None = None,
     shorten_first: bool = False,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
     """The proof by search, told of ``plan`` (a valid plan, or None). With ``shorten_first`` (``plan``
@@ -273,7 +244,7 @@ def take_wide_plan(
     wide: "list[tuple[int, int]]",
     *,
     stats: dict,
-    progress: Progress | None,
+    progress: BestSoFar | None,
     key: str = "wide_beam_plan",
 ) -> "list[tuple[int, int]]":
     """The beams' best plan ``wide`` taken in (its length recorded in ``stats[key]``): when
@@ -335,7 +306,7 @@ def prove_with_helper(
     step_costs: StepCostBound | None,
     deadline: Deadline,
     stats: dict,
-    progress: Progress | None,
+    progress: BestSoFar | None,
     shorten_first: bool = False,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]], list[StepCostBound]]":
     """The rest of :func:`prove` with the wide beams and the plateau bounds in a forked helper
@@ -445,15 +416,12 @@ def solve(
         method = None
     if method is not None and method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected exact, {', '.join(METHODS)})")
-    if deadline.time_limit is not None and level.rows * level.cols > CHILD_PROCESS_CELLS and can_fork():
-        started = time.perf_counter()
-        reports: list[dict] = []  # the child's Progress: its proven bound and best plan so far
-        result = run_in_child(solve, level, dict(method=method, time_limit=deadline), deadline, on_progress=reports.append)
-        if result is None:
-            return stopped_child_result(level, reports[-1] if reports else None, method, time.perf_counter() - started)
-        if result.solution is not None and verify(level, result.solution):  # checked again here
-            raise RuntimeError(f"the {result.method} solver returned an invalid answer from its process")
-        return result
+    # (a child stopped at the limit leaves its proven bound and the shortest plan it reported: BestSoFar)
+    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline), deadline=deadline,
+                                 cells=level.rows * level.cols, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda moves: verify(level, moves), method=method or "search")
+    if in_child is not None:
+        return in_child
     if method == "astar":
         from .astar import astar_solve
 
@@ -465,7 +433,7 @@ def solve(
         lower = 0 if reason else bounds.lower_bound(task)
     chosen = method or default_method(task)
     encode = watch.seconds["encode"]
-    progress = Progress(task, chosen)
+    progress = BestSoFar(task, chosen)
     if reason is None:
         progress.bound(lower)  # (before the step-cost tables, which are slow on large boards)
     if reason is not None:
@@ -550,9 +518,7 @@ def solve(
     if status == "solved":
         assert swaps is not None
         moves = to_moves(task, swaps)
-        problems = verify(level, moves)
-        if problems:  # a bug in a solver: never hand out an unchecked answer
-            raise RuntimeError(f"the {chosen} solver produced an invalid answer: {problems[0]}")
+        require_valid(verify(level, moves), f"the {chosen} solver")  # (never an unchecked answer)
         return SolveResult(Status.SOLVED, moves, timings, optimal=True, lower_bound=len(moves),
                            method=chosen, stats=stats)
     if status == "unsatisfiable":
@@ -561,9 +527,7 @@ def solve(
                            method=chosen, stats=stats)
     if fallback is not None:
         moves = to_moves(task, fallback)
-        problems = verify(level, moves)
-        if problems:
-            raise RuntimeError(f"the quick plan is invalid: {problems[0]}")
+        require_valid(verify(level, moves), f"the {chosen} solver's first plan")
         return SolveResult(Status.SOLVED, moves, timings, optimal=False, lower_bound=lower,
                            method=chosen, stats=stats)
     return SolveResult(Status.UNKNOWN, None, timings, optimal=False, lower_bound=lower,

@@ -58,7 +58,7 @@ import random
 import time
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ...errors import require_count, require_type
+from ...errors import require_count, require_type, require_valid
 from ...grid import is_whole_number
 from ...results import CountResult
 from ...sat import check_solver_name
@@ -383,9 +383,8 @@ def certify(puzzle: Puzzle, *, method: str = "split", rules: Rules = DEFAULT_RUL
 
 
 def _check_drawn(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
-    violations = verify(puzzle, solution, rules)
-    if violations:  # the drawing steps keep every rule by construction: this is a bug
-        raise AssertionError(f"a drawn answer breaks the rules: {violations[0]}")
+    # the drawing steps keep every rule by construction: a violation is a bug
+    require_valid(verify(puzzle, solution, rules), "the multi-layer drawing")
 
 
 # -- the verb ------------------------------------------------------------------------------------

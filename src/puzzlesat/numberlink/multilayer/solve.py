@@ -51,14 +51,14 @@ import time
 
 import numpy as np
 
-from ...child import can_fork as _can_fork, run_in_child as _run_in_child
+from ...child import run_with_deadline
 from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
 from .. import routing
 from ..model import DEFAULT_RULES, Rules
-from ..solve import SatSearch, UnverifiedAnswer
+from ..solve import SatSearch, UnverifiedAnswer  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 from ..solve import _check as _check_answer
 from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
 from .encoding import Encoding
@@ -72,12 +72,8 @@ __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SO
 # clauses none of the inprocessing that runs in bursts of seconds between two conflicts: with it
 # a conflict-budgeted step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it
 # 0.0 s; time kept back before the deadline in proportion to the formula's size).
-# Boards with more cells are solved in a forked child process under a time limit, stopped a
-# second after the limit: one solver call can overrun its step (QA: a 3 s limit on the
-# 72x72x8 ADC 2018 Q17 under cover-all rules took 5 s in process). A layered board's formula
-# is about 150 clauses per cell (6.5 M on 41,472 cells), so the bound is far lower than on one
-# layer (there 250,000 cells).
-CHILD_PROCESS_CELLS = 20_000
+
+CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/numberlink-multilayer.md)
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
@@ -306,10 +302,6 @@ def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None
     return routed
 
 
-def _use_child(puzzle: Puzzle, deadline: Deadline) -> bool:
-    return deadline.time_limit is not None and puzzle.num_cells > CHILD_PROCESS_CELLS and _can_fork()
-
-
 # -- the verbs --------------------------------------------------------------------------------
 
 def solve(
@@ -318,10 +310,12 @@ def solve(
     rules: Rules = DEFAULT_RULES,
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
+    method: str | None = None,
 ) -> SolveResult[Solution]:
     """Find one answer (verified), prove there is none, or say UNKNOWN when ``time_limit``
     seconds (building the formula included) run out. A proof found without search is given
-    in ``stats["proof"]``.
+    in ``stats["proof"]``. ``method``: "sat", the only one for stacks (the backtracking
+    baseline searches one layer); ``solver``: the SAT back-end it runs (a pysat name).
 
     >>> solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]])).status.value   # colours
     'unsatisfiable'
@@ -329,21 +323,18 @@ def solve(
     >>> r.status.value, verify(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), r.solution, Rules(cover_all=False))
     ('solved', [])
     """
+    _only_sat(method)
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
     proof = contradiction(puzzle, rules)
     if proof is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": proof})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        result = _run_in_child(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline)
-        if result is None:
-            return SolveResult(Status.UNKNOWN, timings=Timings(solve=time.perf_counter() - start), method=method,
-                               stats={"stopped": "time limit (solver process killed)"})
-        if result.solution is not None:
-            _check(puzzle, result.solution, rules)
-        return result
+    in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
+                                 cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=1)
+    if in_child is not None:
+        return in_child
     start = time.perf_counter()
     routed = _routed(puzzle, rules, deadline)
     earlier = Timings(solve=time.perf_counter() - start)
@@ -368,9 +359,11 @@ def count(
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
     known: Solution | None = None,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """Count answers up to ``limit`` (each cycle-free and verified), blocking only the edge
     variables of each answer found; ``complete`` is False when ``time_limit`` ran out first.
+    ``method`` and ``solver`` as in :func:`solve`.
 
     ``known``: an answer already at hand (a drawn or a stated one), checked with ``verify``
     (ValueError naming its first violation when it is none) and taken as the first answer, so
@@ -386,6 +379,7 @@ def count(
     >>> result.uniqueness.value, result.solutions[0] == known, result.stats["first_answer"]
     ('unique', True, 'known')
     """
+    _only_sat(method)
     _check_arguments(puzzle, rules, solver)
     check_count_limit(limit)
     if known is not None:
@@ -398,16 +392,11 @@ def count(
     proof = contradiction(puzzle, rules)
     if proof is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": proof})
-    if _use_child(puzzle, deadline):
-        start = time.perf_counter()
-        result = _run_in_child(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
-                               deadline)
-        if result is None:
-            return CountResult(0, False, limit, (), method=method, timings=Timings(solve=time.perf_counter() - start),
-                               stats={"stopped": "time limit (solver process killed)"})
-        for answer in result.solutions:
-            _check(puzzle, answer, rules)
-        return result
+    in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
+                                 deadline=deadline, cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
+                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=limit, counting=True)
+    if in_child is not None:
+        return in_child
     # uniqueness under may-leave-empty with touching allowed: no-self-touch answers plus one
     # detour search (module docstring); full counts use the full formula
     shrink = _shrinks_to_no_touch(rules) and limit <= 2
@@ -464,6 +453,7 @@ def is_unique(
     time_limit: float | None = None,
     solver: str = DEFAULT_SOLVER,
     known: Solution | None = None,
+    method: str | None = None,
 ) -> CountResult[Solution]:
     """``count(limit=2)``: its ``uniqueness`` is unique / multiple (both answers kept) / none /
     unknown, and ``unique`` is True, False or None. ``known``: an answer at hand, as in
@@ -472,4 +462,10 @@ def is_unique(
     >>> is_unique(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False)).unique
     False
     """
-    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, known=known)
+    return count(puzzle, rules=rules, limit=2, time_limit=time_limit, solver=solver, known=known, method=method)
+
+
+def _only_sat(method: str | None) -> None:
+    if method not in (None, "sat"):
+        raise ValueError(f"method {method!r} does not solve stacks of layers: the backtracking baseline searches one "
+                         "layer; use the sat method (the default)")

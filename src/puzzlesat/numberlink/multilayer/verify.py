@@ -72,12 +72,12 @@ def _via_violations(puzzle: Puzzle, solution: Solution) -> list[Violation]:
             continue  # reported by the shared checks
         outside = tuple(b for a, b in zip(cells, cells[1:]) if is_adjacent(a, b) and not puzzle.is_step(a, b))
         if outside:
-            out.append(Violation("outside-via", f"path {label!r} steps to {outside[0]} outside a via", label, outside))
+            out.append(Violation("outside-via", f"path {label!r} steps to {outside[0]} outside a via", label=label, cells=tuple(outside)))
         passed = {puzzle.via_at(a).name for a, b in zip(cells, cells[1:])  # type: ignore[union-attr]
                   if a[0] != b[0] and puzzle.is_step(a, b)}  # (a step between layers inside one via)
         if len(passed) > 1:
             names = ", ".join(sorted(passed))
-            out.append(Violation("several-vias", f"path {label!r} passes through vias {names}", label))
+            out.append(Violation("several-vias", f"path {label!r} passes through vias {names}", label=label))
     where = {cell: (label, i) for label, cells in solution.paths for i, cell in enumerate(cells)}
     for via in puzzle.vias:
         owners = {where[cell][0] if cell in where else None for cell in via.cells}
@@ -85,7 +85,7 @@ def _via_violations(puzzle: Puzzle, solution: Solution) -> list[Violation]:
         whole = len(owners) == 1 and None not in owners and len(positions) == len(via.cells) and (
             all(b == a + 1 for a, b in zip(positions, positions[1:])) or all(b == a - 1 for a, b in zip(positions, positions[1:])))
         if not whole:
-            out.append(Violation("via-unused", f"via {via.name!r} at {via.cells[0]} is not passed through by one path", None, via.cells))
+            out.append(Violation("via-unused", f"via {via.name!r} at {via.cells[0]} is not passed through by one path", cells=tuple(via.cells)))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Swap's family record and its verbs: the record shape of docs/record.schema.json, generate
+"""Swap's family record and its records: the record shape of docs/record.schema.json, generate
 options converted without argparse, a generated level that reads back with its claims, the
 public verbs shared with the other families."""
 
