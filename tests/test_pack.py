@@ -492,3 +492,19 @@ def test_every_family_pack_cut_at_every_byte_of_its_last_puzzle_resumes_or_is_re
         list(writer)
         assert cut.read_bytes() in (data, data[:-1]), offset
     assert refused > 10
+
+
+def test_the_pack_modules_are_library_code() -> None:
+    """No argparse, no printing, no command line: the CLI draws and prints what they return."""
+    import ast
+    import importlib
+
+    for name in ("puzzlesat.pack", "puzzlesat.packfiles", "puzzlesat.numberlink.multilayer.packing", "puzzlesat.seeds"):
+        tree = ast.parse(open(importlib.import_module(name).__file__).read())
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        assert "print" not in calls and not any(module == "cli" or module.endswith(".cli") or "puzzlesat.cli" in module
+                                                for module in imported), name
+        if name != "puzzlesat.seeds":  # (seeds.seed_argument, the --seed converter, moves to cli/ with the new package)
+            assert "argparse" not in imported, name

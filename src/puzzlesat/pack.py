@@ -8,7 +8,7 @@ the same settings resumes after the last puzzle, and refuses other settings or a
 (the line count of each block shows a block cut short). Puzzle ``I`` is drawn with
 :func:`~puzzlesat.seeds.puzzle_seed`, and again with the next attempt's seed while it repeats
 an earlier puzzle of the pack. A family with a :class:`~puzzlesat.family.PackFolder` for the
-size writes a folder instead (:mod:`puzzlesat.packfolder`). The library prints nothing: the
+size writes a folder instead (:mod:`puzzlesat.packfiles`). The library prints nothing: the
 command line draws progress from ``on_event`` and prints :meth:`PackWriter.summary`.
 
 >>> import dataclasses, os, tempfile
@@ -27,23 +27,18 @@ command line draws progress from ``on_event`` and prints :meth:`PackWriter.summa
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
+from . import packfiles
 from .errors import PuzzlesatError, require_count
 from .family import Family, Generated
-from .seeds import DUPLICATE_RETRIES, accepted_seeds, puzzle_seed, require_seed
-from .textio import output_file_problem
+from .packfiles import PackError
+from .seeds import DUPLICATE_RETRIES, puzzle_seed, require_seed
 from .timing import Deadline
 
-HEADER = re.compile(r"# puzzle (\d{1,18}): seed (\d{1,40}),.* \((\d{1,9}) lines\)")
 EventHandler = Callable[[int, str], None]  # (puzzle index, a note such as "#3: 12 draws")
-
-
-class PackError(PuzzlesatError, ValueError):
-    """A pack that cannot be written or resumed: the message names the file and the problem."""
 
 
 class RepeatedPuzzles(PuzzlesatError):
@@ -213,8 +208,6 @@ class PackWriter:
     Raises :class:`PackError` when ``out`` cannot be written or resumed."""
 
     def __init__(self, request: PackRequest, *, on_event: EventHandler | None = None) -> None:
-        from . import packfolder
-
         self.request = request
         self.family = request.family
         self.on_event = on_event
@@ -231,83 +224,12 @@ class PackWriter:
         if self.out is None:
             return
         if self.folder is not None:
-            identities = packfolder.existing(self.out, self.first_line, self.folder, request)
+            identities = packfiles.existing(self.out, self.first_line, self.folder, request)
         else:
-            identities = self._existing_file()
+            identities, self._needs_blank = packfiles.existing_file(self.out, self.first_line, request)
         self.resumed = len(identities)
         self._seen.update(identities)
         self._fresh = not identities
-
-    # -- reading what a previous run left ------------------------------------------------------
-    def _existing_file(self) -> list[str]:
-        """The entry texts a previous run with these settings left in ``out``."""
-        out = self.out
-        problem = output_file_problem(out)
-        if problem:
-            raise PackError(problem)
-        if not os.path.exists(out) or os.path.getsize(out) == 0:
-            return []
-        try:
-            with open(out, "rb") as handle:
-                text = handle.read().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PackError(f"cannot resume {out}: {exc}") from None
-        if (self.first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
-            return []
-        first, _, rest = text.partition("\n")
-        if first != self.first_line:
-            raise PackError(f"{out} was not written by a run with these settings (its first line is {first[:200]!r}; "
-                            f"this run's: {self.first_line!r}); choose another out")
-        entries = self._blocks(rest)
-        self._needs_blank = bool(entries) and not text.endswith("\n\n")  # (an editor dropped the last blank line)
-        return entries
-
-    def _blocks(self, rest: str) -> list[str]:
-        """The entries of the blocks after the first line, each checked: numbered 0..n-1, a seed
-        of this run, its announced lines all there, and read back by the family as one puzzle."""
-        out = self.out
-        lines = rest.split("\n")
-        tail = lines.pop()  # (text after the last newline: a line cut short)
-        entries: list[str] = []
-        at = 0
-        while at < len(lines):
-            number = at + 2  # (of the file: the first line is line 1)
-            found = HEADER.fullmatch(lines[at])
-            index = len(entries)
-            if found is None:
-                raise PackError(f"cannot resume {out}: line {number} is not the line of puzzle {index} "
-                                f"({lines[at][:80]!r}); a pack resumes only as this command wrote it")
-            if int(found.group(1)) != index:
-                raise PackError(f"cannot resume {out}: line {number} is puzzle {found.group(1)}'s, not puzzle {index}'s")
-            seed, count = int(found.group(2)), int(found.group(3))
-            if seed not in accepted_seeds(self.request.seed, index):
-                raise PackError(f"cannot resume {out}: puzzle {index} has seed {seed}, not one of this run's "
-                                f"(first {puzzle_seed(self.request.seed, index)})")
-            body = lines[at + 1 : at + 1 + count]
-            if len(body) < count:
-                raise PackError(f"{out} ends in the middle of puzzle {index} ({len(body)} of its {count} lines; the run "
-                                "writing it stopped there); remove the incomplete last block to resume")
-            at += 1 + count
-            if at < len(lines):
-                if lines[at]:
-                    raise PackError(f"cannot resume {out}: line {at + 2} should be the blank line after puzzle {index}")
-                at += 1
-            entry = "\n".join(body)
-            self._check_entry(index, entry)
-            entries.append(entry)
-        if tail:
-            raise PackError(f"{out} ends in the middle of puzzle {len(entries)} (in its first line; the run writing it "
-                            "stopped there); remove the incomplete last block to resume")
-        return entries
-
-    def _check_entry(self, index: int, entry: str) -> None:
-        try:
-            items = self.family.load(entry + "\n", source=self.out, fmt=None, options=dict(self.request.options))
-        except (ValueError, PuzzlesatError) as exc:
-            items = [exc]
-        if len(items) != 1 or isinstance(items[0], Exception):
-            problem = f": {items[0]}" if items and isinstance(items[0], Exception) else f" ({len(items)} puzzles in its block)"
-            raise PackError(f"cannot resume {self.out}: puzzle {index} does not read back as one puzzle{problem}")
 
     # -- making and writing --------------------------------------------------------------------
     def __iter__(self) -> Iterator[PackEntry]:
@@ -378,15 +300,13 @@ class PackWriter:
         return f"{draws} draws"
 
     def _write(self, index: int, made: Generated, block: str, files: Mapping[str, str]) -> None:
-        from . import packfolder
-
         if self.folder is not None:
             line = puzzle_line(index, made, name=next(iter(files))) + "\n"
-            packfolder.write(self.out, files, line, first_line=self.first_line if self._fresh else None)
+            packfiles.write(self.out, files, line, first_line=self.first_line if self._fresh else None)
         elif self._fresh:  # the first line and the first block, whole or not at all
-            packfolder.write_whole(self.out, self.first_line + "\n" + block)
+            packfiles.write_whole(self.out, self.first_line + "\n" + block)
         else:
-            packfolder.append(self.out, ("\n" if self._needs_blank else "") + block)
+            packfiles.append(self.out, ("\n" if self._needs_blank else "") + block)
         self._fresh = self._needs_blank = False
 
     def summary(self) -> str:

@@ -1,5 +1,6 @@
 """The pack writer's files: writing whole (a temporary name, then renamed) or appending one
-complete block, and a pack folder for families whose puzzles go one per file.
+complete block; reading back what a previous run left, in a pack file (:func:`existing_file`)
+or in a pack folder for families whose puzzles go one per file (:func:`existing`).
 
 A pack folder (``out``) holds ``pack.txt`` (the run's first line, then one line per puzzle:
 ``# puzzle I: NAME, seed S, <facts>``) and the files the family's
@@ -19,13 +20,19 @@ import os
 import re
 from typing import Any, Mapping
 
+from .errors import PuzzlesatError
 from .family import PackFolder
 from .seeds import accepted_seeds, puzzle_seed
 from .textio import output_file_problem
 
+HEADER = re.compile(r"# puzzle (\d{1,18}): seed (\d{1,40}),.* \((\d{1,9}) lines\)")  # a puzzle's line in a pack file
 MANIFEST = "pack.txt"
 PART = ".part"  # the ending of a file being written
 LINE = re.compile(r"# puzzle (\d{1,18}): (\S+), seed (\d{1,40})(?:,.*)?")
+
+
+class PackError(PuzzlesatError, ValueError):
+    """A pack that cannot be written or resumed: the message names the file and the problem."""
 
 
 def write_whole(path: str, text: str) -> None:
@@ -74,8 +81,6 @@ def existing(folder: str, first_line: str, layout: PackFolder, request: Any) -> 
     when missing); raises PackError naming what stops a resume: ``pack.txt`` must open with
     ``first_line`` and number its puzzles 0..n-1 with their file names and this run's seeds,
     and every puzzle's files must read back and pass the family's ``check``."""
-    from .pack import PackError
-
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise PackError(f"{folder} is a file; a pack of {request.family.name} puzzles of this size is a folder (out names the folder)")
     if not os.path.exists(folder):
@@ -122,8 +127,6 @@ def existing(folder: str, first_line: str, layout: PackFolder, request: Any) -> 
 
 def _checked(folder: str, layout: PackFolder, names: tuple[str, ...], index: int, request: Any) -> str:
     """The puzzle file's text of puzzle ``index``, its files read back and checked."""
-    from .pack import PackError
-
     try:
         texts = []
         for name in names:
@@ -142,3 +145,76 @@ def _remove_parts(folder: str, layout: PackFolder) -> None:
             for name in os.listdir(place):
                 if name.endswith(PART):
                     os.remove(os.path.join(place, name))
+
+
+def existing_file(out: str, first_line: str, request: Any) -> tuple[list[str], bool]:
+    """The entry texts a previous run with these settings left in the pack file ``out``, and
+    whether its last blank line is missing (an editor dropped it); raises PackError naming the
+    problem: another first line, a block that is not this run's or that the family does not
+    read back, a file that ends inside a block."""
+    problem = output_file_problem(out)
+    if problem:
+        raise PackError(problem)
+    if not os.path.exists(out) or os.path.getsize(out) == 0:
+        return [], False
+    try:
+        with open(out, "rb") as handle:
+            text = handle.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError(f"cannot resume {out}: {exc}") from None
+    if (first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
+        return [], False
+    first, _, rest = text.partition("\n")
+    if first != first_line:
+        raise PackError(f"{out} was not written by a run with these settings (its first line is {first[:200]!r}; "
+                        f"this run's: {first_line!r}); choose another out")
+    entries = _blocks(out, rest, request)
+    return entries, bool(entries) and not text.endswith("\n\n")
+
+
+def _blocks(out: str, rest: str, request: Any) -> list[str]:
+    """The entries of the blocks after the first line, each checked: numbered 0..n-1, a seed
+    of this run, its announced lines all there, and read back by the family as one puzzle."""
+    lines = rest.split("\n")
+    tail = lines.pop()  # (text after the last newline: a line cut short)
+    entries: list[str] = []
+    at = 0
+    while at < len(lines):
+        number = at + 2  # (of the file: the first line is line 1)
+        found = HEADER.fullmatch(lines[at])
+        index = len(entries)
+        if found is None:
+            raise PackError(f"cannot resume {out}: line {number} is not the line of puzzle {index} "
+                            f"({lines[at][:80]!r}); a pack resumes only as this command wrote it")
+        if int(found.group(1)) != index:
+            raise PackError(f"cannot resume {out}: line {number} is puzzle {found.group(1)}'s, not puzzle {index}'s")
+        seed, count = int(found.group(2)), int(found.group(3))
+        if seed not in accepted_seeds(request.seed, index):
+            raise PackError(f"cannot resume {out}: puzzle {index} has seed {seed}, not one of this run's "
+                            f"(first {puzzle_seed(request.seed, index)})")
+        body = lines[at + 1 : at + 1 + count]
+        if len(body) < count:
+            raise PackError(f"{out} ends in the middle of puzzle {index} ({len(body)} of its {count} lines; the run "
+                            "writing it stopped there); remove the incomplete last block to resume")
+        at += 1 + count
+        if at < len(lines):
+            if lines[at]:
+                raise PackError(f"cannot resume {out}: line {at + 2} should be the blank line after puzzle {index}")
+            at += 1
+        entry = "\n".join(body)
+        _check_entry(out, index, entry, request)
+        entries.append(entry)
+    if tail:
+        raise PackError(f"{out} ends in the middle of puzzle {len(entries)} (in its first line; the run writing it "
+                        "stopped there); remove the incomplete last block to resume")
+    return entries
+
+
+def _check_entry(out: str, index: int, entry: str, request: Any) -> None:
+    try:
+        items = request.family.load(entry + "\n", source=out, fmt=None, options=dict(request.options))
+    except (ValueError, PuzzlesatError) as exc:
+        items = [exc]
+    if len(items) != 1 or isinstance(items[0], Exception):
+        problem = f": {items[0]}" if items and isinstance(items[0], Exception) else f" ({len(items)} puzzles in its block)"
+        raise PackError(f"cannot resume {out}: puzzle {index} does not read back as one puzzle{problem}")
