@@ -469,7 +469,10 @@ def test_every_family_writes_resumes_reads_back_and_repeats_its_bytes(tmp_path, 
             return [line for line in family.format(puzzle, fmt=family.formats[0].name).splitlines()
                     if not line.startswith(("# name:", "# puzzlesat generate ", "# puzzle "))]
 
-        assert [text(p) for p in read] == [text(e.generated.puzzle) for e in entries]
+        chosen = dict(_request(family, size, options, 1, None).options)
+        alone = [family.load(family.pack_entry(e.generated), source=str(out), fmt=None, options=chosen)[0] for e in entries]
+        assert [text(p) for p in read] == [text(p) for p in alone]  # (each entry read alone: the same puzzle, stated answer)
+        assert [family.size_text(p) for p in read] == [family.size_text(e.generated.puzzle) for e in entries]
     with pytest.raises(PackError, match="not written by a run with these settings"):
         PackWriter(_request(family, size, options, 4, out, seed=3))
 
@@ -508,3 +511,12 @@ def test_the_pack_modules_are_library_code() -> None:
                                                 for module in imported), name
         if name != "puzzlesat.seeds":  # (seeds.seed_argument, the --seed converter, moves to cli/ with the new package)
             assert "argparse" not in imported, name
+
+
+@pytest.mark.parametrize("family, size, options", [case for case in _small_requests() if len(case.values[1] or ()) != 3])
+def test_every_family_pack_entry_is_the_same_for_the_same_puzzle_whatever_its_seed(family, size, options) -> None:
+    """A pack sees a repeat by its text: an entry naming the seed would let one puzzle in twice."""
+    seed = puzzle_seed(123, 4, 5)
+    request = _request(family, size, options, 1, None)
+    made = family.make(size, seed=seed, time_limit=None, options=dict(request.options))
+    assert str(seed) not in family.pack_entry(made)

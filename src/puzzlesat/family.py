@@ -148,7 +148,8 @@ class Family:
     - ``render(puzzle, answer=None, *, title="") -> Scene``;
     - ``size_text(puzzle) -> str``: "5x5", "8x8x2";
     - ``make(size, *, seed, time_limit, options, on_try=None) -> Generated``: one generated
-      puzzle (``size`` a tuple of ints as ``--size`` gives it);
+      puzzle (``size`` a tuple of ints as ``--size`` gives it, None for the family's default);
+      ``on_try`` is called after each draw with what the draws gave so far (see ``draw_note``);
     - ``pack_entry(generated) -> str``: a generated puzzle as a pack holds it (native text that
       ``load`` reads back, with what it states about its answer); the same puzzle gives the same
       text (no pack index or run seed in it), which is how a pack sees a repeat;

@@ -94,9 +94,17 @@ def make(size: Optional[tuple[int, int]], *, seed: int, time_limit: Any = None, 
 
 
 def pack_entry(generated: Generated) -> str:
-    """The level as a pack holds it: native text with its comment, ``minimum`` and
-    ``solution`` lines, which :func:`puzzlesat.swap.formats.parse` reads back."""
-    return formats.format(generated.puzzle)
+    """The level as a pack holds it: native text with its ``minimum`` and ``solution`` lines,
+    which :func:`puzzlesat.swap.formats.parse` reads back. Its comments are left out: they name
+    the seed, and the same level drawn from two seeds must give the same text (the pack's line
+    above it says the seed).
+
+    >>> "seed" in pack_entry(make((2, 1), seed=0, options={"difficulty": "easy"}))
+    False
+    """
+    import dataclasses
+
+    return formats.format(dataclasses.replace(generated.puzzle, comments=()))
 
 
 def draw_note(tries: int, stats: Mapping[str, Any]) -> str:
