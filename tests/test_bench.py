@@ -116,6 +116,7 @@ def test_puzzlesat_bench_command_runs_the_runner(fake_module, tmp_path, capsys) 
     assert "unknown benchmark module" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypatch) -> None:
     """A stand-in module that gives two rows and then hangs: the runner keeps both rows, stops
     the child process at the budget and says so in the notes and the report."""
@@ -135,7 +136,7 @@ def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypa
     monkeypatch.setattr(runner.importlib.util, "find_spec", lambda name: object())
     started = time.monotonic()
     notes = runner.run_all(["hangs"], time_limit=1.0, quick=True, out=tmp_path / "out", echo=lambda *a: None, isolate=True, budget=5.0)
-    assert time.monotonic() - started < 60
+    assert time.monotonic() - started < 60  # (a hang guard only: the module sleeps 600 s unless stopped)
     assert "budget of 5 s" in notes["stopped"]["hangs"] and "after 2 rows" in notes["stopped"]["hangs"]
     assert [r["instance"] for r in load_rows(tmp_path / "out" / "rows.jsonl")] == ["a", "b"]
     text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()

@@ -57,7 +57,7 @@ def write_png(scene: Scene, path: str | Path, *, scale: float = 1.0) -> Path:
 class _Painter:
     """Paints shapes in scene order. Runs of plain rectangles (a board's cells) and of lines
     (crosses on cells an answer misses) are drawn as one collection each: one matplotlib artist
-    per cell took 400 s and 10 GB for a 1000x1000 board."""
+    per cell takes minutes and gigabytes on a board of a million cells."""
 
     def __init__(self, axes, points_per_unit: float) -> None:
         self.axes = axes

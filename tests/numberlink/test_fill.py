@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from puzzlesat.numberlink import fill
 from puzzlesat.numberlink.generate import unionfind_links
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
@@ -71,6 +73,7 @@ def test_filling_keeps_paths_valid_and_names_exactly_the_cells_left_empty() -> N
     assert routed_ >= 100 and left_some >= 10, (routed_, left_some)  # (so that repairs have work to do)
 
 
+@pytest.mark.slow
 def test_every_drawn_answer_is_an_answer_and_repairs_are_needed_and_made() -> None:
     drawn = repaired = 0
     for puzzle in _random_path_puzzles(50, seed=1000) + _random_open_puzzles(150, 2, OPEN_SIZES):

@@ -81,6 +81,7 @@ def test_limits_give_unknown_and_no_self_touch_is_refused() -> None:
         count_answers(puzzle, Rules(no_self_touch=True))
 
 
+@pytest.mark.slow
 def test_janko_uniqueness_agrees_with_sat() -> None:
     """The first 20 janko puzzles (8x8 to 11x11): unique or not, by both methods."""
     puzzles = load_set("janko")[:20]
@@ -147,7 +148,7 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"] == "no second answer" and result.stats["frontier_sweep"] == "reverse"
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 45  # (a hang guard: the slow forward count sleeps 60 s unless stopped)
 
 
 def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,8 @@ import importlib
 import random
 from collections import Counter
 
+import pytest
+
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
 from puzzlesat.numberlink.solve import count as sat_count
@@ -58,6 +60,7 @@ def instances(n: int, seed: int):
         yield puzzle, RULE_SETS[rng.randrange(len(RULE_SETS))]
 
 
+@pytest.mark.slow
 def test_sat_and_backtracking_agree_on_1200_random_small_boards() -> None:
     outcomes = Counter()
     sizes = set()

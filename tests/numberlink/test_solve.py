@@ -107,39 +107,50 @@ def test_crossing_pairs_are_unsatisfiable_without_data() -> None:
         assert solve(puzzle, rules=rules).status is Status.UNSATISFIABLE
 
 
-def test_time_limit_while_counting_returns_promptly() -> None:
-    """Counting every answer of a nearly empty 30x30 board cannot finish: stop at the limit."""
+def test_time_limit_while_counting_returns_promptly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting every answer of a nearly empty 30x30 board cannot finish: it stops at its
+    deadline, here a long limit the clock jumps past once the counting has started."""
+    from tests.clock import jump_clock_after
+
     puzzle = Puzzle(30, 30, (Pair("A", (0, 0), (29, 29)), Pair("B", (0, 29), (15, 3))))
-    start = time.perf_counter()
-    result = count(puzzle, rules=Rules(cover_all=False), limit=10**6, time_limit=1.0)
-    assert time.perf_counter() - start < 2.5
-    assert not result.complete
-    # the answers found before the limit are kept: two make it "multiple" (an idle machine finds
-    # hundreds; a slow, busy one found none within the second, and then it is unknown)
+    clock = jump_clock_after(monkeypatch, reads=100)
+    result = count(puzzle, rules=Rules(cover_all=False), limit=10**6, time_limit=60)
+    assert clock.jumped and not result.complete
+    # the answers found before the deadline are kept: two make it "multiple" (with none or
+    # one, it is unknown)
     assert len(result.solutions) == result.count
     assert result.uniqueness is (Uniqueness.MULTIPLE if result.count >= 2 else Uniqueness.UNKNOWN)
 
 
-def test_time_limit_while_encoding_a_huge_board() -> None:
+def test_time_limit_while_encoding_a_huge_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building the formula of a million cells looks at the deadline as it goes: the clock
+    jumps past a long limit a few looks into it, and the answer is unknown before the formula
+    is complete (no "variables" in the stats). In process, and under no-self-touch rules, whose
+    formula is built at once (default rules first draw an answer by routing, fill.py)."""
+    from tests.clock import jump_clock_after
+
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10**9)
     # (pairs chosen so that no search-free check refutes the board: topology.py)
     puzzle = Puzzle(1000, 1000, (Pair("A", (0, 0), (999, 999)), Pair("B", (0, 999), (500, 501))))
-    start = time.perf_counter()
-    result = solve(puzzle, time_limit=0.3)
-    assert time.perf_counter() - start < 2.0
-    assert result.status is Status.UNKNOWN
+    clock = jump_clock_after(monkeypatch, reads=10)
+    result = solve(puzzle, rules=Rules(no_self_touch=True), time_limit=60)
+    assert clock.jumped and result.status is Status.UNKNOWN
+    assert "variables" not in result.stats
 
 
-def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped() -> None:
+def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
 
     puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (250, 251))))
     cells = puzzle.width * puzzle.height
     assert wants_child(Deadline(1.0), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS) == can_fork()
     assert not wants_child(Deadline(None), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS)
-    start = time.perf_counter()
-    result = count(puzzle, time_limit=1.0)
-    assert time.perf_counter() - start < 1.0 + GRACE_SECONDS + 1.0
-    assert result.uniqueness is Uniqueness.UNKNOWN
+    from tests.clock import jump_clock_after
+
+    jump_clock_after(monkeypatch, reads=20)  # (the forked child reads the same clock: it jumps there)
+    result = count(puzzle, time_limit=60)
+    assert result.uniqueness is Uniqueness.UNKNOWN  # (the child saw its deadline pass)
 
 
 def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,7 +161,8 @@ def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) 
     start = time.perf_counter()
     counted = count(puzzle, time_limit=0.5)
     solved = solve(puzzle, time_limit=0.5)
-    assert time.perf_counter() - start < 2 * (0.5 + GRACE_SECONDS) + 1.0
+    # a hang guard only (the hanging solver sleeps 60 s each time): "killed" below is the check
+    assert time.perf_counter() - start < 2 * (0.5 + GRACE_SECONDS) + 30.0
     assert counted.uniqueness is Uniqueness.UNKNOWN and solved.status is Status.UNKNOWN
     assert "killed" in counted.stats["stopped"] and "killed" in solved.stats["stopped"]
 
@@ -169,10 +181,11 @@ def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPat
 
 
 def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A child that has found an answer but overruns the limit afterwards (on a 1002 x 1002
-    board, freeing the solver's memory alone took 3.7 s) is killed; the answer it reported stays.
-    Once it has reported all the caller asked for (one answer for solve, ``limit`` for count)
-    it is stopped at once."""
+    """A child that has found an answer but overruns the limit afterwards (on a board of a
+    million cells, freeing the solver's memory alone takes seconds) is killed; the answer it
+    reported stays. Once it has reported all the caller asked for (one answer for solve,
+    ``limit`` for count) it is stopped at once, not at the limit. The times asserted are hang
+    guards only, well under the 60 s the child would hang: the stats say how it was stopped."""
     solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 1)
     monkeypatch.setattr(solve_module._Search, "close", lambda self: time.sleep(60))  # (in the child only)
@@ -180,29 +193,31 @@ def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: p
     for rules in (Rules(), Rules(no_self_touch=True)):
         start = time.perf_counter()
         solved = solve(puzzle, rules=rules, time_limit=30)
-        assert time.perf_counter() - start < 1.5  # (not 30 s: stopped once it had its answer)
-        assert solved.solved and verify(puzzle, solved.solution, rules) == [] and "stopped" in solved.stats["stopped"]
+        assert time.perf_counter() - start < 20  # (a hang guard: not at the 30 s limit)
+        assert solved.solved and verify(puzzle, solved.solution, rules) == []
+        assert "stopped" in solved.stats["stopped"]  # (stopped once it had its answer, not killed at the limit)
         start = time.perf_counter()
         first = count(puzzle, rules=rules, limit=1, time_limit=30)
-        assert time.perf_counter() - start < 1.5
+        assert time.perf_counter() - start < 20  # (a hang guard)
         assert first.count == 1 and first.complete and first.solutions == (solved.solution,)
+        assert "stopped" in first.stats["stopped"]
         start = time.perf_counter()
         counted = count(puzzle, rules=rules, time_limit=0.5)  # (the proof that no second exists never comes)
-        # (1.50 s alone; 2.70 s once in a clean-clone run of the suite on a loaded machine, the
-        # parent waiting for a core: the check is that the child is killed, not left for 60 s)
-        assert time.perf_counter() - start < 0.5 + GRACE_SECONDS + 2.0
+        assert time.perf_counter() - start < 0.5 + GRACE_SECONDS + 30.0  # (a hang guard)
         assert "killed" in counted.stats["stopped"]
         assert counted.count == 1 and not counted.complete and counted.uniqueness is Uniqueness.UNKNOWN
         assert counted.solutions == (solved.solution,)
 
 
 def test_time_limit_on_a_hard_published_puzzle() -> None:
-    """janko #66 (25x25): its uniqueness under touching rules is not decided in a second."""
+    """janko #66 (25x25) under touching rules, with a second: multiple, or unknown with every
+    answer found kept and valid. (How soon it returns is for benchmarks/; the bound below
+    only guards against a hang.)"""
     text = shared_path("numberlink", "thomasahle-numberlink", "puzzles", "janko").read_text()
     puzzle = formats.parse_all(text)[65]
     start = time.perf_counter()
     result = count(puzzle, time_limit=1.0)
-    assert time.perf_counter() - start < 2.5
+    assert time.perf_counter() - start < 1.0 + 30.0
     assert result.uniqueness in (Uniqueness.UNKNOWN, Uniqueness.MULTIPLE)
     for solution in result.solutions:
         assert verify(puzzle, solution) == []
@@ -269,6 +284,7 @@ def test_janko_190_needs_touching_and_is_solved() -> None:
 ADC2015 = ("dasadc-conmgr-ADC2015", "sample", "ADC2015_QA", "Q")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,first", [("Q07.txt", "covering"), ("Q10.txt", "covering"), ("Q11.txt", "covering"), ("Q17.txt", None)])
 def test_adc_2015_puzzles_that_the_may_leave_empty_formula_missed(name: str, first: str | None) -> None:
     """Q07, Q10, Q11 (their published answers cover every cell) and Q17 (49 empty cells) were
@@ -635,15 +651,15 @@ def test_cli_allow_empty_and_unsatisfiable(tmp_path: Path, capsys: pytest.Captur
 def test_colour_count_refutes_a_huge_board_at_once() -> None:
     """thomasahle inputs6 #2 (1002 x 1002, five pairs): four spokes from the corners to a centre
     block and one pair on diagonal neighbours; the paths would cover one black cell more than
-    white, and the board has as many of each. (The SAT formula took 16 s to refute it.)"""
+    white, and the board has as many of each: refuted before any formula is built (the SAT
+    formula takes many seconds to refute it)."""
     from puzzlesat.numberlink.topology import colour_count_contradiction
 
     pairs = (Pair("a", (0, 0), (500, 500)), Pair("b", (0, 1001), (500, 501)), Pair("c", (501, 500), (1001, 0)),
              Pair("d", (501, 501), (1001, 1001)), Pair("e", (997, 997), (998, 998)))
     puzzle = Puzzle(1002, 1002, pairs)
-    start = time.perf_counter()
     solved, counted = solve(puzzle, time_limit=60), count(puzzle, time_limit=60)
-    assert time.perf_counter() - start < 2.0
+    assert "variables" not in solved.stats and "variables" not in counted.stats  # (no formula)
     assert solved.status is Status.UNSATISFIABLE and counted.uniqueness is Uniqueness.NONE and counted.complete
     assert "chessboard" in solved.stats["proof"]
     assert colour_count_contradiction(puzzle, Rules(cover_all=False)) is None  # (cells may stay empty: no such count)

@@ -61,6 +61,7 @@ def test_trivial_requests_are_refused_and_impossible_ones_fail(oracle):
     assert reached and 0 < int(reached[1]) <= 50 and int(reached[2]) <= int(reached[3]) < 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("inside", [(3, 3), (4, 3)])
 def test_no_level_needs_more_moves_than_the_bound_and_the_bound_is_not_linear(inside):
     """Every level inside a small walled region, every start: its minimum (breadth-first) is at

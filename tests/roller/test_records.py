@@ -97,7 +97,7 @@ def test_solve_record_takes_the_method_from_the_options() -> None:
 
 def test_a_solver_answer_that_fails_verify_is_an_unverified_answer(monkeypatch) -> None:
     install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
-    with pytest.raises(UnverifiedAnswer, match="which fails verify: unpainted"):
+    with pytest.raises(UnverifiedAnswer, match="fails the independent check: unpainted"):
         solve_record(parse(RING), options={}, time_limit=10)
 
 

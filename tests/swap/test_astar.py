@@ -101,22 +101,46 @@ def test_cap_and_time_limit_give_unknown():
     assert astar_solve(level, time_limit=0.0).status is Status.UNKNOWN
 
 
-def test_the_baseline_returns_at_its_time_limit():
-    # a 7x6 expert level no run solves within the limit; without the cap, states pile up for the
-    # whole second, and freeing them once a run stopped took 0.12 s past the limit. The wall
-    # clock allows for a loaded machine; the process's own CPU time must keep to the limit.
-    import time
-
+def expert_level() -> Level:
+    """A 7x6 expert level that no run solves in a few thousand expansions."""
     from puzzlesat.swap.generate import draw_level
 
-    level = draw_level(random.Random(3), difficulty="expert", goal="match", size=(7, 6))
-    limit = 1.0
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = astar_solve(level, time_limit=limit, cap=1_000_000)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    assert result.status is Status.UNKNOWN and "timeout" in {run["status"] for run in result.stats["runs"].values()}
-    assert wall < limit + 0.25
-    assert cpu < limit + 0.05
+    return draw_level(random.Random(3), difficulty="expert", goal="match", size=(7, 6))
+
+
+def test_the_baseline_stops_at_a_deadline_reached_inside_a_run(monkeypatch):
+    """The deadline is checked during a run, not only between runs: when the clock passes the
+    limit mid-search, that run stops with "timeout", no further run starts, and the answer is
+    unknown (the clock jumps instead of being waited for: no bound on speed)."""
+    from tests.clock import jump_clock_after
+
+    clock = jump_clock_after(monkeypatch, reads=200)
+    result = astar_solve(expert_level(), time_limit=60.0, cap=1_000_000)
+    runs = result.stats["runs"]
+    assert clock.jumped
+    assert result.status is Status.UNKNOWN and result.solution is None
+    assert [run["status"] for run in runs.values()] == ["timeout"]  # the first run, and no other
+    assert 0 < next(iter(runs.values()))["expansions"] < 200
+
+
+def test_the_baseline_keeps_back_the_time_to_free_its_states():
+    """A run stops while the time left is still enough to free the states it holds (about
+    FREE_SECONDS_PER_STATE_CELL per state and board cell), so the baseline returns at its limit:
+    with room for twice as many states it expands more, and either way stops with "timeout"
+    although its deadline never passes."""
+    from puzzlesat.swap.astar import FREE_SECONDS_PER_STATE_CELL
+    from tests.clock import FixedRemaining
+
+    level = expert_level()
+    cells = 7 * 6  # the state holds one entry per board cell
+    expansions = []
+    for states in (2_000, 4_000):
+        deadline = FixedRemaining(FREE_SECONDS_PER_STATE_CELL * cells * states)
+        result = astar_solve(level, time_limit=deadline, cap=1_000_000, heuristics=["H_E"])
+        run = result.stats["runs"]["H_E"]
+        assert result.status is Status.UNKNOWN and run["status"] == "timeout"
+        expansions.append(run["expansions"])
+    assert 0 < expansions[0] < expansions[1] < 1_000_000
 
 
 def test_start_already_at_goal():

@@ -236,6 +236,7 @@ def plain_guide(task: Task, colours, goal: str) -> int:
     return total
 
 
+@pytest.mark.slow
 def test_bit_set_layout_bounds_agree_with_plain_search():
     """LayoutBound (bit sets, a colour's need cached per cell set) and its guide against the
     plain versions on random layouts of random boards with walls, up to 8x8, 2-6 colours, its
@@ -463,6 +464,7 @@ def random_figure_levels(count: int, seed: int):
         yield task, graph
 
 
+@pytest.mark.slow
 def test_step_cost_bound_is_admissible_and_consistent_by_exhaustive_search():
     """The LP-chosen step costs never give a bound above the BFS distance, change by at most one
     per swap, meet every pair constraint in integers, and beat half costs somewhere."""

@@ -26,7 +26,9 @@ astar_module = importlib.import_module("puzzlesat.swap.astar")
 compiled_module = importlib.import_module("puzzlesat.swap.compiled")
 search_module = importlib.import_module("puzzlesat.swap.search")
 
-MARGIN = 1.5  # seconds of slack on a loaded machine, beyond the child's grace period
+# A hang guard only, not a bound on speed: the stopped work sleeps 60 s, so a return well before
+# that (and "killed" in the stats) shows the child was stopped; how soon is not asserted.
+MARGIN = 30.0
 
 
 def large_level(side: int = 25) -> Level:

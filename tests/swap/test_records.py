@@ -79,7 +79,7 @@ def test_verify_record_checks_the_stated_answer_and_refuses_one_from_elsewhere()
 def test_an_answer_failing_verify_is_an_unverified_answer(monkeypatch) -> None:
     wrong = SolveResult(Status.SOLVED, ("0,0>1,1",), optimal=True, lower_bound=1, method="search")
     monkeypatch.setattr(records, "run_solver", lambda level, **_: wrong)
-    with pytest.raises(UnverifiedAnswer, match="search solver .* wrong-direction: move 1"):
+    with pytest.raises(UnverifiedAnswer, match="search gave an answer .* wrong-direction: move 1"):
         records.solve_record(swap.parse(LEVEL), options={}, time_limit=20)
 
 

@@ -458,7 +458,7 @@ def solve(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float | D
 
 def _prepared(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> tuple[_Search, float]:
     """The search set up for ``puzzle``, and the seconds the set-up took (reported as the
-    baseline's "encode" time: on a 1002 x 1002 board it is about 2 s). Raises
+    baseline's "encode" time: seconds on a board of a million cells). Raises
     :class:`SearchTimeout` when the deadline passes during the set-up."""
     before = deadline.elapsed()
     search = _Search(puzzle, rules, deadline)

@@ -97,8 +97,8 @@ class ClauseBlocks:
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
-        # are made and scans every live object each time: off while feeding (ndarray.tolist 5x
-        # faster; feeding a 1002 x 1002 board 21 s -> 12.4 s)
+        # are made and scans every live object each time: off while feeding (encodings/numberlink.md,
+        # "Notes from encoding.py")
         collecting = gc.isenabled()
         gc.disable()
         left_out = self.deferred.names if self.deferred is not None else ()
@@ -325,8 +325,8 @@ def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
 
 RULER_SHARE = 1 / 64  # _walks_by_rulers: the share of the arcs at which the walks are cut
 # Boards of fewer cells are walked cell by cell: each array step costs about 10 us and there are
-# a few hundred of them (a 50 x 50 snake in ten paths: 8.4 ms against 4.3 ms cell by cell; at
-# 100 x 100 16.8 against 20.4 ms; at 200 x 200 41 against 93 ms)
+# a few hundred of them, more than a small board's walk (encodings/numberlink.md, "Notes from
+# encoding.py and the smaller modules")
 ARRAY_WALK_CELLS = 10_000
 
 
@@ -339,8 +339,8 @@ def _walks_by_rulers(other: np.ndarray, degree: np.ndarray, starts: np.ndarray) 
     (seeded, so the same every time) and the starts' own, are *rulers*: every ruler's piece
     (the arcs up to the next ruler) is walked at once, one array step per arc of the longest
     piece (a few hundred steps on a board of a million cells), and the pieces are joined in
-    order from each start. The same walks as cell by cell, about 3-4 times faster on a
-    1002 x 1002 answer (0.6 s against 2.1-2.7 s)."""
+    order from each start. The same walks as cell by cell, several times faster on an answer of
+    a million cells."""
     size = len(other)
     target = other.reshape(-1)  # arc 2 * cell + slot enters this cell (-1: no such arc)
     active = target >= 0
@@ -689,8 +689,8 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
 
     Every answer has exactly one such orientation (walk each path from its start), so the
     answers are unchanged; the directions let the solver see sooner that a path piece cannot be
-    walked from a start to an end (raetsel_110a's uniqueness proof: 10-35 s, once over 120 s,
-    without; 2.7-3.6 s with, over four solver seeds)."""
+    walked from a start to an end: hard uniqueness proofs go several times faster
+    (encodings/numberlink.md, "Notes from encoding.py")."""
     if not enc.rules.cover_all:
         raise ValueError("direction variables are built for cover-all rules (every inner cell has degree 2)")
     num_edges = enc.num_edges
@@ -784,8 +784,7 @@ def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
 def _edges_present_first(incident: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell of ``incident`` (edge ids by direction, 0 for none, in the last axis): its number
     of edges, and its edge ids with the present ones first, in their order (each id moved to its
-    place among the present or the absent ones; a stable argsort took 0.24 s against 0.18 s on a
-    million cells)."""
+    place among the present or the absent ones, which is faster than a stable argsort)."""
     present = incident > 0
     degree = present.sum(axis=-1)
     place = np.where(present, np.cumsum(present, axis=-1) - 1, degree[..., None] + np.cumsum(~present, axis=-1) - 1)

@@ -18,9 +18,8 @@ with touching allowed (the default rules):
   whose own puzzle has another answer gives another answer of the whole board.
 
 Both only ever produce answers (each is verified by the caller); neither proves anything.
-Measured on thomasahle's 1002 x 1002 board (4 pairs, corner to centre), 22 Nov 2026 on a slow
-machine: routing 2.8-3.2 s, filling 2.0-2.8 s (500,000 steps, no cell left over), where the
-SAT formula took over 40 s to build.
+On a board of a million cells they answer in seconds where the SAT formula alone takes longer
+to build (encodings/numberlink.md, "Route and fill (fill.py)").
 
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> p = Puzzle.from_rows(["A...", "....", "...A"])
@@ -40,11 +39,10 @@ import numpy as np
 from . import frontier, routing
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Solution
 
-# Windows (cells on a side) tried, smallest first, to cover cells the filling left empty; the
-# frontier count decides a window up to 14 across in well under a second, and gets at most
-# REPAIR_WINDOW_SECONDS for one (on boards with random endpoints, where the filling leaves cells
-# no window can cover, repairs without that cap took up to 30 s before giving up).
+# Windows (cells on a side) tried, smallest first, to cover cells the filling left empty.
 REPAIR_SIZES = (6, 10, 14)
+# At most this long for the frontier count of one repair window, so that boards where no window
+# can cover a cell give up soon (encodings/numberlink.md, "Route and fill (fill.py)").
 REPAIR_WINDOW_SECONDS = 1.0
 # Windows (cells on a side) in which a second answer is looked for, in reading order.
 VARIANT_SIZE = 8

@@ -143,9 +143,9 @@ _DEPTH_STEP[OPEN], _DEPTH_STEP[CLOSE] = 1, -1
 
 
 def _rows(array: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``array[index]`` along the first axis: ``np.take`` copies a row at a time, about four
-    times faster than fancy indexing on arrays of short rows (3 M rows of 16 bytes: 5.5 ms
-    against 23.5 ms), and 2.5 times on flat arrays; the frontier count gathers rows all the time."""
+    """``array[index]`` along the first axis: ``np.take`` copies a row at a time, several times
+    faster than fancy indexing on arrays of short rows; the frontier count gathers rows all the
+    time (encodings/numberlink.md, "Notes from frontier.py")."""
     return np.take(array, index, axis=0)
 
 
@@ -199,8 +199,8 @@ def _crossing(layout: "_ByteRows | _PackedRows", states: np.ndarray, positions: 
     ends, and then the XOR of the random keys over those slots is not zero (each pair wholly between
     cancels; a zero XOR by chance of the keys only keeps a dead row: the count stays exact). The
     count checks each label's pair once, at its second endpoint: a crossing made later, when a label
-    is passed on along a piece, is left to die on its own (checking there too cut raetsel_127a's
-    states from 90 M to 72 M, but cost more than it saved on most boards)."""
+    is passed on along a piece, is left to die on its own (checking there too cost more than it
+    saved on most boards; encodings/numberlink.md, "Notes from frontier.py")."""
     count = len(states)
     running = np.zeros(count, dtype=np.uint64)
     at_new = np.zeros(count, dtype=np.uint64)
@@ -333,8 +333,8 @@ _NO_CODE = 255  # (a label no state holds: no slot value equals it)
 class _PackedRows:
     """Frontier states packed in one 64-bit word each, four bits per slot (slot ``j`` in bits
     ``4j`` to ``4j + 3``), on boards of up to PACKED_MAX_SLOTS slots: gathering, sorting and
-    comparing states then work on single words (janko #268: 1.44-1.59 s against 2.07-2.12 s
-    for byte rows, alternating on a slow machine; encodings/numberlink.md).
+    comparing states then work on single words, faster than byte rows (encodings/numberlink.md,
+    "Notes from frontier.py").
     The labels get the values 3..15 afresh at the start of each row: those some state holds and
     the row's endpoints, so a label keeps its value for the whole row and two labels in play
     never share one. When more than 13 are in play, the states are unpacked into byte rows
@@ -603,8 +603,7 @@ def count_answers(
     the ways back are dropped and counting goes on: the count stays exact, but no answer is
     read back (``answers`` empty, ``stats["read_back"]`` False). ``reverse`` sweeps from the
     opposite corner (the board turned half a turn): the same count, but the states per step
-    can differ a lot (thomasahle inputs4 #3, 24x14: 0.92 M states in the widest step and 1.9 s
-    against 2.4 M and 8-9 s; janko #103: 6.8 M and 15.6 s against 0.34 M and 0.6 s).
+    can differ a lot, either way (encodings/numberlink.md, "Notes from frontier.py").
 
     >>> from puzzlesat.numberlink.model import Puzzle
     >>> p = Puzzle.from_rows(["...B", ".A..", "..BA"])

@@ -26,7 +26,7 @@ is rejected before the certificate, because such a puzzle is almost never unique
 400 10x10 candidates, 4 of 380 with such a link were unique, against 15 of 20 without); and a
 new link's target is redrawn (up to 6 times) when the link would cut off a small area that no
 link end could absorb without a loop or such a link. Together these raised the certified rate
-more than ten-fold (measured in ``benchmarks/generators.py``). A second addition (session 14):
+more than ten-fold (``benchmarks/generators.py``). A second addition:
 when the count finds a second answer, the candidate is not thrown away but *cut where the two
 answers part* — one link split in two at a step the second answer does not take (both parts at
 least 3 cells, neither a loop nor running beside itself, the link count staying in the band),
@@ -72,7 +72,7 @@ SMALL_AREA = 3         # free areas of at most this many cells are absorbed into
 TARGET_ATTEMPTS = 6    # targets tried per new link before accepting one that leaves a bad pocket
 BAND = 0.15            # link counts within +-15 % of the target are accepted
 LINKS_PER_CELL = 0.065  # the default target on boards above 15x15 (target_links)
-DEFAULT_MAX_TRIES = 10_000
+DEFAULT_MAX_TRIES = 10_000  # candidates drawn (each a try) before generate gives up
 CellT = TypeVar("CellT", bound=tuple)  # a cell of any board: (row, col) or (layer, row, col)
 
 
@@ -115,10 +115,9 @@ def target_links(width: int, height: int) -> float:
     """The link count aimed at for a board: ``sqrt(width * height)``, the side of a square board,
     about the counts of published Flow Free / Arukone boards (5 at 5x5, 10 at 10x10); on boards
     of more than 237 cells (above 15x15) ``LINKS_PER_CELL`` per cell, which is more. There the
-    quality pipeline's merging of links whose ends touch stops above ``sqrt``: its candidates
-    kept a median 0.075 links per cell at 20x20, 0.067 at 30x30, 0.06 at 40x40 and 50x50 (none
-    of 20 at 30x30 came down into the band around 30), so the old target turned nearly every
-    candidate down; with this one 17x17 and 20x20 puzzles came 22 and 7.7 times faster.
+    quality pipeline's merging of links whose ends touch stops above ``sqrt``, so ``sqrt`` would
+    turn nearly every candidate down (encodings/numberlink.md, "Notes from encoding.py and the
+    smaller modules").
 
     >>> target_links(10, 10), round(target_links(12, 10), 2), target_links(20, 20)
     (10.0, 10.95, 26.0)
@@ -231,7 +230,7 @@ class _FreePairs:
     of ``cells`` and then of ``neighbours(a)``: how :func:`grow_unionfind` picks where a path
     starts. Their number per cell sits in a Fenwick tree, so the ``k``-th pair is found, and a
     cell taken onto a path updated, in logarithmic time (listing them afresh for every path made
-    a draw quadratic in the cells: 7 s on 100x100, minutes on 200x200)."""
+    a draw quadratic in the cells: minutes on 200x200)."""
 
     def __init__(self, cells: Sequence[CellT], neighbours: Callable[[CellT], Iterable[CellT]]) -> None:
         self.cells = cells

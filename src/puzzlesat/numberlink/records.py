@@ -34,7 +34,7 @@ import dataclasses
 import re
 from typing import Any, Callable, Mapping
 
-from ..errors import ParseError, UnverifiedAnswer
+from ..errors import ParseError, UnverifiedAnswer, require_valid
 from ..family import Generated
 from ..timing import Deadline
 from . import formats, multilayer
@@ -157,9 +157,7 @@ def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
     result = _counter(puzzle, options)(puzzle, rules=rules, limit=2, time_limit=time_limit)
     checker = _checker(puzzle)
     for found in result.solutions:  # (the solvers check their answers too: this is the record's own guard)
-        broken = checker(puzzle, found, rules)
-        if broken:
-            raise UnverifiedAnswer(f"internal error: the {result.method} answer breaks the rules ({broken[0]}); please report this puzzle")
+        require_valid(checker(puzzle, found, rules), result.method or "the Numberlink solver")
     status = "solved" if result.count else "unsolvable" if result.complete else "unknown"
     reason = (result.stats or {}).get("proof")  # why there is no answer, when no search was needed to see it
     if status == "unknown":

@@ -13,17 +13,8 @@ that are not another pair's endpoint. A cell already used by other paths costs m
 that was shared in earlier rounds (a history price, raised once per round per extra user).
 After the first round only the paths through shared cells are ripped up and routed again; when
 no cell is shared the paths are an answer (paths may run beside themselves). :func:`shrink`
-cuts such a path short to one that does not.
-
-Measured (21 Nov 2026, one run each, ``PRESENT_START`` 0.5 against 5): the 29 ADC 2018
-problems are routed in 6.6 s / 3.8 s in all; of the 26 one-layer problems of ADC 2015, ADC 2018,
-imos and algorithms2012, 15 / 17 are routed within the 400 rounds (the rip-up router used for one
-layer before this one routed 13, and not ADC 2018's Q2 and Q12, 50x50 with 320 pairs and 40x40
-with 219, which the SAT search then took 12 s and 5 s to solve). On 22 Nov 2026, on a machine
-2.5-4 times slower, the heuristic read from one list per axis instead of a sum over coordinate
-tuples (the same paths): ADC 2018 routed in 10.0 s in all against 19.2 s (Q11 4.5 s against
-9.0 s, Q6 3.1 s against 5.8 s); the 41 one-layer puzzles of the ADC 2015 sample folders (both
-of its question sets), imos and algorithms2012 in 40.5 s against 59.2 s (25 routed either way).
+cuts such a path short to one that does not. How it fares on the contest sets, and the router
+it replaced: encodings/numberlink.md, "The router (routing.py)".
 
 >>> import numpy as np
 >>> free = np.ones((3, 4), dtype=bool)
@@ -47,13 +38,11 @@ import numpy as np
 Cell = tuple[int, ...]
 
 ROUTE_SECONDS = 10.0  # callers give the router at most this long (and a third of the time left)
-# Boards of more cells give the router two thirds of the time left: there the SAT search after it
-# is hopeless within contest time limits (alone it answered none of ADC 2018's 72x72x8 problems,
-# 41,472 cells, in 60 s; the largest it answered has 2,500), and Q11 needs 4.5 s of routing on a
-# slow machine, more than a third of a 10 s limit.
+# Boards of more cells give the router two thirds of the time left: on them the SAT search after
+# it rarely answers within contest limits (encodings/numberlink.md, "The router (routing.py)").
 LARGE_BOARD_CELLS = 20_000
 ROUTE_ROUNDS = 400  # rip-up rounds before the router gives up
-PRESENT_START = 5.0  # the price of a cell used by another path in the first round (see the measurements above)
+PRESENT_START = 5.0  # the price of a cell used by another path in the first round (5 routes more than 0.5)
 PRESENT_GROWTH = 1.5  # it grows by this factor each round...
 PRESENT_MAX = 1000.0  # ...up to this (beyond, float sums lose the distance heuristic)
 SETUP_CHUNK = 65_536  # cells whose neighbour lists are built between looks at the clock
@@ -90,8 +79,8 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
     around = around.reshape(size, 2 * free.ndim)
     around[~flat_free] = -1
     around[(around >= 0) & ~flat_free[np.maximum(around, 0)]] = -1
-    # (in chunks, the clock read between them: a million cells took about 1.5 s here, past the
-    # time allowed, and a 1002x1002 board's router overran a 1 s limit by 3 s)
+    # (in chunks, the clock read between them, so that set-up on a board of a million cells
+    # keeps to the time limit)
     neighbours: list[list[int]] = []
     for first in range(0, size, SETUP_CHUNK):
         if time.perf_counter() > stop:
@@ -113,8 +102,8 @@ def route(free: np.ndarray, pairs: Sequence[tuple[str, Cell, Cell]], stop: float
         return sum(abs(axis[u] - axis[t]) for axis in coordinates)
 
     # The distance to one target, the heuristic of every search, from one list per axis (boards
-    # of one and two layers padded to three axes): the router takes 0.6-0.7 times as long as
-    # with the tuples (see the measurements above).
+    # of one and two layers padded to three axes): faster than a sum over coordinate tuples
+    # (encodings/numberlink.md, "The router (routing.py)").
     axes = coordinates + [[0] * size for _ in range(3 - len(coordinates))]
 
     def distance_to(t: int) -> Callable[[int], int]:

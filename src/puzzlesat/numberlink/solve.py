@@ -72,22 +72,16 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     return _encode(puzzle, rules)
 
 
-# CaDiCaL without its "lucky" first assignments and bounded variable elimination: the first
-# solve of a 50x50 no-self-touch puzzle took 2-3 times less time this way (encodings/numberlink.md)
+# CaDiCaL without its "lucky" first assignments and bounded variable elimination: a faster first
+# solve on no-self-touch puzzles (encodings/numberlink.md, "Solver options (loaded_solver)").
 CADICAL_OPTIONS = {"lucky": 0, "elim": 0}
-# On formulas of millions of clauses CaDiCaL's inprocessing runs in bursts of 5-10 s between two
-# conflicts, so conflict-budgeted steps overran a time limit by that much; without it the steps
-# keep to their planned length. The no-self-touch 1002 x 1002 boards are solved by propagation
-# alone (0 conflicts, about 2 s either way).
+# Formulas of more clauses run without CaDiCaL's inprocessing, whose bursts between two conflicts
+# would carry a conflict-budgeted step past the time limit.
 BIG_FORMULA_CLAUSES = 2_000_000
 CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0, "ternary": 0, "rephase": 0, "compact": 0}
-# One-layer cover-all no-self-touch formulas (no touch selectors) get the same options from this
-# many clauses (boards from about 35 x 35): their solve and uniqueness proof went faster without
-# the inprocessing (thomasahle inputs10, eleven 50x50 boards of 128-147 k clauses: at most
-# 0.61-0.96 s per board against 0.91-1.52 s, in five runs alternating with the old setting;
-# encodings/numberlink.md, "Solver options"). Smaller formulas gained nothing measurable (janko
-# 270, the 40x20 boards of about 39 k clauses), default-rules ones nothing either, and the
-# may-leave-empty ones lost much (ADC 2015 Q15 and Q17 unsolved at 30 s with it on every formula).
+# One-layer cover-all no-self-touch formulas (no touch selectors) of this many clauses or more
+# (boards from about 35 x 35) run without the inprocessing too: they solve faster without it;
+# other rule sets and smaller formulas keep it (encodings/numberlink.md, "Solver options").
 STRICT_FORMULA_CLAUSES = 60_000
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause of the formula
 # may-leave-empty: bounds on the number of empty cells tried before (and beside) none
@@ -99,15 +93,14 @@ EMPTY_FIRST_CONFLICTS = 2_000  # first conflict budget of each try in answer_wit
 COVER_FIRST_SECONDS = 3.0  # may-leave-empty: at most this long (and a sixth of the time) for a covering answer
 # Default rules on boards of more cells: an answer is first drawn without a formula (:mod:`.fill`:
 # route, fill, repair in windows), at most FILL_SECONDS and a third of the time left, and a second
-# answer looked for in small windows of it, as long again. On thomasahle's 1002 x 1002 board the
-# no-self-touch formula alone took over 40 s to build and feed on a slow machine; routing and
-# filling took 6 s.
+# answer looked for in small windows of it, as long again: on such boards the formula takes
+# longer to build than the drawing (encodings/numberlink.md, "Route and fill (fill.py)").
 FILL_MIN_CELLS = 40_000
 FILL_SECONDS = 20.0
 
 
 def _label_encoding(rules: Rules) -> str:
-    """Log-encoded labels under every rule set: one-hot labels measured no faster on the hard
+    """Log-encoded labels under every rule set: one-hot labels were no faster on the hard
     default-rules janko puzzles and need several times more clauses (encodings/numberlink.md)."""
     return "log"
 
@@ -116,7 +109,7 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
     """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options; without its
     inprocessing on big formulas and on large no-self-touch ones), and the deadline to search
     by: time is kept back to stop a solver step and free a big formula within the limit
-    (1002 x 1002: a step overran by 2 s and freeing took 1-2 s).
+    (encodings/numberlink.md, "Notes from solve.py").
     Raises EncodingTimeout when ``deadline`` passes while the clauses are fed (the solver is
     closed first). Serves formulas of one layer and of several."""
     options = None
@@ -288,8 +281,8 @@ class _Search(SatSearch):
         """Add the "no-corner-move" and "no-bump" clauses (``encode(..., no_corner_moves=True,
         no_bumps=True)``) to this solver: for the uniqueness test under may-leave-empty rules,
         once the first answer is known and its detours and corner moves have been tried (undoing
-        a bump is a detour). Not before: the corner clauses slowed the search for a first answer
-        (ADC 2015 Q17: 0.5 s -> 11.1 s)."""
+        a bump is a detour). Not before: the corner clauses slow the search for a first answer
+        (encodings/numberlink.md, "Notes from solve.py")."""
         assert self.solver is not None and self.encoding is not None and not self.formula_rules.cover_all
         if self.moves_forbidden:
             return
@@ -304,9 +297,9 @@ class _Search(SatSearch):
         conflict budgets that double each round, in this one solver (learnt clauses shared).
 
         The bounds only choose where to look: an answer is an answer with any number of empty
-        cells, and UNSATISFIABLE is reported only by the unbounded call. Measured on ADC 2015
-        Q17 (an answer with 49 empty cells): at most 32 or 64 empty, about 0.5 s; unbounded,
-        nothing in 30 s; which bound is quick differs from puzzle to puzzle (Q15: 128)."""
+        cells, and UNSATISFIABLE is reported only by the unbounded call. A bounded call can find
+        at once what the unbounded one does not, and which bound is quick differs from puzzle to
+        puzzle (encodings/numberlink.md, "Notes from solve.py")."""
         assert self.solver is not None and self.encoding is not None and not self.rules.cover_all
         start = time.perf_counter()
         try:
@@ -554,8 +547,8 @@ def _two_turn_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solut
     the other's stretch reversed. Every cell stays covered, so only touching can make the
     result wrong: it is returned only when it passes :func:`verify` under ``rules``.
 
-    On the no-self-touch first answers of the janko puzzles under default rules this finds a
-    second answer for 173 of the 213 that have one, in about 1 ms each.
+    On published puzzles under default rules this finds most second answers at once
+    (encodings/numberlink.md, "Notes from solve.py").
 
     >>> from .model import Puzzle, Solution
     >>> puzzle = Puzzle.from_rows(["...A", ".AB.", "B..."])
@@ -605,16 +598,13 @@ TOUCH_WINDOWS = ((8, 5_000), (16, 20_000))
 # call took minutes). The window phases also get at most a third of the time left.
 MAX_WINDOW_CELLS = 40_000
 # Boards with more cells get no direction variables: 2 per edge and about 22 clauses per cell
-# (on a 1002 x 1002 board, 4 M variables and about 22 M clauses more, which took its uniqueness proof
-# past 60 s); the hard proofs they speed up are on boards of a few thousand cells.
+# cost more than they save there; the hard proofs they speed up are on boards of a few thousand
+# cells (encodings/numberlink.md, "Notes from solve.py").
 ORIENT_MAX_CELLS = 40_000
-WINDOW_SHARE = 1 / 3
+WINDOW_SHARE = 1 / 3  # the share of the time left that the window phases get
 # A window call beside the frontier count asks it whether it has decided every this many
-# conflicts (about 50 ms), not only between windows: a 12x12 window of 10,000 conflicts took
-# 0.3-1.5 s on janko's 14x14 boards, and the count, started and read only between two calls,
-# then began up to 0.45 s late and was read up to a second after it had decided (janko #7:
-# 0.23 s against 0.03 s for its count alone). Measured on janko's 57 unique puzzles, default
-# rules, alternating in one process: 10.6 / 10.1 s against 12.6 / 11.7 s (encodings/numberlink.md).
+# conflicts (about 50 ms), not only between windows, so that a long window call neither delays
+# the count's start nor hides its verdict (encodings/numberlink.md, "Notes from solve.py").
 STOP_STEP_CONFLICTS = 1_000
 
 
@@ -647,8 +637,8 @@ def _window_variant(search: _Search, answer: Solution, *, windows: tuple[tuple[i
     ``answer``) with every edge not inside the window assumed as in ``answer``. A model is an
     answer of the whole puzzle, so nothing is assumed that the rules do not say: this only
     decides *where to look first*. Under default rules the full formula is weak and its global
-    search can miss a second answer for minutes that a window finds in milliseconds (janko #59,
-    #65, #77, #117, #127 and thomasahle inputs9 were all "multiple" this way). ``stop`` (a
+    search can miss a second answer for minutes that a window finds in milliseconds
+    (encodings/numberlink.md, "Notes from solve.py"). ``stop`` (a
     function) is asked before each window, and with ``in_steps`` every STOP_STEP_CONFLICTS
     conflicts within one too, whether to give up (a search beside has decided)."""
     return _first_in_windows(search, answer, _window_masks(search, windows), stop, in_steps)
@@ -713,12 +703,12 @@ def _window_masks(search: _Search, windows: tuple[tuple[int, int], ...]) -> Iter
 # paths never touch in the first answer, directly or across one empty region, each group's
 # change alone is an answer too, so it is enough to try sets connected that way, smallest
 # first. Tried after the square windows, on boards the frontier count does not take, once the
-# global search has had LABEL_WINDOW_AFTER seconds. Measured: thomasahle inputs4 #6 (36x40,
-# 54 labels, default rules) has a second answer rerouting two paths across the board, found in
-# 0.15 s (142 calls); no square window held it and the global search had found none in 60 s.
-LABEL_WINDOW_LABELS = 3
-LABEL_WINDOW_CONFLICTS = 3_000
-LABEL_WINDOW_AFTER = 0.5
+# global search has had LABEL_WINDOW_AFTER seconds: they find second answers that reroute a few
+# paths across the board, which no square window holds (encodings/numberlink.md, "Notes from
+# solve.py").
+LABEL_WINDOW_LABELS = 3  # the most labels whose paths one label window frees
+LABEL_WINDOW_CONFLICTS = 3_000  # conflict budget of one label-window call
+LABEL_WINDOW_AFTER = 0.5  # seconds the global search has on its own before label windows
 
 
 def _label_sets(puzzle: Puzzle, answer: Solution, most: int) -> Iterator[frozenset[str]]:
@@ -796,28 +786,23 @@ def _label_window_masks(search: _Search, answer: Solution, most: int, conflicts:
 # (windows, then the global search in steps of FRONTIER_POLL_SECONDS), and the first of the
 # two to decide wins. Without fork, SAT gets FRONTIER_SAT_FIRST seconds (at most a quarter of
 # the time left) of its global search, then the count FRONTIER_SHARE of the time left, then SAT
-# the rest. Measured on janko (270 puzzles): the windows and most SAT proofs take under half a
-# second; on the hard ones the count decides in a second or two what SAT had not in 10-60 s
-# (janko #268 14x14, #104 24x14). Starting and stopping the process costs about 2.5 ms; with
-# the delay, 64 of the 270 janko puzzles start one.
+# the rest. Most SAT proofs are quick; on the hard ones the count decides in a second or two
+# what SAT does not in a minute.
 #
 # When the forward count has run FRONTIER_REVERSE_AFTER seconds without deciding (or ended
 # without deciding), a second count sweeps from the opposite corner in another process, and SAT
 # waits while both run, each on a core: the states per step depend much on the direction and
-# neither is better in general (thomasahle inputs4 #3, 24x14: 1.9 s reversed against 8-9 s;
-# janko #103: 15.6 s reversed against 0.6 s; raetsel_127a: over 10 M states in a step reversed).
-# The reverse count gives up past FRONTIER_REVERSE_MAX_STATES children in a step: it helps where
-# its direction is much narrower (inputs4 #3: at most 2.5 M children reversed, 1.2 s), and a
-# wide one only slows the forward count, the two processes sharing the memory bandwidth
-# (raetsel_127a: forward alone 5.9 s, 7.0-7.9 s in the race beside a reverse count that runs
-# 6 s into the forward cap of 10 M; it reaches 4 M after 2.3 s).
-FRONTIER_MAX_SIDE = 18
-FRONTIER_DELAY = 0.05
-FRONTIER_REVERSE_AFTER = 1.0
-FRONTIER_REVERSE_MAX_STATES = 4_000_000
-FRONTIER_SAT_FIRST = 0.25
-FRONTIER_POLL_SECONDS = 0.1
-FRONTIER_SHARE = 0.5
+# neither is better in general. The reverse count gives up past FRONTIER_REVERSE_MAX_STATES
+# children in a step: it helps where its direction is much narrower, and a wide one only slows
+# the forward count (the two share the memory bandwidth). The cases behind these choices:
+# encodings/numberlink.md, "Notes from solve.py".
+FRONTIER_MAX_SIDE = 18  # boards at most this many cells across get the frontier count
+FRONTIER_DELAY = 0.05  # seconds SAT has alone after the first answer before the count starts
+FRONTIER_REVERSE_AFTER = 1.0  # seconds of the forward count before the reverse one starts
+FRONTIER_REVERSE_MAX_STATES = 4_000_000  # the reverse count gives up past this many children in a step
+FRONTIER_SAT_FIRST = 0.25  # without fork: SAT's seconds (at most a quarter of the time left) before the count
+FRONTIER_POLL_SECONDS = 0.1  # length of a global-search step beside the count
+FRONTIER_SHARE = 0.5  # without fork: the count's share of the time left
 
 
 def _frontier_applies(puzzle: Puzzle, rules: Rules) -> bool:
@@ -953,8 +938,8 @@ class _GlobalSearchBeside:
     """The global search for a second answer under default rules, in a forked copy of the
     search, on boards the frontier count does not take: it starts before the windows and runs
     beside them and the label windows on the other core (they ask :meth:`done` before each
-    window), instead of after them in turn. raetsel_110a (42x25) spent 4.2 s in windows and then 4.4-5.2 s
-    in its global proof, so its verdict at 10 s depended on the machine's load."""
+    window), instead of after them in turn, so that a verdict near the time limit does not
+    depend on how long the windows took (encodings/numberlink.md, "Notes from solve.py")."""
 
     def __init__(self, search: _Search) -> None:
         self.search = search
@@ -995,9 +980,8 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
     The no-self-touch formula with a selector per edge (:func:`~.encoding.encode` with
     ``touch_selectors``) is searched once per window with the selectors outside the window
     assumed: the strong formula everywhere but in the window. A model is an answer under
-    ``rules``. Published puzzles that need touching usually need it in one spot (HoustonWeHaveABug's
-    raetsel_190a = janko Arukone 190: a path runs beside its own endpoint; 1 s this way, no
-    answer in 60 s from the default formula)."""
+    ``rules``. Published puzzles that need touching usually need it in one spot (e.g. a path
+    beside its own endpoint; encodings/numberlink.md, "Notes from solve.py")."""
     if puzzle.width * puzzle.height > MAX_WINDOW_CELLS:
         return None
     search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules), touch_selectors=True)
@@ -1099,9 +1083,9 @@ def _first_answer_default(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
 def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> Solution | None:
     """May-leave-empty: first look briefly for an answer that covers every cell and does not
     touch itself (the strong cover-all no-self-touch formula); it is an answer under ``rules``.
-    Published may-leave-empty puzzles often have one (ADC 2015: 11 of 17, found in 0.01-0.3 s,
-    among them Q07, Q10 and Q11, which the may-leave-empty formula did not solve in 30 s);
-    otherwise the formula is usually refuted at once. At most 3 s and a sixth of the time."""
+    Published may-leave-empty puzzles often have one, found at once where the may-leave-empty
+    formula is slow (encodings/numberlink.md, "Notes from solve.py"); otherwise the formula is
+    usually refuted at once. At most COVER_FIRST_SECONDS and a sixth of the time."""
     remaining = deadline.remaining()
     budget = COVER_FIRST_SECONDS if remaining is None else min(COVER_FIRST_SECONDS, remaining / 6)
     search = _Search(puzzle, rules, solver, Deadline(budget), formula_rules=Rules(cover_all=True, no_self_touch=True))
@@ -1114,7 +1098,10 @@ def _covering_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadlin
         search.close()
 
 
-CHILD_PROCESS_CELLS = 250_000  # more cells: solved in a child process under a time limit (encodings/numberlink.md)
+# Boards with more cells are solved in a child process under a time limit, which is stopped
+# when the limit has passed by a second: on formulas of tens of millions of clauses one solver
+# call can overrun its conflict budget by many seconds (encodings/numberlink.md, "Notes from solve.py").
+CHILD_PROCESS_CELLS = 250_000
 
 
 def solve(
@@ -1272,7 +1259,7 @@ def count(
         # start (direction variables): the hard uniqueness proofs go much faster. Beside the
         # frontier count, which proves uniqueness on its boards, SAT is left without them until
         # the count has ended undecided: there it mostly finds second answers, which the
-        # direction variables slow down (janko #254: 0.25-0.35 s without, 0.53-1.14 s with)
+        # direction variables slow down
         orient = (limit == 2 and rules.cover_all and not rules.no_self_touch
                   and puzzle.width * puzzle.height <= ORIENT_MAX_CELLS)
         while len(found) < limit:
@@ -1290,7 +1277,7 @@ def count(
                 stop = race.done if race is not None else beside.done if beside is not None else None
                 # (in steps beside the count: few windows, some long; the global search
                 # beside is read between windows only, which are many and short on its boards,
-                # and steps slowed a window's search there: inputs9 #30 2.5-2.9 s against 1.4-1.8 s)
+                # and steps would slow a window's search there)
                 local, where = _window_variant(search, found[0], stop=stop, in_steps=race is not None), "window"
                 if local is None and race is None:
                     if beside is None:

@@ -31,8 +31,8 @@ from .stopgraph import StopGraph
 
 
 # Linearisation level 2 puts the flow and balance rows into CP-SAT's LP, and the LP-guided
-# lower-bound tree search proves the hard TabTale levels fast: 058 (73 moves) went from over 60 s
-# (defaults) to 15-45 s (level 2) to 5-7 s (both); see encodings/roller.md.
+# lower-bound tree search proves the hard TabTale levels fast (encodings/roller.md, "Notes moved
+# from the code").
 CPSAT_PARAMETERS: dict[str, object] = {"linearization_level": 2, "optimize_with_lb_tree_search": True}
 
 

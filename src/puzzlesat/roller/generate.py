@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..errors import PuzzlesatError, UnverifiedAnswer, require_count
+from ..errors import PuzzlesatError, require_count, require_valid
 from ..grid import is_whole_number
 from ..results import Status
 from ..seeds import require_seed
@@ -286,9 +286,7 @@ def generate(
             if found > hi:
                 steps = max(4, steps - 1 - (found - hi) // 2)
                 continue
-            faults = verify(level, answer)
-            if faults:  # pragma: no cover (solve verifies; a second line of defence)
-                raise UnverifiedAnswer(f"roller method {result.method!r} returned {answer!r}, which fails verify: {faults[0]}")
+            require_valid(verify(level, answer), f"roller method {result.method!r}")  # (solve checks too)
             named = Level(level.rows, level.start, name=name, par=found, known_answer=answer)
             return GeneratedLevel(named, answer, found, seed, tries, time.perf_counter() - started)
         finally:

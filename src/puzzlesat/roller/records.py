@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import NotAPuzzle, ParseError, UnverifiedAnswer
+from ..errors import NotAPuzzle, ParseError, UnverifiedAnswer, require_valid
 from ..family import Generated
 from ..results import Status
 from . import formats
@@ -133,9 +133,7 @@ def solve_record(level: Level, *, options: Mapping[str, Any] | None = None, time
     result = solve(level, time_limit=time_limit, method=options.get("method"))
     moves = result.solution if result.status is Status.SOLVED else None
     if moves is not None:
-        problems = verify(level, moves)
-        if problems:  # solve() checks its answers; this is a second line of defence
-            raise UnverifiedAnswer(f"roller method {result.method!r} returned {moves!r}, which fails verify: {problems[0]}")
+        require_valid(verify(level, moves), f"roller method {result.method!r}")  # (solve checks too: a second line of defence)
     status = STATUS[result.status]
     stated, faults = stated_facts(level)
     lower_bound = result.lower_bound

@@ -36,9 +36,12 @@ from .model import Level
 from .stopgraph import StopGraph
 from .verify import verify
 
-DEFAULT_METHOD = "flow"  # fastest measured on the official TabTale set (benchmarks/roller.py, encodings/roller.md)
-AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (measured: encodings/roller.md)
-CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/roller.md 9)
+DEFAULT_METHOD = "flow"  # the best median on the official TabTale set (encodings/roller.md, section 8)
+AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (encodings/roller.md, section 8)
+# Boards with more cells are solved under a time limit in a forked child, stopped a second after
+# the limit: their stop graph and feasibility check are seconds of Python, which no deadline
+# check inside a solver can cut short (encodings/roller.md, "Notes moved from the code").
+CHILD_PROCESS_CELLS = 20_000
 
 # method name -> (module, function); each function takes (StopGraph, *, time_limit) and returns
 # an unverified SolveResult.

@@ -168,7 +168,7 @@ class StopGraph:
         kept: list[Cell] = []
         # a kept set inside ``moves`` holds its own smallest move, so only the kept sets filed
         # under a move of ``moves`` need a look (comparing with every kept set was quadratic:
-        # 2.6 s for the 35,000 floor cells of a carved 223x223 board)
+        # seconds on boards of tens of thousands of floor cells)
         kept_by_least: dict[int, list[frozenset[int]]] = {}
         kept_empty = False  # an unpaintable cell is kept, and the empty set is inside every set
         for c in candidates:

@@ -132,7 +132,7 @@ def solve_time_indexed(graph: StopGraph, *, time_limit: "float | Deadline | None
         while True:
             with watch("encode"):
                 while model.horizon < bound and not deadline.expired():
-                    model.grow()  # (a layer per step: a bound of 244 on a 100x100 board took 12 s and 1.1 M clauses)
+                    model.grow()  # (a layer per step: the deadline is read between layers, which take seconds on large boards)
             if model.horizon < bound:  # the time limit ran out while the layers were built
                 stats.update(horizon=model.horizon, variables=model.pool.top, clauses=model.clauses, sat_calls=model.sat.calls)
                 return SolveResult(Status.UNKNOWN, None, Timings(watch.seconds["encode"], watch.seconds["solve"]), False,

@@ -5,10 +5,9 @@ in conflict-budgeted steps (``conf_budget`` + ``solve_limited``), sizing each st
 conflict rate measured so far so that a step never overshoots the deadline by much. Solvers
 that honour ``interrupt`` (Glucose, MiniSat) are stopped by a timer instead. How soon they stop
 is theirs: Glucose looks at the flag (and at a conflict budget) only between restarts, and on a
-formula where it blocks restarts it went on well past the limit (a 1 s limit returned after
-3.5-4.4 s for glucose4 and gluecard4 on the pigeonhole formula PHP(11), 2.4 s for glucose3 on a
-random 3-SAT formula). The "about N + 1 seconds" of a time limit is measured for the default
-CaDiCaL, MiniSat and the Maple solvers.
+formula where it blocks restarts it can go on well past the limit. A time limit of N seconds
+means about N + 1 for the default CaDiCaL, MiniSat and the Maple solvers (encodings/numberlink.md,
+"The SAT layer (sat/solver.py)").
 
 >>> s = SatSolver([[1, 2], [-1], [-2, 3]])
 >>> s.solve(time_limit=5)
@@ -150,8 +149,7 @@ class SatSolver:
         """True, False, or None when ``time_limit`` ran out or (if given) the search met
         ``conflict_limit`` conflicts first (a cheap bounded try, e.g. for a local search). Both
         limits hold together: a large conflict budget under a time limit runs in steps that
-        stop at the deadline (ADC 2015 Q15: one budget of many conflicts overran a 30 s limit
-        by 10 s)."""
+        stop at the deadline (one budget of many conflicts would overrun it)."""
         deadline = Deadline.of(time_limit)
         self.calls += 1
         start = time.perf_counter()

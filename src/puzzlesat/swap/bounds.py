@@ -455,9 +455,9 @@ against 20-25 µs from 4 to 10 squares). A level with no larger colour never imp
 def scipy_assignment():
     """SciPy's ``linear_sum_assignment`` (the same optimum as :func:`min_cost_assignment`,
     faster from :data:`SCIPY_FROM_SQUARES` squares on), or None without SciPy; imported on first
-    use (0.3-1.1 s), not with this module, so that a command that solves no Swap level (or only
-    small ones) never pays for it. SciPy is a dependency: without it some expert levels took
-    2-4.7 times as long (expert-050: 5.5 s, 25.6 s without)."""
+    use (it takes a good part of a second), not with this module, so that a command that solves
+    no Swap level (or only small ones) never pays for it. SciPy is a dependency: without it some
+    expert levels take several times as long (encodings/swap.md, "Notes moved from the code")."""
     try:
         from scipy.optimize import linear_sum_assignment
     except ImportError:  # pragma: no cover - exercised only without SciPy
@@ -536,13 +536,13 @@ class LayoutBound:
     a colour's groups are flood fills and the gaps between them breadth-first layers of a few
     integer operations each. A colour's cluster need depends only on the cells it holds and is
     cached per cell set; the connected regions it is measured against are enumerated once per
-    size. Build one per level and reuse it: the searches evaluate it for every child (a cluster
-    level of 4x4 spent 23 of its 27 s in the first, plain breadth-first version).
+    size. Build one per level and reuse it: the searches evaluate it for every child (a plain
+    breadth-first version took most of a search's time).
 
     ``fill_parts``: past the region limit, also the filling of parts of the region
     (:meth:`_part_need`), a stronger bound at 0.1-1 ms per new cell set, for bounds taken once
-    (a level's start), not in the searches (there, it cost 2-20 times the expansions and lost
-    the plans of 4 of 6 such 7x6 levels within 30 s).
+    (a level's start), not in the searches (there, it cost more than it saved; encodings/swap.md,
+    "Notes moved from the code").
 
     >>> from .compiled import Task
     >>> bound = LayoutBound(Task.from_rows(["T1R T1R T1G T1G T1G T1R T1R"]))
@@ -671,8 +671,8 @@ class LayoutBound:
         least the sum over its empty cells of the distance to the nearest square, and at least
         the sum over the squares of the distance to the nearest cell of the region; regions are
         matched exactly, lowest bound first, while their bound is below the best cost found.
-        (A matrix-vector product and a row sum: about 80 µs for 9,000 regions, where one product
-        of the two matrices side by side took 0.6-1.6 ms, the latter with the other core busy.)"""
+        (A matrix-vector product and a row sum: cheaper than one product of the two matrices
+        side by side; encodings/swap.md, "Notes moved from the code".)"""
         regions, inside, nearest = table
         if not regions:  # no connected region of this size: the colour can never gather
             return UNREACHABLE_DISTANCE
@@ -816,8 +816,8 @@ class LayoutBound:
         steps to that group; for the touch goal, each lonely cell counts its distance to the
         nearest other cell of its colour, less one (at least one). 0 exactly when the goal
         holds. The admissible bounds are flat over wide plateaus of cluster and touch layouts,
-        so searches ordered by them alone wander (expert-size cluster levels: no plan in 20 s,
-        where an order by this distance finds one in milliseconds).
+        so searches ordered by them alone wander, where an order by this distance finds a plan
+        at once (encodings/swap.md, "Notes moved from the code").
 
         >>> from .compiled import Task
         >>> bound = LayoutBound(Task.from_rows(["T1R T1G T1G T1R T1R"]))

@@ -26,8 +26,7 @@ from . import bounds
 from .compiled import CLUSTER, MATCH, TOUCH, Task
 
 
-# measured on 55 random 3x3-4x4 match levels (two horizons each): 31 s with linearization level 0,
-# 59 s with the default (the LP relaxation costs more than it prunes here)
+# No LP relaxation: here it costs more than it prunes (encodings/swap.md, "Notes moved from the code")
 CPSAT_PARAMETERS = {"linearization_level": 0}
 
 

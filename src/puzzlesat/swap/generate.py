@@ -60,11 +60,11 @@ DISTRIBUTIONS: tuple[tuple[int, int, int], ...] = (
     (0, 20, 30), (10, 15, 25), (5, 5, 5), (5, 0, 0), (45, 0, 55),
     (20, 45, 35), (40, 40, 20), (60, 10, 30), (55, 0, 35), (70, 5, 20),
 )  # (wall %, bishop %, queen %), towers the rest
-SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))
-CONNECT_TRIES = 1000
+SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))  # (scope, probability) of a drawn figure
+CONNECT_TRIES = 1000  # board draws until one is connected as asked, before all is drawn anew
 SHUFFLE_TRIES = 50  # reshuffles of one board (a random arrangement almost never needs more than a few)
-DRAW_TRIES = 100
-DEFAULT_CERTIFY_LIMIT = 60.0
+DRAW_TRIES = 100  # levels drawn before generate says every draw was already solved
+DEFAULT_CERTIFY_LIMIT = 60.0  # seconds for the proof of each drawn level's minimum
 UNKNOWN_STREAK = 20  # draws in a row whose proof ran out of time: give up, and say so
 PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 

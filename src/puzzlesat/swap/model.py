@@ -51,12 +51,12 @@ FIGURE_DIRECTIONS: dict[str, tuple[Cell, ...]] = {
 FIGURE_NAMES = {"T": "tower", "B": "bishop", "Q": "queen"}
 FIGURES = tuple(FIGURE_DIRECTIONS)
 COLOURS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_SCOPE = 9
+MAX_SCOPE = 9  # the longest reach a square's figure may have (one digit in the notation)
 WALL_TOKEN = "###"
 GOAL_WALL = "#"
 GOAL_KINDS = ("match", "cluster", "touch")
 MAX_CELLS = 10_000  # 100 x 100: beyond this a swap board is refused as absurd
-MAX_SIDE = 1_000
+MAX_SIDE = 1_000  # rows or columns beyond this are refused as absurd too
 
 
 @dataclass(frozen=True)

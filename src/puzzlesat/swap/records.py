@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from ..errors import ParseError, PuzzlesatError, UnverifiedAnswer
+from ..errors import ParseError, PuzzlesatError, UnverifiedAnswer, require_valid
 from ..family import Generated, Objective
 from ..results import SolveResult, Status
 from . import formats
@@ -68,9 +68,7 @@ def checked_moves(level: Level, result: SolveResult) -> Optional[tuple[Move, ...
     if result.status is not Status.SOLVED:
         return None
     moves = parse_moves(result.solution)
-    problems = verify(level, moves)
-    if problems:
-        raise UnverifiedAnswer(f"the {result.method or 'swap'} solver returned an answer that fails verify: {problems[0]}")
+    require_valid(verify(level, moves), result.method or "the swap solver")
     return moves
 
 

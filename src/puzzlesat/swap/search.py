@@ -29,10 +29,10 @@ from .compiled import MATCH, Task
 from .stepcost import SCALE as step_scale
 from .stepcost import BoundTimeout, StepCostBound
 
-DEFAULT_MAX_STATES = 3_000_000  # about 1.2 GB (measured 620 MB at 1.5 M states on a 28-cell level)
+DEFAULT_MAX_STATES = 3_000_000  # A*'s table holds at most this many states (about 1.2 GB; encodings/swap.md, "Notes moved from the code")
 LAYERED_MAX_STATES = 40_000_000  # the breadth-first proof stores one byte per cell and state
 LAYERED_CHUNK = 500_000  # children gathered before they are sorted and checked against the layers
-UNSET = 1 << 30
+UNSET = 1 << 30  # "none yet" among costs and bounds (above any plan's length)
 PACK = 1 << 14  # cell indices and costs (below the model's 10,000-cell cap) pack into one integer
 MAX_CLASSES = 256  # a state is a bytes object: one byte per cell
 DISTANCE_PLAN_MAX_CELLS = 400  # distance_plan: the generator's largest board (the game's: 42 cells)
@@ -541,7 +541,7 @@ def plateau_step_costs(
         if state is None or state == start:
             continue
         # all the time left to this LP (the phase's time is itself a share): one that cannot
-        # finish in it gives nothing (7x6-007: LPs of 2 s, each given a quarter of 6 s, gave none)
+        # finish in it gives nothing, and a share of the share was too short for some
         costs = optimised_costs(task, at=state, time_limit=deadline, share=1.0)
         if costs is not None:
             found.append(StepCostBound(task, costs=costs))
@@ -720,8 +720,8 @@ def beam_plan(
     (``g + h <= length``); best = smaller f, then smaller tie (match: unrounded step-cost
     total; cluster, touch: the layout's guide), as in the tie-breaking of :func:`search`. With
     a strong bound this finds a plan of the minimum length far sooner than A* on a large f
-    plateau (expert-082: 18 swaps, the start bound, in 2 s; A* needed 60 s), and such a plan
-    is then proven minimal at once.
+    plateau (encodings/swap.md, "Notes moved from the code"), and such a plan is then proven
+    minimal at once.
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -793,7 +793,7 @@ def quick_plan(
             return max(cycles.value(cycles.key(state)), assignment.bound(state), steps.bound(state))
     else:
         # the bound, and the layout's guide (LayoutBound.guide) added with weight (weight - 1) / 2:
-        # ordered by the flat bound alone, no plan in 20 s on most expert-size cluster levels
+        # ordered by the flat bound alone, the beams wander on expert-size cluster levels
         layout_bound = bounds.LayoutBound(task)
         guide_weight = (weight - 1) / 2 / weight
 
@@ -831,10 +831,10 @@ def distance_plan(
     ``"manhattan"``) to the nearest wrong cell that wants that colour. That is the published
     game's heuristic (not admissible, so nothing here is proven); it pulls squares toward where
     they are wanted, where the beams follow the admissible bounds, and on some large levels it
-    reaches shorter plans than they do (7x6 levels: 27 against 28 swaps, 17 against 18).
+    reaches shorter plans than they do (encodings/swap.md, "Notes moved from the code").
     ``None`` when the cap or the limit comes first, and at once on a board of more than
     :data:`DISTANCE_PLAN_MAX_CELLS` cells (a guide over all wrong cells per child is too dear
-    there: on a 30 x 30 board one expansion outlasted a 2 s limit).
+    there: one expansion can outlast a short time limit).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])

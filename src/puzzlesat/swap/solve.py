@@ -7,7 +7,7 @@ a shortest sequence of such swaps after which the goal (match / cluster / touch)
 Methods: ``"search"`` (partial-expansion A* over the full state with admissible bounds,
 :mod:`.search`, told of shorter plans by beam searches before and during the proof), ``"cpsat"`` (bounded-horizon CP-SAT model grown from the lower bound,
 :mod:`.cpsat`), ``"astar"`` (the published baseline, :mod:`.astar`, never proven optimal).
-``method=None`` or ``"exact"`` picks the faster exact method as measured (``benchmarks/swap.py``).
+``method=None`` or ``"exact"`` picks the faster exact method (``encodings/swap.md``, "6. Which exact method by default").
 Every answer passes :func:`puzzlesat.swap.verify.verify` before it is returned.
 
 >>> from .model import Level
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .search import Search, SearchOutcome
 
 METHODS = ("search", "cpsat", "astar")
-CPSAT_HORIZON_CAP_PER_CELL = 4
+CPSAT_HORIZON_CAP_PER_CELL = 4  # without a time limit, CP-SAT's horizon grows to at most this many swaps per cell
 QUICK_PLAN_SECONDS = 3.0  # at most this long, and at most QUICK_PLAN_SHARE of the time limit,
 QUICK_PLAN_SHARE = 0.05  # goes to finding some plan before the proof,
 QUICK_PLAN_EXPANSIONS_PER_CELL = 50  # and at most this many expansions per cell (unsolvable levels)
@@ -56,12 +56,16 @@ PLATEAU_BOUNDS = 8  # further step-cost bounds (one LP each) when the proof is s
 PLATEAU_SHARE = 0.15  # its second slice, within this share of the time left
 PLATEAU_SECONDS = 10.0  # (or this long without a time limit)
 SEARCH_MAX_STATES = 3_000_000  # A*'s table (about 1.2 GB); when full, the breadth-first proof takes over
-WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; 16384 cost 4x more, found none more)
+WIDE_BEAM_WIDTHS = (4096,)  # (a plan of that length ends the proof at once; wider: encodings/swap.md, "Notes moved from the code")
 HELPER_SLICE_SECONDS = 0.25  # with a helper process beside it, A* runs in slices this long and takes in
 # the helper's findings (a shorter plan, further step-cost bounds) between them
 HELPER_WIDE_BEAM_SHARE = 0.6  # the helper's wide beams take up to this share of the time left (they
-# take none from A* there; expert-071's plan of 21 swaps took 8-12 s of a 14 s share in the helper)
-CHILD_PROCESS_CELLS = 64  # more cells: solved in a child process under a time limit (encodings/swap.md 6)
+# take none from A* there, and the hard plans need most of it)
+# Boards with more cells (the game's largest has 42) are solved under a time limit in a forked
+# child, stopped a second after the limit: their bound tables (all-pairs swap distances, the
+# step-cost LP and its repair, quadratic in the distinct squares) and the baseline's states are
+# seconds of Python that no deadline check cuts short (encodings/swap.md, "Notes moved from the code").
+CHILD_PROCESS_CELLS = 64
 
 
 class BestSoFar:
@@ -150,9 +154,8 @@ def first_plan(
 ) -> "list[tuple[int, int]] | None":
     """Some plan by beam searches of growing width allowed a loose length (FIRST_PLAN_SLACK
     over ``lower``), for levels where the quick plan found none; None when none of them does
-    (not a proof of anything). Measured on the 7x6 levels 012, 023 and 027, which had no plan
-    at all within 60 s: width 128 finds 44, 22 and 37 swaps in under a second, width 1024 33, 21
-    and 32 in 1.5-4.6 s."""
+    (not a proof of anything). It finds plans on levels where no other search finds one
+    (encodings/swap.md, "Notes moved from the code")."""
     from .search import beam_plan
 
     deadline = Deadline.of(time_limit)
@@ -311,12 +314,12 @@ def prove_with_helper(
 ) -> "tuple[SearchOutcome, list[tuple[int, int]], list[StepCostBound]]":
     """The rest of :func:`prove` with the wide beams and the plateau bounds in a forked helper
     process (:func:`helper_work`) on the second core, while A* (``run``, after its first slice)
-    goes on here, in slices that take in each finding as it arrives. In turn, the two took
-    time from each other: a share cut short by a slow or busy machine changed the verdict
-    (expert-071, session 18). With ``shorten_first`` (A* not started yet), a first helper runs
-    the beams for a shorter plan, which took up to a tenth of the time limit before A* in one
-    process (expert-027: 5.8 s of 60 s, and the 19-move proof then ended at 59.6 s); once it
-    is done, the second helper starts with the bound A* has proven meanwhile. Returns A*'s
+    goes on here, in slices that take in each finding as it arrives: run in turn, the two took
+    time from each other, and the verdict depended on the machine's load. With
+    ``shorten_first`` (A* not started yet), a first helper runs the beams for a shorter plan,
+    which could take a tenth of the time limit before A* in one process; once it is done, the
+    second helper starts with the bound A* has proven meanwhile (encodings/swap.md, "Notes moved
+    from the code"). Returns A*'s
     outcome (decided, or unknown at the deadline or its state cap), the best plan known and
     the further step-cost bounds received."""
     reports: list[dict] = []
@@ -367,8 +370,8 @@ def prove_with_helper(
 
 
 def default_method(task: Task) -> str:
-    """The exact method measured fastest for this kind of level (see ``encodings/swap.md``):
-    the search at every size measured; CP-SAT only where the search's byte-per-cell state
+    """The exact method fastest for this kind of level (``encodings/swap.md``, "6. Which exact
+    method by default"): the search at every size; CP-SAT only where the search's byte-per-cell state
     cannot hold the level (more than 256 distinct squares)."""
     from .search import MAX_CLASSES
 

@@ -101,7 +101,7 @@ def optimised_costs(
     same constraints, fewer rows). Many cost vectors give the same bound, and the highest
     (largest sum) gives the strongest bounds at the states the search meets, so the objective
     adds ``COST_WEIGHT`` times the sum of the costs: "best bound, then largest sum" in one
-    solve (two solves until session 5; measured in encodings/swap.md).
+    solve, not two (encodings/swap.md).
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1G T1R", "Q1G T1R"], goal=["R R", "G G"])

@@ -21,7 +21,7 @@ no longer be split so ends the draw. Only a puzzle the count proves unique is re
 ``unionfind``: the union-find partition alone, as on one layer (leftovers blocked under
 cover-all rules); ``unique=True`` (the default) draws again until the count proves one unique,
 ``unique=False`` labels each puzzle with the count's verdict. Unique stacks are rare beyond
-about 4x4x2 under cover-all rules (measured in ``docs/numberlink-search-and-generators.md``).
+about 4x4x2 under cover-all rules (``docs/numberlink-search-and-generators.md``).
 
 ``routing`` (contest routing problems, as in the DA Symposium Algorithm Design Contest
 2016-2018): may-leave-empty rules, no blocked cells, ``lines`` numbered pairs (default

@@ -69,11 +69,14 @@ from .verify import verify
 __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
 
 # The solver is loaded as on one layer (``loaded_solver``: its CaDiCaL options, and over 2 M
-# clauses none of the inprocessing that runs in bursts of seconds between two conflicts: with it
-# a conflict-budgeted step on the 72x72x8 ADC 2018 Q6 overran a 10 s limit by 5.3 s, without it
-# 0.0 s; time kept back before the deadline in proportion to the formula's size).
-
-CHILD_PROCESS_CELLS = 20_000  # more cells: solved in a child process under a time limit (encodings/numberlink-multilayer.md)
+# clauses none of the inprocessing that runs in bursts of seconds between two conflicts; time
+# kept back before the deadline in proportion to the formula's size).
+# Boards with more cells are solved in a forked child process under a time limit, stopped a
+# second after the limit: one solver call can overrun its step. A layered board's formula
+# is about 150 clauses per cell (6.5 M on 41,472 cells), so the bound is far lower than on one
+# layer (there 250,000 cells). The cases behind both: encodings/numberlink-multilayer.md,
+# "Notes moved from the code".
+CHILD_PROCESS_CELLS = 20_000
 
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
@@ -270,10 +273,9 @@ def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, st
 def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`), or None
     when the router gives up (it proves nothing). The contest problems this is for (ADC 2018)
-    are routing problems with much empty space: all 29 are routed, in 0.01-2 s on an idle
-    machine and up to 4.5 s (Q11) on one 2.5-4 times slower, where the SAT search alone leaves
-    several open at 60 s. Puzzles with vias (ADC 2016) are not routed: the
-    router knows no via rules."""
+    are routing problems with much empty space: all 29 are routed in seconds, where the SAT
+    search alone leaves several open at 60 s (encodings/numberlink-multilayer.md, "Notes moved
+    from the code"). Puzzles with vias (ADC 2016) are not routed: the router knows no via rules."""
     if puzzle.vias:
         return None  # the router lets paths change layer anywhere and knows no via rules
     stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=puzzle.num_cells)
@@ -368,8 +370,8 @@ def count(
     ``known``: an answer already at hand (a drawn or a stated one), checked with ``verify``
     (ValueError naming its first violation when it is none) and taken as the first answer, so
     the search starts with it blocked and its phases preferred. Finding a first answer is most
-    of the work on dense stacks: a 10x10x3 puzzle's second answer took 0.04 s after its first,
-    found in 5-33 s. What is proven does not depend on where the first answer came from.
+    of the work on dense stacks (encodings/numberlink-multilayer.md, "Notes moved from the
+    code"). What is proven does not depend on where the first answer came from.
 
     >>> count(Puzzle.from_layers([["A.", ".."], ["..", ".A"]]), rules=Rules(cover_all=False), limit=100).count
     18
