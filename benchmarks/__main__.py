@@ -31,14 +31,14 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from benchmarks import ROW_KEYS, machine_gauge, provenance
 from benchmarks.report import write_report
-from puzzlesat.families import FAMILIES
-from puzzlesat.timing import seconds_argument
+from puzzlesat.registry import families
+from puzzlesat.cli.arguments import seconds_argument
 
 # The benchmarks the report expects (a missing one is named as missing): one module per family of
 # the registry, named after it, and the comparisons and generator measurements beside them; then
 # any other module in this folder, found by its file name.
 EXTRA = ("numberlink_vs_search", "generators", "roller_generate")
-EXPECTED = tuple(family.name for family in FAMILIES) + EXTRA
+EXPECTED = tuple(family.name for family in families()) + EXTRA
 NOT_BENCHMARKS = ("__init__", "__main__", "report")
 MODULES = EXPECTED + tuple(sorted(
     path.stem for path in Path(__file__).resolve().parent.glob("*.py")

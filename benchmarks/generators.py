@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Iterator
 from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.numberlink.formats import parse
 from puzzlesat.numberlink.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")

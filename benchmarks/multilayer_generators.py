@@ -28,7 +28,7 @@ from benchmarks import INTERRUPTED, JSON_HELP, json_path
 from benchmarks.generators import collect, timed_generation
 from puzzlesat.numberlink.model import Rules
 from puzzlesat.numberlink.multilayer import count, format, parse, solve, verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 gen = importlib.import_module("puzzlesat.numberlink.multilayer.generate")
 

@@ -36,7 +36,7 @@ from puzzlesat.numberlink import formats, multilayer
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
 from puzzlesat.numberlink.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "numberlink"
 RULE_SETS = {

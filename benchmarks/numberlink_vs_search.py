@@ -41,7 +41,7 @@ from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
 from puzzlesat.numberlink.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from benchmarks import gauge_line
-from puzzlesat.families import FAMILIES
+from puzzlesat.registry import families as registered_families
 
 PROOF_OF_NONE = ("unsatisfiable", "unsolvable")
 NOT_PLOTTED = ("generate",)  # tasks shown in the tables but not on the solver plots
@@ -423,7 +423,7 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     can_plot = plots and _have_matplotlib()
     if plots and not can_plot:
         lines += ["_Plots skipped: matplotlib is not installed (`pip install 'puzzlesat[plot]'`)._", ""]
-    registry = [family.name for family in FAMILIES]
+    registry = [family.name for family in registered_families()]
     families = registry + sorted({str(r.get("family")) for r in rows} - set(registry))
     if not rows:
         lines += ["No rows: nothing was measured.", ""]

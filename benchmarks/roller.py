@@ -34,7 +34,7 @@ from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
 from puzzlesat.roller.solve import DEFAULT_METHOD, METHODS, solve
 from puzzlesat.roller.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "roller"
 SETS = ("starhermit", "tabtale-bottom-left", "tabtale-row-major", "joseleite19", "herbou", "mazepaint",

@@ -25,7 +25,7 @@ from puzzlesat.roller.formats import format, parse
 from puzzlesat.roller.generate import GenerationFailed, generate
 from puzzlesat.roller.solve import solve
 from puzzlesat.roller.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 QUICK_PLAN = [((8, 8), (6, 12), 5), ((12, 12), (15, 25), 3), ((16, 16), (30, 45), 2)]
 FULL_PLAN = [((8, 8), (6, 12), 30), ((10, 10), (10, 18), 30), ((12, 12), (15, 25), 20), ((16, 16), (30, 45), 10),

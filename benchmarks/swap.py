@@ -33,7 +33,7 @@ from puzzlesat.swap.generate import draw_level
 from puzzlesat.swap.model import Level
 from puzzlesat.swap.solve import solve
 from puzzlesat.swap.verify import verify
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 SETS = {"expert": (100, None), "7x6": (30, (7, 6))}  # name -> (levels, size or None = by difficulty)
 QUICK_LEVELS = {"expert": 12, "7x6": 4}

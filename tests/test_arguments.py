@@ -253,12 +253,11 @@ def test_results_print_as_their_plain_values():
     (["solve", "PUZZLE", "--time-limit", "-1"], "not a number of seconds"),
     (["verify", "PUZZLE", "--time-limit", "nan"], "not a number of seconds"),
     (["generate", "numberlink", "--certify-limit", "-2"], "not a number of seconds"),
-    (["generate", "swap", "--size", "0x0"], "must have 2 to 400 cells"),
-    (["generate", "swap", "--size", "30x30"], "must have 2 to 400 cells"),
     (["generate", "numberlink", "--max-tries", "-1"], "'-1' is not a whole number of 1 or more"),
     (["generate", "swap", "--max-tries", "0"], "'0' is not a whole number of 1 or more"),
     (["generate", "roller", "--count", "0"], "'0' is not a whole number of 1 or more"),
     (["generate", "numberlink", "--count", "two"], "'two' is not a whole number of 1 or more"),
+    (["generate", "roller", "--seed", "-1"], "is not a seed of 0 or more"),
     (["verify", "PUZZLE", "--index", "-1"], "'-1' is not a position from 0"),
     (["verify", "PUZZLE", "--method", "bogus"], "unknown method 'bogus'"),
     (["solve", "PUZZLE", "--format", "toks"], "unknown format 'toks'"),
@@ -269,6 +268,21 @@ def test_results_print_as_their_plain_values():
 ])
 def test_the_command_line_refuses_bad_option_values(argv, message, capsys):
     try:  # (refused as the flag is read, or by the family before any drawing: exit 2 either way)
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["generate", "swap", "--size", "0x0"], "has a side of 0"),
+    (["generate", "swap", "--size", "30x30"], "must have 2 to 400 cells"),
+])
+def test_generate_refuses_a_size_its_family_cannot_make(argv, message, capsys):
+    """A size no board has is refused while reading the command line; one the family cannot
+    make, by the pack writer before any puzzle is drawn (exit 2, the reason on standard error)."""
+    try:
         code = main(argv)
     except SystemExit as stop:
         code = stop.code
@@ -341,7 +355,11 @@ def test_edge_cases_found_in_the_last_read(monkeypatch):
     import argparse
     import signal
 
-    import puzzlesat.cli as cli
+    import importlib
+
+    from puzzlesat.cli import commands
+
+    cli = importlib.import_module("puzzlesat.cli.main")  # (puzzlesat.cli.main is also the function)
 
     # a board with no edge at all: nothing to orient
     assert numberlink.is_unique(numberlink.Puzzle.from_rows(["##"])).uniqueness is Uniqueness.UNIQUE
@@ -353,7 +371,7 @@ def test_edge_cases_found_in_the_last_read(monkeypatch):
     assert numberlink.parse("p?numlin/3/1/1g1/#top").size == (3, 1)
     # a Ctrl-C the process was started to ignore stays ignored while the command runs
     seen = []
-    monkeypatch.setattr(cli, "command_verify", lambda args: seen.append(signal.getsignal(signal.SIGINT)) or 0)
+    monkeypatch.setattr(commands, "command_verify", lambda args: seen.append(signal.getsignal(signal.SIGINT)) or 0)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         assert cli.main(["verify", "anything"]) == 0

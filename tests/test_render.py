@@ -317,7 +317,7 @@ def test_puzzlesat_render_with_solution_draws_the_verified_answer(family, tmp_pa
 
 def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_path, monkeypatch) -> None:
     from puzzlesat.cli import main
-    from puzzlesat.numberlink import cli as numberlink_cli
+    from puzzlesat.numberlink import records as numberlink_records
 
     def caption(text: str) -> str:
         source = tmp_path / "puzzle.txt"
@@ -328,8 +328,8 @@ def test_puzzlesat_render_captions_say_whether_the_answer_drawn_is_unique(tmp_pa
 
     assert caption("...B\n.A..\n..BA\n").endswith(", solved, unique")
     assert caption("A..\n...\n..A\n").endswith(", solved, multiple answers")  # the words of verify's lines
-    real_count = numberlink_cli.count
-    monkeypatch.setattr(numberlink_cli, "count", lambda puzzle, **options: real_count(puzzle, **{**options, "limit": 1}))
+    real_count = numberlink_records.sat_count
+    monkeypatch.setattr(numberlink_records, "sat_count", lambda puzzle, **options: real_count(puzzle, **{**options, "limit": 1}))
     assert caption("A..\n...\n..A\n").endswith(", solved, uniqueness unknown")  # (a count stopped at one answer)
 
 
@@ -397,7 +397,8 @@ def test_puzzlesat_render_png(tmp_path) -> None:
 def test_a_picture_too_thin_for_a_png_is_a_clear_error(tmp_path, capsys) -> None:
     """A 20000x1 Numberlink board shrunk to 4000 pixels across would be under a pixel high."""
     pytest.importorskip("matplotlib")
-    from puzzlesat.scene import Rect, Scene, save_for_cli
+    from puzzlesat.cli.output import save_picture as save_for_cli
+    from puzzlesat.scene import Rect, Scene
 
     thin = Scene(20000 * 40, 40)
     thin.add(Rect(0, 0, 20000 * 40, 40, fill="#cccccc"))
@@ -410,7 +411,7 @@ def test_png_without_matplotlib_is_a_clear_error(tmp_path, monkeypatch, capsys) 
     import sys
 
     from puzzlesat.png import MissingMatplotlib
-    from puzzlesat.scene import save_for_cli
+    from puzzlesat.cli.output import save_picture as save_for_cli
 
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, name)

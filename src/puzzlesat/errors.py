@@ -9,7 +9,6 @@ message names the source, the line (1-based) and, where it applies, the column.
 
 from __future__ import annotations
 
-import argparse
 from typing import Sequence
 
 
@@ -135,6 +134,35 @@ def require_type(value: object, kind: type, name: str, hint: str = "") -> None:
         raise TypeError(f"{message} ({hint})" if hint else message)
 
 
+def require_iterable(value: object, name: str, wanted: str, *, text: bool = False) -> None:
+    """Raise a TypeError that names the argument when ``value`` cannot be iterated (None, a
+    number) or, unless ``text``, is one string (which would be read a character at a time).
+
+    >>> require_iterable(None, "pairs", "a sequence of Pair objects")
+    Traceback (most recent call last):
+    ...
+    TypeError: pairs must be a sequence of Pair objects, not NoneType
+    """
+    if isinstance(value, (str, bytes)) and not text:
+        raise TypeError(f"{name} must be {wanted}, not one {type(value).__name__}")
+    try:
+        iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name} must be {wanted}, not {type(value).__name__}") from None
+
+
+def require_mapping(value: object, name: str, wanted: str) -> None:
+    """Raise a TypeError that names the argument unless ``value`` is a mapping (has ``items``).
+
+    >>> require_mapping(None, "paths", "a mapping of label to cells")
+    Traceback (most recent call last):
+    ...
+    TypeError: paths must be a mapping of label to cells, not NoneType
+    """
+    if not callable(getattr(value, "items", None)):
+        raise TypeError(f"{name} must be {wanted}, not {type(value).__name__}")
+
+
 def require_count(value: object, name: str, unit: str = "") -> int:
     """Raise a TypeError or ValueError that names the argument unless ``value`` is a whole
     number of 1 or more (a number of draws, tries, puzzles or answers: ``unit``).
@@ -151,33 +179,21 @@ def require_count(value: object, name: str, unit: str = "") -> int:
     return value
 
 
-def count_argument(text: str) -> int:
-    """A command line's whole number of 1 or more (``--count``, ``--max-tries``).
+def whole_number(text: str, minimum: int, wanted: str) -> int:
+    """A whole number of ``minimum`` or more read from text (a count, a position), or a
+    ValueError saying what was wanted (the command line's converters wrap it).
 
-    >>> count_argument("3")
+    >>> whole_number("3", 1, "a whole number of 1 or more")
     3
-    >>> count_argument("-1")
+    >>> whole_number("-1", 1, "a whole number of 1 or more")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: '-1' is not a whole number of 1 or more
+    ValueError: '-1' is not a whole number of 1 or more
     """
-    return _whole_number(text, 1, "a whole number of 1 or more")
-
-
-def index_argument(text: str) -> int:
-    """A command line's ``--index``: a position in a multi-puzzle file, from 0.
-
-    >>> index_argument("0")
-    0
-    """
-    return _whole_number(text, 0, "a position from 0")
-
-
-def _whole_number(text: str, minimum: int, wanted: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = minimum - 1
     if value < minimum:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {wanted}")
+        raise ValueError(f"{text!r} is not {wanted}")
     return value

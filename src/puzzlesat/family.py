@@ -132,19 +132,31 @@ class Family:
     """Everything generic code needs of a puzzle family (in the spirit of Simon Tatham's
     ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
 
+    Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
+    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
+    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name).
+
     The verbs take the puzzle object of the family and the family's options as keywords
     (``options`` below is a mapping from :attr:`Option.name` to a value):
 
-    - ``sniff(text) -> bool``: whether a text with no telling file ending is this family's;
+    - ``sniff(text) -> bool``: whether a text with no telling file ending is, without doubt,
+      this family's (what one of its readers reads, or a file it knows to refuse clearly);
+    - ``refusal(text) -> str | None`` (optional): why ``sniff`` refuses a text, a phrase for the
+      error that no family reads it;
     - ``load(text, *, source, fmt, options) -> [puzzle or ParseError]``: the puzzles of one input;
     - ``format(puzzle, *, fmt) -> str`` and ``detect_format(text) -> str | None``;
     - ``solve_record(puzzle, *, options, time_limit) -> dict``: the JSON record of ``solve``
       (``docs/record.schema.json``), the answer checked by the family's independent checker;
     - ``verify_record(puzzle, *, options, time_limit, answer=None) -> dict``: the record of
-      ``verify``; ``answer`` is a stated answer ``(source, text)`` to check as well;
+      ``verify``; ``answer`` is a stated answer ``(source, text)`` to check as well; besides the
+      family's options, ``options`` holds ``answers`` (the ``--answers`` path, or None: answers
+      were asked for and none pairs with this puzzle) and, for a unique-answer family,
+      ``allow_multiple`` (a solved puzzle passes whether or not its answer is unique);
     - ``passed(record) -> bool``: whether ``verify`` counts the record as passed;
     - ``answer_of(puzzle, record)``: the answer object a record holds, or None;
-    - ``show(puzzle, record, *, verb, colour) -> str``: the record for a person to read;
+    - ``show(puzzle, record, *, verb, colour, where=None) -> str``: the record for a person to
+      read, its first line starting ``where (size): `` (``where``: the puzzle's place as the
+      command line names it, ``file#index``; None: the record's source and index);
     - ``render(puzzle, answer=None, *, title="") -> Scene``;
     - ``size_text(puzzle) -> str``: "5x5", "8x8x2";
     - ``make(size, *, seed, time_limit, options, on_try=None) -> Generated``: one generated
@@ -185,6 +197,7 @@ class Family:
     pack_entry: Callable[..., str]
     generated_record: Callable[..., dict]
     answer_table: Callable[..., Any] | None = None
+    refusal: Callable[[str], str | None] | None = None
     pack_folder: PackFolder | None = None  # puzzles one per file in a folder (see PackFolder), for the sizes it applies to
     draw_note: Callable[..., str] | None = None  # what make's draws gave so far, from on_try's arguments
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .scene import Arrow, Circle, Group, Line, Polygon, Polyline, Rect, Scene, Shape, Text, clean_text
+from typing import TYPE_CHECKING
+
+from .shapes import Arrow, Circle, Group, Line, Polygon, Polyline, Rect, Shape, Text, clean_text
+
+if TYPE_CHECKING:  # (the scene imports this module to draw itself)
+    from .scene import Scene
 
 DPI = 100
 

@@ -16,6 +16,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+from .errors import ParseError
 from .family import Family
 
 _REGISTERED: dict[str, Family] = {}
@@ -92,13 +93,27 @@ def family_for_format(fmt: str) -> Family | None:
 
 
 def detect_family(text: str, path: str = "") -> Family:
-    """The family of a file: by its ending, else the first family (in ``sniff_order``) that
-    claims the text; the last in that order reads what no other claims."""
+    """The family of a file: by its ending, else the first family (in ``sniff_order``) whose
+    grammar the text matches without doubt; when none does, a ParseError naming the families
+    tried and why each refused (nothing is guessed).
+
+    >>> detect_family("A.B\\nA.B").name, detect_family("#####\\n#o..#\\n#####").name
+    ('numberlink', 'roller')
+    >>> detect_family("A.A\\nx..\\n", "u.txt")
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.ParseError: u.txt: no family reads this text (name the family, or use a file ending such as .nl, .roller, .swap): numberlink: line 2: label 'x' occurs once ...; roller: not a Roller grid: ...; swap: no 'start' line ...
+    """
     by_name = family_for_path(path)
     if by_name is not None:
         return by_name
-    ordered = sorted(families(), key=lambda family: family.sniff_order)
-    for family in ordered[:-1]:
+    reasons = []
+    for family in sorted(families(), key=lambda family: family.sniff_order):
         if family.sniff(text):
             return family
-    return ordered[-1]
+        reason = family.refusal(text) if family.refusal is not None else None
+        reasons.append((family.name, reason or "not its grammar"))
+    endings = ", ".join(family.extensions[0] for family in families() if family.extensions)
+    tried = "; ".join(f"{name}: {reason}" for name, reason in sorted(reasons))
+    raise ParseError(f"no family reads this text (name the family, or use a file ending such as {endings}): {tried}",
+                     source=path or None)

@@ -20,146 +20,11 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence, Union
+from typing import Iterator
 
-Point = tuple[float, float]
-
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
-
-
-def clean_text(text: str) -> str:
-    """Text with control characters (which XML forbids and fonts lack) replaced by ``?``."""
-    return _CONTROL.sub("?", str(text))
-
-
-@dataclass
-class Rect:
-    x: float
-    y: float
-    width: float
-    height: float
-    fill: str | None = None
-    stroke: str | None = None
-    stroke_width: float = 1.0
-    opacity: float = 1.0
-    rounded: float = 0.0
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Line:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    stroke: str = "black"
-    stroke_width: float = 1.0
-    dashed: bool = False
-    opacity: float = 1.0
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Polyline:
-    """An open line through points, drawn with round caps and joins (a path on a board)."""
-
-    points: Sequence[Point]
-    stroke: str = "black"
-    stroke_width: float = 1.0
-    opacity: float = 1.0
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Polygon:
-    points: Sequence[Point]
-    fill: str | None = "black"
-    stroke: str | None = None
-    stroke_width: float = 1.0
-    opacity: float = 1.0
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Circle:
-    cx: float
-    cy: float
-    r: float
-    fill: str | None = "black"
-    stroke: str | None = None
-    stroke_width: float = 1.0
-    opacity: float = 1.0
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Text:
-    """Text centred vertically on ``y``; ``anchor`` is "middle", "start" or "end" along x."""
-
-    x: float
-    y: float
-    text: str
-    size: float = 10.0
-    fill: str = "black"
-    anchor: str = "middle"
-    bold: bool = False
-    cls: str = ""
-    id: str = ""
-
-
-@dataclass
-class Arrow:
-    """A straight arrow from (x1, y1) to (x2, y2) with a filled head of length ``head``."""
-
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    stroke: str = "black"
-    stroke_width: float = 1.0
-    head: float = 6.0
-    opacity: float = 1.0
-    cls: str = ""
-    id: str = ""
-
-    def parts(self) -> tuple[Line, Polygon]:
-        """The shaft (stopping at the head's base) and the head as a triangle."""
-        dx, dy = self.x2 - self.x1, self.y2 - self.y1
-        length = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / length, dy / length
-        head = min(self.head, length)
-        bx, by = self.x2 - ux * head, self.y2 - uy * head
-        half = head * 0.5
-        left = (bx - uy * half, by + ux * half)
-        right = (bx + uy * half, by - ux * half)
-        shaft = Line(self.x1, self.y1, bx, by, stroke=self.stroke, stroke_width=self.stroke_width, opacity=self.opacity)
-        tip = Polygon([(self.x2, self.y2), left, right], fill=self.stroke, opacity=self.opacity)
-        return shaft, tip
-
-
-@dataclass
-class Group:
-    """Shapes that belong together (one path, one move, one square): one ``<g>`` in SVG."""
-
-    children: list["Shape"] = field(default_factory=list)
-    cls: str = ""
-    id: str = ""
-    title: str = ""
-
-    def add(self, shape: "Shape") -> "Shape":
-        self.children.append(shape)
-        return shape
-
-
-Shape = Union[Rect, Line, Polyline, Polygon, Circle, Text, Arrow, Group]
+from .shapes import Arrow, Circle, Group, Line, Point, Polygon, Polyline, Rect, Shape, Text, clean_text  # noqa: F401 (the scene's parts, imported from here)
 
 
 @dataclass
@@ -201,7 +66,7 @@ class Scene:
         """Write the picture as SVG, or as PNG (needs matplotlib) when ``path`` ends in ``.png``;
         ``scale`` is PNG pixels per unit. Raises ValueError for other endings."""
         path = Path(path)
-        problem = _ending_problem(path)
+        problem = ending_problem(path)
         if problem:
             raise ValueError(problem)
         if path.suffix.lower() == ".svg":
@@ -279,58 +144,10 @@ def png_scale(scene: Scene, *, smallest: float = 800.0, largest: float = 4000.0)
     return min(max(1.0, smallest / longest), largest / longest)
 
 
-def cli_caption(source: str, index: int | None, name: str, size: str) -> str:
-    """The caption ``puzzlesat render`` puts over a picture: file name (or URL), position in a
-    multi-puzzle file, the puzzle's own name when it adds something, and its size.
-
-    >>> cli_caption("levels/pack.roller", 2, "ring", "5x5")
-    'pack.roller #2 [ring]  (5x5)'
-    >>> cli_caption("levels/pack.swap", 2, "pack.swap#2", "4x4")  # a name made of the file's own
-    'pack.swap #2  (4x4)'
-    >>> cli_caption("levels/pack.swap", None, "pack.swap#0", "4x4")  # no --index: the first puzzle
-    'pack.swap  (4x4)'
-    """
-    is_url = source.startswith(("http://", "https://", "p?"))
-    base = source if is_url else source.replace("\\", "/").rsplit("/", 1)[-1]
-    caption = base + (f" #{index}" if index else "")
-    if name and name not in caption and name not in (base, f"{base}#{index or 0}"):
-        caption += f" [{name}]"
-    return caption + f"  ({size})"
-
-
 PICTURE_ENDINGS = (".svg", ".png")
 
 
-def _ending_problem(path: Path) -> str | None:
+def ending_problem(path: Path) -> str | None:
     if path.suffix.lower() not in PICTURE_ENDINGS:
         return f"cannot write {path.name!r}: the picture file must end in .svg or .png"
     return None
-
-
-def output_problem(output: str) -> str | None:
-    """Why ``puzzlesat render`` could not write ``output`` (checked before any solving), or None."""
-    path = Path(output)
-    problem = _ending_problem(path)
-    if problem:
-        return problem
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return f"cannot write {output}: no folder {folder}"
-    return None
-
-
-def save_for_cli(scene: Scene, output: str) -> int:
-    """Write ``scene`` to ``output`` (.svg or .png) for ``puzzlesat render``: prints where it
-    went, or a one-line error on stderr; returns the exit status (0 written, 2 not)."""
-    import sys
-
-    try:
-        path = scene.save(output, scale=png_scale(scene))
-    except OSError as exc:
-        print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except (ValueError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {path}")
-    return 0

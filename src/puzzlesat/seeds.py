@@ -16,12 +16,11 @@ accepts only the seeds of :func:`accepted_seeds`:
 
 Seeds are whole numbers of 0 or more: Python's ``random.Random(-5)`` draws exactly what
 ``random.Random(5)`` draws, so a negative seed would repeat a positive one's puzzles.
-:func:`require_seed` (the generators) and :func:`seed_argument` (``--seed``) refuse one.
+:func:`require_seed` (the generators) and :func:`parse_seed` (a seed given as text) refuse one.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 
 from .errors import require_type
@@ -70,20 +69,21 @@ def require_seed(seed: object, name: str = "seed") -> int:
     return seed  # type: ignore[return-value]
 
 
-def seed_argument(text: str) -> int:
-    """A command line's ``--seed``: a whole number of 0 or more.
+def parse_seed(text: str) -> int:
+    """A seed given as text (the command line's ``--seed``): a whole number of 0 or more, or a
+    ValueError saying what is wrong.
 
-    >>> seed_argument("7")
+    >>> parse_seed("7")
     7
-    >>> seed_argument("-5")
+    >>> parse_seed("-5")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: '-5' is not a seed of 0 or more (Python's random numbers are the same for -N and N, so a negative seed would repeat a positive seed's puzzles)
+    ValueError: '-5' is not a seed of 0 or more (Python's random numbers are the same for -N and N, so a negative seed would repeat a positive seed's puzzles)
     """
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more") from None
+        raise ValueError(f"{text!r} is not a whole number of 0 or more") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed of 0 or more ({NEGATIVE})")
+        raise ValueError(f"{text!r} is not a seed of 0 or more ({NEGATIVE})")
     return value

@@ -14,10 +14,77 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import zlib
 
 from .errors import ParseError
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
+
+# The most bytes a reader takes from one file (or one decompressed layer): far above any real
+# puzzle file, far below what hurts the machine. Every ``read`` raises it with ``max_bytes=``.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+def read_bytes(path: str | os.PathLike, *, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a file, at most ``max_bytes`` of them: a larger file, a device or a socket
+    is a ParseError naming the file and the limit (a pipe is read, capped).
+
+    >>> read_bytes("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.ParseError: /dev/zero: not a puzzle file: a device or socket
+    """
+    name = os.fspath(path)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        raise TypeError(f"max_bytes must be a whole number of bytes, not {type(max_bytes).__name__}")
+    if max_bytes < 0:
+        raise ValueError(f"max_bytes must be 0 or more, not {max_bytes}")
+    source = os.fsdecode(name)
+    try:
+        mode = os.stat(name).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISDIR(mode)):  # (a folder: open says so)
+            raise ParseError("not a puzzle file: a device or socket", source=source)
+        with open(name, "rb") as handle:
+            data = handle.read(max_bytes + 1)  # capped: a growing file or a pipe cannot run on
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
+    if len(data) > max_bytes:
+        raise ParseError(f"file is larger than the {max_bytes} bytes accepted "
+                         f"(the input limit: raise it with max_bytes=)", source=source)
+    return data
+
+
+def bounded_decompress(data: bytes, *, wbits: int, limit: int, what: str = "data") -> bytes:
+    """``data`` decompressed (zlib, gzip or raw deflate by ``wbits``, as :mod:`zlib` takes it)
+    a piece at a time, refused as soon as the output would pass ``limit`` bytes: a
+    decompression bomb costs ``limit`` bytes at most, never its full size.
+
+    >>> bounded_decompress(zlib.compress(bytes(8)), wbits=15, limit=8)
+    b'\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00'
+    >>> bounded_decompress(zlib.compress(bytes(9)), wbits=15, limit=8, what="the tile data")
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.ParseError: the tile data decompresses to more than 8 bytes (the decompression limit)
+    """
+    inflater = zlib.decompressobj(wbits)
+    pieces, total = [], 0
+    pending = data
+    while True:
+        piece = inflater.decompress(pending, limit + 1 - total)
+        pieces.append(piece)
+        total += len(piece)
+        if total > limit:
+            raise ParseError(f"{what} decompresses to more than {limit} bytes (the decompression limit)")
+        pending = inflater.unconsumed_tail
+        if inflater.eof or not pending:
+            break
+    if not inflater.eof:
+        tail = inflater.flush()
+        if len(tail) + total > limit:
+            raise ParseError(f"{what} decompresses to more than {limit} bytes (the decompression limit)")
+        raise zlib.error("incomplete or truncated stream")
+    return b"".join(pieces)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

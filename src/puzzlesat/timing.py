@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import math
 import numbers
 import time
@@ -115,20 +114,21 @@ class Stopwatch:
         self._phase = None
 
 
-def seconds_argument(text: str) -> float:
-    """A command line's ``--time-limit S``: a number of seconds, zero or more.
+def parse_seconds(text: str) -> float:
+    """A number of seconds given as text (the command line's ``--time-limit S``): zero or more,
+    or a ValueError saying what is wrong.
 
-    >>> seconds_argument("2.5")
+    >>> parse_seconds("2.5")
     2.5
-    >>> seconds_argument("-1")
+    >>> parse_seconds("-1")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: '-1' is not a number of seconds (zero or more)
+    ValueError: '-1' is not a number of seconds (zero or more)
     """
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (zero or more)")
+        raise ValueError(f"{text!r} is not a number of seconds (zero or more)")
     return value

@@ -325,9 +325,12 @@ def test_a_pack_never_holds_one_puzzle_twice_and_resumes_past_a_retried_seed(tmp
     capsys.readouterr()
 
 
-def test_certificates_that_all_run_out_of_time_are_named_as_the_reason() -> None:
-    with pytest.raises(gen.GenerationFailed, match="ran out of time"):
+def test_certificates_that_all_run_out_of_work_are_named_as_the_reason() -> None:
+    # (certificates are bounded by work, not seconds: certify_time_limit=0 allows none)
+    with pytest.raises(gen.GenerationFailed, match=r"ran out of work \(undecided within 0 conflicts"):
         gen.generate(5, 5, seed=0, certify_time_limit=0)
+    with pytest.raises(gen.GenerationFailed, match="ran out of work"):
+        gen.generate(5, 5, seed=0, certify_work=0)
 
 
 def test_verify_names_the_rules_a_pack_was_generated_under_when_other_rules_fail_it(tmp_path, capsys) -> None:

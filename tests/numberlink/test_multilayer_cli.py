@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.cli import main
-from puzzlesat.families import family_for_format
+from puzzlesat.registry import family_for_format
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "numberlink" / "two_layers_4x4x2.nl"
 EXAMPLE_ANSWER = [

@@ -166,8 +166,10 @@ def test_limits_end_in_generation_failed() -> None:
         gen.generate(8, 8, 4, seed=0, time_limit=0.0)
     with pytest.raises(gen.GenerationFailed, match="within 0.0 s"):
         gen.generate(72, 72, 8, method="routing", rules=EMPTY, seed=0, time_limit=0.0)
-    with pytest.raises(gen.GenerationFailed, match="ran out of time"):
+    with pytest.raises(gen.GenerationFailed, match=r"ran out of work \(undecided within 0 conflicts"):  # (work, not seconds)
         gen.generate(5, 5, 2, seed=0, certify_time_limit=0)
+    with pytest.raises(gen.GenerationFailed, match="ran out of work"):
+        gen.generate(5, 5, 2, seed=0, certify_work=0)
     with pytest.raises(gen.GenerationFailed, match="in 1 tries") as failed:
         gen.generate(6, 6, 3, method="unionfind", seed=0, max_tries=1)
     assert failed.value.tries == 1

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzlesat.cli import answer_files, main
+from puzzlesat.cli import main
+from puzzlesat.cli.inputs import answer_files
 from puzzlesat.errors import ParseError
 from puzzlesat.numberlink import records as numberlink_records
 

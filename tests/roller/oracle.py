@@ -59,7 +59,7 @@ def bfs_min_moves(level: Level, *, max_states: int = 2_000_000) -> str | None:
     return None
 
 
-def stand_in_solve(level: Level, *, time_limit=None, method=None) -> SolveResult:
+def stand_in_solve(level: Level, *, time_limit=None, method=None, work_limit=None) -> SolveResult:
     """The shape of ``puzzlesat.roller.solve.solve`` backed by :func:`bfs_min_moves`."""
     moves = bfs_min_moves(level)
     if moves is None:

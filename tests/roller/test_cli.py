@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import cli, roller
 from puzzlesat.errors import ParseError
-from puzzlesat.families import detect_family
+from puzzlesat.registry import detect_family
 from puzzlesat.results import SolveResult, Status
 from puzzlesat.roller import records as roller_records
 from puzzlesat.roller.show import picture
@@ -127,7 +127,7 @@ def test_unsolvable_level_is_an_answer_and_passes(tmp_path, capsys, oracle):
 
 
 def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
-    def slow(level, *, time_limit=None, method=None):
+    def slow(level, *, time_limit=None, method=None, work_limit=None):
         return SolveResult(Status.SOLVED, "RDLU", optimal=False, lower_bound=3, method="fake")
 
     install_solver(monkeypatch, slow)
@@ -155,12 +155,12 @@ def test_par_match_values():
 
 
 def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, capsys):
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
     path = tmp_path / "ring.roller"
     path.write_text(RING)
     code, out, _ = run(capsys, "solve", str(path), "--json")
     (record,) = json_lines(out)
-    assert record["status"] == "error" and "which fails verify: unpainted" in record["error"] and code == 1
+    assert record["status"] == "error" and "fails the independent check: unpainted" in record["error"] and code == 1
 
 
 def test_verify_the_licensed_samples(capsys, oracle):
@@ -297,7 +297,7 @@ def test_a_level_name_cannot_send_control_characters_to_the_terminal(tmp_path, c
 
 def test_render_says_when_the_answer_drawn_is_not_proven_minimal(monkeypatch, tmp_path, capsys):
     # a time limit that ends the proof after an answer was found (e.g. --method dfs)
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(
         Status.SOLVED, "RDLUR", optimal=False, lower_bound=3, method="fake"))
     ring = tmp_path / "ring.roller"
     ring.write_text(RING)
@@ -307,7 +307,7 @@ def test_render_says_when_the_answer_drawn_is_not_proven_minimal(monkeypatch, tm
 
 
 def test_unknown_when_time_runs_out(monkeypatch, tmp_path, capsys):
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake"))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.UNKNOWN, None, lower_bound=3, method="fake"))
     path = tmp_path / "ring.roller"
     path.write_text(RING)
     code, out, _ = run(capsys, "verify", str(path), "--json", "--time-limit", "0.01")

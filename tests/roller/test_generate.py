@@ -141,7 +141,7 @@ def test_cli_refuses_impossible_move_counts_and_negative_floors_with_exit_2(caps
 def test_unproven_answers_are_rejected(monkeypatch):
     calls = []
 
-    def unproven(level, *, time_limit=None, method=None):
+    def unproven(level, *, time_limit=None, method=None, work_limit=None):
         calls.append(level)
         result = stand_in_solve(level)
         return SolveResult(Status.SOLVED, result.solution, optimal=False, lower_bound=1)
@@ -152,26 +152,34 @@ def test_unproven_answers_are_rejected(monkeypatch):
     assert calls  # the solver was asked, and every unproven answer was thrown away
 
 
-def test_boards_whose_proofs_run_out_of_time_twenty_in_a_row_end_the_level_saying_so(monkeypatch):
+def test_boards_whose_proofs_run_out_of_work_twenty_in_a_row_end_the_level_saying_so(monkeypatch):
     """As generate numberlink and swap do: with --certify-limit too short for the size, every
-    board was drawn and thrown away until --max-tries (10,000 boards, minutes) with nothing said."""
+    board was drawn and thrown away until --max-tries (10,000 boards, minutes) with nothing said.
+    The default method's proofs are bounded by work (CP-SAT's deterministic seconds), not by the
+    clock, so that a seed's level does not depend on the machine; other methods by the clock."""
     from puzzlesat.roller.generate import UNPROVEN_STREAK
 
     calls = []
 
-    def out_of_time(level, *, time_limit=None, method=None):
-        calls.append(time_limit)
+    def out_of_work(level, *, time_limit=None, method=None, work_limit=None):
+        calls.append((method, work_limit, time_limit))
         return SolveResult(Status.UNKNOWN)
 
-    install_solver(monkeypatch, out_of_time)
+    install_solver(monkeypatch, out_of_work)
+    with pytest.raises(GenerationFailed, match=f"the proofs of {UNPROVEN_STREAK} 8x8 boards in a row ran out of work "
+                                               r"\(0.5 s of CP-SAT work each.*allow more time per proof"):
+        generate(8, 8, moves=(5, 9), certify_time_limit=0.5, max_tries=1000)
+    assert [(method, work) for method, work, _ in calls] == [(None, 0.5)] * UNPROVEN_STREAK
+    assert all(limit.time_limit is None for _, _, limit in calls)  # (no clock: the call has no time limit)
+    calls.clear()
     with pytest.raises(GenerationFailed, match=f"the proofs of {UNPROVEN_STREAK} 8x8 boards in a row ran out of time "
                                                r"\(0.5 s each.*allow more time per proof"):
-        generate(8, 8, moves=(5, 9), certify_time_limit=0.5, max_tries=1000)
-    assert calls == [0.5] * UNPROVEN_STREAK
+        generate(8, 8, moves=(5, 9), certify_time_limit=0.5, max_tries=1000, method="astar")
+    assert calls == [("astar", None, 0.5)] * UNPROVEN_STREAK
 
 
 def test_time_limit_is_honoured(monkeypatch):
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.UNKNOWN))
     with pytest.raises(GenerationFailed):
         generate(8, 8, moves=(5, 9), time_limit=0.2)
 

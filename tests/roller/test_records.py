@@ -96,13 +96,13 @@ def test_solve_record_takes_the_method_from_the_options() -> None:
 
 
 def test_a_solver_answer_that_fails_verify_is_an_unverified_answer(monkeypatch) -> None:
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.SOLVED, "R", optimal=True, lower_bound=1))
     with pytest.raises(UnverifiedAnswer, match="fails the independent check: unpainted"):
         solve_record(parse(RING), options={}, time_limit=10)
 
 
 def test_a_stated_answer_shorter_than_a_proven_bound_is_an_unverified_answer(monkeypatch) -> None:
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=5, method="fake"))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.UNKNOWN, None, lower_bound=5, method="fake"))
     with pytest.raises(UnverifiedAnswer, match="the stated answer of 4 moves is valid, but roller method 'fake' proved at least 5"):
         verify_record(parse(RING.replace("# par: 4", "# answer: RDLU")), options={}, time_limit=10)
 
@@ -132,7 +132,7 @@ def test_verify_record_checks_the_entry_of_an_answer_table(oracle) -> None:
 
 
 def test_verify_record_takes_a_valid_stated_answer_when_the_search_stops(monkeypatch) -> None:
-    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None: SolveResult(Status.UNKNOWN, None, lower_bound=4, method="fake"))
+    install_solver(monkeypatch, lambda level, *, time_limit=None, method=None, work_limit=None: SolveResult(Status.UNKNOWN, None, lower_bound=4, method="fake"))
     record = verify_record(parse(RING.replace("# par: 4", "# answer: RDLU")), options={}, time_limit=0)
     assert (record["status"], record["answer"], record["moves"], record["solved_by"]) == ("solved", "RDLU", list("RDLU"), "stated answer")
     assert record["optimal"] is True and record["lower_bound"] == 4 and record["stated_answer"]["same"] is True

@@ -1,8 +1,7 @@
-"""The Swap CLI adapter: detection, the JSON contract, verify's verdicts, generate with resume."""
+"""Swap on the command line: detection, the JSON contract, verify's verdicts, generate with resume."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -11,9 +10,9 @@ import types
 import pytest
 
 from puzzlesat.cli import main
-from puzzlesat.families import detect_family
-from puzzlesat.swap import cli as swap_cli
+from puzzlesat.registry import detect_family
 from puzzlesat.seeds import puzzle_seed
+from puzzlesat.swap import FAMILY
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve
 
@@ -58,9 +57,9 @@ def run_json(capsys, *argv):
 
 
 def test_sniff_is_specific():
-    assert swap_cli.sniff(LEVEL, "x.txt")
-    assert not swap_cli.sniff("5 5\nA...B\n.....\n", "x.txt")
-    assert not swap_cli.sniff("start\nsome text\ngoal: reach it\n", "x.txt")
+    assert FAMILY.sniff(LEVEL)
+    assert not FAMILY.sniff("5 5\nA...B\n.....\n")
+    assert not FAMILY.sniff("start\nsome text\ngoal: reach it\n")
     assert detect_family(LEVEL, "level.txt").name == "swap"
     for ending in ("\r\n", "\r"):  # Windows and old Mac line endings
         assert detect_family(LEVEL.replace("\n", ending), "level.txt").name == "swap"
@@ -143,10 +142,10 @@ def test_verify_compares_stated_claims(tmp_path, capsys, exact):
     assert by_name["wrong.swap"]["stated_minimum_match"] == "worse"
     assert by_name["bad.swap"]["stated_answer"]["valid"] is False
     assert by_name["bad.swap"]["stated_answer"]["violations"][0].startswith("wrong-direction: move 1 (0,0>1,1): ")
-    verdicts = {name: swap_cli.passed(r) for name, r in by_name.items()}
+    verdicts = {name: FAMILY.passed(r) for name, r in by_name.items()}
     assert verdicts == {"bad.swap": False, "good.swap": True, "upper.swap": False, "wrong.swap": False}
     code, records = run_json(capsys, "verify", str(upper), "--json", "--method", "astar")  # the baseline's shorter plan disproves it too
-    assert records[0]["stated_minimum_match"] == "better" and not swap_cli.passed(records[0]) and code == 1
+    assert records[0]["stated_minimum_match"] == "better" and not FAMILY.passed(records[0]) and code == 1
 
 
 def test_verify_says_when_a_stated_solution_is_longer_than_the_proven_minimum(tmp_path, capsys, exact):
@@ -206,12 +205,12 @@ def test_parse_error_becomes_an_error_record(tmp_path, capsys):
 
 def test_show_draws_start_goal_reached_and_moves(exact):
     level = parse(LEVEL)
-    record = swap_cli.solve_record(level, argparse.Namespace(method=None, time_limit=None))
+    record = FAMILY.solve_record(level, options=FAMILY.defaults(), time_limit=None)
     record.update(source="x.swap", index=0, seconds=0.1)
-    text = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=False)
+    text = FAMILY.show(level, record, verb="solve", where=record["source"], colour=False)
     assert "start" in text and "goal" in text and "reached" in text and "moves: 0,3>1,3" in text
     assert "T1R B1G ### T1R" in text  # the reached board
-    coloured = swap_cli.show(level, record, argparse.Namespace(), "solve", where=record["source"], colour=True)
+    coloured = FAMILY.show(level, record, verb="solve", where=record["source"], colour=True)
     assert "\x1b[31mT1R\x1b[0m" in coloured
 
 
@@ -253,6 +252,8 @@ def test_solve_with_the_real_exact_solver(tmp_path, capsys):
 
 
 def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_path, capsys, exact, monkeypatch):
+    from puzzlesat.seeds import puzzle_seed  # (the one pack writer's seeds)
+
     real = generate_module.generate
     seeds = []
 
@@ -307,8 +308,7 @@ def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
 
 def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeypatch, capsys):
     """As in Numberlink and Roller: ``--time-limit`` is one level's time, all its draws together,
-    and ``--certify-limit`` one draw's proof (``--time-limit`` bounded one proof until 22 Nov
-    2026; the level's time was ``--level-time-limit``, still accepted)."""
+    and ``--certify-limit`` one draw's proof (the generic option of every family's generate)."""
     seen = []
     real = generate_module.generate
 
@@ -356,7 +356,8 @@ def test_one_bad_level_of_a_pack_is_one_error_record(tmp_path, capsys, exact):
 
 def test_ctrl_c_while_a_level_is_drawn_says_what_its_draws_gave(monkeypatch, capsys):
     """Minutes of draws outside the range ended, on Ctrl-C, in 'interrupted: 0 level(s) kept'
-    alone; the line now says how many draws the level had made and where they fell."""
+    alone; the line now says how many draws the level had made and where they fell (the one
+    pack writer's words, as for every family)."""
     import importlib
 
     from puzzlesat.cli import main

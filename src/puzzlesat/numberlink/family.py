@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Mapping
 
 from ..errors import CannotExpress, ParseError
@@ -102,7 +103,8 @@ GENERATE_OPTIONS = (
     Option("method", "--method", "one layer: quality (puzzle-maker pipeline, default) or unionfind; several layers: split (default), "
            "unionfind, or routing (ADC-style routing problems, with --allow-empty)", kind="choice", default=None,
            choices=GENERATE_METHODS),
-    Option("certify_limit", "--certify-limit", "seconds per SAT uniqueness count (default 10)", kind="value", default=10.0,
+    Option("certify_limit", "--certify-limit", "work per SAT uniqueness count, in nominal seconds of 10,000 solver conflicts "
+           "(default 10): work, not time, so a seed gives the same puzzle on any machine", kind="value", default=10.0,
            convert=convert_seconds, metavar="S"),
     Option("allow_multiple", "--allow-multiple", "unionfind: keep puzzles that are not unique, labelled in their comment line"),
     Option("band", "--band", "quality: accepted link counts, target +- this fraction (default 0.15)", kind="value", default=None,
@@ -118,9 +120,56 @@ GENERATE_OPTIONS = (
 )
 
 
+SNIFF_PARSE_CHARS = 1_000_000  # texts up to this size are claimed only when they read; larger, by their format
+_ROLLER_ALPHABET = frozenset("#.ox")
+_SWAP_WORDS = re.compile(r"(?im)^[ \t]*(?:start|goal\b.*)[ \t]*$")
+
+
 def sniff(text: str, path: str = "") -> bool:
-    """Numberlink reads the most formats, so it is the family of last resort: it claims any text."""
-    return True
+    """Whether ``text`` is, without doubt, Numberlink (asked last: the family reads the most
+    formats): it reads as puzzles (or as a file the reader refuses by name, such as an answer
+    file), and it does not look like a damaged level of another family."""
+    return refusal(text) is None
+
+
+def refusal(text: str) -> str | None:
+    """Why ``text`` is not Numberlink (for the error that no family reads it), or None.
+
+    >>> refusal("A.A\\nx..\\n")
+    "line 2: label 'x' occurs once (at 2:1; expected exactly 2)"
+    >>> refusal("#####\\n#o.o#\\n#####")
+    'a grid of only # . o x is a Roller level, not a Numberlink puzzle'
+    >>> refusal("A.B\\nA.B") is None
+    True
+    """
+    from ..errors import NotAPuzzle, ParseError
+
+    body = [line.strip() for line in text[:200_000].splitlines() if line.strip() and not line.lstrip().startswith("//")]
+    if not body:
+        return "empty text"
+    cells = set("".join(body))
+    if cells <= _ROLLER_ALPHABET and "#" in cells and cells & {"o", "x"}:
+        return "a grid of only # . o x is a Roller level, not a Numberlink puzzle"
+    if cells <= {"#", "."}:
+        return "a grid of only # and . has no labels to connect"
+    if _SWAP_WORDS.search(text[:20_000]):
+        return "a 'start' or 'goal' line belongs to a Swap level"
+    if len(text) > SNIFF_PARSE_CHARS:  # (a huge input is read once, by load: its format decides here)
+        return None if detect_format(text) is not None else "no Numberlink format recognised"
+    try:
+        items = load(text, source="", fmt=None, options={})
+    except NotAPuzzle:
+        return None
+    except ParseError as error:
+        return _said(error)
+    errors = [item for item in items if isinstance(item, ParseError)]
+    if not items or (len(errors) == len(items) and not any(isinstance(e, NotAPuzzle) for e in errors)):
+        return _said(errors[0]) if errors else "no puzzle found"
+    return None
+
+
+def _said(error: Any) -> str:
+    return f"line {error.line}: {error.message}" if error.line is not None else error.message
 
 
 def canonical_format(fmt: str | None) -> str | None:
@@ -229,6 +278,7 @@ FAMILY = Family(
     options=OPTIONS,
     generate_options=GENERATE_OPTIONS,
     sniff=sniff,
+    refusal=refusal,
     load=load,
     format=format_puzzle,
     detect_format=detect_format,

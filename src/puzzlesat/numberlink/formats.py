@@ -66,13 +66,12 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
 from ..grid import group_of
 from ..results import solution_hint
-from ..textio import as_text, split_lines, with_file_name_hint
+from ..textio import MAX_INPUT_BYTES, as_text, read_bytes, split_lines, with_file_name_hint
 from .model import BLOCKED, DEFAULT_RULES, EMPTY, MAX_CELLS, ONE_LAYER_HINT, Cell, NotAPath, Pair, Puzzle, Rules, Solution, StatedRules, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -1052,9 +1051,10 @@ def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = Non
     return puzzles[0]
 
 
-def read(path_or_url: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
+def read(path_or_url: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Puzzle]:
     """Every puzzle in a file, or the puzzle a puzz.link URL describes (no network: the URL is
-    the data). A file of one puzzle names it after the file.
+    the data). A file of one puzzle names it after the file. At most ``max_bytes`` are read
+    (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused.
 
     >>> import os, tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -1070,10 +1070,7 @@ def read(path_or_url: str | os.PathLike, *, fmt: str | None = None) -> list[Puzz
     name = os.fspath(path_or_url)
     if isinstance(name, str) and (_URL.match(name) or re.match(r"^\s*\S*\?(numlin|arukone)/", name)):
         return parse_all(name, fmt=fmt or "puzzlink", source=name)
-    try:
-        data = Path(name).read_bytes()
-    except OSError as error:
-        raise ParseError(f"cannot read: {error.strerror or error}", source=str(name)) from None
+    data = read_bytes(name, max_bytes=max_bytes)
     return parse_all(data, fmt=fmt, source=str(name))
 
 
@@ -1291,6 +1288,7 @@ def parse_solution(text: str | bytes, puzzle: Puzzle, *, fmt: str | None = None)
     >>> parse_solution("SIZE 3X2\\n01,00,02\\n01,00,02", p).path("B")
     ((0, 2), (1, 2))
     """
+    require_type(puzzle, Puzzle, "puzzle", "the numberlink Puzzle this answers, e.g. parse(text)")
     lines = _lines(as_text(text))
     first = _first_content(lines)
     if first is None:

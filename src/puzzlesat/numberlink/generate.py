@@ -720,16 +720,103 @@ def certify(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, time_limit: float |
 
 
 def _count_from_text(puzzle: Puzzle, *, rules: Rules, time_limit: float | Deadline | None,
-                     solver: str | None) -> tuple[CountResult[Solution], Puzzle]:
-    """:func:`certify`'s count (limit 2) of the puzzle as re-read from its text, with the puzzle."""
+                     solver: str | None, work: int | None = None, known: Solution | None = None) -> tuple[CountResult[Solution] | None, Puzzle]:
+    """:func:`certify`'s count (limit 2) of the puzzle as re-read from its text, with the puzzle;
+    with ``work`` (conflicts per solver call) the count is :func:`count_by_work`'s, from the
+    ``known`` answer (the drawn one)."""
     from .formats import parse
     from .solve import count
 
     reread = parse(puzzle_text(puzzle), fmt="native")
     if reread.grid().tolist() != puzzle.grid().tolist():
         raise AssertionError("a generated puzzle did not survive a round trip through its text")
+    if work is not None:
+        return count_by_work(reread, rules=rules, conflicts=work, time_limit=time_limit, solver=solver, known=known), reread
     options = {"solver": solver} if solver else {}
     return count(reread, rules=rules, limit=2, time_limit=time_limit, **options), reread
+
+
+NOMINAL_CONFLICTS_PER_SECOND = 10_000  # turns certify_time_limit into work: what one core does on a 14x14 count
+CERTIFY_CALLS = 1_000  # solver calls per count (cycles cut, rows added): a work count too
+
+
+def certify_conflicts(certify_time_limit: float | None) -> int:
+    """The conflicts per solver call a generator's count may spend for ``certify_time_limit``
+    seconds of nominal work (None: no limit). Work, not seconds, so that a seed gives the same
+    puzzle on any machine and load.
+
+    >>> certify_conflicts(10.0), certify_conflicts(0), certify_conflicts(None)
+    (100000, 0, 2147483647)
+    """
+    if certify_time_limit is None:
+        return 2**31 - 1
+    return min(2**31 - 1, round(certify_time_limit * NOMINAL_CONFLICTS_PER_SECOND))
+
+
+def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: int = certify_conflicts(10.0),
+                  time_limit: float | Deadline | None = None, solver: str | None = None,
+                  known: Solution | None = None) -> CountResult[Solution] | None:
+    """Count answers up to 2 by plain SAT (from the ``known`` answer when given: it is blocked,
+    and the search starts next to it), each solver call one uninterrupted search of at most
+    ``conflicts`` conflicts: the verdict and the answers found depend on the puzzle and the
+    work allowed only, never on the machine's speed or load (what a seeded generator needs;
+    :func:`.solve.count` races faster strategies against the clock). A count that spends its
+    work (or is given none: ``conflicts=0``) is undecided (``complete`` False); None when
+    ``time_limit`` passed between two calls (the caller stops: the clock may end a generation,
+    never change its outcome).
+
+    >>> count_by_work(Puzzle.from_rows(["A..", "..A"])).unique, count_by_work(Puzzle.from_rows(["A..B", "....", "A..B"])).unique
+    (True, False)
+    """
+    from ..sat import DEFAULT_SOLVER
+    from .solve import _Search
+
+    _check_conflicts(conflicts)
+    deadline = Deadline.of(time_limit)
+    if known is not None and verify(puzzle, known, rules):
+        raise ValueError("known is not an answer of this puzzle under these rules")
+    search = _Search(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=rules)
+    return count_in_search(search, conflicts=conflicts, deadline=deadline, known=known)
+
+
+def _check_conflicts(conflicts: object, name: str = "conflicts") -> int:
+    if isinstance(conflicts, bool) or not isinstance(conflicts, int) or conflicts < 0:
+        raise ValueError(f"{name} must be a whole number of conflicts (0 or more), not {conflicts!r}")
+    return conflicts
+
+
+def count_in_search(search: Any, *, conflicts: int, deadline: Deadline, known: Any = None) -> CountResult | None:
+    """:func:`count_by_work` in a built search (:class:`.solve.SatSearch`, one layer or several;
+    closed here): ``known`` blocked first, then solver calls of at most ``conflicts`` conflicts
+    each, never split into timed steps (a search cut into steps by a measured rate goes where
+    the clock says)."""
+    found: list = []
+    name = f"sat-{search.solver.name}" if search.solver is not None else "sat"
+    try:
+        if not search.ready:
+            return None
+        if known is not None:
+            found.append(known)
+            search.block(known)
+            search.prefer(known)
+        for _ in range(CERTIFY_CALLS if conflicts else 0):
+            if deadline.expired():
+                return None
+            outcome = search.solver.solve(conflict_limit=conflicts)  # (no time limit: one search, not timed steps)
+            if not outcome:
+                return CountResult(len(found), outcome is False, 2, tuple(found), method=name,
+                                   timings=search.timings(), stats=search.stats())
+            answer = search._answer_in_model()
+            if answer is None:
+                continue  # (a stray cycle cut, or touch rows given: ask again)
+            found.append(answer)
+            if len(found) == 2:
+                break
+            search.block(answer)
+        return CountResult(len(found), len(found) == 2, 2, tuple(found), method=name,
+                           timings=search.timings(), stats=search.stats())
+    finally:
+        search.close()
 
 
 def check_request(width: int, height: int, *, method: str = "quality", band: float = BAND,
@@ -781,14 +868,18 @@ def generate(
     max_tries: int = DEFAULT_MAX_TRIES,
     solver: str | None = None,
     on_try: Callable[[int, int, dict[str, Any]], None] | None = None,
+    certify_work: int | None = None,
 ) -> Generated:
     """One puzzle of ``width`` x ``height`` by ``method`` ("quality" or "unionfind").
 
     ``unique=True`` (the default) returns only a puzzle that SAT certifies unique under ``rules``
     from its text; the quality method always requires it. ``time_limit`` bounds the whole call
-    (GenerationFailed when it runs out); ``certify_time_limit`` bounds each SAT count (a count
-    that runs out counts as a failed try, or labels the puzzle ``unique=None`` when uniqueness is
-    not required). ``band``/``target`` set the quality method's accepted link counts
+    (GenerationFailed when it runs out). Each uniqueness count is :func:`count_by_work`: at most
+    ``certify_work`` conflicts per solver call decide it (by default the nominal work of
+    ``certify_time_limit`` seconds, :func:`certify_conflicts`; a count undecided within them
+    counts as a failed try, or labels the puzzle ``unique=None`` when uniqueness is not
+    required), so the same arguments give the same puzzle on any machine and load: the clock
+    (``time_limit``) may end a generation, never change its outcome. ``band``/``target`` set the quality method's accepted link counts
     (:func:`link_band`). Raises GenerationFailed after ``max_tries`` certificates (or 100 times
     as many draws), saying why the candidates drawn were turned down. ``on_try(draws, tries,
     rejected)``, when given, is called after each draw with the draws and certificates so far and
@@ -802,11 +893,12 @@ def generate(
     """
     low_high = check_request(width, height, method=method, band=band, target=target)
     require_count(max_tries, "max_tries")
+    certify_seconds = Deadline.of(certify_time_limit, name="certify_time_limit").time_limit  # (refused before any drawing)
+    work = certify_conflicts(certify_seconds) if certify_work is None else _check_conflicts(certify_work, "certify_work")
     if solver is not None:
         check_solver_name(solver)  # before any drawing, not at the first certificate
     require_seed(seed)
     deadline = Deadline.of(time_limit)
-    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
     rng = random.Random(seed)
     started = time.perf_counter()
     tries = 0
@@ -843,11 +935,10 @@ def generate(
             continue  # e.g. a drawn path that runs beside itself under no-self-touch rules
         while True:  # certify; a quality candidate with a second answer is cut where the two part
             tries += 1
-            limit = certify_time_limit
-            remaining = deadline.remaining()
-            if remaining is not None:
-                limit = remaining if limit is None else min(limit, remaining)
-            counted, reread = _count_from_text(puzzle, rules=rules, time_limit=limit, solver=solver)
+            counted, reread = _count_from_text(puzzle, rules=rules, time_limit=deadline, solver=solver, work=work, known=solution)
+            if counted is None:  # (the clock ends the generation; it never decides a try)
+                raise GenerationFailed(f"no certified {width}x{height} puzzle within {deadline.time_limit} s: a uniqueness "
+                                       f"count ran out of time ({draws} draws, {tries} tries)", tries=tries)
             if on_try is not None:
                 on_try(draws, tries, rejected)
             is_unique = counted.unique
@@ -855,8 +946,8 @@ def generate(
                 return Generated(reread, solution, is_unique, tries, time.perf_counter() - started, seed, method)
             timed_out = timed_out + 1 if is_unique is None else 0
             if timed_out >= TIMED_OUT_STREAK:
-                raise GenerationFailed(f"the uniqueness counts of {timed_out} {width}x{height} candidates in a row ran out of time "
-                                       f"(certify_time_limit {certify_time_limit} s): allow more time", tries=tries)
+                raise GenerationFailed(f"the uniqueness counts of {timed_out} {width}x{height} candidates in a row ran out of work "
+                                       f"(undecided within {work} conflicts per solver call): allow more work (certify_time_limit or certify_work)", tries=tries)
             if tries >= max_tries:
                 raise GenerationFailed(f"no certified unique {width}x{height} puzzle in {tries} tries", tries=tries)
             if method != "quality" or is_unique is None or deadline.expired():

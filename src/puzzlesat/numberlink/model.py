@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPuzzle
+from ..errors import InvalidPuzzle, require_iterable, require_mapping
 from ..grid import ORTHOGONAL, Cell, as_cell, is_whole_number, orthogonal_neighbours
 
 EMPTY = "."
@@ -102,6 +102,8 @@ class Puzzle:
             raise TypeError(f"width and height must be whole numbers, not {self.width!r} and {self.height!r}")
         object.__setattr__(self, "width", int(self.width))
         object.__setattr__(self, "height", int(self.height))
+        require_iterable(self.pairs, "pairs", "a sequence of Pair objects, e.g. (Pair('A', (0, 0), (0, 2)),)")
+        require_iterable(self.blocked, "blocked", "a set of (row, column) cells")
         object.__setattr__(self, "pairs", tuple(self.pairs))  # (a generator is read once, here)
         if not all(isinstance(pair, Pair) for pair in self.pairs):
             raise TypeError("pairs must be Pair objects, e.g. Pair('A', (0, 0), (0, 2))")
@@ -123,6 +125,9 @@ class Puzzle:
         ``.`` empty, ``#`` blocked, anything else a label that must occur exactly twice."""
         if isinstance(rows, str):
             raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string")
+        require_iterable(rows, "rows", "a list of rows (strings or lists of tokens)")
+        for row in rows:
+            require_iterable(row, "each row", "a string or a list of tokens", text=True)
         grid = [list(row) for row in rows]
         height = len(grid)
         width = len(grid[0]) if grid else 0
@@ -251,9 +256,14 @@ class Solution:
     def __post_init__(self) -> None:
         # Canonical form: each path read from its end that comes first in reading order, paths
         # sorted by that end; so two solutions compare equal exactly when they draw the same paths.
+        require_iterable(self.paths, "paths", "a sequence of (label, cells) pairs")
         paths = []
         for label, cells in self.paths:
-            cells = tuple(map(tuple, cells))
+            require_iterable(cells, f"the path of {label!r}", "a sequence of (row, column) cells")
+            try:
+                cells = tuple(map(tuple, cells))
+            except TypeError:
+                raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers") from None
             try:
                 plain = all(type(r) is int and type(c) is int for r, c in cells)  # the common case: one pass
             except ValueError:  # a cell that is not a pair
@@ -271,7 +281,13 @@ class Solution:
 
     @classmethod
     def from_mapping(cls, paths: Mapping[str, Iterable[Cell]]) -> "Solution":
-        return cls(tuple((label, tuple(cells)) for label, cells in paths.items()))
+        """An answer from a mapping of each label to its path's cells.
+
+        >>> Solution.from_mapping({"A": [(0, 0), (0, 1)]}).path("A")
+        ((0, 0), (0, 1))
+        """
+        require_mapping(paths, "paths", "a mapping of each label to its path's cells")
+        return cls(tuple((label, cells) for label, cells in paths.items()))
 
     @classmethod
     def from_rows(cls, puzzle: Puzzle, rows: Sequence[str | Sequence[str]]) -> "Solution":

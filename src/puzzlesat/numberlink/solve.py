@@ -1128,7 +1128,7 @@ def solve(
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    contradiction = topology.contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules, deadline=deadline)
     if contradiction is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": contradiction})
     in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
@@ -1188,7 +1188,7 @@ def count(
     check_count_limit(limit)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    contradiction = topology.contradiction(puzzle, rules)
+    contradiction = topology.contradiction(puzzle, rules, deadline=deadline)
     if contradiction is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": contradiction})
     in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver),

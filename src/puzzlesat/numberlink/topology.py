@@ -14,7 +14,9 @@ free cell. Three facts follow that refute some puzzles at once, on any board siz
   cyclic order as the border.
 
 Each check is sound: it reports a reason only when no answer exists under the given rules (the
-colour count only under cover-all; the other two under every rule set).
+colour count only under cover-all; the other two under every rule set). Each takes a
+``deadline`` (:class:`~puzzlesat.timing.Deadline`): when it passes, the check stops and finds no
+reason (None), so the caller's next step answers "unknown" for want of time.
 
 >>> from puzzlesat.numberlink.model import Puzzle, Rules
 >>> contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules())
@@ -27,20 +29,39 @@ True
 
 from __future__ import annotations
 
-from ..grid import group_of
+from ..grid import ORTHOGONAL
+from ..timing import Deadline
 from .model import Cell, Puzzle, Rules
+
+CHECK_EVERY = 4096  # steps between two looks at the clock (cheap against the steps themselves)
+
+
+class _OutOfTime(Exception):
+    """The deadline passed inside a check: it gives up without a reason."""
+
+
+def _tick(deadline: Deadline | None, step: int) -> None:
+    if deadline is not None and step % CHECK_EVERY == 0 and deadline.expired():
+        raise _OutOfTime
 
 # directed unit edges between lattice corners (r, c), with the region's cell on the left
 # (r grows downwards): leaving a corner down, right, up or left
 _STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
-def contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
-    """The first reason found why ``puzzle`` has no answer under ``rules``, or None."""
-    return colour_count_contradiction(puzzle, rules) or border_contradiction(puzzle)
+def contradiction(puzzle: Puzzle, rules: Rules, *, deadline: Deadline | None = None) -> str | None:
+    """The first reason found why ``puzzle`` has no answer under ``rules``, or None (also when
+    ``deadline`` passes before a reason is found).
+
+    >>> from puzzlesat.timing import Deadline
+    >>> contradiction(Puzzle.from_rows(["A.B", "...", "A.B"]), Rules(), deadline=Deadline(0.0)) is None
+    True
+    """
+    return (colour_count_contradiction(puzzle, rules, deadline=deadline)
+            or border_contradiction(puzzle, deadline=deadline))
 
 
-def colour_count_contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
+def colour_count_contradiction(puzzle: Puzzle, rules: Rules, *, deadline: Deadline | None = None) -> str | None:
     """Cover-all only: the chessboard colour count (module docstring), or None.
 
     >>> from puzzlesat.numberlink.model import Puzzle, Rules
@@ -49,9 +70,13 @@ def colour_count_contradiction(puzzle: Puzzle, rules: Rules) -> str | None:
     """
     if not rules.cover_all:
         return None
+    if deadline is not None and deadline.expired():
+        return None
     black = (puzzle.width * puzzle.height + 1) // 2  # (0, 0) is black
     white = puzzle.width * puzzle.height - black
-    for r, c in puzzle.blocked:
+    for step, (r, c) in enumerate(puzzle.blocked):
+        if step % CHECK_EVERY == 0 and deadline is not None and deadline.expired():
+            return None
         if (r + c) % 2 == 0:
             black -= 1
         else:
@@ -67,14 +92,24 @@ def _colour(cell: Cell) -> int:
     return 1 if (cell[0] + cell[1]) % 2 == 0 else -1
 
 
-def border_contradiction(puzzle: Puzzle) -> str | None:
-    """Pairs alternating along the border, or spokes meeting an island out of order, or None.
+def border_contradiction(puzzle: Puzzle, *, deadline: Deadline | None = None) -> str | None:
+    """Pairs alternating along the border, or spokes meeting an island out of order, or None
+    (also when ``deadline`` passes first).
 
     >>> from puzzlesat.numberlink.model import Pair, Puzzle
     >>> ring = [Pair("a", (0, 0), (2, 2)), Pair("b", (0, 5), (2, 3)), Pair("c", (5, 0), (3, 3)), Pair("d", (5, 5), (3, 2))]
     >>> border_contradiction(Puzzle(6, 6, tuple(ring)))
     'paths from the border to the island at (2, 2) would cross: going round, they leave the border in the order c, d, b, a but reach the island in the order c, b, a, d'
     """
+    try:
+        return _border_contradiction(puzzle, deadline)
+    except _OutOfTime:
+        return None
+
+
+def _border_contradiction(puzzle: Puzzle, deadline: Deadline | None) -> str | None:
+    if deadline is not None and deadline.expired():
+        return None
     height, width = puzzle.height, puzzle.width
     if height < 2 or width < 2:
         return None
@@ -85,12 +120,13 @@ def border_contradiction(puzzle: Puzzle) -> str | None:
     # each endpoint off the border whose partner is on it: (label, that end, the partner on the rim)
     spoke_of = {end: (p.label, end, start) for p in puzzle.pairs for start, end in ((p.start, p.end), (p.end, p.start))
                 if start in on_rim and end not in on_rim}
-    for island in _islands(puzzle, on_rim):
+    for step, island in enumerate(_islands(puzzle, on_rim, deadline), 1):
+        _tick(deadline, step)
         spokes = [spoke_of[cell] for cell in island if cell in spoke_of]
         if len(spokes) < 3:
             continue
         first = min(island)
-        boundary = _boundary(island.__contains__, first)
+        boundary = _boundary(island.__contains__, first, deadline)
         around = _positions(boundary) if boundary is not None and len(boundary) == _exposed_sides(island) else None
         if around is None:
             continue  # (holes, pinched corners or broken runs: no simple order to compare)
@@ -140,14 +176,24 @@ def _alternating_rim_pairs(puzzle: Puzzle, on_rim: dict[Cell, int]) -> tuple[str
     return None
 
 
-def _islands(puzzle: Puzzle, on_rim: dict[Cell, int]) -> list[set[Cell]]:
-    """Groups of endpoint cells joined side by side, none of them on the border."""
+def _islands(puzzle: Puzzle, on_rim: dict[Cell, int], deadline: Deadline | None = None) -> list[set[Cell]]:
+    """Groups of endpoint cells joined side by side, none of them on the border (raises
+    _OutOfTime when ``deadline`` passes: a million endpoints take seconds)."""
     ends = set(puzzle.endpoints())
     islands, seen = [], set()
+    step = 0
     for cell in sorted(ends):
         if cell in seen:
             continue
-        group = group_of(cell, ends)
+        group, todo = {cell}, [cell]  # (grid.group_of, with a look at the clock)
+        while todo:
+            step += 1
+            _tick(deadline, step)
+            r, c = todo.pop()
+            for other in ((r + dr, c + dc) for dr, dc in ORTHOGONAL):
+                if other in ends and other not in group:
+                    group.add(other)
+                    todo.append(other)
         seen |= group
         if not any(member in on_rim for member in group):
             islands.append(group)
@@ -158,7 +204,7 @@ def _exposed_sides(cells: set[Cell]) -> int:
     return sum((r + dr, c + dc) not in cells for r, c in cells for dr, dc in _STEPS)
 
 
-def _boundary(inside, top_left: Cell) -> list[Cell] | None:
+def _boundary(inside, top_left: Cell, deadline: Deadline | None = None) -> list[Cell] | None:
     """The cells along a region's outer boundary, one entry per unit edge, walked with the
     region on the left from the left side of ``top_left`` (a region cell whose left and upper
     neighbours are outside), or None where the boundary touches itself at a corner."""
@@ -172,6 +218,7 @@ def _boundary(inside, top_left: Cell) -> list[Cell] | None:
         corner = (r + dr, c + dc)
         if corner == start and heading == 3:
             return cells
+        _tick(deadline, len(cells))
         outgoing = [h for h in range(4) if _is_boundary_edge(inside, corner, h)]
         if len(outgoing) != 1:
             return None

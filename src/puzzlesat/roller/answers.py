@@ -10,6 +10,7 @@ from pathlib import Path
 from ..errors import ParseError, quoted
 from ..textio import split_lines
 from .model import Level
+from ..textio import MAX_INPUT_BYTES
 from .reading import read_text
 
 ANSWER_DIGITS = {"1": "R", "2": "L", "3": "U", "4": "D"}  # TabTale answer files
@@ -67,8 +68,9 @@ def is_answer_line(line: str) -> bool:
     return len(parts) >= 2 and bool(ANSWER_NAME_RE.search(parts[0].strip())) and not line.lstrip().startswith(("[", "=>", "#"))
 
 
-def read_answers(path: str | Path) -> dict[str, str]:
-    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``).
+def read_answers(path: str | Path, *, max_bytes: int = MAX_INPUT_BYTES) -> dict[str, str]:
+    """:func:`parse_answers` of a file (e.g. TabTale's ``solutions/solution.txt``) of at most
+    ``max_bytes`` (:data:`puzzlesat.textio.MAX_INPUT_BYTES`).
 
     >>> import os, tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -79,7 +81,7 @@ def read_answers(path: str | Path) -> dict[str, str]:
     {'001.xml': 'RU', '002.xml': ''}
     >>> folder.cleanup()
     """
-    return parse_answers(read_text(path))
+    return parse_answers(read_text(path, max_bytes=max_bytes))
 
 
 def with_answers(levels: list[Level], answers: dict[str, str]) -> list[Level]:

@@ -22,7 +22,7 @@ from .model import START_RULES
 from .records import answer_of, answer_table, generated_record, load, passed, solve_record, verify_record
 from .render import render
 from .show import show, size_text
-from .sniff import sniff
+from .sniff import refusal, sniff
 
 GENERATE_EXAMPLE = "example: puzzlesat generate roller --size 8x8 --count 5 --moves 6-12 --seed 1 --out pack.roller"
 
@@ -111,8 +111,8 @@ def _whole(least: int, what: str) -> Callable[[str], int]:
 GENERATE_OPTIONS = (
     Option("moves", "--moves", "proven minimum number of moves wanted (default: from the size)", kind="value", default=None,
            convert=moves_range, metavar="LO-HI"),
-    Option("certify_limit", "--certify-limit", f"seconds per proof of one board's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); "
-           f"boards that run out are skipped, {UNPROVEN_STREAK} in a row end the level", kind="value",
+    Option("certify_limit", "--certify-limit", f"work per proof of one board's minimum, in CP-SAT's deterministic seconds with the default "
+           f"method (default {DEFAULT_CERTIFY_LIMIT:g}); boards that run out are skipped, {UNPROVEN_STREAK} in a row end the level", kind="value",
            default=DEFAULT_CERTIFY_LIMIT, convert=seconds, metavar="S"),
     Option("min_floor", "--min-floor", "fewest floor cells (default: a third of the inner cells, at least 5 or all of them)",
            kind="value", default=None, convert=_whole(0, "a whole number of 0 or more"), metavar="N"),
@@ -181,6 +181,7 @@ FAMILY = Family(
     options=OPTIONS,
     generate_options=GENERATE_OPTIONS,
     sniff=sniff,
+    refusal=refusal,
     load=load,
     format=formats.format,
     detect_format=formats.detect_format,

@@ -182,13 +182,15 @@ def euler_trail(graph: StopGraph, counts: dict[int, int]) -> str:
 
 
 def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None" = None,
-               workers: int = 1, known: str | None = None) -> SolveResult[str]:
+               workers: int = 1, known: str | None = None, work_limit: float | None = None) -> SolveResult[str]:
     """Minimum answer by the flow model (not yet replayed: :func:`puzzlesat.roller.solve.solve`
     verifies every answer). The level should be feasible (see :meth:`StopGraph.feasibility`); an
     infeasible one comes back UNSATISFIABLE. When time runs out after an answer was found, the
     result is SOLVED with ``optimal`` False and the proven ``lower_bound``; with no answer it is
     UNKNOWN with the bound. ``known``, a valid answer found elsewhere, becomes a solution hint and
-    an upper bound on the objective (and the answer returned if nothing better is found)."""
+    an upper bound on the objective (and the answer returned if nothing better is found).
+    ``work_limit``: CP-SAT's deterministic time (:func:`~puzzlesat.sat.cpsat.run_cpsat`), so
+    that whether a proof ends does not depend on the machine (generators)."""
     deadline = Deadline.of(time_limit)
     watch = Stopwatch()
     with watch("encode"):
@@ -200,7 +202,7 @@ def solve_flow(level: Level | StopGraph, *, time_limit: "float | Deadline | None
         if known is not None:
             model.use_known_answer(known)
     with watch("solve"):
-        outcome = run_cpsat(model.model, time_limit=deadline, workers=workers, parameters=CPSAT_PARAMETERS)
+        outcome = run_cpsat(model.model, time_limit=deadline, workers=workers, parameters=CPSAT_PARAMETERS, work_limit=work_limit)
     size = FlowModel.size(graph)
     stats = {
         "stops": len(graph.stops), "moves_in_graph": len(graph.moves), "key_cells": len(graph.key_cells),

@@ -59,6 +59,7 @@ from . import writers
 from .answers import ANSWER_DIGITS, is_answer_line, parse_answers, read_answers, with_answers  # noqa: F401 (read through formats too)
 from .herbou import parse_herbou
 from .model import BALL, FLOOR, MAX_CELLS, MOVES, WALL, Level
+from ..textio import MAX_INPUT_BYTES
 from .reading import DEFAULT_START, check_size, check_start_rule, default_name, implied_start, make_level, read_text  # noqa: F401
 from .starhermit import parse_starhermit
 from .tmx import TILED_GID_MASK, parse_tmx  # noqa: F401
@@ -511,8 +512,10 @@ def parse(text: str, *, fmt: str | None = None, start: str | None = None, source
     return levels[0]
 
 
-def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) -> list[Level]:
-    """Every level in a file (format from ``fmt``, else the content, else the file ending).
+def read(path: str | Path, *, fmt: str | None = None, start: str | None = None,
+         max_bytes: int = MAX_INPUT_BYTES) -> list[Level]:
+    """Every level in a file (format from ``fmt``, else the content, else the file ending) of
+    at most ``max_bytes`` (:data:`puzzlesat.textio.MAX_INPUT_BYTES`; devices are refused).
 
     A file of one level names it after the file.
 
@@ -525,7 +528,7 @@ def read(path: str | Path, *, fmt: str | None = None, start: str | None = None) 
     [('tiny.roller', 3)]
     >>> folder.cleanup()
     """
-    text = read_text(path)
+    text = read_text(path, max_bytes=max_bytes)
     if fmt is None and str(path).lower().endswith(".roller"):
         fmt = "native"
     return parse_all(text, fmt=fmt, start=start, source=str(path))

@@ -192,7 +192,10 @@ def generate(
     ``time_limit`` seconds or ``max_tries`` boards pass without success, or at once when ``lo``
     is beyond what its carving walks reach (:func:`carving_reach`); ``certify_time_limit`` bounds
     each certification (an unproven level is rejected; after ``UNPROVEN_STREAK`` in a row,
-    :class:`GenerationFailed` says the proofs run out of time). ``on_try(tries, minima)``, when given, is
+    :class:`GenerationFailed` says the proofs run out of work). With the default method (flow)
+    it bounds work, not time: CP-SAT's deterministic seconds, so the same seed gives the same
+    level on any machine and load (``time_limit`` may end a generation, never change its
+    level); other methods are bounded by the clock. ``on_try(tries, minima)``, when given, is
     called after each board drawn with the boards drawn so far and the proven minima of those
     certified (a list it must not change): ``generate roller`` shows them on its progress line.
 
@@ -241,7 +244,8 @@ def generate(
                          "use a larger board or a smaller min_floor")
     rng = random.Random(seed)
     deadline = Deadline.of(time_limit)
-    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
+    certify_seconds = Deadline.of(certify_time_limit, name="certify_time_limit").time_limit  # (refused before any drawing)
+    by_work = method in (None, "exact", "flow")  # (the flow model's work is counted: CP-SAT's deterministic time)
     require_count(max_tries, "max_tries")
     require_seed(seed)
     reach = carving_reach(width, height)
@@ -255,11 +259,12 @@ def generate(
     target = (lo + hi) / 2
     steps = max(4, int(target * 2))
     minima: list[int] = []  # the proven minima of the levels drawn, for the failure message
-    tries = unproven_streak = 0  # (boards in a row whose proof ran out of time)
+    tries = unproven_streak = 0  # (boards in a row whose proof ran out of work, or time)
     while tries < max_tries and not deadline.expired():
         if unproven_streak >= UNPROVEN_STREAK:
             raise GenerationFailed(
-                f"the proofs of {unproven_streak} {width}x{height} boards in a row ran out of time ({certify_time_limit:g} s each, "
+                f"the proofs of {unproven_streak} {width}x{height} boards in a row ran out of "
+                f"{'work' if by_work else 'time'} ({certify_time_limit:g} s {'of CP-SAT work ' if by_work else ''}each, "
                 f"after {tries} tries in {time.perf_counter() - started:.1f}s): allow more time per proof or ask for smaller levels")
         tries += 1
         try:
@@ -268,14 +273,17 @@ def generate(
             if level.floor_count < floor_needed or len(walk) < lo:
                 steps = min(steps + 1 + max(0, lo - len(walk)) // 2, reach)
                 continue  # too small, or the carving walk already paints it in fewer moves than asked
-            remaining = deadline.remaining()
-            limit = certify_time_limit if remaining is None else min(remaining, certify_time_limit or remaining)
-            result = solve(level, time_limit=limit, method=method)
+            if by_work:  # (the clock may only end the generation: the loop's test)
+                result = solve(level, time_limit=deadline, method=method, work_limit=certify_seconds)
+            else:
+                remaining = deadline.remaining()
+                limit = certify_time_limit if remaining is None else min(remaining, certify_time_limit or remaining)
+                result = solve(level, time_limit=limit, method=method)
             if result.status is not Status.SOLVED or not result.optimal or result.solution is None:
                 # (not when the level's own time limit cut the proof short)
-                out_of_time = certify_time_limit is not None and limit == certify_time_limit
-                unproven_streak = unproven_streak + 1 if out_of_time else 0
-                continue  # the minimum is not proven in time
+                out_of_work = certify_seconds is not None and not deadline.expired()
+                unproven_streak = unproven_streak + 1 if out_of_work else 0
+                continue  # the minimum is not proven within its work (or time)
             unproven_streak = 0
             answer = result.solution
             found = len(answer)

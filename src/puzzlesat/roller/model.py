@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InvalidPuzzle, quoted, require_type
+from ..errors import InvalidPuzzle, quoted, require_iterable, require_type
 from ..grid import Cell, as_cell
 
 UP, DOWN, LEFT, RIGHT = "U", "D", "L", "R"
@@ -90,6 +90,9 @@ class Level:
     def __post_init__(self) -> None:
         if isinstance(self.rows, str):
             raise TypeError("rows must be a list of rows (e.g. text.splitlines()), not one string (roller.parse reads text)")
+        require_iterable(self.rows, "rows", "a list of rows (strings over '#' and '.')")
+        for row in self.rows:
+            require_iterable(row, "each row", "a string over '#' and '.' or a list of cells", text=True)
         rows = tuple(row_text(row) for row in self.rows)
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "start", as_cell(self.start, "start"))

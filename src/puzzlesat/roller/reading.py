@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidPuzzle, ParseError
-from ..textio import as_text
+from ..textio import MAX_INPUT_BYTES, as_text, read_bytes
 from .model import MAX_CELLS, START_RULES, Level, start_cell
 
 DEFAULT_START = {"tmx": "bottom-left", "herbou": "row-major", "rollersplat": "row-major"}  # formats that store no start
@@ -86,11 +86,6 @@ def blank_js_comments(text: str) -> str:
     return re.sub(r"//[^\n]*|/\*.*?\*/", blank, text, flags=re.DOTALL)
 
 
-def read_text(path: str | Path) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
-    if len(data) > 64 * 1024 * 1024:
-        raise ParseError("file is larger than 64 MB", source=str(path))
-    return as_text(data)
+def read_text(path: str | Path, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """The decoded text of a file of at most ``max_bytes`` (devices and sockets refused)."""
+    return as_text(read_bytes(path, max_bytes=max_bytes))

@@ -56,9 +56,14 @@ def answers_kind(text: str) -> str | None:
     return what if count == len(lines) else f"a solver log holding {what}"
 
 
+_GRIDLIKE_TITLE = re.compile(r"^[A-Za-z0-9]*[.#][A-Za-z0-9.#]*$")  # 'A.A': a grid row of another family, not a title
+_URL_LIKE = re.compile(r"://|\?(?:numlin|arukone)/", re.IGNORECASE)
+
+
 def _grid_blocks(text: str) -> list[list[str]] | None:
     """Blocks of grid lines (comments and titles before a grid skipped), or None when a block
-    holds a line that is neither."""
+    holds a line that is neither, or a title line looks like another family's grid row or a
+    puzzle URL (``A.A`` before ``x..`` is a damaged Numberlink grid, not a titled level)."""
     blocks: list[list[str]] = []
     current: list[str] = []
     for raw in split_lines(text):
@@ -69,6 +74,8 @@ def _grid_blocks(text: str) -> list[list[str]] | None:
                 current = []
             continue
         if line.startswith("# ") or (not current and line[0] not in "#.ox"):
+            if not line.startswith("#") and (_GRIDLIKE_TITLE.match(line) or _URL_LIKE.search(line)):
+                return None
             continue
         if not _GRID_LINE.match(line):
             return None
@@ -80,35 +87,54 @@ def _grid_blocks(text: str) -> list[list[str]] | None:
 
 def sniff(text: str) -> bool:
     """Is this text a Roller level set? Cheap and specific (see the module docstring)."""
+    return refusal(text) is None
+
+
+def refusal(text: str) -> str | None:
+    """Why this text is not a Roller level set (a phrase for the error that no family reads
+    it), or None when it is one (:func:`sniff`).
+
+    >>> refusal("A.A\\nx..\\n")
+    'not a Roller grid: every line must be over # . o x (one ball o, or one x, per level), after a title'
+    >>> refusal("#####\\n#o.o#\\n#####")
+    'a level grid must hold exactly one ball o (or one x): a block holds 2 o and 0 x'
+    """
     head = text[:200_000].lstrip("\ufeff \t\r\n")
     if not head:
-        return False
+        return "empty text"
     if head.startswith("<"):
-        return "<map" in head[:4000] or re.search(r"<tileset\b", head[:4000]) is not None  # (a tileset: to be refused clearly)
+        if "<map" in head[:4000] or re.search(r"<tileset\b", head[:4000]) is not None:  # (a tileset: to be refused clearly)
+            return None
+        return "XML, but no Tiled <map>"
     if head.startswith("{"):
-        return '"levels"' in head and '"rows"' in head and '"start"' in head
+        if '"levels"' in head and '"rows"' in head and '"start"' in head:
+            return None
+        return 'JSON, but not a level set with "levels", "rows" and "start"'
     if "levels" in head and re.search(r"\blevels\s*=\s*\[\s*\[\s*\[", blank_js_comments(head)):
-        return True
+        return None
     if is_answer_file(head):
-        return True  # claimed so that load() can say what it is
+        return None  # claimed so that load() can say what it is
     lines = [line.strip() for line in split_lines(head) if line.strip()]
     if len(lines) >= 2 and all(_BINARY_ROW.match(line) for line in lines):
-        return sum(line.split().count("1") for line in lines) > 2
+        ones = sum(line.split().count("1") for line in lines)
+        return None if ones > 2 else f"a 0/1 grid needs more than two floor cells 1, found {ones}"
     if len(lines) >= 2 and all(_WG_ROW.match(line) for line in lines):
         joined = "".join(lines)
-        return joined.count("W") > 2 or joined.count("G") > 2
+        return None if joined.count("W") > 2 or joined.count("G") > 2 else "a W/G grid needs more than two cells of a kind"
     if formats.detect_format(head) == "nohtaray":
         blocks = _grid_blocks(re.split(r"\n[ \t\r]*\n", head, maxsplit=1)[0])
-        return bool(blocks) and "".join(blocks[0]).count("o") == 1
+        return None if blocks and "".join(blocks[0]).count("o") == 1 else "a nohtaray grid must hold exactly one ball o"
     blocks = _grid_blocks(head)
     if not blocks:
-        return answers_kind(head) is not None  # a solver's log around an answer table: claimed so that load() says what it is
+        if answers_kind(head) is not None:
+            return None  # a solver's log around an answer table: claimed so that load() says what it is
+        return "not a Roller grid: every line must be over # . o x (one ball o, or one x, per level), after a title"
     for block in blocks:
         cells = "".join(block)
         has_o, has_x = cells.count("o"), cells.count("x")
         if not ((has_o == 1 and has_x == 0) or (has_x == 1 and has_o == 0)):
-            return False
-    return True
+            return f"a level grid must hold exactly one ball o (or one x): a block holds {has_o} o and {has_x} x"
+    return None
 
 
 def has_grid(text: str) -> bool:

@@ -61,7 +61,8 @@ def _method(name: str) -> Callable[..., SolveResult[str]]:
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
-def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None) -> SolveResult[str]:
+def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadline | None" = None,
+          work_limit: float | None = None) -> SolveResult[str]:
     """The fewest moves that paint every floor cell of ``level``.
 
     Returns a :class:`~puzzlesat.results.SolveResult` whose ``solution`` is a move string over
@@ -70,6 +71,8 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     UNSATISFIABLE (``stats["reason"]`` names the cells no walk can paint) or UNKNOWN (time ran out
     with no answer; ``lower_bound`` still set). Every answer has passed ``verify``. ``method``:
     one of ``METHODS``; None or ``"exact"`` (the name Swap uses) is ``DEFAULT_METHOD``.
+    ``work_limit`` (the flow method only): CP-SAT's deterministic seconds, a bound on work that
+    ends a search the same way on any machine and load (what a seeded generator needs).
 
     >>> level = Level.from_rows(["o.", ".."])
     >>> result = solve(level, time_limit=10)
@@ -81,9 +84,12 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     require_type(level, Level, "level", "parse text with roller.parse")
     name = DEFAULT_METHOD if method in (None, "exact") else method  # "exact": the default, as for Swap
     run = _method(name)
+    if work_limit is not None and name != "flow":
+        raise ValueError(f"work_limit bounds the flow method's search, not {name!r}'s")
+    limits = {} if work_limit is None else {"work_limit": work_limit}
     deadline = Deadline.of(time_limit)
     # (a child stopped at the limit leaves the best bound and the shortest answer it reported)
-    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline), deadline=deadline,
+    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline, **limits), deadline=deadline,
                                  cells=level.width * level.height, threshold=CHILD_PROCESS_CELLS,
                                  check=lambda moves: verify(level, moves), method=name)
     if in_child is not None:
@@ -96,7 +102,7 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     if not verdict.solvable:
         return SolveResult(Status.UNSATISFIABLE, None, Timings(feasibility_seconds, 0.0), False, None, name,
                            {"reason": verdict.reason, "cells": verdict.cells})
-    result = run(graph, time_limit=deadline)
+    result = run(graph, time_limit=deadline, **limits)
     stats = dict(result.stats)
     stats["feasibility_seconds"] = feasibility_seconds
     if result.solution is not None:

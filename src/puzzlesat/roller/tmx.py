@@ -10,13 +10,13 @@ tile floor (Tiled's flip flags masked). The start is not stored: a start convent
 from __future__ import annotations
 
 import base64
-import gzip
 import re
 import zlib
 from pathlib import Path
 from xml.etree import ElementTree
 
 from ..errors import NotAPuzzle, ParseError, quoted
+from ..textio import MAX_INPUT_BYTES, bounded_decompress
 from .model import FLOOR, WALL, Level
 from .reading import DEFAULT_START, check_size, check_start_rule, implied_start, make_level
 
@@ -41,7 +41,9 @@ def _int_attribute(element: ElementTree.Element, name: str, line: int | None) ->
 
 
 def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
-    """The layer's tile gids in reading order, from csv, base64 (optionally zlib/gzip) or <tile>."""
+    """The layer's tile gids in reading order, from csv, base64 (optionally zlib/gzip) or <tile>.
+    A compressed layer is inflated a piece at a time up to the 4 bytes a tile the map declares
+    (and never past MAX_INPUT_BYTES), so a decompression bomb is refused without being built."""
     data_line = _line_of(text, "<data")
     encoding = (data.get("encoding") or "").strip().lower()
     compression = (data.get("compression") or "").strip().lower()
@@ -64,10 +66,12 @@ def _tmx_gids(data: ElementTree.Element, text: str, count: int) -> list[int]:
             raise ParseError(f"unsupported tile data compression {compression!r} (use csv, base64, zlib or gzip)", line=data_line)
         try:
             raw = base64.b64decode("".join((data.text or "").split()), validate=True)
-            if compression == "zlib":
-                raw = zlib.decompress(raw)
-            elif compression == "gzip":
-                raw = gzip.decompress(raw)
+            if compression:
+                limit = min(4 * count, MAX_INPUT_BYTES)
+                raw = bounded_decompress(raw, wbits=15 if compression == "zlib" else 31, limit=limit,
+                                         what=f"the {compression} tile data of a map of {count} tiles")
+        except ParseError as exc:
+            raise ParseError(exc.message, line=data_line) from None
         except (ValueError, zlib.error, OSError, EOFError) as exc:
             raise ParseError(f"cannot decode the base64 tile data: {exc}", line=data_line) from None
         if len(raw) != 4 * count:

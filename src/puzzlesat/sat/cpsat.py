@@ -45,8 +45,12 @@ def run_cpsat(
     workers: int = DEFAULT_WORKERS,
     seed: int = 0,
     parameters: "dict[str, object] | None" = None,
+    work_limit: float | None = None,
 ) -> CpSatOutcome:
     """Solve ``model``; ``status`` is "unknown" when the limit ran out with nothing decided.
+    ``work_limit`` bounds the search by CP-SAT's deterministic time (a work count in about
+    seconds of an idle machine): with one worker, a search it ends ends the same way on any
+    machine and load, which a time limit does not.
 
     ``parameters`` sets further CP-SAT parameters by name (e.g. ``{"linearization_level": 2}``).
     ``workers`` is 1 by default, so runs are repeatable and fair against one-threaded baselines.
@@ -74,6 +78,10 @@ def run_cpsat(
             setattr(solver.parameters, name, value)
         except TypeError:  # OR-Tools names neither the parameter nor the type it takes
             raise TypeError(f"CP-SAT parameter {name!r} cannot take {value!r} ({type(value).__name__})") from None
+    if work_limit is not None:
+        if isinstance(work_limit, bool) or not isinstance(work_limit, (int, float)) or not work_limit >= 0:
+            raise ValueError(f"work_limit must be a number of deterministic seconds, 0 or more, not {work_limit!r}")
+        solver.parameters.max_deterministic_time = max(float(work_limit), 1e-9)
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)

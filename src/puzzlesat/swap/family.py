@@ -135,6 +135,7 @@ FAMILY = Family(
     options=(),
     generate_options=GENERATE_OPTIONS,
     sniff=formats.sniff,
+    refusal=formats.refusal,
     load=records.load,
     format=formats.format,
     detect_format=formats.detect_format,

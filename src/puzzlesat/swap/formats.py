@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import InvalidPuzzle, ParseError, quoted, require_type
-from ..textio import as_text, split_lines, with_file_name_hint
+from ..textio import MAX_INPUT_BYTES, as_text, read_bytes, split_lines, with_file_name_hint
 from .model import (
     COLOURS,
     FIGURE_DIRECTIONS,
@@ -386,8 +386,9 @@ def parse(text: str, *, fmt: Optional[str] = None, source: Optional[str] = None)
     return levels[0]
 
 
-def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
-    """Every level in a ``.swap`` file (ParseError naming the file on bad input).
+def read(path: str | Path, *, fmt: Optional[str] = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Level]:
+    """Every level in a ``.swap`` file (ParseError naming the file on bad input). At most
+    ``max_bytes`` are read (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices are refused.
 
     A file of one level names it after the file.
 
@@ -400,10 +401,7 @@ def read(path: str | Path, *, fmt: Optional[str] = None) -> list[Level]:
     [('tiny.swap', 1)]
     >>> folder.cleanup()
     """
-    try:
-        data = Path(path).read_bytes()  # (decoded as the other families' files are: UTF-16, cp932, ...)
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    data = read_bytes(path, max_bytes=max_bytes)  # (decoded as the other families' files are: UTF-16, cp932, ...)
     return parse_all(data, fmt=fmt, source=str(path))
 
 
@@ -464,8 +462,21 @@ def sniff(text: str) -> bool:
     """Whether ``text`` is a Swap level: a line ``start``, a line ``goal ...`` and square tokens
     such as ``T1R`` (in any case, so that lower-case ``t1r`` is refused by the Swap reader,
     saying why; lines end in ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    return refusal(text) is None
+
+
+def refusal(text: str) -> str | None:
+    """Why ``text`` is not a Swap level (for the error that no family reads it), or None.
+
+    >>> refusal("start\\nT1R T1G\\n")
+    "no 'goal' line"
+    """
     head = text[:20_000].replace("\r\n", "\n").replace("\r", "\n")
-    return bool(_START_LINE.search(head) and _GOAL_LINE.search(head) and _SQUARE.search(head))
+    missing = [what for what, found in (("a 'start' line", _START_LINE.search(head)), ("a 'goal' line", _GOAL_LINE.search(head)),
+                                        ("squares such as T1R", _SQUARE.search(head))) if not found]
+    if not missing:
+        return None
+    return "no " + " and no ".join(what.removeprefix("a ") for what in missing)
 
 
 def format_all(levels: list[Level]) -> str:

@@ -39,7 +39,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import InvalidPuzzle, require_type
+from ..errors import InvalidPuzzle, require_iterable, require_type
 from ..grid import Cell, is_whole_number
 from ..results import solve_result_hint
 
@@ -109,6 +109,9 @@ def board_from_rows(rows: Sequence[str | Sequence[str]]) -> Board:
     >>> board[1][0].figure, board[1][0].scope
     ('B', 2)
     """
+    require_iterable(rows, "rows", "a list of rows (strings of tokens or lists of tokens)")
+    for row in rows:
+        require_iterable(row, "each row", "a string of tokens or a list of tokens", text=True)
     grid = [row.split() if isinstance(row, str) else list(row) for row in rows]
     return tuple(tuple(None if token == WALL_TOKEN else Square.parse(token) for token in row) for row in grid)
 
@@ -297,6 +300,9 @@ class Level:
     comments: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
+        require_iterable(self.start, "start", "a board: rows of Squares (None for a wall); Level.from_rows reads tokens")
+        for row in self.start:
+            require_iterable(row, "each start row", "a row of Squares (None for a wall)")
         start = tuple(tuple(row) for row in self.start)
         object.__setattr__(self, "start", start)
         if not start or not start[0]:

@@ -57,7 +57,7 @@ from typing import Sequence
 
 from ...errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
 from ...results import solution_hint
-from ...textio import as_text, with_file_name_hint
+from ...textio import MAX_INPUT_BYTES, as_text, read_bytes, with_file_name_hint
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
 from ..model import BLOCKED, EMPTY
 from .model import MAX_CELLS, VIA_MARK, Cell, Pair, Puzzle, Solution, Via, layers_text
@@ -604,10 +604,11 @@ def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = Non
     return dataclasses.replace(puzzle, name=name)
 
 
-def read(path: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
+def read(path: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Puzzle]:
     """The puzzle in a file, as a list of one (the shape of the 2-D family's ``read``), named
     after the file. Bytes are decoded as the 2-D reader does (UTF-8, UTF-16 with a BOM,
-    cp932, else Latin-1); binary data is refused as a ParseError.
+    cp932, else Latin-1); binary data is refused as a ParseError. At most ``max_bytes`` are
+    read (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused.
 
     >>> import os, tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -619,10 +620,7 @@ def read(path: str | os.PathLike, *, fmt: str | None = None) -> list[Puzzle]:
     >>> folder.cleanup()
     """
     name = os.fspath(path)
-    try:
-        data = Path(name).read_bytes()
-    except OSError as error:
-        raise ParseError(f"cannot read: {error.strerror or error}", source=str(name)) from None
+    data = read_bytes(name, max_bytes=max_bytes)
     return [parse(data, fmt=fmt, source=str(name))]
 
 

@@ -65,6 +65,7 @@ from ...sat import check_solver_name
 from ...seeds import require_seed
 from ...timing import Deadline
 from .. import routing
+from ..generate import _check_conflicts, certify_conflicts, count_in_search
 from ..generate import (DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, grow_unionfind, links_in_label_order,
                         turned_down)
 from ..model import DEFAULT_RULES, Rules
@@ -382,6 +383,34 @@ def certify(puzzle: Puzzle, *, method: str = "split", rules: Rules = DEFAULT_RUL
     return count(again, rules=rules, limit=2, time_limit=time_limit, known=known, **options), again
 
 
+def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: int = certify_conflicts(10.0),
+                  time_limit: float | Deadline | None = None, solver: str | None = None,
+                  known: Solution | None = None) -> CountResult[Solution] | None:
+    """The answers of a stack counted up to 2 by work, not seconds, as on one layer
+    (:func:`..generate.count_by_work`); under may-leave-empty rules with touching allowed,
+    a second answer is the known one shrunk or with a detour, else a no-self-touch answer
+    (:func:`.solve.count`'s reasoning).
+
+    >>> count_by_work(Puzzle.from_layers([["1.", ".."], ["..", ".1"]])).unique
+    False
+    """
+    from ...sat import DEFAULT_SOLVER
+    from ..solve import _shrinks_to_no_touch, _strict
+    from .solve import _Search, _second_by_shrinking
+
+    _check_conflicts(conflicts)
+    deadline = Deadline.of(time_limit)
+    if known is not None and verify(puzzle, known, rules):
+        raise ValueError("known is not an answer of this puzzle under these rules")
+    shrink = _shrinks_to_no_touch(rules) and known is not None  # (the reasoning starts from an answer)
+    if shrink:
+        second = _second_by_shrinking(puzzle, known)
+        if second is not None:
+            return CountResult(2, True, 2, (known, second[0]), method="shrink")
+    search = _Search(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=_strict(rules) if shrink else rules)
+    return count_in_search(search, conflicts=conflicts, deadline=deadline, known=known)
+
+
 def _check_drawn(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
     # the drawing steps keep every rule by construction: a violation is a bug
     require_valid(verify(puzzle, solution, rules), "the multi-layer drawing")
@@ -404,6 +433,7 @@ def generate(
     max_tries: int = DEFAULT_MAX_TRIES,
     solver: str | None = None,
     on_try: Callable[[int, int, dict[str, Any]], None] | None = None,
+    certify_work: int | None = None,
 ) -> Generated:
     """One puzzle on a stack of ``layers`` boards of ``width`` x ``height`` by ``method``
     ("split", "unionfind" or "routing"; module docstring).
@@ -414,8 +444,10 @@ def generate(
     (True, False, or None when it ran out of time); routing problems are never counted
     (``unique`` None) and need may-leave-empty ``rules``. ``lines`` and ``min_length`` shape
     routing problems (:func:`check_request` refuses what cannot fit). ``time_limit`` bounds
-    the whole call (GenerationFailed when it runs out); ``certify_time_limit`` bounds each
-    count. Raises GenerationFailed after ``max_tries`` counts (or drawn routing problems),
+    the whole call (GenerationFailed when it runs out). Each count is bounded by work, not
+    seconds (:func:`count_by_work`): ``certify_work`` conflicts per solver call, by default the
+    nominal work of ``certify_time_limit`` seconds, so a seed gives the same puzzle on any
+    machine and load (the clock may end a generation, never change its outcome). Raises GenerationFailed after ``max_tries`` counts (or drawn routing problems),
     saying why the candidates were turned down. ``on_try(draws, tries, rejected)``, when given,
     is called after each draw and each count with the draws and counts so far and the reasons
     candidates were turned down (a dict of counts it must not change), as on one layer:
@@ -432,7 +464,8 @@ def generate(
         check_solver_name(solver)  # before any drawing, not at the first count
     require_seed(seed)
     deadline = Deadline.of(time_limit)
-    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused here when it is no number of seconds)
+    certify_seconds = Deadline.of(certify_time_limit, name="certify_time_limit").time_limit  # (refused here when no seconds)
+    work = certify_conflicts(certify_seconds) if certify_work is None else _check_conflicts(certify_work, "certify_work")
     rng = random.Random(seed)
     started = time.perf_counter()
     size = f"{width}x{height}x{layers}"
@@ -487,21 +520,22 @@ def generate(
                 reject("with a drawn path that breaks the rules")
                 break  # e.g. a union-find path whose ends touch, under no-self-touch rules: draw again
             tries += 1
-            limit = certify_time_limit
-            remaining = deadline.remaining()
-            if remaining is not None:
-                limit = remaining if limit is None else min(limit, remaining)
-            counted, again = certify(puzzle, method=method, rules=rules, time_limit=limit, solver=solver, known=solution)
+            again = reread(puzzle, method)
+            counted = count_by_work(again, rules=rules, conflicts=work, time_limit=deadline, solver=solver, known=solution)
+            if counted is None:  # (the clock ends the generation; it never decides a try)
+                raise GenerationFailed(f"no {size} puzzle within {deadline.time_limit} s: a count ran out of time "
+                                       f"({draws} draws, {tries} tries{why()})", tries=tries)
             if unique and counted.unique is None:
-                reject("whose count ran out of time")
+                reject("whose count ran out of work")
             if on_try is not None:
                 on_try(draws, tries, rejected)
             if counted.unique or not unique:
                 return made(again, solution, counted.unique)
             timed_out = timed_out + 1 if counted.unique is None else 0
             if timed_out >= TIMED_OUT_STREAK:
-                raise GenerationFailed(f"the uniqueness counts of {timed_out} {size} candidates in a row ran out of time "
-                                       f"(certify_time_limit {certify_time_limit} s): allow more time", tries=tries)
+                raise GenerationFailed(f"the uniqueness counts of {timed_out} {size} candidates in a row ran out of work "
+                                       f"(undecided within {work} conflicts per solver call): allow more "
+                                       f"(certify_time_limit or certify_work)", tries=tries)
             if tries >= max_tries:
                 raise GenerationFailed(f"no certified unique {size} puzzle in {tries} tries{why()}", tries=tries)
             if method != "split" or counted.unique is None:

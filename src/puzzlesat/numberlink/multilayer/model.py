@@ -40,7 +40,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InvalidPuzzle
+from ...errors import InvalidPuzzle, require_iterable, require_mapping
 from ...grid import is_whole_number
 from ..model import BLOCKED, EMPTY, NotAPath, StatedRules, check_pairs, trace
 
@@ -158,6 +158,9 @@ class Puzzle:
             raise TypeError(f"width, height and layers must be whole numbers, not {self.width!r}, {self.height!r} and {self.layers!r}")
         for name in ("width", "height", "layers"):
             object.__setattr__(self, name, int(getattr(self, name)))
+        require_iterable(self.pairs, "pairs", "a sequence of multilayer Pair objects")
+        require_iterable(self.blocked, "blocked", "a set of (layer, row, column) cells")
+        require_iterable(self.vias, "vias", "a sequence of Via objects")
         object.__setattr__(self, "pairs", tuple(self.pairs))
         if not all(isinstance(pair, Pair) for pair in self.pairs):
             raise TypeError("pairs must be multilayer Pair objects, e.g. Pair('A', (0, 0, 0), (1, 0, 2))")
@@ -212,8 +215,13 @@ class Puzzle:
         >>> Puzzle.from_layers([[["A", "@a", "."]], [[".", "@a", "A"]]]).vias
         (Via(name='a', cells=((0, 0, 1), (1, 0, 1))),)
         """
+        require_iterable(layers, "layers", "a list of layers, each a list of rows")
         if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
             raise TypeError("layers must be a list of layers, each a list of rows")
+        for layer in layers:
+            require_iterable(layer, "each layer", "a list of rows")
+            for row in layer:
+                require_iterable(row, "each row", "a string or a list of tokens", text=True)
         grids = [[list(row) for row in layer] for layer in layers]
         if not grids or not grids[0]:
             raise InvalidPuzzle("a puzzle needs at least one layer of one row")
@@ -395,9 +403,14 @@ class Solution:
     def __post_init__(self) -> None:
         # canonical form: each path read from its end that comes first in reading order, paths
         # sorted by that end; two solutions compare equal exactly when they draw the same paths
+        require_iterable(self.paths, "paths", "a sequence of (label, cells) pairs")
         paths = []
         for label, cells in self.paths:
-            cells = tuple(map(tuple, cells))
+            require_iterable(cells, f"the path of {label!r}", "a sequence of (layer, row, column) cells")
+            try:
+                cells = tuple(map(tuple, cells))
+            except TypeError:
+                raise TypeError(f"the path of {label!r} must be a sequence of (layer, row, column) triples of whole numbers") from None
             if not all(len(cell) == 3 and all(is_whole_number(part) for part in cell) for cell in cells):
                 raise TypeError(f"the path of {label!r} must be a sequence of (layer, row, column) triples of whole numbers")
             cells = tuple(tuple(operator.index(part) for part in cell) for cell in cells)
@@ -408,7 +421,8 @@ class Solution:
 
     @classmethod
     def from_mapping(cls, paths: Mapping[str, Iterable[Cell]]) -> "Solution":
-        return cls(tuple((label, tuple(cells)) for label, cells in paths.items()))
+        require_mapping(paths, "paths", "a mapping of each label to its path's cells")
+        return cls(tuple((label, cells) for label, cells in paths.items()))
 
     @classmethod
     def from_layers(cls, puzzle: Puzzle, layers: Sequence[Sequence[str | Sequence[str]]]) -> "Solution":
@@ -419,8 +433,13 @@ class Solution:
         cells is taken. Raises ``NotAPath`` naming the label when its cells form no such path
         (``TraceCapped`` when the search for one was cut short).
         """
+        require_iterable(layers, "layers", "a list of layers, each a list of rows")
         if isinstance(layers, str) or any(isinstance(layer, str) for layer in layers):
             raise TypeError("layers must be a list of layers, each a list of rows")
+        for layer in layers:
+            require_iterable(layer, "each layer", "a list of rows")
+            for row in layer:
+                require_iterable(row, "each row", "a string or a list of tokens", text=True)
         grids = [[list(row) for row in layer] for layer in layers]
         if len(grids) != puzzle.layers or any(
             len(grid) != puzzle.height or any(len(row) != puzzle.width for row in grid) for grid in grids

@@ -57,6 +57,7 @@ from ...results import CountResult, SolveResult, Status, Timings, check_count_li
 from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
 from .. import routing
+from ..topology import CHECK_EVERY
 from ..model import DEFAULT_RULES, Rules
 from ..solve import SatSearch, UnverifiedAnswer  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 from ..solve import _check as _check_answer
@@ -99,8 +100,9 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
 
 # -- refutations without search ---------------------------------------------------------------
 
-def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
-    """A reason ``puzzle`` has no answer under ``rules`` that needs no search, or None.
+def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline | None = None) -> str | None:
+    """A reason ``puzzle`` has no answer under ``rules`` that needs no search, or None (also
+    when ``deadline`` passes first: the caller's next step then answers "unknown").
 
     Each check is sound (it reports only when no answer exists):
 
@@ -120,9 +122,17 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
     'chessboard colours: the free cells have 0 more of colour +1 than -1, but paths between these endpoints cover 1'
     >>> contradiction(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), Rules(cover_all=False)) is None
     True
+    >>> contradiction(Puzzle.from_layers([["A.#.A"]]), deadline=Deadline(0.0)) is None
+    True
     """
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
     require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
+
+    def late(step: int = 0) -> bool:  # (a look at the clock every CHECK_EVERY pairs)
+        return deadline is not None and step % CHECK_EVERY == 0 and deadline.expired()
+
+    if late():
+        return None
     layers, height, width = puzzle.layers, puzzle.height, puzzle.width
     size = layers * height * width
     free = np.ones(size, dtype=bool)
@@ -135,7 +145,9 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
     def flat(cell: Cell) -> int:
         return (cell[0] * height + cell[1]) * width + cell[2]
 
-    for pair in puzzle.pairs:
+    for step, pair in enumerate(puzzle.pairs):
+        if late(step):
+            return None
         for cell in (pair.start, pair.end):
             if not any(True for _ in puzzle.neighbours(cell)):
                 return f"endpoint {cell} of {pair.label!r} has no free neighbour"
@@ -144,8 +156,12 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
         if proof is not None:
             return proof
 
+    if late():
+        return None
     part = _parts(inner, layers, height, width)
-    for pair in puzzle.pairs:
+    for step, pair in enumerate(puzzle.pairs):
+        if late(step):
+            return None
         if abs(pair.start[0] - pair.end[0]) + abs(pair.start[1] - pair.end[1]) + abs(pair.start[2] - pair.end[2]) == 1:
             continue
         near_start = {int(part[flat(n)]) for n in puzzle.neighbours(pair.start) if inner[flat(n)]}
@@ -153,7 +169,7 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
         if not near_start & near_end:
             return f"the ends of {pair.label!r} lie in different parts of the board: no path joins them"
 
-    if not rules.cover_all:
+    if not rules.cover_all or late():
         return None
     grid = np.pad(free.reshape(layers, height, width), 1).astype(np.int8)
     around = (grid[:-2, 1:-1, 1:-1] + grid[2:, 1:-1, 1:-1] + grid[1:-1, :-2, 1:-1] + grid[1:-1, 2:, 1:-1]
@@ -162,6 +178,8 @@ def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> str | None:
     if len(narrow):
         cell = tuple(int(i) for i in np.unravel_index(int(narrow[0]), (layers, height, width)))
         return f"free cell {cell} has fewer than two free neighbours, so no path can pass through it (cover-all)"
+    if late():
+        return None
     reached = {int(part[flat(n)]) for cell in ends for n in puzzle.neighbours(cell) if inner[flat(n)]}
     lonely = np.flatnonzero(inner & ~np.isin(part, list(reached)))
     if len(lonely):
@@ -329,7 +347,7 @@ def solve(
     _check_arguments(puzzle, rules, solver)
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    proof = contradiction(puzzle, rules)
+    proof = contradiction(puzzle, rules, deadline=deadline)
     if proof is not None:
         return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": proof})
     in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
@@ -391,7 +409,7 @@ def count(
             raise ValueError(f"known is not an answer of this puzzle under these rules: {violations[0]}")
     deadline = Deadline.of(time_limit)
     method = f"sat-{solver}"
-    proof = contradiction(puzzle, rules)
+    proof = contradiction(puzzle, rules, deadline=deadline)
     if proof is not None:
         return CountResult(0, True, limit, (), method=method, stats={"proof": proof})
     in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),

@@ -1,0 +1,225 @@
+"""Robustness benchmark (#45): how untrusted input ends, against the issue's targets.
+
+    python -m benchmarks.robustness [--json PATH] [--quick] [--board N] [--time-limit S]
+
+Each case runs in a fresh process of its own (``--one CASE``), so its peak resident memory
+(``peak_mb``) is its own; the table says whether it met its target (``met``):
+
+* ``tmx-zlib-bomb`` / ``tmx-gzip-bomb``: a 1000 x 1000 Tiled map whose layer inflates to 1 GB of zeros
+  (about 1 MB on disk, built here in pieces) is refused in under 10 s below 300 MB;
+* ``read-dev-zero-<reader>``: every ``read`` of the API given ``/dev/zero`` ends with a clear
+  error in under 10 s;
+* ``checks-expired-deadline`` / ``solve-deadline``: a generated N x N board (default 1000, 500
+  with ``--quick``) of N*N/4 two-cell lines: the search-free checks stop at a passed deadline,
+  and ``solve(time_limit=S)`` (default 3) ends within S + 1 s.
+
+Rows have the keys of ``benchmarks.ROW_KEYS`` plus ``peak_mb``, ``target`` and ``met``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path
+from puzzlesat.timing import seconds_argument
+
+BOMB_BYTES = 1 << 30  # what the bomb's layer inflates to
+BOMB_PIECE = 1 << 20
+TARGET_SECONDS = 10.0
+TARGET_BOMB_MB = 300.0
+READERS = ("numberlink", "multilayer", "roller", "roller-answers", "swap")
+DEFAULT_BOARD = 1000
+QUICK_BOARD = 500
+DEFAULT_SOLVE_LIMIT = 3.0
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cases(board: int) -> list[str]:
+    return ["tmx-zlib-bomb", "tmx-gzip-bomb", *(f"read-dev-zero-{name}" for name in READERS),
+            f"checks-expired-deadline-{board}", f"solve-deadline-{board}"]
+
+
+def _bomb(compression: str) -> str:
+    """A TMX map of 1000 x 1000 tiles (4 MB of tile data) whose layer inflates to BOMB_BYTES
+    zeros, built in pieces."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 15 if compression == "zlib" else 31)
+    zeros = bytes(BOMB_PIECE)
+    pieces = [packer.compress(zeros) for _ in range(BOMB_BYTES // BOMB_PIECE)]
+    pieces.append(packer.flush())
+    body = base64.b64encode(b"".join(pieces)).decode()
+    return (f'<map width="1000" height="1000"><layer><data encoding="base64" compression="{compression}">'
+            f"{body}</data></layer></map>")
+
+
+def _board(size: int):
+    from puzzlesat.numberlink.model import Pair, Puzzle
+
+    pairs = tuple(Pair(f"L{r}_{c}", (r, c), (r + 1, c)) for r in range(1, size - 2, 2) for c in range(1, size - 1, 2))
+    return Puzzle(size, size, pairs)
+
+
+def measure(case: str, *, time_limit: float) -> dict[str, Any]:
+    """One case, in this process: its row (peak memory added by the caller's ``--one``)."""
+    from puzzlesat.errors import ParseError
+
+    row: dict[str, Any] = {"family": "roller", "set": "robustness", "instance": case, "size": "", "cells": 0,
+                           "method": "read", "task": "refuse", "status": "error", "encode_s": 0.0, "solve_s": 0.0,
+                           "seconds": 0.0, "verified": False, "time_limit": TARGET_SECONDS}
+    if case.startswith("tmx-"):
+        from puzzlesat import roller
+
+        text = _bomb(case.split("-")[1])
+        row.update(size="1000x1000", cells=1_000_000, target=f"refused < {TARGET_SECONDS:g} s, < {TARGET_BOMB_MB:g} MB",
+                   bomb_mb=round(BOMB_BYTES / 2**20), file_mb=round(len(text) / 2**20, 2))
+        start = time.perf_counter()
+        try:
+            roller.parse(text, fmt="tmx")
+            row["status"] = "accepted"
+        except ParseError as error:
+            row.update(status="refused", error=error.message)
+        row["seconds"] = time.perf_counter() - start
+    elif case.startswith("read-dev-zero-"):
+        reader = _reader(case.removeprefix("read-dev-zero-"))
+        row.update(family="roller" if "roller" in case else "swap" if "swap" in case else "numberlink",
+                   target=f"clear error < {TARGET_SECONDS:g} s")
+        start = time.perf_counter()
+        try:
+            reader("/dev/zero")
+            row["status"] = "accepted"
+        except ParseError as error:
+            row.update(status="refused", error=str(error))
+        row["seconds"] = time.perf_counter() - start
+    else:
+        from puzzlesat.numberlink import topology
+        from puzzlesat.numberlink.model import Rules
+        from puzzlesat.numberlink.solve import solve
+        from puzzlesat.timing import Deadline
+
+        size = int(case.rsplit("-", 1)[1])
+        start = time.perf_counter()
+        board = _board(size)
+        row.update(family="numberlink", size=f"{size}x{size}", cells=size * size, encode_s=time.perf_counter() - start,
+                   lines=len(board.pairs))
+        if case.startswith("checks-"):
+            row.update(method="topology", task="checks", time_limit=0.0, target="stops at once (< 0.1 s)")
+            start = time.perf_counter()
+            found = topology.contradiction(board, Rules(cover_all=False), deadline=Deadline(0.0))
+            row.update(status="stopped" if found is None else "refuted", seconds=time.perf_counter() - start)
+            row["unbounded_s"] = _timed(lambda: topology.contradiction(board, Rules(cover_all=False)))
+        else:
+            row.update(method="sat", task="solve", time_limit=time_limit, target=f"ends < {time_limit + 1:g} s")
+            start = time.perf_counter()
+            result = solve(board, rules=Rules(cover_all=False), time_limit=time_limit)
+            row.update(status=result.status.value, seconds=time.perf_counter() - start)
+        row["solve_s"] = row["seconds"]
+    row["met"] = _met(row)
+    return row
+
+
+def _timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return round(time.perf_counter() - start, 3)
+
+
+def _reader(name: str):
+    if name == "numberlink":
+        from puzzlesat.numberlink import read
+    elif name == "multilayer":
+        from puzzlesat.numberlink.multilayer import read
+    elif name == "roller":
+        from puzzlesat.roller import read
+    elif name == "roller-answers":
+        from puzzlesat.roller.answers import read_answers as read
+    else:
+        from puzzlesat.swap import read
+    return read
+
+
+def _met(row: dict[str, Any]) -> bool:
+    case = row["instance"]
+    if case.startswith(("tmx-", "read-")):
+        return row["status"] == "refused" and row["seconds"] < TARGET_SECONDS
+    if case.startswith("checks-"):
+        return row["status"] == "stopped" and row["seconds"] < 0.1
+    return row["status"] == "unknown" and row["seconds"] < row["time_limit"] + 1
+
+
+def _in_process(case: str, time_limit: float) -> dict[str, Any]:
+    command = [sys.executable, "-m", "benchmarks.robustness", "--one", case, "--time-limit", str(time_limit)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"family": "", "set": "robustness", "instance": case, "size": "", "cells": 0, "method": "", "task": "",
+                "status": "error", "encode_s": 0.0, "solve_s": 0.0, "seconds": 0.0, "verified": False,
+                "time_limit": time_limit, "met": False, "error": (done.stderr.strip().splitlines() or ["no row"])[-1]}
+    return json.loads(lines[-1])
+
+
+def run(*, time_limit: float = DEFAULT_SOLVE_LIMIT, quick: bool = False, board: int | None = None) -> Iterator[dict[str, Any]]:
+    """One row per case, each measured in a process of its own."""
+    size = board or (QUICK_BOARD if quick else DEFAULT_BOARD)
+    for case in cases(size):
+        yield _in_process(case, time_limit)
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'case':34} {'status':>9} {'seconds':>8} {'peak MB':>8}  {'target':32} met",
+             "-" * 100]
+    for row in rows:
+        lines.append(f"{row['instance']:34} {row['status']:>9} {row['seconds']:8.3f} {row.get('peak_mb', 0):8.1f}  "
+                     f"{row.get('target', ''):32} {'yes' if row.get('met') else 'NO'}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.robustness", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--quick", action="store_true", help=f"a {QUICK_BOARD} x {QUICK_BOARD} board for the deadline cases")
+    parser.add_argument("--board", type=int, default=None, metavar="N", help=f"the deadline cases' board side (default {DEFAULT_BOARD})")
+    parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_SOLVE_LIMIT, metavar="S",
+                        help=f"solve-deadline: the time limit (default {DEFAULT_SOLVE_LIMIT:g})")
+    parser.add_argument("--one", metavar="CASE", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        row = measure(args.one, time_limit=args.time_limit)
+        peaks = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+        row["peak_mb"] = round(max(peaks) / 1024, 1)
+        if args.one.startswith("tmx-"):
+            row["met"] = row["met"] and row["peak_mb"] < TARGET_BOMB_MB
+        print(json.dumps(row), flush=True)
+        return 0
+    rows: list[dict[str, Any]] = []
+    sink = RowWriter(args.json)
+    interrupted = False
+    try:
+        for row in run(time_limit=args.time_limit, quick=args.quick, board=args.board):
+            missing = [key for key in ROW_KEYS if key not in row]
+            assert not missing, f"row lacks {missing}"
+            rows.append(row)
+            sink.write(row)
+            print(f"{row['instance']:34} {row['status']:>9} {row['seconds']:8.3f}s", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        print("interrupted: the table covers the rows measured so far", file=sys.stderr)
+    finally:
+        sink.close()
+    if rows:
+        print(table(rows))
+    print(sink.gauge_line())
+    return INTERRUPTED if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""The commands ``solve``, ``verify``, ``render`` and ``bench``: each loops over its inputs,
+asks the puzzle's family (its :class:`~puzzlesat.family.Family` record) for a record, prints it
+(:mod:`.output`) and returns the exit status. Nothing here names a family.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import NotAPuzzle, ParseError, PuzzlesatError
+from ..family import Family, Objective
+from ..registry import families
+from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
+from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
+
+
+# Ctrl-C raises KeyboardInterrupt as usual, and is also noted here: when it lands inside a
+# finaliser (a pipe closed after a solver process ends), Python prints "Exception ignored" and
+# goes on, and the batch loops check the note after each puzzle, so the run still stops.
+INTERRUPT = threading.Event()
+
+
+def note_interrupt(signum: int, frame: object) -> None:
+    INTERRUPT.set()
+    raise KeyboardInterrupt
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt when a Ctrl-C was swallowed on its way (see ``INTERRUPT``)."""
+    if INTERRUPT.is_set():
+        raise KeyboardInterrupt
+
+
+def load(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
+    return load_items(source, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args)
+
+
+def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
+            answer: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
+    (as does a puzzle of a multi-puzzle file that could not be read: its ParseError).
+    ``answer``: a stated answer ``(source, text)`` to check as well (``verify --answers``)."""
+    if isinstance(item, ParseError):
+        return error_record(family, source, index, str(item))
+    start = time.perf_counter()
+    options = family_options(family, args)
+    if verb == "verify":
+        options["answers"] = getattr(args, "answers", None)
+        if family.objective is Objective.UNIQUE:
+            options["allow_multiple"] = bool(getattr(args, "allow_multiple", False))
+    try:
+        if verb == "solve":
+            body = family.solve_record(item, options=options, time_limit=args.time_limit)
+        else:
+            body = family.verify_record(item, options=options, time_limit=args.time_limit, answer=answer)
+    except (PuzzlesatError, ValueError) as exc:
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        return error_record(family, source, index, str(exc), time.perf_counter() - start)
+    except Exception as exc:  # an internal bug: report it and go on with the batch
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return error_record(family, source, index, f"internal error: {detail}", time.perf_counter() - start)
+    record = base_record(family, source, index)
+    record.update(body)
+    record.setdefault("error", None)
+    record["seconds"] = round(time.perf_counter() - start, 4)
+    return record
+
+
+def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> None:
+    """Say on standard error which family options were given while no puzzle of their
+    families was read (they were ignored silently otherwise)."""
+    owners: dict[str, tuple[str, list[str]]] = {}  # option name -> (flag, families)
+    for family in families():
+        for option in family.options:
+            owners.setdefault(option.name, (option.flag, []))[1].append(family.name)
+    if getattr(args, "method", None) is not None:
+        owners["method"] = ("--method", [f.name for f in families() if args.method in (m.name for m in f.methods)])
+    if getattr(args, "answers", None) is not None:
+        owners["answers"] = ("--answers", [f.name for f in families() if "answer-files" in f.capabilities or f.answer_table])
+    if getattr(args, "allow_multiple", False):
+        owners["allow_multiple"] = ("--allow-multiple", [f.name for f in families() if f.objective is Objective.UNIQUE])
+    for name, (flag, names) in owners.items():
+        value = getattr(args, name, None)
+        if value not in (None, False) and not families_read.intersection(names):
+            print(f"note: {flag} applies to {' and '.join(names)} puzzles, and none was read: it was not used", file=sys.stderr)
+
+
+def command_solve(args: argparse.Namespace) -> int:
+    ok = True
+    families_read: set[str] = set()
+    for source in args.inputs:
+        try:
+            family, items = load(args, source)
+        except ParseError as exc:
+            emit(error_record(getattr(exc, "family", None), source, None, str(exc)), json_lines=args.json, family=None,
+                 item=None, verb="solve")
+            ok = False
+            continue
+        families_read.add(family.name)
+        chosen = range(len(items)) if args.index is None else [args.index]
+        for index in chosen:
+            if not 0 <= index < len(items):
+                emit(error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"),
+                     json_lines=args.json, family=family, item=None, verb="solve", puzzles_in_source=len(items))
+                ok = False
+                continue
+            record = run_one(family, "solve", items[index], source, index, args)
+            ok &= record["status"] == "solved"
+            emit(record, json_lines=args.json, family=family, item=items[index], verb="solve", puzzles_in_source=len(items))
+            stop_if_interrupted()
+    note_unused_options(args, families_read)
+    return 0 if ok else 1
+
+
+def _answer_families(kind: str) -> str:
+    if kind == "files":
+        names = [f.name.capitalize() for f in families() if "answer-files" in f.capabilities]
+    else:
+        names = [f.name.capitalize() for f in families() if f.answer_table is not None]
+    return " and ".join(names) or "no family's"
+
+
+def command_verify(args: argparse.Namespace) -> int:
+    started = time.perf_counter()  # (the summary's seconds count reading the files too)
+    sources = list(expand_paths(args.paths))
+    answers: dict[str, str] = {}
+    unpaired_answers: list[str] = []
+    table = answer_table(args.answers) if args.answers is not None else None
+    if table is not None:  # one file answers many puzzles, by name: every puzzle is checked against it
+        sources = [source for source in sources if is_url(source) or os.path.realpath(source) != os.path.realpath(args.answers)]
+        answers = {source: args.answers for source in sources}
+    elif args.answers is not None:
+        answers = answer_files(sources, args.answers)
+        unpaired_answers = answers_without_puzzle(sources, args.answers, answers)
+        used = {os.path.realpath(path) for path in answers.values()}
+        sources = [source for source in sources if is_url(source) or os.path.realpath(source) not in used]
+    in_folders = files_in_folders(args.paths)
+    loaded: list[tuple[str, Family | None, list[Any] | ParseError]] = []
+    skipped: set[str] = set()  # files found in folders that are not puzzles (named ones are errors)
+    for source in sources:
+        try:
+            family, items = load(args, source)
+            loaded.append((source, family, items))
+        except ParseError as exc:
+            loaded.append((source, getattr(exc, "family", None), exc))
+            if isinstance(exc, NotAPuzzle) and source in in_folders:
+                skipped.add(source)
+    if not sources:
+        print(f"error: no puzzle files found in {', '.join(args.paths)}", file=sys.stderr)
+        return 1
+    note_unused_options(args, {family.name for _, family, items in loaded if family is not None and isinstance(items, list)})
+    total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1
+                for source, _, x in loaded if source not in skipped)
+    progress = Progress(total, label="verify")
+    counts: dict[str, int] = {}
+    failed = 0
+    unanswered = 0  # puzzles no stated answer pairs with (--answers)
+    named: set[str] = set()  # the names of an answer table's entries that puzzles were checked against
+    for source, family, items in loaded:
+        if source in skipped:
+            assert isinstance(items, NotAPuzzle)
+            emit(skipped_record(family, source, items.message), json_lines=args.json, family=family, item=None, verb="verify")
+            continue
+        for item, record in _verify_records(args, source, family, items, answers.get(source), table, named):
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+            stated = record.get("stated_answer")  # (one the puzzle's own file states has source None)
+            unanswered += args.answers is not None and record["status"] != "error" and (
+                stated is None or stated.get("source") is None or bool(record.get("stated_answer_missing")))
+            passed = record["status"] != "error" and family is not None and family.passed(record)
+            failed += not passed
+            progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
+            emit(record, json_lines=args.json, family=family, item=item, verb="verify",
+                 puzzles_in_source=len(items) if isinstance(items, list) else 1)  # as soon as it is made
+            progress.advance(note=os.path.basename(source))
+            stop_if_interrupted()
+    progress.close()
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none read"
+    line = f"{total} puzzle(s) in {len(loaded) - len(skipped)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
+    if skipped:
+        line += f"; {len(skipped)} file(s) skipped (not puzzles: answers, logs, tilesets)"
+    if table is not None:
+        unpaired_answers = [name for name in table[1] if name not in named]
+        line += (f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer(s) of "
+                 f"{os.path.basename(args.answers)} naming no puzzle checked")
+    elif args.answers is not None:
+        line += f"; {unanswered} puzzle(s) with no stated answer, {len(unpaired_answers)} answer file(s) paired with no puzzle"
+        if unpaired_answers:
+            shown = [os.path.basename(path) for path in unpaired_answers[:5]]
+            line += f" ({', '.join(shown)}{', ...' if len(unpaired_answers) > 5 else ''})"
+    print(line, file=sys.stderr if args.json else sys.stdout)
+    return 0 if failed == 0 and total > 0 else 1
+
+
+def _verify_records(args: argparse.Namespace, source: str, family: Family | None, items: list[Any] | ParseError,
+                    answer_path: str | None, table: tuple[Family, dict[str, str]] | None,
+                    named: set[str]) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """(puzzle, record) of each puzzle ``verify`` checks in one input (``--index``: that one
+    only), made one at a time; ``answer_path``: the answer file or table paired with it."""
+    if isinstance(items, ParseError):
+        yield None, error_record(family, source, None, str(items))
+        return
+    assert family is not None
+    chosen = range(len(items)) if args.index is None else [args.index]
+    for index in chosen:
+        if not 0 <= index < len(items):
+            yield None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+        elif answer_path is None:
+            yield items[index], run_one(family, "verify", items[index], source, index, args)
+        elif table is not None and family.name != table[0].name:
+            yield items[index], error_record(family, source, index, f"--answers {args.answers} holds answers to "
+                                             f"{table[0].name} levels, not to {family.name} puzzles")
+        elif table is not None:
+            name = getattr(items[index], "name", None)
+            text = table[1].get(name) if name is not None else None
+            if text:  # (an empty entry: the submitter gave up)
+                named.add(name)
+            stated = (answer_path, text) if text else None
+            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=stated)
+        elif "answer-files" not in family.capabilities:
+            yield items[index], error_record(family, source, index, f"--answers checks {_answer_families('files')} answer files "
+                                             f"and {_answer_families('tables')} answer tables; a {family.name} level states its own answer in its file")
+        elif len(items) > 1:
+            yield items[index], error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}")
+        else:
+            try:
+                stated = (answer_path, read_source(answer_path))
+            except ParseError as exc:
+                yield items[index], error_record(family, source, index, str(exc))
+                continue
+            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=stated)
+
+
+def _solved_caption(family: Family, record: dict[str, Any]) -> str:
+    """What ``render --solution`` adds to the caption: the facts its family proves."""
+    if family.objective is Objective.UNIQUE:
+        facts = {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[record.get("unique")]
+        return f", solved, {facts}"
+    count = record.get("moves_count") or 0
+    proven = " (proven minimum)" if record.get("optimal") else " (not proven minimal)"
+    return f", {count} move{'s' if count != 1 else ''}{proven}"
+
+
+def command_render(args: argparse.Namespace) -> int:
+    problem = output_problem(args.output)
+    if problem:  # said before any solving
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        family, items = load(args, args.input)
+    except ParseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    index = args.index or 0
+    if not 0 <= index < len(items):
+        print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
+        return 2
+    if args.index is None and len(items) > 1:
+        print(f"note: {args.input} holds {len(items)} puzzles; drawing #0 (choose with --index)", file=sys.stderr)
+    item = items[index]
+    if isinstance(item, ParseError):
+        print(f"error: {item}", file=sys.stderr)
+        return 2
+    note_unused_options(args, {family.name})
+    title = caption(args.input, args.index, getattr(item, "name", None) or "", family.size_text(item))
+    answer = None
+    status = 0
+    if args.solution:
+        record = run_one(family, "solve", item, args.input, index, args)
+        if record["status"] == "error":
+            print(f"error: {record['error']}", file=sys.stderr)
+            return 2
+        if record["status"] == "solved":
+            answer = family.answer_of(item, record)
+            title += _solved_caption(family, record)
+        else:
+            why = record["status"] if record["status"] == "unsolvable" else f"unknown ({record.get('reason') or 'time limit'})"
+            reason = record.get("reason") if record["status"] == "unsolvable" else None
+            rules = f" under {record['rules']} rules" if record.get("rules") else ""
+            print(f"no answer drawn: {why}{rules}" + (f": {reason}" if reason else ""), file=sys.stderr)
+            status = 1
+    written = save_picture(family.render(item, answer, title=title), args.output)
+    return written or status
+
+
+def _benchmark_folders() -> list[Path]:
+    """Where a source checkout's ``benchmarks/`` may be: beside ``src/``, or in the current folder."""
+    return [Path(__file__).resolve().parents[3], Path.cwd()]
+
+
+def benchmark_modules() -> list[str]:
+    """The benchmark modules of this checkout by file name (none imported): one per family
+    and the comparisons beside them; empty when there is no checkout."""
+    for folder in _benchmark_folders():
+        found = sorted(path.stem for path in (folder / "benchmarks").glob("*.py")
+                       if not path.stem.startswith("_") and path.stem != "report")
+        if found:
+            return found
+    return []
+
+
+def _benchmark_runner():
+    """The ``benchmarks`` runner of this source checkout (it is not installed with the package)."""
+    import importlib
+
+    for folder in _benchmark_folders():
+        if (folder / "benchmarks" / "__main__.py").exists() and str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    try:
+        runner = importlib.import_module("benchmarks.__main__")
+    except ImportError:
+        return None
+    return runner if hasattr(runner, "run_from_args") else None
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    runner = _benchmark_runner()
+    if runner is None:
+        print("error: puzzlesat bench runs the benchmarks/ folder of a source checkout; none found "
+              "(run it from the checkout, or use python -m benchmarks there)", file=sys.stderr)
+        return 2
+    unknown = [name for name in args.only or () if name not in runner.MODULES]
+    if unknown:
+        print(f"error: unknown benchmark module(s) {', '.join(unknown)} (known: {', '.join(runner.MODULES)})", file=sys.stderr)
+        return 2
+    return runner.run_from_args(args)

@@ -1,0 +1,262 @@
+"""Reading the command line's inputs: files, folders (read recursively), standard input and
+puzzle URLs; pairing answer files with puzzles (``verify --answers``); and loading the puzzles
+of one input through its family's record (``Family.load``), the family found by
+``--family``, the file ending, the ``--format`` named, or the content (:mod:`puzzlesat.registry`).
+Nothing here names a family.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..errors import ParseError, PuzzlesatError
+from ..family import Family
+from ..registry import detect_family, families, family_for_format, family_for_path, get_family
+from ..textio import UTF16_BOMS, as_text, utf16_without_bom
+
+SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # a file name up to its first ".", "-" or "_", any case
+SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
+MAX_FILE_BYTES = 64 * 1024 * 1024
+WEB_PREFIXES = ("http://", "https://")
+
+
+def is_puzzle_url(source: str) -> bool:
+    """Whether ``source`` is a puzzle URL some family reads as it stands: a family with the
+    "url" capability detects it as a format named (or aliased) "url"."""
+    if "\n" in source or len(source) > 100_000:
+        return False
+    for family in families():
+        if "url" not in family.capabilities:
+            continue
+        fmt = family.detect_format(source)
+        if any(f.name == fmt and "url" in (f.name, *f.aliases) for f in family.formats):
+            return True
+    return False
+
+
+def is_url(source: str) -> bool:
+    """A web address, or a puzzle URL a family's format reads as it stands (not a file)."""
+    return source.lower().startswith(WEB_PREFIXES) or is_puzzle_url(source)
+
+
+def expand_paths(paths: Sequence[str]) -> Iterator[str]:
+    """Files named, and every file inside folders named (sorted, recursively)."""
+    for source in paths:
+        if is_url(source) or not os.path.isdir(source):
+            yield source
+            continue
+        for path in sorted(Path(source).rglob("*")):
+            name = path.name.lower()
+            if not path.is_file() or name.startswith(".") or _is_skipped_name(name) or name.endswith(SKIPPED_SUFFIXES):
+                continue
+            yield str(path)
+
+
+def _is_skipped_name(name: str) -> bool:
+    """Whether a file found in a folder is a data set's notes by its (lower-case) name: README,
+    SOURCE.txt, LICENSE-MIT and the like, but not a puzzle file that merely starts so.
+
+    >>> [_is_skipped_name(n) for n in ("readme.md", "source.txt", "license-mit", "copying", "sources.txt", "readme2.nl")]
+    [True, True, True, True, False, False]
+    """
+    return re.split(r"[.\-_]", name, maxsplit=1)[0] in SKIPPED_NAMES
+
+
+def files_in_folders(paths: Sequence[str]) -> set[str]:
+    """The files :func:`expand_paths` finds inside the folders named (not the files named)."""
+    return set(expand_paths([path for path in paths if not is_url(path) and os.path.isdir(path)]))
+
+
+def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
+    """``--answers``: the stated-answer file of each puzzle file (a family with answer files). ``answers`` is a
+    file (then there must be one puzzle file, not itself, or one puzz.link URL) or a folder,
+    read recursively, where the answer to ``.../Q04.txt`` is a file of the same name, or else one
+    named ``...A04.txt`` (any prefix, the same number and ending: ``A04.2016.txt`` answers
+    ``Q04.2016.txt``, ``T99_A01.txt`` answers ``NL_Q01.txt``; without a number, the same name with
+    ``A`` for ``Q``: ``sample_A.txt`` answers ``sample_Q.txt``), as in the ADC sets; of several
+    such files, the one in the puzzle's own folder. A source with no answer is left out of the map; a puzzle that
+    several answer files could answer, or an answer file several puzzles would share, raises a
+    ParseError naming them.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("A04.txt", "A05.2016.txt", "Q07.txt"):
+    ...     _ = (folder / name).write_text("")
+    >>> found = answer_files(["Q/Q04.txt", "Q/Q05.2016.txt", "Q/Q06.txt", "Q/Q07.txt"], str(folder))
+    >>> {Path(k).name: Path(v).name for k, v in found.items()}
+    {'Q04.txt': 'A04.txt', 'Q05.2016.txt': 'A05.2016.txt', 'Q07.txt': 'Q07.txt'}
+    """
+    files = [source for source in sources if not is_url(source)]
+    if not os.path.isdir(answers):
+        if not os.path.exists(answers):
+            raise ParseError("no such file or folder", source=answers)
+        if len(sources) != 1:  # (a puzz.link URL is a puzzle too: one URL, one answer file)
+            raise ParseError(f"one answer file for {len(sources)} puzzle files: give a folder of answers, paired by name", source=answers)
+        if files and os.path.realpath(files[0]) == os.path.realpath(answers):
+            raise ParseError("the answer file is the puzzle file itself", source=answers)
+        return {sources[0]: answers}
+    candidates: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
+    for path in expand_paths([answers]):
+        candidates.setdefault(os.path.realpath(path), path)
+    by_name: dict[str, list[str]] = {}  # file name -> real paths
+    by_number: dict[tuple[str, str], list[str]] = {}  # ("04", ".2016.txt") -> real paths of ...A04.2016.txt
+    for real, path in candidates.items():
+        by_name.setdefault(os.path.basename(path), []).append(real)
+        lettered_name = re.fullmatch(r".*[Aa](\d+)(\D.*)?", os.path.basename(path))
+        if lettered_name:
+            by_number.setdefault((lettered_name.group(1), lettered_name.group(2) or ""), []).append(real)
+    being_verified = {os.path.realpath(source) for source in files}
+    found: dict[str, str] = {}
+    for source in files:
+        name = os.path.basename(source)
+        folder = os.path.dirname(os.path.realpath(source))
+        # a file of the same name answers it only when it is not a puzzle being verified itself
+        same = [real for real in by_name.get(name, []) if real not in being_verified]
+        numbered = re.fullmatch(r"(.*)[Qq](\d+)(\D.*)?", name)
+        lettered = by_number.get((numbered.group(2), numbered.group(3) or ""), []) if numbered else []
+        unnumbered = re.fullmatch(r"(.*[^A-Za-z]|)([Qq])([^A-Za-z0-9].*)", name)  # sample_Q.txt -> sample_A.txt
+        if unnumbered:
+            answer_name = unnumbered.group(1) + ("A" if unnumbered.group(2) == "Q" else "a") + unnumbered.group(3)
+            lettered = lettered + by_name.get(answer_name, [])
+        same_beside = [real for real in same if os.path.dirname(real) == folder]
+        lettered_beside = [real for real in lettered if os.path.dirname(real) == folder]
+        for tier in (same_beside, lettered_beside, same, lettered):  # the answer beside its puzzle first
+            if len(tier) > 1:
+                raise ParseError(f"{source} could be answered by {' or '.join(candidates[real] for real in tier)}: "
+                                 "give the answer file itself", source=answers)
+            if tier:
+                found[source] = candidates[tier[0]]
+                break
+    shared: dict[str, list[str]] = {}
+    for source, answer in found.items():
+        shared.setdefault(os.path.realpath(answer), []).append(source)
+    for answer, sharing in shared.items():
+        if len(sharing) > 1:
+            raise ParseError(f"{' and '.join(sharing)} would share one answer file: give each its own", source=answer)
+    return found
+
+
+def answer_table(path: str) -> tuple[Family, dict[str, str]] | None:
+    """``--answers`` naming one file of answers to many puzzles, matched by puzzle name: the
+    family it answers and its table (name -> answer text), or None for anything else (an answer
+    file of one puzzle, or a folder). A family reads such tables with its ``answer_table`` verb."""
+    if is_url(path) or not os.path.isfile(path):
+        return None
+    text = read_source(path)
+    for family in families():
+        table = family.answer_table(text, path) if family.answer_table is not None else None
+        if table is not None:
+            return family, table
+    return None
+
+
+def answers_without_puzzle(sources: Sequence[str], answers: str, found: dict[str, str]) -> list[str]:
+    """``--answers``: the files of an answer folder that no puzzle file pairs with (``found`` is
+    :func:`answer_files`' map) and that are not puzzles being verified themselves. An answer
+    file given on its own always pairs.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("A04.txt", "A09.txt"):
+    ...     _ = (folder / name).write_text("")
+    >>> sources = ["Q/Q04.txt"]
+    >>> [Path(path).name for path in answers_without_puzzle(sources, str(folder), answer_files(sources, str(folder)))]
+    ['A09.txt']
+    """
+    if not os.path.isdir(answers):
+        return []
+    taken = {os.path.realpath(path) for path in [*found.values(), *sources] if not is_url(path)}
+    left: dict[str, str] = {}  # real path -> the path as found (one entry for two paths to one file)
+    for path in expand_paths([answers]):
+        if os.path.realpath(path) not in taken:
+            left.setdefault(os.path.realpath(path), path)
+    return list(left.values())
+
+
+def read_source(source: str) -> str:
+    """The text of a file (or the URL itself), with clear errors for missing or binary files."""
+    if is_url(source):
+        if not is_puzzle_url(source):
+            raise ParseError("web addresses are not fetched: download the file first "
+                             "(puzzle URLs a family reads, such as puzz.link's, are read as they stand)", source=source)
+        return source
+    try:
+        if source == "-":  # standard input
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            size = len(data)
+        else:
+            mode = os.stat(source).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe is read like standard input
+                kind = "a folder" if stat.S_ISDIR(mode) else "a device or socket"
+                raise ParseError(f"not a puzzle file: {kind}", source=source)
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)  # capped: never read without end
+            size = os.path.getsize(source) if stat.S_ISREG(mode) else len(data)
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
+    if size > MAX_FILE_BYTES:
+        what = "input" if source == "-" else f"file is {size} bytes,"
+        raise ParseError(f"{what} larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
+    if b"\x00" in data and not data.startswith(UTF16_BOMS):  # (UTF-16 text has NUL bytes)
+        order = utf16_without_bom(data)
+        if order is not None:
+            raise ParseError(f"UTF-16 ({order}-endian) text without a byte order mark: save it as UTF-8, "
+                             "or as UTF-16 with a byte order mark", source=source)
+        raise ParseError("binary data (NUL byte), not a puzzle text", source=source)
+    return as_text(data)
+
+
+def pick_family(text: str, source: str, *, family: str | None = None, fmt: str | None = None) -> Family:
+    """``--family``, else the file ending, else the one family that reads the ``--format``
+    named, else the content."""
+    if family:
+        return get_family(family)
+    path = "" if is_url(source) else source
+    named = family_for_path(path) or (family_for_format(fmt) if fmt else None)
+    return named or detect_family(text, path)
+
+
+def family_options(family: Family, values: Mapping[str, Any] | Any) -> dict[str, Any]:
+    """The family's options (``Family.options``) as its verbs take them, from the parsed
+    command line (a Namespace) or a mapping; an option not given keeps the family's default."""
+    get = values.get if isinstance(values, Mapping) else (lambda name, default: getattr(values, name, default))
+    chosen = {}
+    for option in family.options:
+        value = get(option.name, None)
+        chosen[option.name] = option.default if value is None else value
+    method = get("method", None)
+    if method is not None and method in (m.name for m in family.methods):  # (another family's method: not this one's)
+        chosen["method"] = method
+    return chosen
+
+
+def load_items(source: str, *, family: str | None = None, fmt: str | None = None,
+               options: Mapping[str, Any] | Any = None) -> tuple[Family, list[Any]]:
+    """The family and puzzles of one input (``Family.load``); a ParseError raised here carries
+    ``.family`` (the family the input was read as, or the best guess when it could not be
+    read), so error records still name it."""
+    try:
+        text = read_source(source)
+    except ParseError as exc:
+        exc.family = pick_family("", source, family=family, fmt=fmt)  # type: ignore[attr-defined]
+        raise
+    chosen = pick_family(text, source, family=family, fmt=fmt)
+    try:
+        if fmt and fmt not in chosen.format_names():
+            raise ParseError(f"unknown format {fmt!r} for {chosen.name} puzzles (one of {', '.join(chosen.format_names())})")
+        items = chosen.load(text, source=source, fmt=fmt, options=family_options(chosen, options or {}))
+        if not items:
+            raise ParseError("no puzzle found in the input", source=source)
+    except ParseError as exc:
+        error = exc if exc.source else exc.with_source(source)
+    except PuzzlesatError as exc:
+        error = ParseError(str(exc), source=source)
+    else:
+        return chosen, list(items)
+    error.family = chosen  # type: ignore[attr-defined]
+    raise error
