@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from ..errors import CannotExpress, ParseError
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
+from ..sat.solver import check_solver_name
 from . import records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
@@ -48,11 +49,21 @@ METHODS = (
     Method("backtracking", "baseline", "depth-first search with forced moves and dead-end checks (one layer only)"),
 )
 
+def solver_name(text: str) -> str:
+    """``--solver``: a SAT back-end this layer can drive (a ValueError naming the known ones).
+
+    >>> solver_name("glucose4")
+    'glucose4'
+    """
+    check_solver_name(text)
+    return text
+
+
 OPTIONS = (
     Option("allow_empty", "--allow-empty", "cells may stay empty (Nikoli / ADC rules)"),
     Option("no_self_touch", "--no-self-touch", "a path may not run beside itself"),
     Option("solver", "--solver", "SAT back-end by pysat name (default cadical195; Glucose heeds --time-limit only between its restarts)",
-           kind="value", default=None, convert=str, metavar="NAME"),
+           kind="value", default=None, convert=solver_name, metavar="NAME"),
 )
 
 
@@ -294,7 +305,7 @@ FAMILY = Family(
     generated_record=records.generated_record,
     pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
     draw_note=draw_note,
-    capabilities=frozenset({"count", "layers", "stated-answers", "url"}),
+    capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,
 )
