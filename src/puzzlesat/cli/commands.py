@@ -288,6 +288,8 @@ def command_render(args: argparse.Namespace) -> int:
             rules = f" under {record['rules']} rules" if record.get("rules") else ""
             print(f"no answer drawn: {why}{rules}" + (f": {reason}" if reason else ""), file=sys.stderr)
             status = 1
+        for note in record.get("notes") or ():
+            print(f"note: {note}", file=sys.stderr)
     written = save_picture(family.render(item, answer, title=title), args.output)
     return written or status
 

@@ -211,14 +211,18 @@ def read_source(source: str) -> str:
     return as_text(data)
 
 
-def pick_family(text: str, source: str, *, family: str | None = None, fmt: str | None = None) -> Family:
-    """``--family``, else the file ending, else the one family that reads the ``--format``
-    named, else the content."""
+def named_family(source: str, *, family: str | None = None, fmt: str | None = None) -> Family | None:
+    """The family ``--family``, the file ending or the ``--format`` named names, if any."""
     if family:
         return get_family(family)
     path = "" if is_url(source) else source
-    named = family_for_path(path) or (family_for_format(fmt) if fmt else None)
-    return named or detect_family(text, path)
+    return family_for_path(path) or (family_for_format(fmt) if fmt else None)
+
+
+def pick_family(text: str, source: str, *, family: str | None = None, fmt: str | None = None) -> Family:
+    """``--family``, else the file ending, else the one family that reads the ``--format``
+    named, else the content (a ParseError naming every family tried when none claims it)."""
+    return named_family(source, family=family, fmt=fmt) or detect_family(text, "" if is_url(source) else source)
 
 
 def family_options(family: Family, values: Mapping[str, Any] | Any) -> dict[str, Any]:
@@ -243,9 +247,14 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
     try:
         text = read_source(source)
     except ParseError as exc:
-        exc.family = pick_family("", source, family=family, fmt=fmt)  # type: ignore[attr-defined]
+        exc.family = named_family(source, family=family, fmt=fmt)  # type: ignore[attr-defined]
         raise
-    chosen = pick_family(text, source, family=family, fmt=fmt)
+    try:
+        chosen = pick_family(text, source, family=family, fmt=fmt)
+    except ParseError as exc:
+        unclaimed = exc if exc.source else exc.with_source(source)
+        unclaimed.family = None  # type: ignore[attr-defined]
+        raise unclaimed from None
     try:
         if fmt and fmt not in chosen.format_names():
             raise ParseError(f"unknown format {fmt!r} for {chosen.name} puzzles (one of {', '.join(chosen.format_names())})")

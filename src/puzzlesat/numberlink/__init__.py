@@ -18,9 +18,13 @@ from . import backtracking, multilayer  # the baseline search, and puzzles of se
 from .formats import FORMATS, detect_format, format, format_all, format_solution, parse, parse_all, parse_each, parse_solution, read, url_rules
 from .generate import Generated, GenerationFailed, generate
 from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
-from .render import render
+from .render import puzzle_svg, render, solution_svg
 from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, is_valid, verify
+
+# Jupyter draws these inline; the drawing lives in render.py, which imports the model (not the reverse)
+Puzzle._repr_svg_ = puzzle_svg  # type: ignore[attr-defined]
+Solution._repr_svg_ = solution_svg  # type: ignore[attr-defined]
 
 __all__ = [
     "Puzzle", "Pair", "Solution", "Rules", "DEFAULT_RULES", "Cell",

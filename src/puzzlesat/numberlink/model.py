@@ -215,12 +215,6 @@ class Puzzle:
         name = f" {self.name!r}" if self.name else ""
         return f"<numberlink.Puzzle{name} {self.width}x{self.height}, {len(self.pairs)} pairs{blocked}>"
 
-    def _repr_svg_(self) -> str:  # drawn inline by Jupyter
-        from .render import render
-
-        return render(self).to_svg()
-
-
 def check_pairs(puzzle, size: str) -> None:
     """InvalidPuzzle unless every label is a plain token with one pair, every endpoint and
     blocked cell lies on the board (``size`` names it), and no cell holds two endpoints or an
@@ -322,14 +316,6 @@ class Solution:
     def __repr__(self) -> str:
         """``<numberlink.Solution 3 paths, 12 cells>`` (``paths`` holds them)."""
         return f"<numberlink.Solution {len(self.paths)} paths, {sum(len(cells) for _, cells in self.paths)} cells>"
-
-    def _repr_svg_(self) -> str:  # drawn inline by Jupyter, on the smallest board that holds the paths
-        from .render import render
-
-        cells = [cell for _, path in self.paths for cell in path] or [(0, 0)]
-        board = Puzzle(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1,
-                       tuple(Pair(label, path[0], path[-1]) for label, path in self.paths if len(path) > 1))
-        return render(board, self).to_svg()
 
     def path(self, label: str) -> tuple[Cell, ...]:
         for name, cells in self.paths:

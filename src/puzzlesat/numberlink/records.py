@@ -192,7 +192,7 @@ def _second(record: dict[str, Any], puzzle: AnyPuzzle, first: AnySolution, secon
 def solve_record(puzzle: AnyPuzzle, *, options: Options, time_limit: float | Deadline | None) -> dict[str, Any]:
     """The record of ``solve``: an answer (checked), whether it is unique (a count to two), or
     why there is none."""
-    return _record(puzzle, options, time_limit)
+    return _with_notes(_record(puzzle, options, time_limit))
 
 
 def verify_record(puzzle: AnyPuzzle, *, options: Options, time_limit: float | Deadline | None,
@@ -211,6 +211,11 @@ def verify_record(puzzle: AnyPuzzle, *, options: Options, time_limit: float | De
     >>> r["unique"], r["stated_answer"]["valid"], r["stated_answer"]["same"] in (True, False)
     (False, True, True)
     """
+    return _with_notes(_verify(puzzle, options, time_limit, answer))
+
+
+def _verify(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | None,
+            answer: tuple[str | None, str] | None) -> dict[str, Any]:
     record = _record(puzzle, options, time_limit)
     if options.get("allow_multiple"):
         record["unique_required"] = False
@@ -261,6 +266,35 @@ def passed(record: Mapping[str, Any]) -> bool:
     (``verify --allow-multiple``: contest sets of routing problems) solved is enough."""
     unique_enough = record.get("unique") is True or record.get("unique_required") is False
     return record.get("status") == "solved" and unique_enough and (record.get("stated_answer") or {}).get("valid", True)
+
+
+def rules_note(record: Mapping[str, Any]) -> str:
+    """Why the rules in force may explain the verdict, when the puzzle's source asked for others:
+    a puzz.link URL whose variety covers cells otherwise (said always), or a pack generated
+    under other rules (said when the puzzle did not pass); "" otherwise.
+
+    >>> rules_note({"rules": "cover-all", "stated_rules": "may-leave-empty", "stated_rules_by": "url", "status": "unsolvable"})
+    'checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty'
+    """
+    stated, in_force = record.get("stated_rules"), record.get("rules")
+    if not stated or not in_force:
+        return ""
+    if record.get("stated_rules_by") == "url":
+        asked, used = rules_from_text(stated), rules_from_text(in_force)
+        if asked is None or used is None or asked.cover_all == used.cover_all:
+            return ""
+        flag = "--allow-empty" if not asked.cover_all else "no --allow-empty"
+        return f"checked under {in_force} rules; the URL asks for {stated} rules: {flag}"
+    if stated != in_force and not passed(record):
+        return f"checked under {in_force} rules; the pack was generated under {stated} rules"
+    return ""
+
+
+def _with_notes(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with ``notes``: what a person should know about its verdict (``rules_note``)."""
+    note = rules_note(record)
+    record["notes"] = [note] if note else []
+    return record
 
 
 def answer_of(puzzle: AnyPuzzle, record: Mapping[str, Any]) -> AnySolution | None:

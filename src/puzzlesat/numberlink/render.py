@@ -24,7 +24,7 @@ from ..errors import require_type
 from ..grid import Cell
 from ..results import SolveResult
 from ..scene import PALETTE, Circle, Group, Line, Point, Polyline, Rect, Scene, Text, check_cell_size, text_colour_on, text_width
-from .model import ONE_LAYER_HINT, Puzzle, Solution
+from .model import ONE_LAYER_HINT, Pair, Puzzle, Solution
 
 if TYPE_CHECKING:
     from .multilayer.model import Puzzle as LayeredPuzzle, Solution as LayeredSolution
@@ -188,3 +188,15 @@ def endpoint(x: float, y: float, label: str, colour: str, cell: float) -> Group:
     group.add(Circle(x, y, cell * 0.4, fill=colour, stroke="white", stroke_width=cell * 0.04))
     group.add(Text(x, y, label, size=size, fill=text_colour_on(colour), bold=True))
     return group
+
+
+def puzzle_svg(puzzle: Puzzle) -> str:
+    """The puzzle drawn as SVG text (Jupyter shows a Puzzle with it inline)."""
+    return render(puzzle).to_svg()
+
+
+def solution_svg(solution: Solution) -> str:
+    """An answer drawn on the smallest board that holds its paths (Jupyter shows a Solution with it)."""
+    cells = [cell for _, path in solution.paths for cell in path] or [(0, 0)]
+    board = Puzzle(max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1, tuple(Pair(label, path[0], path[-1]) for label, path in solution.paths if len(path) > 1))
+    return render(board, solution).to_svg()

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from . import multilayer
 from .model import Rules, Solution
-from .records import passed, rules_from_text
+from .records import rules_note
 from .verify import verify
 
 PALETTE = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96]
@@ -39,28 +39,6 @@ def size_text(puzzle: Any) -> str:
 
 def uniqueness_text(unique: bool | None) -> str:
     return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[unique]
-
-
-def rules_note(record: Mapping[str, Any]) -> str:
-    """Why the rules in force may explain the verdict, when the puzzle's source asked for others:
-    a puzz.link URL whose variety covers cells otherwise (said always), or a pack generated
-    under other rules (said when the puzzle did not pass); "" otherwise.
-
-    >>> rules_note({"rules": "cover-all", "stated_rules": "may-leave-empty", "stated_rules_by": "url", "status": "unsolvable"})
-    'checked under cover-all rules; the URL asks for may-leave-empty rules: --allow-empty'
-    """
-    stated, in_force = record.get("stated_rules"), record.get("rules")
-    if not stated or not in_force:
-        return ""
-    if record.get("stated_rules_by") == "url":
-        asked, used = rules_from_text(stated), rules_from_text(in_force)
-        if asked is None or used is None or asked.cover_all == used.cover_all:
-            return ""
-        flag = "--allow-empty" if not asked.cover_all else "no --allow-empty"
-        return f"checked under {in_force} rules; the URL asks for {stated} rules: {flag}"
-    if stated != in_force and not passed(record):
-        return f"checked under {in_force} rules; the pack was generated under {stated} rules"
-    return ""
 
 
 def show(puzzle: Any, record: Mapping[str, Any], *, verb: str, colour: bool, where: str | None = None) -> str:

@@ -228,12 +228,6 @@ class Level:
             facts.append(f"answer of {len(self.known_answer)} moves")
         return f"<roller.Level {', '.join(facts)}>"
 
-    def _repr_svg_(self) -> str:
-        """The level drawn, for notebooks."""
-        from .render import render
-
-        return render(self).to_svg()
-
     def without_stated(self) -> "Level":
         """The same level and name without what its file states (par, shipped answer), e.g. to
         write it in a format that cannot hold them.

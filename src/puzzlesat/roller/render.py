@@ -212,3 +212,8 @@ def render(level: Level, moves: str | None = None, *, cell_size: float | None = 
         fx, fy = centre(stops[-1][1])
         scene.add(Circle(fx, fy, cell * 0.36, fill=None, stroke=BALL_FILL, stroke_width=cell * 0.08, cls="finish"))
     return scene
+
+
+def level_svg(level: Level) -> str:
+    """The level drawn as SVG text (Jupyter shows a Level with it inline)."""
+    return render(level).to_svg()

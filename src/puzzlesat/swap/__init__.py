@@ -34,9 +34,12 @@ from .model import (
     parse_moves,
 )
 from .moves import apply_move, is_legal, legal_moves, reachable, reaches, replay, swap_pairs
-from .render import render
+from .render import level_svg, render
 from .solve import solve
 from .verify import CODES, Violation, is_solution, verify
+
+# Jupyter draws these inline; the drawing lives in render.py, which imports the model (not the reverse)
+Level._repr_svg_ = level_svg  # type: ignore[attr-defined]
 
 __all__ = [
     "Board",

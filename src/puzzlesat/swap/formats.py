@@ -62,7 +62,7 @@ from .model import (
     Level,
     Move,
     Square,
-    board_rows,
+    level_text,
 )
 
 SEPARATOR = "---"
@@ -405,26 +405,7 @@ def read(path: str | Path, *, fmt: Optional[str] = None, max_bytes: int = MAX_IN
     return parse_all(data, fmt=fmt, source=str(path))
 
 
-def format_level(level: Level, *, metadata: bool = True) -> str:
-    """The level in the native format (comments, start, goal, then minimum / solution lines)."""
-    lines = []
-    if metadata:
-        lines += [f"# {comment}".rstrip() for comment in level.comments]
-    rows = board_rows(level.start)
-    lines.append("start")
-    lines += [" ".join(row) for row in rows]
-    if level.goal.kind == "match":
-        assert level.goal.colours is not None
-        lines.append("goal")
-        lines += [" ".join(GOAL_WALL if c is None else c for c in row) for row in level.goal.colours]
-    else:
-        lines.append(f"goal {level.goal.kind}")
-    if metadata:
-        if level.stated_minimum is not None:
-            lines.append(f"minimum {level.stated_minimum}")
-        if level.stated_solution is not None:
-            lines.append(" ".join(["solution", *map(str, level.stated_solution)]))
-    return "\n".join(lines) + "\n"
+format_level = level_text  # (the native writer lives beside the Level it writes)
 
 
 def format(level: Level, *, fmt: str = "native") -> str:  # noqa: A001 (the family verb)

@@ -417,9 +417,7 @@ class Level:
         return Level(board, self.goal, name=self.name, comments=self.comments)
 
     def __str__(self) -> str:
-        from .formats import format_level
-
-        return format_level(self, metadata=False).rstrip("\n")
+        return level_text(self, metadata=False).rstrip("\n")
 
     def __repr__(self) -> str:
         """Short: the name, the size (columns x rows), the goal and what the file states.
@@ -431,12 +429,6 @@ class Level:
         stated = "" if self.stated_minimum is None else f", stated minimum {self.stated_minimum}"
         squares = sum(square is not None for row in self.start for square in row)
         return f"<swap Level{name} {self.cols}x{self.rows}, goal {self.goal.kind}, {squares} squares{stated}>"
-
-    def _repr_svg_(self) -> str:  # shown inline by Jupyter
-        from .render import render
-
-        return render(self).to_svg()
-
 
 def _counts(colours: Sequence[str]) -> str:
     tally: dict[str, int] = {}
@@ -539,3 +531,25 @@ def is_goal(level: Level, board: Board) -> bool:
     if kind == "cluster":
         return all(len(groups) == 1 for groups in colour_groups(board).values())
     return not lonely_squares(board)
+
+
+def level_text(level: "Level", *, metadata: bool = True) -> str:
+    """The level in the native format (comments, start, goal, then minimum / solution lines)."""
+    lines = []
+    if metadata:
+        lines += [f"# {comment}".rstrip() for comment in level.comments]
+    rows = board_rows(level.start)
+    lines.append("start")
+    lines += [" ".join(row) for row in rows]
+    if level.goal.kind == "match":
+        assert level.goal.colours is not None
+        lines.append("goal")
+        lines += [" ".join(GOAL_WALL if c is None else c for c in row) for row in level.goal.colours]
+    else:
+        lines.append(f"goal {level.goal.kind}")
+    if metadata:
+        if level.stated_minimum is not None:
+            lines.append(f"minimum {level.stated_minimum}")
+        if level.stated_solution is not None:
+            lines.append(" ".join(["solution", *map(str, level.stated_solution)]))
+    return "\n".join(lines) + "\n"

@@ -238,3 +238,8 @@ def render(level: Level, moves: str | Iterable[MoveLike] | None = None, *, cell_
     for shape in shapes:
         scene.add(shape)
     return scene
+
+
+def level_svg(level: Level) -> str:
+    """The level drawn as SVG text (Jupyter shows a Level with it inline)."""
+    return render(level).to_svg()

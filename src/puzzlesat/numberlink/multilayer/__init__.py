@@ -16,9 +16,13 @@ The verbs are the one-layer family's: ``parse``/``format``, ``solve``, ``count``
 from .formats import FORMATS, detect_format, format, format_solution, parse, parse_answer_layers, parse_solution, read
 from .generate import generate
 from .model import Cell, Pair, Puzzle, Solution, Via
-from .render import render
+from .render import puzzle_svg, render, solution_svg
 from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, verify
+
+# Jupyter draws these inline; the drawing lives in render.py, which imports the model (not the reverse)
+Puzzle._repr_svg_ = puzzle_svg  # type: ignore[attr-defined]
+Solution._repr_svg_ = solution_svg  # type: ignore[attr-defined]
 
 __all__ = [
     "Puzzle", "Pair", "Solution", "Cell", "Via",

@@ -359,12 +359,6 @@ class Puzzle:
         name = f" {self.name!r}" if self.name else ""
         return f"<numberlink.multilayer.Puzzle{name} {self.size_text}, {len(self.pairs)} pairs{extra}>"
 
-    def _repr_svg_(self) -> str:  # drawn inline by Jupyter
-        from .render import render
-
-        return render(self).to_svg()
-
-
 def _via_fault(puzzle: Puzzle, pair: Pair, cells: set[Cell]) -> str:
     """When ``cells`` trace a path for ``pair`` only by steps the via rules forbid, the words
     naming the first such step (to end a NotAPath message); else "".
@@ -467,14 +461,6 @@ class Solution:
     def __repr__(self) -> str:
         """``<numberlink.multilayer.Solution 3 paths, 12 cells>`` (``paths`` holds them)."""
         return f"<numberlink.multilayer.Solution {len(self.paths)} paths, {sum(len(cells) for _, cells in self.paths)} cells>"
-
-    def _repr_svg_(self) -> str:  # drawn inline by Jupyter, on the smallest stack that holds the paths
-        from .render import render
-
-        cells = [cell for _, path in self.paths for cell in path] or [(0, 0, 0)]
-        board = Puzzle(max(c for _, _, c in cells) + 1, max(r for _, r, _ in cells) + 1, max(z for z, _, _ in cells) + 1,
-                       tuple(Pair(label, path[0], path[-1]) for label, path in self.paths if len(path) > 1))
-        return render(board, self).to_svg()
 
     def path(self, label: str) -> tuple[Cell, ...]:
         for name, cells in self.paths:

@@ -36,7 +36,7 @@ from ...errors import require_type
 from ...results import SolveResult
 from ...scene import Circle, Group, Polygon, Rect, Scene, Text, check_cell_size, text_width
 from ..render import cell_size_for, colours_for, draw_board, endpoint, path_line
-from .model import Cell, Puzzle, Solution
+from .model import Cell, Pair, Puzzle, Solution
 
 VIA_FILL = "white"
 VIA_STROKE = "#222222"
@@ -194,3 +194,15 @@ def render(puzzle: Puzzle, solution: Solution | None = None, *, cell_size: float
             layer.add(via_triangle(*centre(via), cell, up=up))
         scene.add(layer)
     return scene
+
+
+def puzzle_svg(puzzle: Puzzle) -> str:
+    """The puzzle drawn as SVG text (Jupyter shows a Puzzle with it inline)."""
+    return render(puzzle).to_svg()
+
+
+def solution_svg(solution: Solution) -> str:
+    """An answer drawn on the smallest stack that holds its paths (Jupyter shows a Solution with it)."""
+    cells = [cell for _, path in solution.paths for cell in path] or [(0, 0, 0)]
+    board = Puzzle(max(c for _, _, c in cells) + 1, max(r for _, r, _ in cells) + 1, max(z for z, _, _ in cells) + 1, tuple(Pair(label, path[0], path[-1]) for label, path in solution.paths if len(path) > 1))
+    return render(board, solution).to_svg()
