@@ -102,6 +102,32 @@ class Generated:
 
 
 @dataclass(frozen=True)
+class PackFolder:
+    """How a family whose puzzles go one per file (as contest sets hold them) lays out a pack:
+    a folder holding ``pack.txt`` (the run's first line, then one line per puzzle naming its
+    puzzle file) and each puzzle's files, written whole before its line.
+
+    - ``applies(size) -> bool``: whether a pack of this ``size`` is a folder (else one file);
+    - ``names(index) -> (relative path, ...)``: the files of puzzle ``index``, its puzzle first;
+    - ``files(generated, index, *, options, first_line) -> (text, ...)``: their texts, in the
+      order of ``names`` (``first_line``: the pack's, which a puzzle file may repeat);
+    - ``check(texts, *, options, sources) -> None``: the files of one puzzle (their texts and
+      paths, in the order of ``names``) read back, its answer checked; raises ValueError (a
+      ParseError is one) saying what is wrong;
+    - ``summary(folder, *, options) -> str`` (optional): a closing line for the run's summary,
+      e.g. how to check the folder.
+
+    The puzzle file's text tells a puzzle from the others (a repeat is drawn again).
+    """
+
+    applies: Callable[..., bool]
+    names: Callable[[int], tuple[str, ...]]
+    files: Callable[..., tuple[str, ...]]
+    check: Callable[..., None]
+    summary: Callable[..., str] | None = None
+
+
+@dataclass(frozen=True)
 class Family:
     """Everything generic code needs of a puzzle family (in the spirit of Simon Tatham's
     ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
@@ -134,15 +160,21 @@ class Family:
     - ``render(puzzle, answer=None, *, title="") -> Scene``;
     - ``size_text(puzzle) -> str``: "5x5", "8x8x2";
     - ``make(size, *, seed, time_limit, options, on_try=None) -> Generated``: one generated
-      puzzle (``size`` a tuple of ints as ``--size`` gives it);
+      puzzle (``size`` a tuple of ints as ``--size`` gives it, None for the family's default);
+      ``on_try`` is called after each draw with what the draws gave so far (see ``draw_note``);
     - ``pack_entry(generated) -> str``: a generated puzzle as a pack holds it (native text that
-      ``load`` reads back, with what it states about its answer);
+      ``load`` reads back, with what it states about its answer); the same puzzle gives the same
+      text (no pack index or run seed in it), which is how a pack sees a repeat;
     - ``generated_record(generated) -> dict``;
     - ``answer_table(text, source) -> {puzzle name: answer text} | None`` (optional): a file of
       answers to many puzzles by name (Roller's TabTale answer files), for ``verify --answers``;
     - ``export_cnf(puzzle, *, options, moves=None, exclude=None) -> pysat.formula.CNF``
       (optional): the puzzle as one complete DIMACS formula with a comment line per variable
-      (``moves``: the bound K of a fewest-moves family; ``exclude``: an answer to block).
+      (``moves``: the bound K of a fewest-moves family; ``exclude``: an answer to block);
+    - ``pack_folder`` (optional, a :class:`PackFolder`): packs of some sizes are folders of one
+      file per puzzle (multi-layer Numberlink) instead of one file of ``pack_entry`` texts;
+    - ``draw_note(*on_try_arguments) -> str`` (optional): what the draws of the puzzle being made
+      gave so far ("12 tries, minima 7-12"), for the progress line and the line Ctrl-C prints.
     """
 
     name: str
@@ -170,6 +202,8 @@ class Family:
     answer_table: Callable[..., Any] | None = None
     refusal: Callable[[str], str | None] | None = None
     export_cnf: Callable[..., Any] | None = None
+    pack_folder: PackFolder | None = None  # puzzles one per file in a folder (see PackFolder), for the sizes it applies to
+    draw_note: Callable[..., str] | None = None  # what make's draws gave so far, from on_try's arguments
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"
     sniff_order: int = 0  # families are asked in this order; the one that reads most formats goes last
     generate_example: str = ""

@@ -205,9 +205,9 @@ def test_ctrl_c_while_a_stack_is_drawn_says_what_its_draws_gave(monkeypatch, cap
         on_try(4, 3, {"with a second answer no split removes": 2, "with no path drawn": 1})
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.pack"), "generate", drawn_then_interrupted)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.generate"), "generate", drawn_then_interrupted)
     assert main(["generate", "numberlink", "--size", "10x10x3"]) == 130
-    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had made 4 draw(s) and 3 tries; turned down: 2 with a second "
+    assert ("interrupted: 0 puzzle(s) kept; puzzle 0 had drawn: 4 draw(s) and 3 tries; turned down: 2 with a second "
             "answer no split removes, 1 with no path drawn") in capsys.readouterr().err
 
 
@@ -223,7 +223,7 @@ def test_cli_time_limit_is_one_deadline_per_stack_repeats_redrawn_included(monke
         limits.append(options["time_limit"])
         return first if len(limits) <= 2 else second
 
-    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.pack"), "generate", repeating)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.generate"), "generate", repeating)
     assert main(["generate", "numberlink", "--size", "4x3x2", "--count", "2", "--time-limit", "30"]) == 0
     capsys.readouterr()
     zero, one, one_again = limits
@@ -256,7 +256,7 @@ def test_cli_pack_is_written_as_made_resumes_and_reads_back(tmp_path, capsys) ->
     first = files_of(out)
     assert sorted(first) == ["answers/A0000.txt", "answers/A0001.txt", "pack.txt", "problems/Q0000.txt", "problems/Q0001.txt"]
     summary = capsys.readouterr().err
-    assert "2 puzzle(s) written" in summary and "line lengths" in summary and "puzzlesat verify" in summary
+    assert "2 puzzle(s) written" in summary and "link lengths" in summary and "puzzlesat verify" in summary
 
     # a rerun with a larger count keeps the finished puzzles and adds to them (a file half
     # written when a run was stopped is dropped)
@@ -327,6 +327,7 @@ def test_cli_json_prints_one_object_per_new_stack(tmp_path, capsys) -> None:
     answer as layers of rows), the folder still written, the summary on standard error."""
     from puzzlesat.cli import main
     from puzzlesat.numberlink.multilayer import Solution
+    from puzzlesat.numberlink.multilayer import parse as multilayer_parse
 
     out = tmp_path / "stack"
     assert main(["generate", "numberlink", "--size", "4x3x2", "--count", "2", "--seed", "2", "--out", str(out), "--json"]) == 0
@@ -335,7 +336,7 @@ def test_cli_json_prints_one_object_per_new_stack(tmp_path, capsys) -> None:
     assert [(r["index"], r["layers"], r["unique"]) for r in records] == [(0, 2, True), (1, 2, True)]
     assert "check: puzzlesat verify" in printed.err
     for record, (puzzle, answer) in zip(records, read_pack(out)):
-        assert record["puzzle"] == puzzle.grid().tolist() and record["grid"] == answer.to_layers(puzzle)
+        assert multilayer_parse(record["puzzle"]) == puzzle and record["grid"] == answer.to_layers(puzzle)  # (the puzzle as text)
         drawn = Solution.from_mapping({label: [tuple(cell) for cell in cells] for label, cells in record["paths"].items()})
         assert verify(puzzle, drawn) == []
     assert main(["generate", "numberlink", "--size", "4x3x2", "--seed", "2", "--json"]) == 0
@@ -352,7 +353,7 @@ def test_cli_layered_problems_name_their_rules_for_verify(tmp_path, capsys) -> N
     assert main(["generate", "numberlink", "--size", "4x4x2", "--count", "2", "--seed", "1", "--no-self-touch",
                  "--out", str(out)]) == 0
     first = (out / "pack.txt").read_text().splitlines()[0]
-    assert first.endswith("(rules: cover-all, no-self-touch)")
+    assert first.split()[-1] == "--no-self-touch"  # (the rules are the run's flags)
     assert all((out / "problems" / name).read_text().startswith(first + "\nlayer 1\n") for name in ("Q0000.txt", "Q0001.txt"))
     capsys.readouterr()
     assert main(["verify", str(out / "problems"), "--answers", str(out / "answers")]) == 1  # both have a touching second answer
@@ -371,13 +372,14 @@ def test_cli_unionfind_labels_and_standard_output(tmp_path, capsys) -> None:
     claims = [line for line in (out / "pack.txt").read_text().splitlines() if line.startswith("# puzzle ")]
     verdicts = set()
     for claim, (puzzle, answer) in zip(claims, read_pack(out)):
-        verdicts.add("NOT unique" not in claim)
-        assert (brute_force_answers(puzzle, Rules()) == {answer}) is ("NOT unique" not in claim)
+        verdicts.add(", not unique," not in claim)
+        assert (brute_force_answers(puzzle, Rules()) == {answer}) is (", not unique," not in claim)
     assert verdicts == {True, False}
     # without --out one puzzle is printed as a file the readers take
     assert main(["generate", "numberlink", "--size", "4x3x2", "--seed", "2"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("# puzzlesat generate numberlink --size 4x3x2 --method split --seed 2 (rules: cover-all)\n# puzzle 0: seed 2000006, unique")
+    assert printed.startswith("# puzzlesat generate numberlink --size 4x3x2 --seed 2\n# puzzle 0: seed 2000006, 3 tries, unique, method split")
+    assert printed.count("# puzzlesat generate") == 1
     assert count(parse(printed)).unique is True
 
 
@@ -405,8 +407,12 @@ def test_cli_refuses_bad_requests(arguments, words, capsys) -> None:
 def test_cli_bad_sizes_and_failures(tmp_path, capsys) -> None:
     from puzzlesat.cli import main
 
-    for size in ("5x4x0", "5x4x101", "5x4x2x2", "5xx2"):
-        with pytest.raises(SystemExit):
-            main(["generate", "numberlink", "--size", size])
+    for size in ("5x4x0", "5x4x101", "5x4x2x2", "5xx2"):  # refused before any drawing, exit 2
+        try:
+            code = main(["generate", "numberlink", "--size", size])
+        except SystemExit as stop:
+            code = stop.code
+        err = capsys.readouterr().err
+        assert code == 2 and ("size" in err or size in err), err
     assert main(["generate", "numberlink", "--size", "8x8x4", "--time-limit", "0", "--out", str(tmp_path / "none")]) == 1
     assert "error: puzzle 0: no 8x8x4 puzzle within 0.0 s" in capsys.readouterr().err

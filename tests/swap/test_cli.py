@@ -11,6 +11,7 @@ import pytest
 
 from puzzlesat.cli import main
 from puzzlesat.registry import detect_family
+from puzzlesat.seeds import puzzle_seed
 from puzzlesat.swap import FAMILY
 from puzzlesat.swap import parse, parse_all
 from tests.swap.test_generate import bfs_solve
@@ -227,7 +228,7 @@ def test_generate_writes_and_resumes(tmp_path, capsys, exact):
     assert parse_all(fresh.read_text()) == again  # resuming gives the same pack as one run
     assert main(["generate", "swap", "--difficulty", "medium", "--seed", "4", "--out", str(out), "--count", "4"]) == 2
     err = capsys.readouterr().err
-    assert "not written by a run with these settings" in err
+    assert "not written by a run with these settings" in err and "--difficulty easy" in err and "--difficulty medium" in err
     for level in again:
         bfs = bfs_solve(level)
         assert len(bfs.solution) == level.stated_minimum
@@ -270,14 +271,16 @@ def test_a_pack_never_holds_one_level_twice_and_refuses_a_torn_last_level(tmp_pa
     assert puzzle_seed(1, 1, 1) in seeds  # level 1 was drawn again from its next seed
     monkeypatch.setattr(generate_module, "generate", real)
     text = out.read_text()
-    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1]):
+    last = text.rindex("# puzzle 2:")
+    first_end = text.index("# puzzle 1:")
+    for cut in (text.rsplit("minimum", 1)[0], text.rsplit(" ", 1)[0], text.rstrip("\n")[:-1], text[:last + 20],
+                text[:first_end].rsplit(">", 1)[0]):  # ... and a pack of one level cut in its solution
         torn = tmp_path / "torn.swap"  # the run stopped while writing the last level
         torn.write_text(cut)
         assert main(args[:-1] + [str(torn), "--count", "4"]) == 2
-        err = capsys.readouterr().err
-        assert "ends in the middle of puzzle 2" in err or "cannot resume" in err, err
-    whole = tmp_path / "whole.swap"  # complete, but without its last newline: the next level still starts on its own line
-    whole.write_text(text.rstrip("\n"))
+        assert f"{torn} ends in the middle of puzzle" in capsys.readouterr().err
+    whole = tmp_path / "whole.swap"  # complete, but without the blank line that ends its last level
+    whole.write_text(text.rstrip("\n") + "\n")
     assert main(args[:-1] + [str(whole), "--count", "4"]) == 0
     assert len(parse_all(whole.read_text())) == 4
     assert main(["generate", "swap", "--out", str(tmp_path / "missing" / "pack.swap")]) == 2
@@ -335,7 +338,7 @@ def test_generate_json_prints_one_object_per_new_level(tmp_path, capsys) -> None
     for record, level in zip(records, levels):
         assert record["family"] == "swap" and record["optimal"] is True and record["moves_count"] == len(record["moves"])
         assert record["moves_count"] == level.stated_minimum and record["moves"] == [str(m) for m in level.stated_solution]
-        rebuilt = parse(record["puzzle"])  # (the level's native text, as the pack holds it)
+        rebuilt = parse(record["puzzle"])  # (the level's text, as docs/record.schema.json says)
         assert (rebuilt.start, rebuilt.goal) == (level.start, level.goal) and verify(rebuilt, record["moves"]) == []
     assert main(["generate", "swap", "--difficulty", "easy", "--goal", "cluster", "--seed", "5", "--json"]) == 0
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

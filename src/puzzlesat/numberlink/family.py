@@ -23,6 +23,7 @@ from . import export, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
+from .multilayer.packing import PACK_FOLDER
 from .multilayer import formats as layered_formats
 from .multilayer.model import Pair as LayeredPair
 from .multilayer.model import Puzzle as LayeredPuzzle
@@ -264,6 +265,18 @@ def render(puzzle: Puzzle | LayeredPuzzle, answer: Solution | Any = None, *, tit
     return draw(puzzle, answer, title=title or None)
 
 
+def draw_note(draws: int, tries: int, rejected: Mapping[str, Any], band: tuple[int, int] | None = None) -> str:
+    """What the draws of the puzzle being made gave (``make``'s ``on_try`` arguments; quality
+    puzzles add the band of link counts accepted).
+
+    >>> draw_note(4, 2, {"with no path drawn": 1})
+    '4 draw(s) and 2 tries; turned down: 1 with no path drawn'
+    """
+    from .generate import turned_down
+
+    return f"{draws} draw(s) and {tries} tries" + turned_down(dict(rejected), band)
+
+
 GENERATE_EXAMPLE = "example: puzzlesat generate numberlink --size 10x10 --count 5 --method quality --seed 1 --out pack.txt"
 
 FAMILY = Family(
@@ -291,6 +304,8 @@ FAMILY = Family(
     pack_entry=records.pack_entry,
     generated_record=records.generated_record,
     export_cnf=export.family_export,
+    pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
+    draw_note=draw_note,
     capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,

@@ -35,7 +35,7 @@ so that answer is gone — and counted again, until unique, out of time, or no s
 20x20 within a minute (``docs/numberlink-search-and-generators.md``).
 
 Both are seeded and deterministic: the same arguments give the same puzzle (unless a time
-limit cut a certificate short). Puzzle ``i`` of a run with seed ``s`` uses :func:`puzzle_seed`.
+limit cut a certificate short). Puzzle ``i`` of a pack with seed ``s`` uses :func:`puzzlesat.seeds.puzzle_seed`.
 
 >>> g = generate(6, 5, method="quality", seed=3)
 >>> g.unique, g.puzzle.size, g.method
@@ -61,7 +61,7 @@ from ..errors import PuzzlesatError, require_count
 from ..grid import Cell
 from ..results import CountResult
 from ..sat import check_solver_name
-from ..seeds import hashed_seed, require_seed
+from ..seeds import require_seed
 from ..timing import Deadline
 from .model import DEFAULT_RULES, MAX_CELLS, Pair, Puzzle, Rules, Solution
 from .verify import verify
@@ -108,32 +108,7 @@ class Generated:
         return [len(cells) for _, cells in self.solution.paths]
 
 
-DUPLICATE_RETRIES = 20  # a pack never holds the same puzzle twice: further seeds are tried
 TIMED_OUT_STREAK = 50  # candidates in a row whose uniqueness count ran out of time: give up, and say so
-
-
-def puzzle_seed(run_seed: int, index: int, attempt: int = 0) -> int:
-    """The seed of puzzle ``index`` in a run with seed ``run_seed``: ``run_seed * 1000003 + index``
-    (as Swap's packs), so a rerun continues where the last one stopped; ``attempt`` > 0 gives
-    further seeds (from a hash of the three) when a puzzle repeats an earlier one of the pack.
-
-    >>> puzzle_seed(0, 5), puzzle_seed(2, 0), puzzle_seed(0, 5, 1) == puzzle_seed(0, 5, 1) != puzzle_seed(0, 5)
-    (5, 2000006, True)
-    """
-    if attempt == 0:
-        return run_seed * 1_000_003 + index
-    return hashed_seed("numberlink", run_seed, index, attempt)
-
-
-def run_seeds(run_seed: int, index: int) -> set[int]:
-    """Every seed puzzle ``index`` of a run with seed ``run_seed`` may have been drawn with (the
-    first, and those tried while it repeated an earlier puzzle): how a resumed pack checks that
-    it was written by this run.
-
-    >>> puzzle_seed(0, 5) in run_seeds(0, 5), puzzle_seed(0, 5) in run_seeds(1, 5)
-    (True, False)
-    """
-    return {puzzle_seed(run_seed, index, attempt) for attempt in range(DUPLICATE_RETRIES)}
 
 
 def target_links(width: int, height: int) -> float:

@@ -47,7 +47,7 @@ AnySolution = Solution | multilayer.Solution
 Options = Mapping[str, Any]
 
 STATUS_WORDS = {"solved": "solved", "unsatisfiable": "unsolvable", "unknown": "unknown"}  # results.Status -> record status
-_PACK_LINE = re.compile(r"# puzzlesat generate numberlink .*\(rules: ([^)]*)\)")
+_PACK_LINE = re.compile(r"# puzzlesat generate numberlink ([^\n]*)")  # a pack's first line: its flags name the rules
 
 
 def rules_of(options: Options) -> Rules:
@@ -78,7 +78,7 @@ def load(text: str, *, source: str, fmt: str | None, options: Options) -> list[A
     [StatedRules(rules=Rules(cover_all=False, no_self_touch=False), by='pack')]
     """
     declared = _PACK_LINE.match(text)
-    stated = rules_from_text(declared.group(1)) if declared else None
+    stated = _pack_rules(declared.group(1)) if declared else None
     layered = _layered_format(text, fmt)
     if layered is not None:  # one multi-layer puzzle per file
         items: list = [multilayer.parse(text, fmt=layered, source=source)]
@@ -88,6 +88,19 @@ def load(text: str, *, source: str, fmt: str | None, options: Options) -> list[A
         return items
     return [dataclasses.replace(item, stated_rules=StatedRules(stated, "pack")) if not isinstance(item, ParseError) else item
             for item in items]
+
+
+def _pack_rules(settings: str) -> Rules | None:
+    """The rules a pack's first line states: ``(rules: ...)``, or its flags.
+
+    >>> _pack_rules("--size 5x5 --seed 0 --no-self-touch"), _pack_rules("(rules: may-leave-empty)").cover_all
+    (Rules(cover_all=True, no_self_touch=True), False)
+    """
+    written = re.search(r"\(rules: ([^)]*)\)", settings)
+    if written:
+        return rules_from_text(written.group(1))
+    flags = settings.split()
+    return Rules(cover_all="--allow-empty" not in flags, no_self_touch="--no-self-touch" in flags)
 
 
 def _layered_format(text: str, fmt: str | None) -> str | None:
@@ -295,9 +308,10 @@ def answer_of(puzzle: AnyPuzzle, record: Mapping[str, Any]) -> AnySolution | Non
 
 
 # -- generate ------------------------------------------------------------------------------------
-def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | None, options: Options,
-         on_try: Callable[[int, int, dict[str, Any]], None] | None = None) -> Generated:
-    """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack)
+def make(size: tuple[int, ...] | None, *, seed: int, time_limit: float | Deadline | None, options: Options,
+         on_try: Callable[..., None] | None = None) -> Generated:
+    """One certified puzzle of ``size`` ((width, height), or (width, height, layers) for a stack;
+    None: 10x10)
     drawn with ``seed``; ``options``: the generate options and the rules by name (method,
     certify_limit, allow_multiple, band, target, max_tries, lines, min_length, allow_empty,
     no_self_touch, solver). ValueError for a request that cannot be met, before any drawing;
@@ -309,6 +323,11 @@ def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | Non
     """
     from .generate import BAND, METHODS, check_request, generate
 
+    size = (10, 10) if size is None else tuple(size)
+    if len(size) not in (2, 3):
+        raise ValueError(f"a Numberlink size is WIDTHxHEIGHT or WIDTHxHEIGHTxLAYERS, not {'x'.join(map(str, size))}")
+    if not all(2 <= side <= 200 for side in size[:2]) or not 1 <= (size[2:] or (1,))[0] <= 100:
+        raise ValueError(f"size {'x'.join(map(str, size))}: each side must be 2..200 and the layers 1..100")
     rules = rules_of(options)
     method = options.get("method")
     allow_multiple = bool(options.get("allow_multiple"))
@@ -327,7 +346,10 @@ def make(size: tuple[int, ...], *, seed: int, time_limit: float | Deadline | Non
         if allow_multiple and method == "quality":
             raise ValueError("--allow-multiple applies to --method unionfind (quality puzzles are always unique)")
         band = BAND if options.get("band") is None else options["band"]
-        check_request(width, height, method=method, band=band, target=options.get("target"))
+        accepted = check_request(width, height, method=method, band=band, target=options.get("target"))
+        if on_try is not None and method == "quality":  # the link counts accepted, for what a caller says of the draws
+            told = on_try
+            common["on_try"] = lambda draws, tries, rejected: told(draws, tries, rejected, accepted)
         made = generate(width, height, method=method, unique=not allow_multiple, band=band, target=options.get("target"), **common)
     facts = {"unique": made.unique, "method": made.method, "rules": str(rules), "link_lengths": made.link_lengths()}
     return Generated(made.puzzle, made.solution, made.seed, made.tries, facts, seconds=made.seconds)

@@ -161,6 +161,15 @@ def pack_entry(generated: Generated) -> str:
     return formats.format(level)
 
 
+def draw_note(tries: int, minima: Sequence[int]) -> str:
+    """What the boards drawn for the level being made gave (``make``'s ``on_try`` arguments).
+
+    >>> draw_note(2, [7, 12])
+    '2 board(s), proven minima 7-12 moves'
+    """
+    return f"{tries} board(s)" + (f", proven minima {min(minima)}-{max(minima)} moves" if minima else "")
+
+
 FAMILY = Family(
     name="roller",
     summary="Roller (Amaze!, Roller Splat!): a ball slides until it hits a wall, painting the floor; "
@@ -191,4 +200,5 @@ FAMILY = Family(
     capabilities=frozenset({"answer-table", "stated-answers"}),
     sniff_order=10,
     generate_example=GENERATE_EXAMPLE,
+    draw_note=draw_note,
 )

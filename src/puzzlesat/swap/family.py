@@ -94,9 +94,29 @@ def make(size: Optional[tuple[int, int]], *, seed: int, time_limit: Any = None, 
 
 
 def pack_entry(generated: Generated) -> str:
-    """The level as a pack holds it: native text with its comment, ``minimum`` and
-    ``solution`` lines, which :func:`puzzlesat.swap.formats.parse` reads back."""
-    return formats.format(generated.puzzle)
+    """The level as a pack holds it: native text with its ``minimum`` and ``solution`` lines,
+    which :func:`puzzlesat.swap.formats.parse` reads back. Its comments are left out: they name
+    the seed, and the same level drawn from two seeds must give the same text (the pack's line
+    above it says the seed).
+
+    >>> "seed" in pack_entry(make((2, 1), seed=0, options={"difficulty": "easy"}))
+    False
+    """
+    import dataclasses
+
+    return formats.format(dataclasses.replace(generated.puzzle, comments=()))
+
+
+def draw_note(tries: int, stats: Mapping[str, Any]) -> str:
+    """What the draws for the level being made gave (``make``'s ``on_try`` arguments).
+
+    >>> draw_note(3, {"out_of_range": 2, "below": 2, "most_below": 4})
+    '3 draw(s), 2 outside the moves range: 2 below it, each solved in at most 4 moves'
+    """
+    from .generate import range_phrase
+
+    where = range_phrase(dict(stats))
+    return f"{tries} draw(s)" + (f", {stats['out_of_range']} outside the moves range: {where}" if where else "")
 
 
 FAMILY = Family(
@@ -133,4 +153,5 @@ FAMILY = Family(
     capabilities=frozenset({"stated-answers"}),
     sniff_order=0,
     generate_example="example: puzzlesat generate swap --difficulty expert --goal match --moves 3-8 --count 20 --seed 1 --out pack.swap",
+    draw_note=draw_note,
 )

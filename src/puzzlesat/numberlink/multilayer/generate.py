@@ -35,7 +35,7 @@ answer proves each solvable and comes with it (``Generated.solution``); ``unique
 
 Every method is seeded and deterministic: the same arguments give the same puzzle (unless a
 time limit cut a count short); puzzle ``i`` of a run with seed ``s`` uses
-:func:`..generate.puzzle_seed`. The result is the one-layer family's
+:func:`puzzlesat.seeds.puzzle_seed`. The result is the one-layer family's
 :class:`..generate.Generated` holding multi-layer puzzles and answers.
 
 >>> made = generate(4, 4, 2, seed=1)
