@@ -32,7 +32,7 @@ from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.certify import certify
 from puzzlesat.proofcheck import check_certificate
 from puzzlesat.registry import get_family
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLVERS = ("cadical195", "glucose4", "minisat22")

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path
-from puzzlesat.timing import seconds_argument
+from puzzlesat.cli.arguments import seconds_argument
 
 BOMB_BYTES = 1 << 30  # what the bomb's layer inflates to
 BOMB_PIECE = 1 << 20
