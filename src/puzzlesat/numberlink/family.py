@@ -19,7 +19,7 @@ from ..errors import CannotExpress, ParseError
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
 from ..sat.solver import check_solver_name
-from . import export, records, show as show_module
+from . import certify, export, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
@@ -304,6 +304,9 @@ FAMILY = Family(
     pack_entry=records.pack_entry,
     generated_record=records.generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
     draw_note=draw_note,
     capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),

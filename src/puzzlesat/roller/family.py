@@ -16,7 +16,7 @@ import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..family import Family, Format, Generated, Method, Objective, Option
-from . import export, formats, writers
+from . import certify, export, formats, writers
 from .generate import DEFAULT_CERTIFY_LIMIT, MAX_TRIES, UNPROVEN_STREAK, generate
 from .model import START_RULES
 from .records import answer_of, answer_table, generated_record, load, passed, solve_record, verify_record
@@ -196,6 +196,9 @@ FAMILY = Family(
     pack_entry=pack_entry,
     generated_record=generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     answer_table=answer_table,
     capabilities=frozenset({"answer-table", "stated-answers"}),
     sniff_order=10,

@@ -19,7 +19,7 @@ import re
 from typing import Any, Callable, Mapping, Optional
 
 from ..family import Family, Format, Generated, Method, Objective, Option
-from . import export, formats, records, show
+from . import certify, export, formats, records, show
 from .generate import DEFAULT_CERTIFY_LIMIT, SIZES
 from .render import render
 
@@ -150,6 +150,9 @@ FAMILY = Family(
     pack_entry=pack_entry,
     generated_record=records.generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     capabilities=frozenset({"stated-answers"}),
     sniff_order=0,
     generate_example="example: puzzlesat generate swap --difficulty expert --goal match --moves 3-8 --count 20 --seed 1 --out pack.swap",
