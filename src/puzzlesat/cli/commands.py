@@ -17,6 +17,7 @@ from typing import Any, Iterator
 from ..errors import NotAPuzzle, ParseError, PuzzlesatError
 from ..family import Family, Objective
 from ..registry import families
+from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
 from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
 
@@ -72,6 +73,7 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
     record = base_record(family, source, index)
     record.update(body)
     record.setdefault("error", None)
+    attach_certificate(record, family, item, args)  # --proof DIR
     record["seconds"] = round(time.perf_counter() - start, 4)
     return record
 
