@@ -177,4 +177,7 @@ def test_a_claim_that_cannot_be_certified_is_said_in_the_record(tmp_path, capsys
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert_valid(record)
     assert record["status"] == "solved" and record["certificate"] is None and "cluster" in record["certificate_reason"]
+    assert record["certificate_claim"] == "minimum"
     assert not root.exists()  # nothing was certified: no folder written, nothing to confirm
+    assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 0  # a person reads why
+    assert "no certificate of minimum: the cluster goal" in capsys.readouterr().out

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ..certify import certify, export_formula, record_fields
 from ..certify.tools import FORMULA, MANIFEST, PROOF
 from ..errors import ParseError, PuzzlesatError
-from ..family import Family
+from ..family import Family, Objective
 from ..proofcheck import check_tree
 from .arguments import seconds_argument
 from .inputs import family_options, load_items
@@ -94,7 +94,24 @@ def attach_certificate(record: dict[str, Any], family: Family, item: Any, args: 
                          directory=folder)
     except (PuzzlesatError, ValueError) as exc:
         result = {"claim": None, "certificate": None, "reason": str(exc)}
+    if result.get("claim") is None:  # (refused before a claim was chosen: the one the verdict makes)
+        unique = family.objective is Objective.UNIQUE
+        result = {**result, "claim": "unsolvable" if record["status"] == "unsolvable" else "unique" if unique else "minimum"}
     record.update(record_fields(result))
+
+
+def certificate_line(record: dict[str, Any]) -> str:
+    """The line a person reads under a record of ``--proof``.
+
+    >>> certificate_line({"certificate": "certs/a.nl-0", "certificate_claim": "unique", "certificate_reason": None})
+    '  certificate of unique: certs/a.nl-0 (check: puzzlesat check-proof certs/a.nl-0)'
+    >>> certificate_line({"certificate": None, "certificate_claim": "minimum", "certificate_reason": "out of time"})
+    '  no certificate of minimum: out of time'
+    """
+    claim = record.get("certificate_claim") or "a claim"
+    if record.get("certificate"):
+        return f"  certificate of {claim}: {record['certificate']} (check: puzzlesat check-proof {record['certificate']})"
+    return f"  no certificate of {claim}: {record.get('certificate_reason')}"
 
 
 def command_export(args: argparse.Namespace) -> int:
