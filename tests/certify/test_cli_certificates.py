@@ -181,3 +181,15 @@ def test_a_claim_that_cannot_be_certified_is_said_in_the_record(tmp_path, capsys
     assert not root.exists()  # nothing was certified: no folder written, nothing to confirm
     assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 0  # a person reads why
     assert "no certificate of minimum: the cluster goal" in capsys.readouterr().out
+
+
+def test_export_takes_the_family_s_rule_options_and_writes_to_standard_output(tmp_path, capsys) -> None:
+    family = registry.get_family("numberlink")
+    path = sample_file(tmp_path, family)
+    assert main(["export", str(path), "--cnf", "-"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["export", str(path), "--cnf", "-", "--allow-empty", "--no-self-touch"]) == 0
+    ruled = capsys.readouterr().out
+    assert plain.splitlines()[0] == "c numberlink 4x3 rules: cover-all"
+    assert ruled.splitlines()[0] == "c numberlink 4x3 rules: may-leave-empty, no-self-touch"
+    assert any(line.startswith("p cnf") for line in ruled.splitlines()) and plain != ruled

@@ -8,7 +8,7 @@ are); Roller and Swap ``minimum`` (an answer of K moves, replayed by the family'
 plan of at most K - 1) and ``unsolvable`` (no plan up to a bound that makes the claim finite,
 see :mod:`.fewest`).
 
->>> import tempfile
+>>> import os, tempfile
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> with tempfile.TemporaryDirectory() as d:
 ...     record = certify(Puzzle.from_rows(["A.A", "B.B"]), family="numberlink", time_limit=10, directory=d)
@@ -18,7 +18,6 @@ see :mod:`.fewest`).
 
 from __future__ import annotations
 
-import os  # noqa: F401  (the doctest lists a directory)
 import time
 from typing import Mapping
 
