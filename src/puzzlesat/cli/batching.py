@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import sys
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -76,6 +76,7 @@ def cluster(args: argparse.Namespace) -> Iterator[Any]:
     if getattr(args, "scheduler", None) is None and getattr(args, "dask", None) is None:
         yield None
         return
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")  # (read by the workers a local cluster starts)
     from ..batch import dask
 
     for name in ("distributed", "tornado", "asyncio"):
@@ -88,8 +89,28 @@ def cluster(args: argparse.Namespace) -> Iterator[Any]:
             with contextlib.suppress(Exception):
                 client.close()
         return
-    with dask.local_client(args.dask) as client:
-        yield client
+    try:
+        with dask.local_client(args.dask) as client:
+            yield client
+    except KeyboardInterrupt:
+        _close_half_started_clusters()
+        raise
+
+
+def _close_half_started_clusters() -> None:
+    """Ctrl-C while a local cluster starts leaves it half made, and Dask's own exit hook then
+    fails over it with a traceback: close what is there here, quietly, and drop that hook."""
+    import atexit
+
+    try:
+        from distributed.deploy import spec
+    except ImportError:
+        return
+    for made in list(getattr(spec.SpecCluster, "_instances", ())):
+        with contextlib.suppress(BaseException):
+            made.close(timeout=5)
+    if hasattr(spec, "close_clusters"):
+        atexit.unregister(spec.close_clusters)
 
 
 def records(args: argparse.Namespace, slots: list[Slot], *,
