@@ -10,6 +10,7 @@ import importlib
 import inspect
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -187,7 +188,7 @@ def test_benchmark_runner_runs_a_module_per_family(family) -> None:
     assert "def run(" in source and "time_limit" in source and "quick" in source
 
 
-@pytest.mark.parametrize("command", ["solve", "verify", "generate", "render", "convert", "bench"])
+@pytest.mark.parametrize("command", ["solve", "verify", "generate", "render", "convert", "bench", "export", "check-proof"])
 def test_every_command_help_shows_an_example(command, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args([command, "--help"])
@@ -253,3 +254,16 @@ def test_convert_writes_every_format_it_can_and_names_what_it_cannot(family, tmp
         assert again == item or family.format(again, fmt=fmt).strip() == written.strip(), fmt  # (renamed labels)
     assert main(["convert", str(source), "--family", family.name, "-o", "-", "--to", "no-such-format"]) == 2
     assert f"{family.name} writes {', '.join(family.writable_formats())}" in capsys.readouterr().err
+
+
+# The test files every family has, under the same names (a family may have more).
+FAMILY_TEST_FILES = ("test_formats.py", "test_solve.py", "test_verify.py", "test_generate.py", "test_records.py", "test_cli.py")
+
+
+@pytest.mark.parametrize("family", registry.families(), ids=lambda f: f.name)
+def test_every_family_has_the_same_test_files(family) -> None:
+    folder = Path(__file__).parent / family.name
+    if not folder.is_dir():
+        pytest.skip(f"{family.name} is not a family of this source tree")  # (e.g. one registered by a test)
+    missing = [name for name in FAMILY_TEST_FILES if not (folder / name).is_file()]
+    assert not missing, f"tests/{family.name}/ lacks {', '.join(missing)}"

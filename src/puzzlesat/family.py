@@ -171,6 +171,20 @@ class Family:
     - ``export_cnf(puzzle, *, options, moves=None, exclude=None) -> pysat.formula.CNF``
       (optional): the puzzle as one complete DIMACS formula with a comment line per variable
       (``moves``: the bound K of a fewest-moves family; ``exclude``: an answer to block);
+    - ``export_formula(family, puzzle, *, options, moves, exclude_answer, time_limit) -> CNF``
+      (optional): the formula ``puzzlesat export`` writes (``family``: this record, so that the
+      family's code reaches its own verbs): a unique-answer family's rules, with
+      ``exclude_answer`` its first answer blocked; a fewest-moves family's "at most ``moves``
+      moves" (None: its proven minimum); ValueError saying why it cannot be written;
+    - ``certify_claim(family, puzzle, claim, *, options, time_limit, directory) -> dict``
+      (optional): prove ``claim`` (None: whichever holds) and write a certificate into
+      ``directory`` (``puzzlesat.certify``); the record holds ``claim``, ``certificate`` (the
+      directory, or None with ``reason``) and the claim's facts;
+    - ``check_claim(family, puzzle, manifest) -> (formula or None, said)`` (optional): for the
+      independent checker (``puzzlesat.proofcheck``), the formula a certificate's claim says is
+      unsatisfiable, re-derived with ``export_cnf`` after the stated answer is checked with the
+      family's checker (None when nothing rests on unsatisfiability), and a phrase saying what
+      was checked; ValueError saying why the manifest does not back its claim;
     - ``pack_folder`` (optional, a :class:`PackFolder`): packs of some sizes are folders of one
       file per puzzle (multi-layer Numberlink) instead of one file of ``pack_entry`` texts;
     - ``draw_note(*on_try_arguments) -> str`` (optional): what the draws of the puzzle being made
@@ -202,6 +216,9 @@ class Family:
     answer_table: Callable[..., Any] | None = None
     refusal: Callable[[str], str | None] | None = None
     export_cnf: Callable[..., Any] | None = None
+    export_formula: Callable[..., Any] | None = None
+    certify_claim: Callable[..., dict] | None = None
+    check_claim: Callable[..., Any] | None = None
     pack_folder: PackFolder | None = None  # puzzles one per file in a folder (see PackFolder), for the sizes it applies to
     draw_note: Callable[..., str] | None = None  # what make's draws gave so far, from on_try's arguments
     capabilities: frozenset[str] = frozenset()  # e.g. "count", "answer-table", "layers", "stated-answers"

@@ -218,3 +218,30 @@ def stated_phrase(stated: int, verdict: str | None, *, status: str, moves_count:
     if moves_count is not None and status == "solved":
         return f"stated {stated}: ours is longer but not proven minimal"
     return f"stated {stated}: not compared"
+
+
+def stated_minimum_match(status: str, count: int | None, stated: int | None, *, optimal: bool = True,
+                         lower_bound: int | None = None) -> str | None:
+    """How an answer of ``count`` moves compares with the move count a file states: "equal",
+    "better" (fewer moves), "worse" (the stated count is below a proven minimum or lower bound,
+    or the puzzle is proven unsolvable); None when it states none, or nothing proven bears on
+    it (a longer answer not proven minimal says nothing).
+
+    >>> stated_minimum_match("solved", 3, 4), stated_minimum_match("solved", 5, 4, optimal=False)
+    ('better', None)
+    >>> stated_minimum_match("unknown", None, 3, lower_bound=4), stated_minimum_match("unsolvable", None, 3)
+    ('worse', 'worse')
+    """
+    if stated is None:
+        return None
+    if lower_bound is not None and lower_bound > stated:
+        return "worse"
+    if status not in ("solved", "unsolvable"):
+        return None
+    if status == "unsolvable" or count is None:
+        return "worse"
+    if count == stated:
+        return "equal"
+    if count < stated:
+        return "better"
+    return "worse" if optimal else None

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from puzzlesat import cli, roller
 from puzzlesat.errors import ParseError
 from puzzlesat.registry import detect_family
-from puzzlesat.results import SolveResult, Status
+from puzzlesat.results import SolveResult, Status, stated_minimum_match
 from puzzlesat.roller import records as roller_records
 from puzzlesat.roller.show import picture
 from puzzlesat.roller.sniff import sniff
@@ -144,14 +144,14 @@ def test_par_worse_and_unknown_fail(monkeypatch, tmp_path, capsys):
 
 
 def test_par_match_values():
-    assert roller_records.stated_minimum_match("solved", "RDLU", 4) == "equal"
-    assert roller_records.stated_minimum_match("solved", "RDL", 4) == "better"
-    assert roller_records.stated_minimum_match("solved", "RDLUR", 4) == "worse"
-    assert roller_records.stated_minimum_match("solved", "RDLUR", 4, optimal=False) is None
-    assert roller_records.stated_minimum_match("solved", "RDLUR", 4, optimal=False, lower_bound=5) == "worse"
-    assert roller_records.stated_minimum_match("unsolvable", None, 4) == "worse"
-    assert roller_records.stated_minimum_match("solved", "RDLU", None) is None
-    assert roller_records.stated_minimum_match("unknown", None, 4) is None
+    assert stated_minimum_match("solved", len("RDLU"), 4) == "equal"
+    assert stated_minimum_match("solved", len("RDL"), 4) == "better"
+    assert stated_minimum_match("solved", len("RDLUR"), 4) == "worse"
+    assert stated_minimum_match("solved", len("RDLUR"), 4, optimal=False) is None
+    assert stated_minimum_match("solved", len("RDLUR"), 4, optimal=False, lower_bound=5) == "worse"
+    assert stated_minimum_match("unsolvable", None, 4) == "worse"
+    assert stated_minimum_match("solved", len("RDLU"), None) is None
+    assert stated_minimum_match("unknown", None, 4) is None
 
 
 def test_invalid_answer_from_a_solver_is_an_error_record(monkeypatch, tmp_path, capsys):

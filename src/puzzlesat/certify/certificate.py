@@ -1,15 +1,14 @@
 """Certificates: a claim that rests on unsatisfiability, written so that anyone can check it.
 
-A certificate is a directory holding ``manifest.json`` (the family, the puzzle's text in its
-native format, the options, the claim and what backs it), ``formula.cnf`` (the family's
-exported formula, with its comment lines) and ``proof.drat`` (a DRAT proof, from CaDiCaL through
-PySAT, that the formula is unsatisfiable). ``puzzlesat.proofcheck`` checks it without the
-solver. Claims: Numberlink ``unique`` (the rules with the answer blocked are unsatisfiable) and
-``unsolvable`` (the rules are); Roller and Swap ``minimum`` (an answer of K moves, replayed by the
-family's checker, and no plan of at most K - 1) and ``unsolvable`` (no plan up to a bound that
-makes the claim finite, see :mod:`.claims`).
+A certificate is a directory (see :mod:`.tools`) that ``puzzlesat.proofcheck`` checks without
+the solver. Which claims a family makes and what backs them is the family's own
+(``Family.certify_claim`` and ``Family.export_formula``, in its ``certify.py``): Numberlink
+``unique`` (the rules with the answer blocked are unsatisfiable) and ``unsolvable`` (the rules
+are); Roller and Swap ``minimum`` (an answer of K moves, replayed by the family's checker, and no
+plan of at most K - 1) and ``unsolvable`` (no plan up to a bound that makes the claim finite,
+see :mod:`.fewest`).
 
->>> import tempfile
+>>> import os, tempfile
 >>> from puzzlesat.numberlink.model import Puzzle
 >>> with tempfile.TemporaryDirectory() as d:
 ...     record = certify(Puzzle.from_rows(["A.A", "B.B"]), family="numberlink", time_limit=10, directory=d)
@@ -19,73 +18,20 @@ makes the claim finite, see :mod:`.claims`).
 
 from __future__ import annotations
 
-import json
-import os
 import time
-from typing import Any, Mapping
+from typing import Mapping
 
-from pysat.solvers import Solver
-
+from ..family import Family
 from ..registry import get_family
 
-PROOF_SOLVER = "cadical195"  # PySAT's proof-logging CaDiCaL
-MANIFEST = "manifest.json"
-FORMULA = "formula.cnf"
-PROOF = "proof.drat"
+
+def family_of(puzzle) -> Family:
+    """The family whose package defines the puzzle's type."""
+    return get_family(type(puzzle).__module__.split(".")[1])
 
 
-def solve_formula(cnf, *, proof: bool, time_limit: float | None) -> tuple[bool | None, list[int] | None, list[str] | None]:
-    """Solve ``cnf`` with CaDiCaL: (satisfiable or None when out of time, a model, the DRAT proof
-    lines when ``proof`` and unsatisfiable). PySAT's CaDiCaL ignores ``interrupt``, so a time
-    limit is kept by solving in conflict-budgeted steps (the proof runs on across them)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    with Solver(name=PROOF_SOLVER, bootstrap_with=cnf.clauses, with_proof=proof) as solver:
-        budget, started = 2000, time.perf_counter()
-        while True:
-            if deadline is None:
-                verdict = solver.solve()
-            else:
-                solver.conf_budget(budget)
-                verdict = solver.solve_limited()
-            if verdict is True:
-                return True, solver.get_model(), None
-            if verdict is False:
-                return False, None, solver.get_proof() if proof else None
-            now = time.perf_counter()
-            if now >= deadline:
-                return None, None, None
-            rate = solver.accum_stats().get("conflicts", 0) / max(now - started, 1e-3)
-            budget = int(max(100, min(2 * budget, rate * (deadline - now))))
-
-
-def uncertified(claim: str | None, reason: str, **facts: Any) -> dict:
-    """The record of a claim no certificate backs: ``certificate`` null and why."""
-    return {"claim": claim, "certificate": None, "reason": reason, **facts}
-
-
-def write(directory: str, *, family: str, puzzle_text: str, fmt: str, options: Mapping, claim: str,
-          cnf=None, proof: list[str] | None = None, facts: Mapping | None = None, seconds: Mapping | None = None) -> dict:
-    """Write a certificate's files and return its record (``certificate``: the directory)."""
-    os.makedirs(directory, exist_ok=True)
-    manifest = {
-        "certificate": "puzzlesat", "version": 1, "family": family, "format": fmt, "puzzle": puzzle_text,
-        "options": dict(options), "claim": claim, **dict(facts or {}),
-        "formula": None, "proof": None, "solver": None,
-    }
-    if cnf is not None:
-        cnf.to_file(os.path.join(directory, FORMULA))
-        manifest["formula"] = FORMULA
-        manifest["sizes"] = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
-    if proof is not None:
-        with open(os.path.join(directory, PROOF), "w") as out:
-            out.write("\n".join(proof) + "\n")
-        manifest["proof"], manifest["solver"] = PROOF, f"pysat {PROOF_SOLVER} (DRAT)"
-        manifest["sizes"]["proof_lines"] = len(proof)
-    manifest["seconds"] = {k: round(v, 3) for k, v in (seconds or {}).items()}
-    with open(os.path.join(directory, MANIFEST), "w") as out:
-        json.dump(manifest, out, indent=1)
-        out.write("\n")
-    return {"claim": claim, "certificate": str(directory), "reason": None, **dict(facts or {})}
+def _family(puzzle, family: str | None) -> Family:
+    return get_family(family) if family else family_of(puzzle)
 
 
 def certify(puzzle, claim: str | None = None, *, family: str | None = None, options: Mapping | None = None,
@@ -98,13 +44,12 @@ def certify(puzzle, claim: str | None = None, *, family: str | None = None, opti
     Returns a record: ``claim``, ``certificate`` (the directory, or None with ``reason``), and
     the facts (``answer``, ``moves``, ``bound``).
     """
-    from . import claims
-
-    record_family = get_family(family) if family else claims.family_of(puzzle)
-    merged = {**record_family.defaults(), **dict(options or {})}
+    record = _family(puzzle, family)
+    merged = {**record.defaults(), **dict(options or {})}
+    if record.certify_claim is None:
+        return {"claim": claim, "certificate": None, "reason": f"the {record.name} family certifies no claims"}
     started = time.perf_counter()
-    make = claims.CLAIMS[record_family.name]
-    result = make(record_family, puzzle, claim, options=merged, time_limit=time_limit, directory=directory)
+    result = record.certify_claim(record, puzzle, claim, options=merged, time_limit=time_limit, directory=directory)
     result.setdefault("seconds", round(time.perf_counter() - started, 3))
     return result
 
@@ -124,37 +69,19 @@ def export_formula(puzzle, *, family: str | None = None, options: Mapping | None
     >>> cnf.comments[0]
     'c swap 2x2 goal match: a plan of at most 1 swaps reaches the goal'
     """
-    from . import claims
-
-    record = get_family(family) if family else claims.family_of(puzzle)
-    if record.export_cnf is None:
+    record = _family(puzzle, family)
+    if record.export_formula is None:
         raise ValueError(f"the {record.name} family exports no formula")
     merged = {**record.defaults(), **dict(options or {})}
-    if record.name == "numberlink":
-        if moves is not None:
-            raise ValueError("Numberlink has no move bound")
-        kept = {k: merged.get(k, False) for k in ("allow_empty", "no_self_touch")}
-        cnf = record.export_cnf(puzzle, options=kept)
-        if not exclude_answer:
-            return cnf
-        from ..numberlink.export import decode
-
-        sat, model, _ = solve_formula(cnf, proof=False, time_limit=time_limit)
-        if not sat:
-            raise ValueError("no answer to exclude: " + ("the puzzle has none" if sat is False else "none found within the time limit"))
-        return record.export_cnf(puzzle, options=kept, exclude=decode(puzzle, cnf, model))
-    if exclude_answer:
-        raise ValueError(f"a {record.name} formula excludes no answer: give a smaller --moves instead")
-    if moves is None:
-        solved = record.solve_record(puzzle, options=merged, time_limit=time_limit)
-        if solved["status"] != "solved" or not solved.get("optimal"):
-            raise ValueError(f"no proven minimum to take as the bound ({solved.get('reason') or solved['status']}): give --moves K")
-        moves = solved["moves_count"]
-    return record.export_cnf(puzzle, options=merged, moves=moves)
+    return record.export_formula(record, puzzle, options=merged, moves=moves, exclude_answer=exclude_answer, time_limit=time_limit)
 
 
 def record_fields(result: Mapping) -> dict:
     """The keys a solve / verify record takes from :func:`certify`'s result: ``certificate``
-    (the directory or None), ``certificate_claim`` and ``certificate_reason`` (why none)."""
+    (the directory or None), ``certificate_claim`` and ``certificate_reason`` (why none).
+
+    >>> record_fields({"claim": "minimum", "certificate": None, "reason": "out of time"})
+    {'certificate': None, 'certificate_claim': 'minimum', 'certificate_reason': 'out of time'}
+    """
     return {"certificate": result.get("certificate"), "certificate_claim": result.get("claim"),
             "certificate_reason": result.get("reason")}

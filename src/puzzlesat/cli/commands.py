@@ -19,6 +19,7 @@ from ..errors import CannotExpress, NotAPuzzle, ParseError, PuzzlesatError
 from ..family import Family, Objective
 from ..registry import families
 from .batching import Slot, records
+from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
 from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
 
@@ -95,6 +96,7 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
     record = base_record(family, source, index)
     record.update(body)
     record.setdefault("error", None)
+    attach_certificate(record, family, item, args)  # --proof DIR
     record["seconds"] = round(time.perf_counter() - start, 4)
     return record
 
@@ -143,6 +145,7 @@ def command_solve(args: argparse.Namespace) -> int:
     try:
         for slot, record in records(args, slots, on_progress=progress.engine):
             family, item, count = slot.extra
+            certified(slot, record, family, item, args)
             ok &= record["status"] == "solved"
             progress.close()
             emit(record, json_lines=args.json, family=family, item=item, verb="solve", puzzles_in_source=count)
@@ -153,6 +156,16 @@ def command_solve(args: argparse.Namespace) -> int:
     progress.close()
     note_unused_options(args, families_read)
     return 0 if ok else 1
+
+
+def certified(slot: Slot, record: dict[str, Any], family: Family | None, item: Any, args: argparse.Namespace) -> None:
+    """``--proof DIR``: the certificate of an engine's record, made here (as :func:`run_one`
+    makes it, its seconds counted in the record's)."""
+    if slot.job is None or getattr(args, "proof", None) is None or family is None:
+        return
+    start = time.perf_counter()
+    attach_certificate(record, family, item, args)
+    record["seconds"] = round((record.get("seconds") or 0.0) + time.perf_counter() - start, 4)
 
 
 def interrupted(progress: Progress, finished: int, args: argparse.Namespace) -> int:
@@ -220,6 +233,7 @@ def command_verify(args: argparse.Namespace) -> int:
     try:
         for slot, record in records(args, slots, on_progress=progress.engine):
             family, item, count, skip = slot.extra
+            certified(slot, record, family, item, args)
             progress.close()  # (the record's line is not printed on the bar's; the engine's progress draws it again)
             emit(record, json_lines=args.json, family=family, item=item, verb="verify", puzzles_in_source=count)  # as soon as it is made
             finished += 1

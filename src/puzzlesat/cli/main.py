@@ -1,5 +1,5 @@
 """The ``puzzlesat`` command, built from the registry of families: solve, verify, render,
-convert, generate and bench. Every family option comes from its ``Family.options``, the
+convert, generate and bench (export and check-proof: .certificates). Every family option comes from its ``Family.options``, the
 ``--method`` and ``--format`` values from its methods and formats, and ``generate FAMILY`` from
 its ``generate_options``; nothing here names a family.
 """
@@ -18,7 +18,7 @@ from ..batch import StoreError
 from ..errors import PuzzlesatError
 from ..family import Family, Objective, Option
 from ..registry import families
-from . import commands
+from . import certificates, commands
 from .batching import add_batch_options, batch_problem
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
 from .convert import command_convert
@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("inputs", nargs="+", metavar="FILE_OR_URL")
     add_common_options(p)
     add_batch_options(p)
+    certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_solve)
 
     p = sub.add_parser("verify", help="check puzzle sets: solvable, unique / proven minimum, seconds", epilog=EXAMPLES["verify"])
@@ -149,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"unique-answer families ({unique}): a solved puzzle passes whether or not its answer is unique "
                             "(contest sets of routing problems); uniqueness is still decided and reported")
     add_batch_options(p)
+    certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_verify)
 
     p = sub.add_parser("generate", help="generate certified puzzles",
@@ -182,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
     p.set_defaults(run=commands.command_bench)
+    certificates.add_parsers(sub, add_common_options)
 
     p = sub.add_parser("report", help="a Markdown and HTML report (and CSV / JSON lines) of a results store", epilog=EXAMPLES["report"])
     add_report_arguments(p)
@@ -192,11 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
 def bad_option_value(args: argparse.Namespace) -> str | None:
     """A ``--format`` or ``--method`` value no family knows, said once before any puzzle is
     read (a family's own option values are checked by their converters)."""
-    if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render", "convert"):
+    if getattr(args, "fmt", None) is not None and args.command in ("solve", "verify", "render", "convert", "export"):
         known = sorted({name for family in families() for name in family.format_names()})
         if args.fmt.strip().lower() not in known:
             return f"argument --format: unknown format {args.fmt!r} (one of {', '.join(known)})"
-    if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render"):
+    if getattr(args, "method", None) is not None and args.command in ("solve", "verify", "render", "export"):
         if not any(args.method in (m.name for m in family.methods) for family in families()):
             offered = "; ".join(f"{f.name}: {', '.join(m.name for m in f.methods)}" for f in families() if f.methods)
             return f"argument --method: unknown method {args.method!r} ({offered})"

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from ..family import Family
 from ..scene import Scene, ending_problem, png_scale
+from .certificates import certificate_line
 from .inputs import is_url
 
 
@@ -92,6 +93,8 @@ def emit(record: dict[str, Any], *, json_lines: bool, family: Family | None, ite
         return
     assert family is not None
     print(family.show(item, record, verb=verb, colour=use_colour(), where=where), flush=True)
+    if "certificate_claim" in record:  # solve / verify --proof
+        print(certificate_line(record), flush=True)
 
 
 # -- render -----------------------------------------------------------------------------------

@@ -5,21 +5,21 @@ writer, the generic tests) needs of Numberlink, one layer and several.
 ('numberlink', 'unique', ('sat',), ('backtracking',))
 >>> "layers" in FAMILY.format_names() and "puzz.link" in FAMILY.format_names()
 True
->>> convert_fraction("0.2"), convert_count("40")
-(0.2, 40)
+>>> [option.flag for option in FAMILY.generate_options][:3]
+['--method', '--certify-limit', '--allow-multiple']
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any, Mapping
 
 from ..errors import CannotExpress, ParseError
+from .. import values
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
 from ..sat.solver import check_solver_name
-from . import export, records, show as show_module
+from . import certify, export, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
@@ -67,47 +67,6 @@ OPTIONS = (
 )
 
 
-def convert_seconds(text: str) -> float:
-    """Seconds, zero or more (``--certify-limit``); ValueError says what is wrong."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isnan(value) or value < 0:
-        raise ValueError(f"{text!r} is not a number of seconds (zero or more)")
-    return value
-
-
-def convert_count(text: str) -> int:
-    """A whole number of 1 or more (``--max-tries``, ``--lines``, ``--min-length``)."""
-    stripped = text.strip()
-    if not (stripped.isdigit() and stripped.isascii() and len(stripped) <= 18 and int(stripped) >= 1):
-        raise ValueError(f"{text!r} is not a whole number of 1 or more")
-    return int(stripped)
-
-
-def convert_fraction(text: str) -> float:
-    """A finite number of zero or more (``--band``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise ValueError(f"{text!r} is not a fraction of zero or more")
-    return value
-
-
-def convert_positive(text: str) -> float:
-    """A finite number above zero (``--target``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{text!r} is not a positive number")
-    return value
-
-
 GENERATE_METHODS = ("quality", "unionfind", "split", "routing")  # one layer: the first two; several layers: the last three and unionfind
 
 GENERATE_OPTIONS = (
@@ -116,18 +75,18 @@ GENERATE_OPTIONS = (
            choices=GENERATE_METHODS),
     Option("certify_limit", "--certify-limit", "work per SAT uniqueness count, in nominal seconds of 10,000 solver conflicts "
            "(default 10): work, not time, so a seed gives the same puzzle on any machine", kind="value", default=10.0,
-           convert=convert_seconds, metavar="S"),
+           convert=values.seconds, metavar="S"),
     Option("allow_multiple", "--allow-multiple", "unionfind: keep puzzles that are not unique, labelled in their comment line"),
     Option("band", "--band", "quality: accepted link counts, target +- this fraction (default 0.15)", kind="value", default=None,
-           convert=convert_fraction, metavar="F"),
+           convert=values.number(at_least=0), metavar="F"),
     Option("target", "--target", "quality: target link count (default sqrt(width*height); above 15x15 0.065 per cell)",
-           kind="value", default=None, convert=convert_positive, metavar="N"),
+           kind="value", default=None, convert=values.number(above=0), metavar="N"),
     Option("max_tries", "--max-tries", "certificates allowed per puzzle before giving up (default 10000)", kind="value",
-           default=10_000, convert=convert_count, metavar="N"),
+           default=10_000, convert=values.whole(1), metavar="N"),
     Option("lines", "--lines", "routing (WxHxL): numbered lines per problem (default round(sqrt(W*H) * L / 2))", kind="value",
-           default=None, convert=convert_count, metavar="N"),
+           default=None, convert=values.whole(1), metavar="N"),
     Option("min_length", "--min-length", "routing (WxHxL): cells of the shortest line (default 3)", kind="value", default=None,
-           convert=convert_count, metavar="N"),
+           convert=values.whole(1), metavar="N"),
 )
 
 
@@ -304,6 +263,9 @@ FAMILY = Family(
     pack_entry=records.pack_entry,
     generated_record=records.generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
     draw_note=draw_note,
     capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),

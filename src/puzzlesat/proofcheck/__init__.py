@@ -1,11 +1,12 @@
 """The independent checker of certificates (:mod:`puzzlesat.certify` writes them).
 
 :func:`check_certificate` reads a certificate's manifest, loads the puzzle from the text it
-holds, re-derives the formula through the family's exporter (``Family.export_cnf``, not the
-solver's code path) and compares it with the file clause by clause, checks the stated answer
-with the family's checker, checks that the claim follows (the bound is K - 1 for a minimum of
-K; an "unsolvable" bound is at least the one this module computes itself) and replays the DRAT
-proof with :mod:`.drat`, a checker of its own that shares no code with any solver.
+holds, asks the family's ``check_claim`` to check the stated answer with the family's checker and
+that the claim follows (the bound is K - 1 for a minimum of K; an "unsolvable" bound is at
+least the one the checker computes itself, see :mod:`.fewest`) and to re-derive the formula
+through the family's exporter (``Family.export_cnf``, not the solver's code path), compares
+that formula with the file clause by clause, and replays the DRAT proof with :mod:`.drat`, a
+checker of its own that shares no code with any solver.
 
 >>> import tempfile
 >>> from puzzlesat.certify import certify
@@ -21,10 +22,8 @@ proof with :mod:`.drat`, a checker of its own that shares no code with any solve
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 from . import drat
@@ -83,36 +82,19 @@ def _check(directory: str, manifest: dict, time_limit: float | None) -> str:
     if manifest.get("certificate") != "puzzlesat":
         raise Refused("not a puzzlesat certificate manifest")
     family = get_family(manifest["family"])
+    if family.check_claim is None:
+        raise Refused(f"the {family.name} family certifies no claims")
     options = {**family.defaults(), **manifest.get("options", {})}
     loaded = family.load(manifest["puzzle"], source=None, fmt=manifest.get("format", "native"), options=options)
     if len(loaded) != 1 or isinstance(loaded[0], Exception):
         raise Refused(f"the manifest's puzzle text does not read as one puzzle: {loaded[0] if loaded else 'nothing'}")
-    puzzle = loaded[0]
-    claim = manifest["claim"]
-    kept = manifest.get("options", {})
-    if family.name == "numberlink":
-        if claim == "unique":
-            answer, said = _numberlink_answer(puzzle, manifest, kept)
-            formula = family.export_cnf(puzzle, options=kept, exclude=answer)
-            return _replay(directory, manifest, formula, f"{said}; no other answer", time_limit)
-        if claim == "unsolvable":
-            return _replay(directory, manifest, family.export_cnf(puzzle, options=kept), "no answer", time_limit)
-        raise Refused(f"unknown Numberlink claim {claim!r}")
-    if claim == "minimum":
-        k = manifest["moves"]
-        said = _replay_answer(family.name, puzzle, manifest.get("answer"), k)
-        if k == 0:
-            return said
-        if manifest.get("bound") != k - 1:
-            raise Refused(f"the claim is wrong: a minimum of {k} needs the bound {k - 1}, the manifest states {manifest.get('bound')}")
-        formula = family.export_cnf(puzzle, options=kept, moves=k - 1)
-        return _replay(directory, manifest, formula, f"{said}; no plan of at most {k - 1} moves", time_limit)
-    if claim == "unsolvable":
-        bound, needed = manifest["bound"], _finite_bound(family.name, puzzle)
-        if bound < needed:
-            raise Refused(f"the claim is wrong: 'unsolvable' needs no plan up to {needed} moves, the proof covers {bound}")
-        return _replay(directory, manifest, family.export_cnf(puzzle, options=kept, moves=bound), f"no plan of at most {bound} moves", time_limit)
-    raise Refused(f"unknown claim {claim!r}")
+    try:
+        formula, said = family.check_claim(family, loaded[0], manifest)
+    except ValueError as error:
+        raise Refused(str(error)) from error
+    if formula is None:  # nothing rests on unsatisfiability (a minimum of 0 moves)
+        return said
+    return _replay(directory, manifest, formula, said, time_limit)
 
 
 def _replay(directory: str, manifest: dict, formula, said: str, time_limit: float | None) -> str:
@@ -135,63 +117,3 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
     if not outcome.valid:
         raise Refused(f"the proof is refused: {outcome.reason}")
     return f"{said}: {outcome.reason}"
-
-
-def _numberlink_answer(puzzle, manifest: dict, kept: dict):
-    from ..numberlink.model import Puzzle, Rules, Solution
-    from ..numberlink.multilayer.model import Solution as StackSolution
-    from ..numberlink.multilayer.verify import verify as stack_verify
-    from ..numberlink.verify import verify
-
-    if not isinstance(puzzle, Puzzle):  # a stack of layers
-        Solution, verify = StackSolution, stack_verify  # noqa: N806
-    answer = Solution.from_mapping({label: [tuple(c) for c in cells] for label, cells in manifest["answer"].items()})
-    rules = Rules(cover_all=not kept.get("allow_empty", False), no_self_touch=bool(kept.get("no_self_touch", False)))
-    broken = verify(puzzle, answer, rules)
-    if broken:
-        raise Refused("the stated answer breaks the rules: " + "; ".join(map(str, broken)))
-    return answer, "the stated answer is valid"
-
-
-def _replay_answer(family: str, puzzle, answer, k: int) -> str:
-    if family == "roller":
-        from ..roller.verify import verify
-
-        moves = answer or ""
-        count = len(moves)
-    else:
-        from ..swap.model import parse_moves
-        from ..swap.verify import verify
-
-        moves = list(parse_moves(answer or ""))
-        count = len(moves)
-    if count != k:
-        raise Refused(f"the claim is wrong: the stated answer has {count} moves, the claim says {k}")
-    broken = verify(puzzle, moves)
-    if broken:
-        raise Refused("the stated answer does not replay: " + "; ".join(map(str, broken)))
-    return f"an answer of {k} moves replays"
-
-
-def _finite_bound(family: str, puzzle) -> int:
-    """The move bound past which no shortest plan goes, computed here from the rules."""
-    if family == "roller":  # (F - 1) * S, stops found by rolling the ball (the rule, written again)
-        rows = puzzle.rows
-        floor = lambda r, c: 0 <= r < len(rows) and 0 <= c < len(rows[0]) and rows[r][c] == "."  # noqa: E731
-        stops, todo = {tuple(puzzle.start)}, [tuple(puzzle.start)]
-        while todo:
-            r0, c0 = todo.pop()
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                r, c = r0, c0
-                while floor(r + dr, c + dc):
-                    r, c = r + dr, c + dc
-                if (r, c) not in stops:
-                    stops.add((r, c))
-                    todo.append((r, c))
-        cells = sum(row.count(".") for row in rows)
-        return (cells - 1) * len(stops)
-    kinds = Counter(str(sq) for row in puzzle.start for sq in row if sq is not None)
-    arrangements = math.factorial(sum(kinds.values()))
-    for count in kinds.values():
-        arrangements //= math.factorial(count)
-    return arrangements - 1

@@ -12,11 +12,11 @@ True
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Mapping, Sequence
 
+from .. import values
 from ..family import Family, Format, Generated, Method, Objective, Option
-from . import export, formats, writers
+from . import certify, export, formats, writers
 from .generate import DEFAULT_CERTIFY_LIMIT, MAX_TRIES, UNPROVEN_STREAK, generate
 from .model import START_RULES
 from .records import answer_of, answer_table, generated_record, load, passed, solve_record, verify_record
@@ -81,43 +81,16 @@ def moves_range(text: str) -> tuple[int, int]:
     return parts[0], parts[1]
 
 
-def seconds(text: str) -> float:
-    """A number of seconds, zero or more.
-
-    >>> seconds("2.5")
-    2.5
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isnan(value) or value < 0:
-        raise ValueError(f"{text!r} is not a number of seconds (zero or more)")
-    return value
-
-
-def _whole(least: int, what: str) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = least - 1
-        if value < least:
-            raise ValueError(f"{text!r} is not {what}")
-        return value
-    return convert
-
-
 GENERATE_OPTIONS = (
     Option("moves", "--moves", "proven minimum number of moves wanted (default: from the size)", kind="value", default=None,
            convert=moves_range, metavar="LO-HI"),
     Option("certify_limit", "--certify-limit", f"work per proof of one board's minimum, in CP-SAT's deterministic seconds with the default "
            f"method (default {DEFAULT_CERTIFY_LIMIT:g}); boards that run out are skipped, {UNPROVEN_STREAK} in a row end the level", kind="value",
-           default=DEFAULT_CERTIFY_LIMIT, convert=seconds, metavar="S"),
+           default=DEFAULT_CERTIFY_LIMIT, convert=values.seconds, metavar="S"),
     Option("min_floor", "--min-floor", "fewest floor cells (default: a third of the inner cells, at least 5 or all of them)",
-           kind="value", default=None, convert=_whole(0, "a whole number of 0 or more"), metavar="N"),
+           kind="value", default=None, convert=values.whole(0), metavar="N"),
     Option("max_tries", "--max-tries", f"boards drawn per level before giving up (default {MAX_TRIES})", kind="value",
-           default=MAX_TRIES, convert=_whole(1, "a whole number of 1 or more"), metavar="N"),
+           default=MAX_TRIES, convert=values.whole(1), metavar="N"),
     Option("method", "--method", "solver method used to certify (default: solve()'s default)", kind="choice", default=None,
            choices=tuple(m.name for m in METHODS if m.kind == "exact")),
 )
@@ -196,6 +169,9 @@ FAMILY = Family(
     pack_entry=pack_entry,
     generated_record=generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     answer_table=answer_table,
     capabilities=frozenset({"answer-table", "stated-answers"}),
     sniff_order=10,

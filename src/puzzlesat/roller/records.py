@@ -28,7 +28,7 @@ from typing import Any, Mapping
 
 from ..errors import NotAPuzzle, ParseError, UnverifiedAnswer, require_valid
 from ..family import Generated
-from ..results import Status
+from ..results import Status, stated_minimum_match
 from . import formats
 from .answers import is_answer_line, parse_answers
 from .model import MOVES, Level
@@ -72,31 +72,6 @@ def stated_facts(level: Level) -> tuple[int | None, list[str] | None]:
     if level.known_answer is not None and not faults:
         return len(level.known_answer), faults
     return None, faults
-
-
-def stated_minimum_match(status: str, moves: str | None, stated: int | None, optimal: bool = True,
-                         lower_bound: int | None = None) -> str | None:
-    """How our answer compares with the file's stated count: "equal", "better" (fewer moves),
-    "worse" (the stated count is below our proven minimum or lower bound, or the level is proven
-    unsolvable); None when it states none, or nothing proven bears on it (a longer answer not
-    proven minimal says nothing).
-
-    >>> stated_minimum_match("solved", "RDL", 4), stated_minimum_match("solved", "RDLUR", 4, optimal=False)
-    ('better', None)
-    """
-    if stated is None:
-        return None
-    if lower_bound is not None and lower_bound > stated:
-        return "worse"
-    if status not in ("solved", "unsolvable"):
-        return None
-    if status == "unsolvable" or moves is None:
-        return "worse"
-    if len(moves) == stated:
-        return "equal"
-    if len(moves) < stated:
-        return "better"
-    return "worse" if optimal else None
 
 
 def _stated_answer(level: Level, faults: list[str] | None, answer: str | None, source: str | None) -> dict[str, Any] | None:
@@ -155,7 +130,7 @@ def solve_record(level: Level, *, options: Mapping[str, Any] | None = None, time
         "solved_by": None,
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else stopped_short(result),
         "stated_minimum": stated,
-        "stated_minimum_match": stated_minimum_match(status, moves, stated, bool(result.optimal), lower_bound),
+        "stated_minimum_match": stated_minimum_match(status, None if moves is None else len(moves), stated, optimal=bool(result.optimal), lower_bound=lower_bound),
         "stated_answer": _stated_answer(level, faults, moves, answer_source),
         "encode_seconds": round(result.timings.encode, 4),
         "solve_seconds": round(result.timings.solve, 4),
@@ -222,7 +197,7 @@ def verify_record(level: Level, *, options: Mapping[str, Any] | None = None, tim
     record.update(status="solved", answer=stated, moves=list(stated), moves_count=len(stated), optimal=optimal,
                   lower_bound=lower, solved_by="stated answer")
     record["stated_answer"]["same"] = True
-    record["stated_minimum_match"] = stated_minimum_match("solved", stated, record["stated_minimum"], optimal, lower)
+    record["stated_minimum_match"] = stated_minimum_match("solved", len(stated), record["stated_minimum"], optimal=optimal, lower_bound=lower)
     return record
 
 

@@ -14,12 +14,12 @@ reach Swap only through ``FAMILY``.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any, Callable, Mapping, Optional
 
+from .. import values
 from ..family import Family, Format, Generated, Method, Objective, Option
-from . import export, formats, records, show
+from . import certify, export, formats, records, show
 from .generate import DEFAULT_CERTIFY_LIMIT, SIZES
 from .render import render
 
@@ -36,24 +36,6 @@ def moves_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
-def seconds(text: str) -> float:
-    """A number of seconds, zero or more (``--certify-limit``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isnan(value) or value < 0:
-        raise ValueError(f"{text!r} is not a number of seconds (zero or more)")
-    return value
-
-
-def whole_number(text: str) -> int:
-    """A whole number of 1 or more (``--max-tries``)."""
-    if not re.fullmatch(r"\s*\+?[0-9]{1,18}\s*", text) or int(text) < 1:
-        raise ValueError(f"{text!r} is not a whole number of 1 or more")
-    return int(text)
-
-
 GENERATE_OPTIONS = (
     Option("difficulty", "--difficulty", "board size range (easy 2-3 ... expert 4-6 on each side; default expert)",
            kind="choice", default="expert", choices=tuple(SIZES)),
@@ -62,9 +44,9 @@ GENERATE_OPTIONS = (
            convert=moves_range, metavar="LO-HI"),
     Option("certify_limit", "--certify-limit",
            f"seconds per proof of one draw's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); draws that run out are skipped",
-           kind="value", default=DEFAULT_CERTIFY_LIMIT, convert=seconds, metavar="S"),
+           kind="value", default=DEFAULT_CERTIFY_LIMIT, convert=values.seconds, metavar="S"),
     Option("max_tries", "--max-tries", "draws allowed per level before giving up (default 10000)", kind="value",
-           default=10_000, convert=whole_number, metavar="N"),
+           default=10_000, convert=values.whole(1), metavar="N"),
 )
 
 
@@ -150,6 +132,9 @@ FAMILY = Family(
     pack_entry=pack_entry,
     generated_record=records.generated_record,
     export_cnf=export.family_export,
+    certify_claim=certify.prove,
+    export_formula=certify.formula,
+    check_claim=certify.check,
     capabilities=frozenset({"stated-answers"}),
     sniff_order=0,
     generate_example="example: puzzlesat generate swap --difficulty expert --goal match --moves 3-8 --count 20 --seed 1 --out pack.swap",

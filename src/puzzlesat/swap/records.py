@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional
 
 from ..errors import ParseError, PuzzlesatError, UnverifiedAnswer, require_valid
 from ..family import Generated, Objective
-from ..results import SolveResult, Status
+from ..results import SolveResult, Status, stated_minimum_match
 from . import formats
 from .model import Level, Move, parse_moves
 from .moves import mover_of, replay
@@ -70,30 +70,6 @@ def checked_moves(level: Level, result: SolveResult) -> Optional[tuple[Move, ...
     moves = parse_moves(result.solution)
     require_valid(verify(level, moves), result.method or "the swap solver")
     return moves
-
-
-def stated_match(status: str, count: Optional[int], optimal: bool, stated: Optional[int],
-                 lower_bound: Optional[int] = None) -> Optional[str]:
-    """How the file's stated minimum compares with what we found.
-
-    >>> stated_match("solved", 5, True, 7), stated_match("solved", 5, True, 4), stated_match("unsolvable", None, False, 3)
-    ('better', 'worse', 'worse')
-    >>> stated_match("unknown", None, False, 3, lower_bound=4)
-    'worse'
-    """
-    if stated is None:
-        return None
-    if lower_bound is not None and lower_bound > stated:
-        return "worse"
-    if status not in ("solved", "unsolvable"):
-        return None
-    if status == "unsolvable" or count is None:
-        return "worse"
-    if count == stated:
-        return "equal"
-    if count < stated:
-        return "better"
-    return "worse" if optimal else None  # a longer heuristic answer says nothing about the claim
 
 
 def stopped_short(result: SolveResult) -> Optional[str]:
@@ -161,7 +137,7 @@ def solve_record(level: Level, *, options: Mapping[str, Any] | None = None, time
         "solved_by": None,
         "reason": (result.stats or {}).get("reason") if status == "unsolvable" else stopped_short(result),
         "stated_minimum": level.stated_minimum,
-        "stated_minimum_match": stated_match(status, count, optimal, level.stated_minimum, lower_bound),
+        "stated_minimum_match": stated_minimum_match(status, count, level.stated_minimum, optimal=optimal, lower_bound=lower_bound),
         "stated_answer": _stated_answer(level, moves),
         "goal": level.goal.kind,
         "encode_seconds": round(result.timings.encode, 4),
@@ -198,7 +174,7 @@ def verify_record(level: Level, *, options: Mapping[str, Any] | None = None, tim
     optimal = lower is not None and len(moves) <= lower
     record.update(status="solved", answer=" ".join(moves), moves=moves, moves_count=len(moves), optimal=optimal,
                   lower_bound=len(moves) if optimal else lower, solved_by=STATED_ANSWER, reason=None)
-    record["stated_minimum_match"] = stated_match("solved", len(moves), optimal, level.stated_minimum, record["lower_bound"])
+    record["stated_minimum_match"] = stated_minimum_match("solved", len(moves), level.stated_minimum, optimal=optimal, lower_bound=record["lower_bound"])
     checked["same"] = True
     return record
 
