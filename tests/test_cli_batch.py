@@ -117,10 +117,16 @@ def test_a_pack_made_by_the_engine_is_the_pack_made_in_process(tmp_path, capsys,
     assert list(json.loads(printed_j[0])) == list(json.loads(printed[0]))  # the same keys in the same order
 
 
-def test_dask_and_scheduler_cannot_go_together(capsys):
+@pytest.mark.parametrize("flags, said", [
+    (["--dask", "2", "--scheduler", "tcp://127.0.0.1:1"], "--dask: not allowed with --scheduler"),
+    (["--store", "no/such/folder/results.sqlite"], "--store: no folder no/such/folder"),
+    (["-j", "-1"], "argument -j/--jobs"),
+])
+def test_batch_flags_are_refused_before_anything_runs(tmp_path, capsys, monkeypatch, flags, said):
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as stopped:
-        main(["verify", str(EXAMPLES / "roller"), "--dask", "2", "--scheduler", "tcp://127.0.0.1:1"])
-    assert stopped.value.code == 2 and "--dask: not allowed with --scheduler" in capsys.readouterr().err
+        main(["verify", str(EXAMPLES / "roller"), *flags])
+    assert stopped.value.code == 2 and said in capsys.readouterr().err
 
 
 def test_a_local_dask_cluster_gives_the_records_of_one_process(capsys):

@@ -46,6 +46,9 @@ def batch_problem(args: argparse.Namespace) -> str | None:
     """Flags that cannot go together, said before anything runs."""
     if getattr(args, "scheduler", None) and getattr(args, "dask", None):
         return "argument --dask: not allowed with --scheduler (one cluster at a time)"
+    store = getattr(args, "store", None)
+    if store is not None and not os.path.isdir(os.path.dirname(os.path.abspath(store))):
+        return f"argument --store: no folder {os.path.dirname(store)} to hold {os.path.basename(store)}"
     return None
 
 
