@@ -27,15 +27,28 @@ from .arguments import count_argument
 
 
 def jobs_argument(text: str) -> int:
-    """``-j N``: worker processes, 0 for one per core."""
-    return 0 if text.strip() == "0" else count_argument(text)
+    """``-j N``: worker processes, 0 for one per core.
+
+    >>> jobs_argument("0"), jobs_argument(" 4 ")
+    (0, 4)
+    """
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes (a whole number; 0: one per core)")
+    return value
 
 
-def add_batch_options(p: argparse.ArgumentParser) -> None:
+def add_batch_options(p: argparse.ArgumentParser, *, unordered: bool = True) -> None:
+    """The batch flags; ``unordered``: whether ``--unordered`` is offered (a pack is written in
+    index order, so generate does not offer it)."""
     group = p.add_argument_group("batch (puzzlesat.batch: docs/batch.md)")
     group.add_argument("-j", "--jobs", type=jobs_argument, default=1, metavar="N",
                        help="worker processes (0: one per core; default 1, in this process)")
-    group.add_argument("--unordered", action="store_true", help="print records as they finish, not in input order")
+    if unordered:
+        group.add_argument("--unordered", action="store_true", help="print records as they finish, not in input order")
     group.add_argument("--store", default=None, metavar="FILE.sqlite",
                        help="results store: every record is kept; a rerun skips what is done, a repeated puzzle runs once")
     group.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on this Dask scheduler's workers")

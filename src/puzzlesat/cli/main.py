@@ -104,7 +104,7 @@ def add_generate_parser(gen: argparse._SubParsersAction, family: Family) -> None
     gp.add_argument("--out", default=None, help="the pack file (resumed when it exists with the same settings); default: standard output")
     gp.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle")
     gp.add_argument("--json", action="store_true", help="print one JSON record per puzzle")
-    add_batch_options(gp)
+    add_batch_options(gp, unordered=False)
     group = gp.add_argument_group(f"{family.name} settings")
     taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask"}
     for option in (*family.generate_options, *family.options):  # (its rules too: puzzles are made under them)
