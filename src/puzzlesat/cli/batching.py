@@ -19,6 +19,7 @@ import argparse
 import contextlib
 import logging
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -69,6 +70,14 @@ def uses_engine(args: argparse.Namespace) -> bool:
     """Whether more than the in-process loop of one puzzle at a time was asked for."""
     return (getattr(args, "jobs", 1) != 1 or getattr(args, "store", None) is not None
             or getattr(args, "scheduler", None) is not None or getattr(args, "dask", None) is not None)
+
+
+def interrupted(progress: Any, finished: int, args: argparse.Namespace) -> int:
+    """Ctrl-C in a batch: what finished is printed (and in ``--store``), said on standard error."""
+    progress.close()
+    kept = f" (in {args.store})" if getattr(args, "store", None) else ""
+    print(f"interrupted: {finished} finished kept{kept}", file=sys.stderr)
+    return 130
 
 
 @dataclass

@@ -18,7 +18,7 @@ from ..batch import Job
 from ..errors import CannotExpress, NotAPuzzle, ParseError, PuzzlesatError
 from ..family import Family, Objective
 from ..registry import families
-from .batching import Slot, records
+from .batching import Slot, interrupted, records
 from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
 from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
@@ -166,14 +166,6 @@ def certified(slot: Slot, record: dict[str, Any], family: Family | None, item: A
     start = time.perf_counter()
     attach_certificate(record, family, item, args)
     record["seconds"] = round((record.get("seconds") or 0.0) + time.perf_counter() - start, 4)
-
-
-def interrupted(progress: Progress, finished: int, args: argparse.Namespace) -> int:
-    """Ctrl-C in a batch: what finished is printed (and in ``--store``), said on standard error."""
-    progress.close()
-    kept = f" (in {args.store})" if getattr(args, "store", None) else ""
-    print(f"interrupted: {finished} finished kept{kept}", file=sys.stderr)
-    return 130
 
 
 def _answer_families(kind: str) -> str:
