@@ -150,11 +150,13 @@ def test_verify_honours_index_and_names_a_missing_one(tmp_path, capsys):
 
 
 def test_verify_prints_each_record_as_soon_as_it_is_made(tmp_path, capsys, monkeypatch):
-    from puzzlesat.cli import commands
+    import importlib
+
+    engine = importlib.import_module("puzzlesat.batch.run")  # (verify runs its puzzles through the batch engine, here in process)
 
     pack = tmp_path / "pack.txt"
     pack.write_text("3 1\nA.A\n\n3 1\nB.B\n\n3 1\nC.C\n")
-    real, calls = commands.run_one, []
+    real, calls = engine.execute, []
 
     def interrupted_at_the_second(*args, **kwargs):
         calls.append(1)
@@ -162,9 +164,11 @@ def test_verify_prints_each_record_as_soon_as_it_is_made(tmp_path, capsys, monke
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(commands, "run_one", interrupted_at_the_second)
-    code, records = run(capsys, "verify", str(pack), "--json")
-    assert code == 130
+    monkeypatch.setattr(engine, "execute", interrupted_at_the_second)
+    code = main(["verify", str(pack), "--json"])
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 130 and "interrupted: 1 finished kept" in err
     assert [r["index"] for r in records] == [0] and records[0]["status"] == "solved"
 
 

@@ -265,11 +265,39 @@ class PackWriter:
         self.tally.tries += tries
         self.tally.seconds += time.perf_counter() - started
         self.drawing = None
-        record = {"family": request.family.name, "source": self.out, "index": index, "status": "generated", "error": None,
-                  **request.family.generated_record(made), "seconds": round(made.seconds, 4)}
+        return PackEntry(index, made, self._record(index, made, request.family.generated_record(made)), block, dict(files))
+
+    def _record(self, index: int, made: Generated, generated_record: Mapping[str, Any]) -> dict:
+        record = {"family": self.family.name, "source": self.out, "index": index, "status": "generated", "error": None,
+                  **generated_record, "seconds": round(made.seconds, 4)}
         record.setdefault("seed", made.seed)
         record.setdefault("tries", made.tries)
-        return PackEntry(index, made, record, block, dict(files))
+        return record
+
+    def add(self, index: int, made: Generated, entry: str, generated_record: Mapping[str, Any]) -> PackEntry | None:
+        """Write puzzle ``index`` made elsewhere (the batch engine: its record's ``pack_entry``
+        text and the ``generated_record`` keys; ``made`` needs only seed, tries, facts and
+        seconds), as :meth:`__iter__` writes its own; None when it repeats an earlier puzzle of the
+        pack (then draw it again with the next attempt's seed, as :meth:`__iter__` does).
+
+        >>> from puzzlesat.registry import get_family
+        >>> writer = PackWriter(PackRequest(get_family("numberlink"), (3, 1), count=2))
+        >>> made = Generated(None, None, seed=5, tries=1, facts={"unique": True})
+        >>> writer.add(0, made, "A.A", {}).text, writer.add(1, made, "A.A", {})
+        ('# puzzle 0: seed 5, 1 tries, unique (1 lines)\\nA.A\\n\\n', None)
+        """
+        if self.folder is not None:
+            raise ValueError(f"a {self.family.name} pack of this size is a folder: its puzzles are made by the writer itself")
+        entry = entry.rstrip("\n")
+        if entry in self._seen:
+            return None
+        block = entry_block(index, made, entry)
+        if self.out is not None:
+            self._write(index, made, block, {})
+        self._seen.add(entry)
+        self.tally.add(made)
+        self.tally.seconds += made.seconds
+        return PackEntry(index, made, self._record(index, made, generated_record), block)
 
     def _texts(self, made: Generated, index: int) -> tuple[str, str, dict[str, str]]:
         """(the block as written or printed, the text that tells this puzzle from others, its files)."""

@@ -1,8 +1,9 @@
 """Running one job where it lands (this process, a pool worker, a Dask worker): the family's
 own record with the generic keys (family, source, index, status, error, seconds) added, as the
 command line makes it. Any failure is an error record, never an exception. A generate record
-also holds ``pack_entry`` (the puzzle as a pack holds it, ``FAMILY.pack_entry``), so a pack
-can be written from records, new or stored.
+also holds ``pack_entry`` (the puzzle as a pack holds it, ``FAMILY.pack_entry``) and
+``pack_facts`` (the facts of its line in a pack), so a pack can be written from records, new or
+stored (:meth:`puzzlesat.pack.PackWriter.add`).
 
 >>> record = execute(Job.generate("numberlink", (4, 4), seed=3, options={"method": "unionfind", "allow_multiple": True}))
 >>> record["family"], record["status"], record["seed"], record["error"]
@@ -64,7 +65,7 @@ def execute(job: Job) -> dict[str, Any]:
         options = {**family.defaults(), **job.options_dict()}
         if job.verb == "generate":
             made = family.make(job.size, seed=job.seed, time_limit=job.time_limit, options=options)
-            body = {**family.generated_record(made), "pack_entry": family.pack_entry(made)}
+            body = {**family.generated_record(made), "pack_entry": family.pack_entry(made), "pack_facts": dict(made.facts)}
         elif job.verb == "solve":
             body = family.solve_record(puzzle_of(job), options=options, time_limit=job.time_limit)
         else:

@@ -84,8 +84,18 @@ def _inline(tasks: Tasks) -> Iterator[tuple[Hashable, dict[str, Any]]]:
 
 
 def restamp(record: dict[str, Any], job: Job) -> dict[str, Any]:
-    """A record made for another job of the same key, as this job's (its family, source, index)."""
-    return {**record, "family": job.family, "source": job.source, "index": job.index}
+    """A record made for another job of the same key, as this job's (its family, source, index,
+    and the file its stated answer came from: the same answer text may sit in two files).
+
+    >>> made = {"source": "a/Q1.txt", "index": 0, "stated_answer": {"source": "a/A1.txt", "valid": True}}
+    >>> again = restamp(made, Job("numberlink", "verify", "A.A", source="b/Q1.txt", answer=("b/A1.txt", "A A A")))
+    >>> again["source"], again["stated_answer"]
+    ('b/Q1.txt', {'source': 'b/A1.txt', 'valid': True})
+    """
+    found = {**record, "family": job.family, "source": job.source, "index": job.index}
+    if job.answer is not None and isinstance(record.get("stated_answer"), dict):
+        found["stated_answer"] = {**record["stated_answer"], "source": job.answer[0]}
+    return found
 
 
 class _Batch:

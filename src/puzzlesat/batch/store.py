@@ -70,7 +70,7 @@ class Store:
             "record=excluded.record, seconds=excluded.seconds, version=excluded.version, finished=excluded.finished "
             "WHERE results.status = 'error'",
             (job.key, job.family, job.verb, job.source, job.index, record.get("status"),
-             json.dumps(record, sort_keys=True), record.get("seconds"), __version__, time.time()))
+             json.dumps(record), record.get("seconds"), __version__, time.time()))  # (key order kept: a resumed record prints as it first did)
         return cursor.rowcount == 1
 
     def get(self, key: str) -> dict[str, Any] | None:

@@ -14,9 +14,11 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import NotAPuzzle, ParseError, PuzzlesatError
+from ..batch import Job
+from ..errors import CannotExpress, NotAPuzzle, ParseError, PuzzlesatError
 from ..family import Family, Objective
 from ..registry import families
+from .batching import Slot, interrupted, records
 from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
 from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
@@ -43,6 +45,31 @@ def load(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
     return load_items(source, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args)
 
 
+def verb_options(family: Family, verb: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The family's options for ``verb`` from the command line (verify's answers and
+    allow-multiple among them)."""
+    options = family_options(family, args)
+    if verb == "verify":
+        options["answers"] = getattr(args, "answers", None)
+        if family.objective is Objective.UNIQUE:
+            options["allow_multiple"] = bool(getattr(args, "allow_multiple", False))
+    return options
+
+
+def slot_of(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
+            answer: tuple[str, str] | None = None) -> Slot:
+    """The batch engine's job for one puzzle (as :func:`run_one` would run it), the puzzle kept
+    to print its record; a puzzle that could not be read is its error record."""
+    if isinstance(item, ParseError):
+        return Slot(record=error_record(family, source, index, str(item)), extra=item)
+    try:
+        job = Job.of(family, verb, item, source=source, index=index, options=verb_options(family, verb, args),
+                     time_limit=args.time_limit, answer=answer)
+    except CannotExpress:  # (no text of its family holds it: it runs here, in its turn)
+        return Slot(make=lambda: run_one(family, verb, item, source, index, args, answer=answer), extra=item)
+    return Slot(job=job, extra=item)
+
+
 def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
             answer: tuple[str, str] | None = None) -> dict[str, Any]:
     """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
@@ -51,11 +78,7 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
     if isinstance(item, ParseError):
         return error_record(family, source, index, str(item))
     start = time.perf_counter()
-    options = family_options(family, args)
-    if verb == "verify":
-        options["answers"] = getattr(args, "answers", None)
-        if family.objective is Objective.UNIQUE:
-            options["allow_multiple"] = bool(getattr(args, "allow_multiple", False))
+    options = verb_options(family, verb, args)
     try:
         if verb == "solve":
             body = family.solve_record(item, options=options, time_limit=args.time_limit)
@@ -98,30 +121,51 @@ def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> No
 
 
 def command_solve(args: argparse.Namespace) -> int:
-    ok = True
     families_read: set[str] = set()
+    slots: list[Slot] = []
     for source in args.inputs:
         try:
             family, items = load(args, source)
         except ParseError as exc:
-            emit(error_record(getattr(exc, "family", None), source, None, str(exc)), json_lines=args.json, family=None,
-                 item=None, verb="solve")
-            ok = False
+            slots.append(Slot(record=error_record(getattr(exc, "family", None), source, None, str(exc)), extra=(None, None, 1)))
             continue
         families_read.add(family.name)
         chosen = range(len(items)) if args.index is None else [args.index]
         for index in chosen:
             if not 0 <= index < len(items):
-                emit(error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"),
-                     json_lines=args.json, family=family, item=None, verb="solve", puzzles_in_source=len(items))
-                ok = False
+                slots.append(Slot(record=error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"),
+                                  extra=(family, None, len(items))))
                 continue
-            record = run_one(family, "solve", items[index], source, index, args)
+            slot = slot_of(family, "solve", items[index], source, index, args)
+            slot.extra = (family, items[index], len(items))
+            slots.append(slot)
+    progress = Progress(sum(slot.record is None for slot in slots), label="solve")
+    ok = True
+    finished = 0
+    try:
+        for slot, record in records(args, slots, on_progress=progress.engine):
+            family, item, count = slot.extra
+            certified(slot, record, family, item, args)
             ok &= record["status"] == "solved"
-            emit(record, json_lines=args.json, family=family, item=items[index], verb="solve", puzzles_in_source=len(items))
+            progress.close()
+            emit(record, json_lines=args.json, family=family, item=item, verb="solve", puzzles_in_source=count)
+            finished += 1
             stop_if_interrupted()
+    except KeyboardInterrupt:
+        return interrupted(progress, finished, args)
+    progress.close()
     note_unused_options(args, families_read)
     return 0 if ok else 1
+
+
+def certified(slot: Slot, record: dict[str, Any], family: Family | None, item: Any, args: argparse.Namespace) -> None:
+    """``--proof DIR``: the certificate of an engine's record, made here (as :func:`run_one`
+    makes it, its seconds counted in the record's)."""
+    if slot.job is None or getattr(args, "proof", None) is None or family is None:
+        return
+    start = time.perf_counter()
+    attach_certificate(record, family, item, args)
+    record["seconds"] = round((record.get("seconds") or 0.0) + time.perf_counter() - start, 4)
 
 
 def _answer_families(kind: str) -> str:
@@ -163,28 +207,39 @@ def command_verify(args: argparse.Namespace) -> int:
     note_unused_options(args, {family.name for _, family, items in loaded if family is not None and isinstance(items, list)})
     total = sum((1 if args.index is not None else len(x)) if isinstance(x, list) else 1
                 for source, _, x in loaded if source not in skipped)
-    progress = Progress(total, label="verify")
+    progress = Progress(total, label="verify")  # (drawn from the engine's progress: done / total, rate, ETA)
     counts: dict[str, int] = {}
     failed = 0
     unanswered = 0  # puzzles no stated answer pairs with (--answers)
     named: set[str] = set()  # the names of an answer table's entries that puzzles were checked against
+    slots: list[Slot] = []
     for source, family, items in loaded:
         if source in skipped:
             assert isinstance(items, NotAPuzzle)
-            emit(skipped_record(family, source, items.message), json_lines=args.json, family=family, item=None, verb="verify")
+            slots.append(Slot(record=skipped_record(family, source, items.message), extra=(family, None, 1, True)))
             continue
-        for item, record in _verify_records(args, source, family, items, answers.get(source), table, named):
+        for item, slot in _verify_records(args, source, family, items, answers.get(source), table, named):
+            slot.extra = (family, item, len(items) if isinstance(items, list) else 1, False)
+            slots.append(slot)
+    finished = 0
+    try:
+        for slot, record in records(args, slots, on_progress=progress.engine):
+            family, item, count, skip = slot.extra
+            certified(slot, record, family, item, args)
+            progress.close()  # (the record's line is not printed on the bar's; the engine's progress draws it again)
+            emit(record, json_lines=args.json, family=family, item=item, verb="verify", puzzles_in_source=count)  # as soon as it is made
+            finished += 1
+            if skip:
+                continue
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             stated = record.get("stated_answer")  # (one the puzzle's own file states has source None)
             unanswered += args.answers is not None and record["status"] != "error" and (
                 stated is None or stated.get("source") is None or bool(record.get("stated_answer_missing")))
             passed = record["status"] != "error" and family is not None and family.passed(record)
             failed += not passed
-            progress.close()  # (the record's line is not printed on the bar's; advance draws it again)
-            emit(record, json_lines=args.json, family=family, item=item, verb="verify",
-                 puzzles_in_source=len(items) if isinstance(items, list) else 1)  # as soon as it is made
-            progress.advance(note=os.path.basename(source))
             stop_if_interrupted()
+    except KeyboardInterrupt:
+        return interrupted(progress, finished, args)
     progress.close()
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none read"
     line = f"{total} puzzle(s) in {len(loaded) - len(skipped)} file(s): {summary}; {total - failed} passed, {failed} failed in {time.perf_counter() - started:.2f}s"
@@ -205,41 +260,42 @@ def command_verify(args: argparse.Namespace) -> int:
 
 def _verify_records(args: argparse.Namespace, source: str, family: Family | None, items: list[Any] | ParseError,
                     answer_path: str | None, table: tuple[Family, dict[str, str]] | None,
-                    named: set[str]) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """(puzzle, record) of each puzzle ``verify`` checks in one input (``--index``: that one
-    only), made one at a time; ``answer_path``: the answer file or table paired with it."""
+                    named: set[str]) -> Iterator[tuple[Any, Slot]]:
+    """(puzzle, slot) of each puzzle ``verify`` checks in one input (``--index``: that one
+    only): its job, or its record when there is nothing to run; ``answer_path``: the answer file
+    or table paired with it."""
     if isinstance(items, ParseError):
-        yield None, error_record(family, source, None, str(items))
+        yield None, Slot(record=error_record(family, source, None, str(items)))
         return
     assert family is not None
     chosen = range(len(items)) if args.index is None else [args.index]
     for index in chosen:
         if not 0 <= index < len(items):
-            yield None, error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})")
+            yield None, Slot(record=error_record(family, source, index, f"no puzzle #{index} (the input holds {len(items)})"))
         elif answer_path is None:
-            yield items[index], run_one(family, "verify", items[index], source, index, args)
+            yield items[index], slot_of(family, "verify", items[index], source, index, args)
         elif table is not None and family.name != table[0].name:
-            yield items[index], error_record(family, source, index, f"--answers {args.answers} holds answers to "
-                                             f"{table[0].name} levels, not to {family.name} puzzles")
+            yield items[index], Slot(record=error_record(family, source, index, f"--answers {args.answers} holds answers to "
+                                             f"{table[0].name} levels, not to {family.name} puzzles"))
         elif table is not None:
             name = getattr(items[index], "name", None)
             text = table[1].get(name) if name is not None else None
             if text:  # (an empty entry: the submitter gave up)
                 named.add(name)
             stated = (answer_path, text) if text else None
-            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=stated)
+            yield items[index], slot_of(family, "verify", items[index], source, index, args, answer=stated)
         elif "answer-files" not in family.capabilities:
-            yield items[index], error_record(family, source, index, f"--answers checks {_answer_families('files')} answer files "
-                                             f"and {_answer_families('tables')} answer tables; a {family.name} level states its own answer in its file")
+            yield items[index], Slot(record=error_record(family, source, index, f"--answers checks {_answer_families('files')} answer files "
+                                             f"and {_answer_families('tables')} answer tables; a {family.name} level states its own answer in its file"))
         elif len(items) > 1:
-            yield items[index], error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}")
+            yield items[index], Slot(record=error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}"))
         else:
             try:
                 stated = (answer_path, read_source(answer_path))
             except ParseError as exc:
-                yield items[index], error_record(family, source, index, str(exc))
+                yield items[index], Slot(record=error_record(family, source, index, str(exc)))
                 continue
-            yield items[index], run_one(family, "verify", items[index], source, index, args, answer=stated)
+            yield items[index], slot_of(family, "verify", items[index], source, index, args, answer=stated)
 
 
 def _solved_caption(family: Family, record: dict[str, Any]) -> str:

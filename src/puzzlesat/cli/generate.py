@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ..errors import PuzzlesatError
-from ..family import Family
+from ..family import Family, Generated
 from ..registry import family_for_path, get_family
+from .batching import Slot, records, uses_engine
 from .output import Progress
 
 
@@ -46,6 +48,11 @@ def command_generate(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     progress.done = min(writer.resumed, args.count)
+    if uses_engine(args):
+        if writer.folder is None:
+            return generate_through_engine(args, writer, progress)
+        print(f"note: a {family.name} pack of this size is a folder of puzzle files: it is made in this process, "
+              "one puzzle at a time (-j, --store and Dask are not used)", file=sys.stderr)
     status = 0
     try:
         for entry in writer:
@@ -74,3 +81,66 @@ def command_generate(args: argparse.Namespace) -> int:
     progress.close()
     print(writer.summary(), file=sys.stderr)
     return status
+
+
+def generate_through_engine(args: argparse.Namespace, writer: Any, progress: Progress) -> int:
+    """``generate`` with ``-j``, ``--store`` or Dask: puzzle I's draw (seed ``puzzle_seed(seed,
+    I, 0)``) is a job of the batch engine; the pack is written in index order from the records
+    (their ``pack_entry``), a repeat of an earlier puzzle drawn again with the next attempt's
+    seed, so the pack is the very pack a run in this process writes."""
+    from ..batch import Job, run
+    from ..pack import PackError, RepeatedPuzzles
+    from ..seeds import DUPLICATE_RETRIES, puzzle_seed
+
+    request = writer.request
+    source = writer.out or "-"
+
+    def job(index: int, attempt: int) -> Job:
+        return Job.generate(request.family, request.size, seed=puzzle_seed(request.seed, index, attempt), source=source,
+                            index=index, options=dict(request.options), time_limit=request.time_limit)
+
+    slots = [Slot(job=job(index, 0)) for index in range(writer.resumed, request.count)]
+    progress.done, progress.total = 0, len(slots)
+    written = 0
+    try:
+        for slot, record in records(args, slots, on_progress=progress.engine):
+            index = slot.job.index
+            entry = None
+            for attempt in range(1, DUPLICATE_RETRIES + 1):
+                if record["status"] != "generated":
+                    raise PuzzlesatError(record["error"])
+                made = Generated(None, None, seed=record["seed"], tries=record["tries"], facts=record.get("pack_facts") or {},
+                                 seconds=record.get("seconds") or 0.0)
+                body = {key: value for key, value in record.items()
+                        if key not in ("family", "source", "index", "status", "error", "pack_entry", "pack_facts")}
+                entry = writer.add(index, made, record["pack_entry"], body)
+                if entry is not None or attempt == DUPLICATE_RETRIES:
+                    break
+                record = next(run([job(index, attempt)], store=args.store))  # (a repeat: drawn again, here)
+            if entry is None:
+                raise RepeatedPuzzles(f"puzzle {index}: only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds")
+            written += 1
+            progress.close()  # (a line is never printed on the bar's)
+            if args.json:
+                print(json.dumps({"error": None, **entry.record}), flush=True)  # (as a run in this process prints it)
+            elif args.out is None:
+                first = writer.first_line + "\n" if entry.index == 0 else ""
+                print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
+    except KeyboardInterrupt:
+        progress.close()
+        kept = f"; every finished one in {args.store}" if args.store else ""
+        print(f"interrupted: {writer.resumed + written} puzzle(s) kept" + (f" in {args.out}" if args.out else "") + kept,
+              file=sys.stderr)
+        return 130
+    except (PackError, OSError, ValueError) as exc:  # a pack that cannot be written
+        progress.close()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except PuzzlesatError as exc:  # the family gave up, or drew only repeats: the puzzles before stay
+        progress.close()
+        print(f"error: puzzle {writer.resumed + written}: {exc}", file=sys.stderr)
+        print(writer.summary(), file=sys.stderr)
+        return 1
+    progress.close()
+    print(writer.summary(), file=sys.stderr)
+    return 0

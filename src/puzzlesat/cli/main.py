@@ -14,13 +14,16 @@ import threading
 from pathlib import Path
 from typing import Sequence
 
+from ..batch import StoreError
 from ..errors import PuzzlesatError
 from ..family import Family, Objective, Option
 from ..registry import families
 from . import certificates, commands
+from .batching import add_batch_options, batch_problem
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
 from .convert import command_convert
 from .generate import command_generate
+from .report import add_report_arguments, command_report
 from .output import clear_all
 
 EXAMPLES = {
@@ -29,6 +32,7 @@ EXAMPLES = {
     "render": "example: puzzlesat render puzzle.txt --solution -o answer.svg",
     "convert": "example: puzzlesat convert puzzle.txt -o puzzle.out --to native",
     "bench": "example: puzzlesat bench --quick --out /tmp/bench",
+    "report": "example: puzzlesat verify examples/ --store results.sqlite && puzzlesat report results.sqlite --out report/results",
 }
 
 
@@ -100,8 +104,9 @@ def add_generate_parser(gen: argparse._SubParsersAction, family: Family) -> None
     gp.add_argument("--out", default=None, help="the pack file (resumed when it exists with the same settings); default: standard output")
     gp.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle")
     gp.add_argument("--json", action="store_true", help="print one JSON record per puzzle")
+    add_batch_options(gp, unordered=False)
     group = gp.add_argument_group(f"{family.name} settings")
-    taken = {"size", "count", "seed", "out", "time_limit", "json"}
+    taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask"}
     for option in (*family.generate_options, *family.options):  # (its rules too: puzzles are made under them)
         if option.name in taken:
             continue
@@ -126,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve puzzles and print the answers", epilog=EXAMPLES["solve"])
     p.add_argument("inputs", nargs="+", metavar="FILE_OR_URL")
     add_common_options(p)
+    add_batch_options(p)
     certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_solve)
 
@@ -143,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-multiple", action="store_true",
                        help=f"unique-answer families ({unique}): a solved puzzle passes whether or not its answer is unique "
                             "(contest sets of routing problems); uniqueness is still decided and reported")
+    add_batch_options(p)
     certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_verify)
 
@@ -178,6 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
     p.set_defaults(run=commands.command_bench)
     certificates.add_parsers(sub, add_common_options)
+
+    p = sub.add_parser("report", help="a Markdown and HTML report (and CSV / JSON lines) of a results store", epilog=EXAMPLES["report"])
+    add_report_arguments(p)
+    p.set_defaults(run=command_report)
     return parser
 
 
@@ -209,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(joined_dash_values(sys.argv[1:] if argv is None else argv, _dash_value_flags()))
     if getattr(args, "fmt", None):
         args.fmt = args.fmt.strip().lower()  # format names are lower case; --format ADC is adc
-    problem = bad_option_value(args)
+    problem = bad_option_value(args) or batch_problem(args)
     if problem:
         parser.error(problem)  # exit status 2, with the usage line
     commands.INTERRUPT.clear()
@@ -224,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (PuzzlesatError, OSError) as exc:  # e.g. an --out path that cannot be written
+    except (PuzzlesatError, OSError, StoreError) as exc:  # e.g. an --out path that cannot be written, a --store that is no store
         if os.environ.get("PUZZLESAT_DEBUG"):
             raise
         print(f"error: {exc}", file=sys.stderr)

@@ -7,6 +7,11 @@ and picture files, and a progress bar on standard error.
 >>> import io
 >>> bar = Progress(total=3, stream=io.StringIO())   # not a terminal: prints nothing
 >>> bar.advance(); bar.close()
+>>> from puzzlesat.batch import Progress as Data
+>>> bar = Progress(total=None, stream=io.StringIO()); bar.enabled = True   # as on a terminal
+>>> bar.engine(Data(total=10, done=4, elapsed=2.0)); shown = bar.stream.getvalue().split()
+>>> shown[1], shown[-3:]
+('4/10', ['2.0/s', 'ETA', '3s'])
 """
 
 from __future__ import annotations
@@ -154,6 +159,14 @@ class Progress:
     def advance(self, n: int = 1, note: str = "") -> None:
         self.done += n
         self.show(note)
+
+    def engine(self, data: Any) -> None:
+        """Draw the batch engine's progress (a :class:`puzzlesat.batch.Progress`): its jobs
+        done of total, their rate and the time left."""
+        self.total, self.done = data.total, data.done
+        rate = f"{data.rate:.1f}/s" if data.rate else ""
+        eta = f"ETA {data.eta:.0f}s" if data.eta is not None else ""
+        self.show(" ".join(part for part in (rate, eta) if part))
 
     def show(self, note: str = "") -> None:
         now = time.perf_counter()
