@@ -16,11 +16,11 @@ from typing import Any, Callable
 
 from ..certify import certify, export_formula, record_fields
 from ..certify.tools import FORMULA, MANIFEST, PROOF
-from ..errors import ParseError, PuzzlesatError
+from ..errors import PuzzlesatError
 from ..family import Family, Objective
 from ..proofcheck import check_tree
 from .arguments import seconds_argument
-from .inputs import family_options, load_items
+from .inputs import family_options, one_puzzle
 
 EXAMPLES = {
     "export": "example: puzzlesat export puzzle.txt --cnf puzzle.cnf --exclude-answer",
@@ -115,23 +115,12 @@ def certificate_line(record: dict[str, Any]) -> str:
 
 
 def command_export(args: argparse.Namespace) -> int:
+    chosen = one_puzzle(args, verb="export")
+    if chosen is None:
+        return 2
+    family, _, puzzle = chosen
     try:
-        family, items = load_items(args.input, family=args.family, fmt=args.fmt, options=args)
-    except ParseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.index is None and len(items) != 1:
-        print(f"error: {args.input} holds {len(items)} puzzles: choose one with --index", file=sys.stderr)
-        return 2
-    index = args.index or 0
-    if not 0 <= index < len(items):
-        print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
-        return 2
-    if isinstance(items[index], ParseError):
-        print(f"error: {items[index]}", file=sys.stderr)
-        return 2
-    try:
-        cnf = export_formula(items[index], family=family.name, options=family_options(family, args), moves=args.moves,
+        cnf = export_formula(puzzle, family=family.name, options=family_options(family, args), moves=args.moves,
                              exclude_answer=args.exclude_answer, time_limit=args.time_limit)
     except (PuzzlesatError, ValueError) as exc:
         print(f"error: cannot export {args.input}: {exc}", file=sys.stderr)

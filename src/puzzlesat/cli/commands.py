@@ -20,7 +20,7 @@ from ..family import Family, Objective
 from ..registry import families
 from .batching import Slot, interrupted, records
 from .certificates import attach_certificate
-from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, read_source
+from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, one_puzzle, read_source
 from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
 
 
@@ -313,21 +313,10 @@ def command_render(args: argparse.Namespace) -> int:
     if problem:  # said before any solving
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    try:
-        family, items = load(args, args.input)
-    except ParseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    chosen = one_puzzle(args, verb="render")
+    if chosen is None:
         return 2
-    index = args.index or 0
-    if not 0 <= index < len(items):
-        print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
-        return 2
-    if args.index is None and len(items) > 1:
-        print(f"note: {args.input} holds {len(items)} puzzles; drawing #0 (choose with --index)", file=sys.stderr)
-    item = items[index]
-    if isinstance(item, ParseError):
-        print(f"error: {item}", file=sys.stderr)
-        return 2
+    family, index, item = chosen
     note_unused_options(args, {family.name})
     title = caption(args.input, args.index, getattr(item, "name", None) or "", family.size_text(item))
     answer = None

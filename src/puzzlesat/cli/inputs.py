@@ -269,3 +269,28 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
         return chosen, list(items)
     error.family = chosen  # type: ignore[attr-defined]
     raise error
+
+
+def one_puzzle(args: Any, *, verb: str) -> tuple[Family, int, Any] | None:
+    """The one puzzle of ``args.input`` a command works on (``--index``, from 0), or None after
+    an error line on standard error: the input cannot be read, holds no such puzzle, or that
+    puzzle is unreadable. An input of several puzzles without ``--index``: ``render`` draws the
+    first and says so, ``export`` asks for ``--index``."""
+    try:
+        family, items = load_items(args.input, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args)
+    except ParseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    if args.index is None and len(items) > 1:
+        if verb != "render":
+            print(f"error: {args.input} holds {len(items)} puzzles: choose one with --index", file=sys.stderr)
+            return None
+        print(f"note: {args.input} holds {len(items)} puzzles; drawing #0 (choose with --index)", file=sys.stderr)
+    index = args.index or 0
+    if not 0 <= index < len(items):
+        print(f"error: no puzzle #{index} in {args.input} (it holds {len(items)})", file=sys.stderr)
+        return None
+    if isinstance(items[index], ParseError):
+        print(f"error: {items[index]}", file=sys.stderr)
+        return None
+    return family, index, items[index]

@@ -24,7 +24,7 @@ touches a solver.
 
 from __future__ import annotations
 
-from ..sat.dimacs import Builder
+from ..sat.dimacs import Builder, bounded_export
 from .model import MOVES, Level, slide
 
 
@@ -101,10 +101,4 @@ def decode(cnf, model) -> str:
     return "".join(direction for _, direction in sorted(steps))
 
 
-def family_export(puzzle, *, options=None, moves=None, exclude=None):
-    """The family record's ``export_cnf``: ``moves`` (the bound K) is required; nothing to exclude."""
-    if moves is None:
-        raise ValueError("give the bound: the largest number of moves (the formula says 'at most K moves reach the goal')")
-    if exclude is not None:
-        raise ValueError("a fewest-moves family excludes no answer: lower the bound instead")
-    return export_cnf(puzzle, moves=int(moves))
+family_export = bounded_export(export_cnf)  # the family record's export_cnf

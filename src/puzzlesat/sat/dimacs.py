@@ -18,7 +18,7 @@ those variables alone.
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
@@ -86,3 +86,25 @@ def answer_variables(cnf: CNF) -> list[int]:
         if line.startswith("c answer ") and line[9:10].isdigit():
             return [int(t) for t in line.split()[2:]]
     return []
+
+
+def bounded_export(export_cnf: Callable[..., CNF]) -> Callable[..., CNF]:
+    """A fewest-moves family's ``Family.export_cnf`` from its ``export_cnf(puzzle, *, moves)``:
+    the bound K ("at most K moves reach the goal") is required, and there is no answer to
+    exclude (a shorter answer is asked for by lowering the bound).
+
+    >>> export = bounded_export(lambda puzzle, *, moves: CNF(from_clauses=[[1]] * moves))
+    >>> len(export("level", moves=2).clauses)
+    2
+    >>> export("level")
+    Traceback (most recent call last):
+    ...
+    ValueError: give the bound: the largest number of moves (the formula says 'at most K moves reach the goal')
+    """
+    def family_export(puzzle: Any, *, options: Any = None, moves: int | None = None, exclude: Any = None) -> CNF:
+        if moves is None:
+            raise ValueError("give the bound: the largest number of moves (the formula says 'at most K moves reach the goal')")
+        if exclude is not None:
+            raise ValueError("a fewest-moves family excludes no answer: lower the bound instead")
+        return export_cnf(puzzle, moves=int(moves))
+    return family_export

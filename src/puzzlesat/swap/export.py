@@ -23,7 +23,7 @@ the answer variables: a model is exactly one plan of at most K swaps ending on t
 from __future__ import annotations
 
 from ..errors import CannotExpress
-from ..sat.dimacs import Builder
+from ..sat.dimacs import Builder, bounded_export
 from .model import Move, apply_swap, as_board
 from .moves import reachable, reaches
 
@@ -122,10 +122,4 @@ def _parse(text: str) -> tuple[int, int]:
     return int(r), int(c)
 
 
-def family_export(puzzle, *, options=None, moves=None, exclude=None):
-    """The family record's ``export_cnf``: ``moves`` (the bound K) is required; nothing to exclude."""
-    if moves is None:
-        raise ValueError("give the bound: the largest number of moves (the formula says 'at most K moves reach the goal')")
-    if exclude is not None:
-        raise ValueError("a fewest-moves family excludes no answer: lower the bound instead")
-    return export_cnf(puzzle, moves=int(moves))
+family_export = bounded_export(export_cnf)  # the family record's export_cnf
