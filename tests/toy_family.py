@@ -1,8 +1,8 @@
-"""A toy fourth family, "parity": every verb of the record in one file of about 200 lines, to
-show that a family is a checklist. A row of bits, a move ``i`` flips bits i and i+1 (with ``--wrap``, the last move flips the last
-bit and the first); answer: the fewest moves that make every bit 0. Native text: one row of
-``0``/``1`` per line after a ``# parity`` line; ``dots`` writes ``.``/``#``; ``byte`` (hex)
-holds at most 8 bits, so a longer row cannot be written in it.
+"""A toy fourth family, "parity": every verb of the record in one file of about 200 lines, to show
+that a family is a checklist. A row of bits, a move ``i`` flips bits i and i+1 (with ``--wrap``,
+the last move flips the last bit and the first); answer: the fewest moves that make every bit 0.
+Native text: one row of ``0``/``1`` per line after a ``# parity`` line; ``dots`` writes
+``.``/``#``; ``byte`` (hex) holds at most 8 bits, so a longer row cannot be written in it.
 """
 
 from __future__ import annotations
