@@ -85,6 +85,8 @@ def package_problems(family: Family) -> list[str]:
         problems.append(f"{family.name}: render is not render(puzzle, answer=None, *, title=)")
     if getattr(package, "Violation", Violation) is not Violation:
         problems.append(f"{family.name}: its Violation is not puzzlesat.family.Violation")
+    if getattr(package, "FAMILY", None) is not family:
+        problems.append(f"{family.name}: puzzlesat.{family.name}.FAMILY is not the registry's record")
     return problems
 
 

@@ -21,6 +21,7 @@ from .model import DEFAULT_RULES, Cell, Pair, Puzzle, Rules, Solution
 from .render import puzzle_svg, render, solution_svg
 from .solve import count, encode, is_unique, solve
 from .verify import CODES, Violation, is_solution, is_valid, verify
+from .family import FAMILY  # (last: the record names the verbs above)
 
 # Jupyter draws these inline; the drawing lives in render.py, which imports the model (not the reverse)
 Puzzle._repr_svg_ = puzzle_svg  # type: ignore[attr-defined]
@@ -32,5 +33,5 @@ __all__ = [
     "solve", "count", "is_unique", "encode",
     "verify", "is_solution", "is_valid", "Violation", "CODES",
     "generate", "Generated", "GenerationFailed", "render",
-    "backtracking", "multilayer",
+    "backtracking", "multilayer", "FAMILY",
 ]
