@@ -20,8 +20,10 @@ ValueError: memory size 'lots' is not a number of bytes with an optional K, M, G
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from typing import Iterator
 
 REASON = "memory limit"  # the reason of a record whose work reached its memory limit
 DEFAULT_SHARE = 0.8  # the default limit: this share of the machine's physical memory
@@ -134,3 +136,43 @@ def check_limit(limit: object) -> int | None:
     if limit < MINIMUM:
         raise ValueError(f"memory_limit of {limit} bytes is below {MINIMUM}, too little for the interpreter itself")
     return limit
+
+
+def address_space() -> int | None:
+    """The bytes of address space this process holds now (what ``RLIMIT_AS`` counts; Linux),
+    None where it cannot be told."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+@contextlib.contextmanager
+def limited(limit: int) -> Iterator[None]:
+    """This process under ``limit`` for the span of a ``with`` block, the earlier soft limits
+    restored after it (every thread of the process is under it meanwhile).
+
+    >>> with limited(2**40):
+    ...     len(bytearray(1000))
+    1000
+    """
+    if not can_limit():
+        yield
+        return
+    import resource
+
+    kinds = [kind for kind in (resource.RLIMIT_AS, getattr(resource, "RLIMIT_DATA", None)) if kind is not None]
+    before = {kind: resource.getrlimit(kind) for kind in kinds}
+    global _limit
+    earlier, _limit = _limit, limit
+    try:
+        for kind, (_, hard) in before.items():
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(kind, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+        yield
+    finally:
+        _limit = earlier
+        for kind, soft_hard in before.items():
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(kind, soft_hard)

@@ -11,11 +11,12 @@ run again.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from ..child import Child, can_fork
-from ..memory import MemoryLimitReached, check_limit
+from ..memory import MemoryLimitReached, address_space, check_limit, limited
 from .execute import error_record, execute, memory_record
 from .jobs import Job
 from .pool import Pool, cpu_count, overrun
@@ -92,14 +93,34 @@ def _inline(tasks: Tasks) -> Iterator[tuple[Hashable, dict[str, Any]]]:
         yield token, execute(job)
 
 
+IN_PROCESS_CHARS = 2_500  # a job whose puzzle text (or generated board) is this small runs here under a memory limit
+
+
+def in_process(job: Job, memory_limit: int) -> bool:
+    """Whether a job runs in this process under ``memory_limit`` (:func:`_in_children`): a
+    small puzzle, while this process holds under half the limit; else a forked child.
+
+    >>> from puzzlesat.batch import Job
+    >>> in_process(Job("numberlink", "solve", "A . A"), 2**40), in_process(Job("numberlink", "solve", "A . A" * 1000), 2**40)
+    (True, False)
+    """
+    size = len(job.text or "") if job.size is None else math.prod(job.size)
+    held = address_space()
+    return size <= IN_PROCESS_CHARS and held is not None and held < memory_limit // 2
+
+
 def _in_children(tasks: Tasks, memory_limit: int) -> Iterator[tuple[Hashable, dict[str, Any]]]:
-    """Each job in a forked child under ``memory_limit``: reaching it ends that job, not this
-    process (a C extension may abort on a failed allocation, so the limit is never set here).
-    A job still running well past its time limit is stopped, as in a pool (:func:`overrun`)."""
-    if not can_fork():
-        yield from _inline(tasks)
-        return
+    """Each job under ``memory_limit``: a small one (:func:`in_process`) here, with the limit set
+    on this process for its span (a :class:`MemoryError` makes it "unknown"); any other in a
+    forked child of its own, whose death from the limit (a C extension may abort on a failed
+    allocation) ends that job, not this process. A child still running well past its time
+    limit is stopped, as in a pool (:func:`overrun`)."""
     for token, job in tasks:
+        if not can_fork() or in_process(job, memory_limit):
+            with limited(memory_limit):
+                record = execute(job)
+            yield token, record
+            continue
         start = time.perf_counter()
         child = Child(execute, job, {}, memory_limit=memory_limit, nested=True)  # (its family may fork for its deadline)
         try:

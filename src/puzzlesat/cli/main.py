@@ -106,7 +106,7 @@ def add_generate_parser(gen: argparse._SubParsersAction, family: Family) -> None
     gp.add_argument("--json", action="store_true", help="print one JSON record per puzzle")
     add_batch_options(gp, unordered=False)
     group = gp.add_argument_group(f"{family.name} settings")
-    taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask"}
+    taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask", "memory_limit"}
     for option in (*family.generate_options, *family.options):  # (its rules too: puzzles are made under them)
         if option.name in taken:
             continue
