@@ -59,7 +59,8 @@ def add_batch_options(p: argparse.ArgumentParser, *, unordered: bool = True) -> 
     here = f"; here {describe_memory(default)}" if default is not None else ""
     group.add_argument("--memory-limit", type=memory_argument, default=default, metavar="SIZE",
                        help=f"memory one puzzle may take, e.g. 500M, 2G, or none; past it the puzzle ends as unknown "
-                            f"(reason: memory limit) and the batch goes on (default: {DEFAULT_SHARE:.0%} of physical memory{here})")
+                            f"(reason: memory limit) and the batch goes on (default: {DEFAULT_SHARE:.0%}".replace("%", "%%")
+                            + f" of physical memory{here})")
 
 
 memory_argument = converter(parse_memory, "memory size")
