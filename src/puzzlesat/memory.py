@@ -39,16 +39,28 @@ class MemoryLimitReached(MemoryError):
         super().__init__(REASON if limit is None else f"{REASON} of {describe_memory(limit)} reached")
 
 
-def parse_memory(text: str) -> int | None:
-    """``--memory-limit SIZE``: bytes (binary units, K = 1024), or None for "none" (no limit)."""
-    if text.strip().lower() in ("none", "off", "unlimited"):
-        return None
+def parse_bytes(text: str, *, what: str = "size") -> int:
+    """A number of bytes with an optional binary unit (K = 1024, M, G, T; a trailing B or iB is
+    allowed), as ``--memory-limit`` and ``--max-input-bytes`` take it.
+
+    >>> parse_bytes("64M"), parse_bytes("100"), parse_bytes("2GiB")
+    (67108864, 100, 2147483648)
+    """
     cleaned = re.sub(r"(?<=[KMGT])I?B$", "", text.strip().upper())  # (2GB and 2GiB read as 2G)
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)", cleaned)
     if match is None:
-        raise ValueError(f"memory size {text!r} is not a number of bytes with an optional K, M, G or T "
-                         f"(e.g. 500M, 2G), or \"none\"")
-    value = int(float(match.group(1)) * UNITS[match.group(2)])
+        raise ValueError(f"{what} {text!r} is not a number of bytes with an optional K, M, G or T (e.g. 500M, 2G)")
+    return int(float(match.group(1)) * UNITS[match.group(2)])
+
+
+def parse_memory(text: str) -> int | None:
+    """``--memory-limit SIZE``: bytes (:func:`parse_bytes`), or None for "none" (no limit)."""
+    if text.strip().lower() in ("none", "off", "unlimited"):
+        return None
+    try:
+        value = parse_bytes(text, what="memory size")
+    except ValueError as exc:
+        raise ValueError(f"{exc}, or \"none\"") from None
     if value < MINIMUM:
         raise ValueError(f"memory size {text!r} is below {describe_memory(MINIMUM)}, too little for the interpreter itself")
     return value
