@@ -122,3 +122,26 @@ def test_the_command_line_refuses_a_size_it_cannot_read(capsys):
         main(["solve", "x.txt", "--memory-limit", "lots"])
     assert stop.value.code == 2
     assert "memory size 'lots' is not a number of bytes" in capsys.readouterr().err
+
+
+def _greedy_make(size: Any, *, seed: int, **settings: Any) -> Any:
+    hog()  # (every draw: the pack stops at its first puzzle)
+    return get_family("numberlink").make(size, seed=seed, **settings)
+
+
+def test_generate_names_the_puzzle_past_the_limit(tmp_path, capsys, monkeypatch):
+    register(dataclasses.replace(get_family("numberlink"), name="greedy", extensions=(), make=_greedy_make))
+    try:
+        limit = 2 * engine.address_space() + 2**28  # (this process runs the draws: a limit above what it holds)
+        monkeypatch.setitem(globals(), "HOG_ITEMS", limit // 8)
+        for extra in ([], ["-j", "2"]):
+            argv = ["generate", "greedy", "--size", "4x4", "--count", "3", "--seed", "1", "--memory-limit", str(limit)]
+            out = tmp_path / f"pack{len(extra)}.txt"
+            assert main([*argv, "--out", str(out), *extra]) == 1
+            err = capsys.readouterr().err
+            assert "memory limit of" in err and "reached (--memory-limit)" in err, extra
+            import resource
+
+            assert resource.getrlimit(resource.RLIMIT_AS)[0] != limit  # (lifted after the run)
+    finally:
+        unregister("greedy")
