@@ -42,9 +42,9 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
     else as they finish. ``on_progress``: called with a :class:`Progress` after each record.
     ``memory_limit``: bytes one job may take (None: no limit); a job that reaches it is a
     record "unknown" with the reason "memory limit" and the batch goes on. It is set in each
-    worker; with ``workers=1`` each job then runs in a forked child of its own
-    (:class:`puzzlesat.child.Child`; in this process where fork is not available). A Dask
-    cluster keeps its workers' own memory limits.
+    worker; with ``workers=1`` a small job runs here with the limit set for its span, any other
+    in a forked child of its own (:func:`in_process`; all here where fork is not available). A
+    Dask cluster keeps its workers' own memory limits.
 
     Ctrl-C (KeyboardInterrupt) stops the workers and is raised again; the records yielded
     before it are in the store.
@@ -71,7 +71,7 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
 
             executor: Callable[[Tasks], Iterator[tuple[Hashable, dict[str, Any]]]] = lambda tasks: dask_imap(client, tasks)
         elif workers == 1:
-            executor = _inline if memory_limit is None else lambda tasks: _in_children(tasks, memory_limit)
+            executor = _inline if memory_limit is None else lambda tasks: _bounded(tasks, memory_limit)
         else:
             pool = Pool(workers if workers > 0 else cpu_count(), memory_limit=memory_limit)
             executor = pool.imap
@@ -97,7 +97,7 @@ IN_PROCESS_CHARS = 2_500  # a job whose puzzle text (or generated board) is this
 
 
 def in_process(job: Job, memory_limit: int) -> bool:
-    """Whether a job runs in this process under ``memory_limit`` (:func:`_in_children`): a
+    """Whether a job runs in this process under ``memory_limit`` (:func:`_bounded`): a
     small puzzle, while this process holds under half the limit; else a forked child.
 
     >>> from puzzlesat.batch import Job
@@ -109,7 +109,7 @@ def in_process(job: Job, memory_limit: int) -> bool:
     return size <= IN_PROCESS_CHARS and held is not None and held < memory_limit // 2
 
 
-def _in_children(tasks: Tasks, memory_limit: int) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+def _bounded(tasks: Tasks, memory_limit: int) -> Iterator[tuple[Hashable, dict[str, Any]]]:
     """Each job under ``memory_limit``: a small one (:func:`in_process`) here, with the limit set
     on this process for its span (a :class:`MemoryError` makes it "unknown"); any other in a
     forked child of its own, whose death from the limit (a C extension may abort on a failed
