@@ -17,12 +17,12 @@ import pytest
 from puzzlesat.batch import Job, run
 from puzzlesat.child import can_fork, run_in_child
 from puzzlesat.cli import main
-from puzzlesat.memory import MemoryLimitReached, address_space, can_limit, parse_memory
+from puzzlesat.memory import MemoryLimitReached, held_memory, can_limit, parse_memory
 from puzzlesat.numberlink import parse
 from puzzlesat.registry import get_family, register, unregister
 from puzzlesat.timing import Deadline
 
-pytestmark = pytest.mark.skipif(not (can_fork() and can_limit() and address_space() is not None),
+pytestmark = pytest.mark.skipif(not (can_fork() and can_limit() and held_memory() is not None),
                                 reason="memory limits need fork, resource and /proc (Linux)")
 engine = importlib.import_module("puzzlesat.batch.run")  # (the module: puzzlesat.batch.run is also the function)
 
@@ -88,12 +88,12 @@ def test_one_worker_runs_a_job_in_a_child_and_goes_on(greedy, monkeypatch):
 def test_one_worker_runs_a_small_job_here_under_the_limit_and_goes_on(greedy, monkeypatch):
     import resource
 
-    limit = 2 * engine.address_space() + 2**28  # above twice what this process holds: small jobs run here
+    limit = 2 * engine.held_memory() + 2**28  # above twice what this process holds: small jobs run here
     monkeypatch.setitem(globals(), "HOG_ITEMS", limit // 8)  # a list as large as the limit: past it
-    before = resource.getrlimit(resource.RLIMIT_AS)
+    before = resource.getrlimit(resource.RLIMIT_DATA)
     assert all(engine.in_process(job, limit) for job in greedy)
     _expected(list(run(greedy, memory_limit=limit)))
-    assert resource.getrlimit(resource.RLIMIT_AS) == before  # (the limit is lifted after each job)
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before  # (the limit is lifted after each job)
 
 
 def test_the_api_checks_its_argument(greedy):
@@ -132,7 +132,7 @@ def _greedy_make(size: Any, *, seed: int, **settings: Any) -> Any:
 def test_generate_names_the_puzzle_past_the_limit(tmp_path, capsys, monkeypatch):
     register(dataclasses.replace(get_family("numberlink"), name="greedy", extensions=(), make=_greedy_make))
     try:
-        limit = 2 * engine.address_space() + 2**28  # (this process runs the draws: a limit above what it holds)
+        limit = 2 * engine.held_memory() + 2**28  # (this process runs the draws: a limit above what it holds)
         monkeypatch.setitem(globals(), "HOG_ITEMS", limit // 8)
         for extra in ([], ["-j", "2"]):
             argv = ["generate", "greedy", "--size", "4x4", "--count", "3", "--seed", "1", "--memory-limit", str(limit)]
@@ -142,6 +142,6 @@ def test_generate_names_the_puzzle_past_the_limit(tmp_path, capsys, monkeypatch)
             assert "memory limit of" in err and "reached (--memory-limit)" in err, extra
             import resource
 
-            assert resource.getrlimit(resource.RLIMIT_AS)[0] != limit  # (lifted after the run)
+            assert resource.getrlimit(resource.RLIMIT_DATA)[0] != limit  # (lifted after the run)
     finally:
         unregister("greedy")

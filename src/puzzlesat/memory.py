@@ -1,6 +1,9 @@
 """Bounded memory: a limit in bytes on what one puzzle's work may take, set on the process that
-runs it (``RLIMIT_AS`` and ``RLIMIT_DATA``), so that a board that would take all the memory ends
-as "unknown" with the reason :data:`REASON` instead of hurting the machine.
+runs it (``RLIMIT_DATA`` on Linux, which counts the memory a process has written to or may
+write: heap and private mappings; ``RLIMIT_AS`` elsewhere), so that a board that would take all
+the memory ends as "unknown" with the reason :data:`REASON` instead of hurting the machine.
+(Not ``RLIMIT_AS`` on Linux: it counts address space merely reserved, such as the 64 MB malloc
+arena of each solver thread, and refuses a solve long before memory is short.)
 
 The limit is set in a process that does the work and nothing else: a forked child
 (:class:`puzzlesat.child.Child`) or a batch worker (:class:`puzzlesat.batch.pool.Pool`). There
@@ -23,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 from typing import Iterator
 
 REASON = "memory limit"  # the reason of a record whose work reached its memory limit
@@ -109,8 +113,18 @@ def current_limit() -> int | None:
     return _limit
 
 
+def _kinds() -> list[int]:
+    """The resource limits that bound memory here: ``RLIMIT_DATA`` on Linux (since 4.7 it
+    counts private mappings too, so large allocations are bounded), else ``RLIMIT_AS``."""
+    import resource
+
+    if sys.platform.startswith("linux") and hasattr(resource, "RLIMIT_DATA"):
+        return [resource.RLIMIT_DATA]
+    return [resource.RLIMIT_AS]
+
+
 def limit_this_process(limit: int | None) -> None:
-    """Set ``limit`` (bytes) as this process's soft limit of address space and data (never above
+    """Set ``limit`` (bytes) as this process's soft limit of memory (:func:`_kinds`; never above
     a hard limit already set). Meant for a process that runs one job's work: the limit stays
     for the rest of the process's life. Nothing happens for None or where limits are unknown."""
     global _limit
@@ -120,9 +134,7 @@ def limit_this_process(limit: int | None) -> None:
 
     _limit = limit
 
-    for kind in (resource.RLIMIT_AS, getattr(resource, "RLIMIT_DATA", None)):
-        if kind is None:
-            continue
+    for kind in _kinds():
         try:
             _, hard = resource.getrlimit(kind)
             resource.setrlimit(kind, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
@@ -150,12 +162,12 @@ def check_limit(limit: object) -> int | None:
     return limit
 
 
-def address_space() -> int | None:
-    """The bytes of address space this process holds now (what ``RLIMIT_AS`` counts; Linux),
-    None where it cannot be told."""
+def held_memory() -> int | None:
+    """The bytes this process holds now as the limit counts them (data and stack, Linux's
+    ``/proc/self/statm``), None where it cannot be told."""
     try:
         with open("/proc/self/statm") as handle:
-            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(handle.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
 
@@ -174,8 +186,7 @@ def limited(limit: int) -> Iterator[None]:
         return
     import resource
 
-    kinds = [kind for kind in (resource.RLIMIT_AS, getattr(resource, "RLIMIT_DATA", None)) if kind is not None]
-    before = {kind: resource.getrlimit(kind) for kind in kinds}
+    before = {kind: resource.getrlimit(kind) for kind in _kinds()}
     global _limit
     earlier, _limit = _limit, limit
     try:

@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from ..child import Child, can_fork
-from ..memory import MemoryLimitReached, address_space, check_limit, limited
+from ..memory import MemoryLimitReached, held_memory, check_limit, limited
 from .execute import error_record, execute, memory_record
 from .jobs import Job
 from .pool import Pool, cpu_count, overrun
@@ -105,7 +105,7 @@ def in_process(job: Job, memory_limit: int) -> bool:
     (True, False)
     """
     size = len(job.text or "") if job.size is None else math.prod(job.size)
-    held = address_space()
+    held = held_memory()
     return size <= IN_PROCESS_CHARS and held is not None and held < memory_limit // 2
 
 
