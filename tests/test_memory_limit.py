@@ -145,3 +145,15 @@ def test_generate_names_the_puzzle_past_the_limit(tmp_path, capsys, monkeypatch)
             assert resource.getrlimit(resource.RLIMIT_DATA)[0] != limit  # (lifted after the run)
     finally:
         unregister("greedy")
+
+
+def test_a_store_runs_a_puzzle_stopped_by_its_memory_limit_again(greedy, tmp_path):
+    store = tmp_path / "results.sqlite"
+    _expected(list(run(greedy, workers=2, memory_limit=LIMIT, store=store)))
+    seen = []
+    again = list(run(greedy, memory_limit=None, store=store, on_progress=seen.append))  # no limit: it finishes now
+    assert [r["status"] for r in again] == ["solved"] * 4 and seen[-1].resumed == 3
+    from puzzlesat.batch import Store
+
+    with Store(store) as kept:
+        assert kept.get(greedy[2].key)["status"] == "solved"  # (the new record replaced the stopped one)
