@@ -24,6 +24,7 @@ ValueError: memory size 'lots' is not a number of bytes with an optional K, M, G
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 import sys
@@ -97,11 +98,7 @@ def default_memory_limit() -> int | None:
 
 def can_limit() -> bool:
     """Whether this platform can limit a process's memory (``resource``: Unix)."""
-    try:
-        import resource  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("resource") is not None
 
 
 _limit: int | None = None  # the limit set in this process (inherited by its forked children)
