@@ -120,3 +120,41 @@ def test_bounded_decompress_allows_exactly_the_limit() -> None:
     assert bounded_decompress(zlib.compress(bytes(1000)), wbits=15, limit=1000) == bytes(1000)
     with pytest.raises(ParseError, match="more than 999 bytes"):
         bounded_decompress(zlib.compress(bytes(1000)), wbits=15, limit=999)
+
+
+# -- the command line: --max-input-bytes raises (or lowers) the cap of every input it reads --
+def test_the_command_line_names_the_limit_and_the_flag(tmp_path, capsys) -> None:
+    from puzzlesat.cli import main
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("A.A\nB.B\n")  # 8 bytes
+    for verb in (["solve"], ["verify"], ["render", "-o", str(tmp_path / "p.svg")], ["convert", "-o", "-", "--to", "native"]):
+        code = main([*verb, str(puzzle), "--max-input-bytes", "7"])
+        said = "".join(capsys.readouterr())  # (solve and verify: an error line; render and convert: on standard error)
+        assert code != 0, verb
+        assert f"{puzzle}: file is larger than the 7 bytes accepted (the input limit: raise it with --max-input-bytes)" in said, verb
+        assert main([*verb, str(puzzle), "--max-input-bytes", "8"]) == 0, verb  # (at the cap: read)
+        capsys.readouterr()
+
+
+def test_the_command_line_caps_standard_input_and_answer_files(tmp_path, capsys, monkeypatch) -> None:
+    import io
+    import sys
+
+    from puzzlesat.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"A.A\nB.B\n")))
+    assert main(["solve", "-", "--family", "numberlink", "--max-input-bytes", "4", "--json"]) == 1
+    assert "input larger than the 4 bytes accepted (the input limit: raise it with --max-input-bytes)" in capsys.readouterr().out
+    (tmp_path / "p.txt").write_text("A.A\nB.B\n")
+    (tmp_path / "p.answer").write_text("AAA\nBBB\n" + "\n" * 100)
+    assert main(["verify", str(tmp_path / "p.txt"), "--answers", str(tmp_path / "p.answer"), "--max-input-bytes", "20"]) != 0
+    assert "p.answer: file is larger than the 20 bytes accepted" in "".join(capsys.readouterr())
+
+
+def test_a_size_the_flag_cannot_read_is_refused(capsys) -> None:
+    from puzzlesat.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["solve", "x.txt", "--max-input-bytes", "lots"])
+    assert "input size 'lots' is not a number of bytes" in capsys.readouterr().err

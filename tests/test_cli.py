@@ -82,9 +82,9 @@ def test_the_summary_seconds_count_reading_the_files_too(tmp_path, capsys, monke
 
     slow_source = inputs.read_source
 
-    def read_slowly(source):
+    def read_slowly(source, **limits):
         time.sleep(0.3)
-        return slow_source(source)
+        return slow_source(source, **limits)
 
     monkeypatch.setattr(inputs, "read_source", read_slowly)
     good = tmp_path / "good.nl"

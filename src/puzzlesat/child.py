@@ -29,6 +29,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from .errors import PuzzlesatError, require_valid
+from .memory import MemoryLimitReached, check_limit, current_limit, limit_this_process
 from .results import CountResult, SolveResult, Status, Timings
 from .timing import Deadline
 
@@ -38,13 +39,18 @@ _in_child_process = False
 _to_parent = None  # in a child: the pipe to the parent
 
 
-def _child_main(receive, send, parent: int, function: Callable[..., Any], item: Any, arguments: dict) -> None:
+def _child_main(receive, send, parent: int, function: Callable[..., Any], item: Any, arguments: dict,
+                memory_limit: int | None = None, nested: bool = False) -> None:
     global _in_child_process, _to_parent
     receive.close()  # the parent's end: with it open here, a write to a full pipe would wait for ever
     _exit_with_parent(parent)
-    _in_child_process, _to_parent = True, send
+    if not nested:
+        _in_child_process, _to_parent = True, send
+    limit_this_process(memory_limit)
     try:
         send.send(("result", function(item, **arguments)))
+    except MemoryError as exc:  # (what was allocated is free again: the message can be sent)
+        send.send(("memory", None) if memory_limit is not None else ("error", exc))
     except BaseException as exc:  # handed to the parent, which raises it
         try:
             send.send(("error", exc))
@@ -107,17 +113,27 @@ class Child:
 
     ``progress`` is the latest value the function reported (:func:`report_progress`), read
     while :meth:`done` waits; ``on_progress`` is also called with each as it comes in, and
-    ``on_answer`` with each answer (:func:`report_answer`; dropped without it)."""
+    ``on_answer`` with each answer (:func:`report_answer`; dropped without it).
+
+    ``memory_limit``: bytes the process may take (:func:`puzzlesat.memory.limit_this_process`);
+    a function that reaches it, by a :class:`MemoryError` or by dying (a C extension aborts on a
+    failed allocation; under a limit any silent death is read so), raises
+    :class:`~puzzlesat.memory.MemoryLimitReached` from :meth:`result`; a child forked where a
+    limit is set has it too (rlimits are inherited), and is read the same way. ``nested``: the
+    function may start children of its own (:func:`can_fork` stays true in it; its reports are
+    then not sent here)."""
 
     def __init__(self, function: Callable[..., Any], item: Any, arguments: dict, *,
-                 on_progress: Callable[[Any], None] | None = None, on_answer: Callable[[Any], None] | None = None) -> None:
+                 on_progress: Callable[[Any], None] | None = None, on_answer: Callable[[Any], None] | None = None,
+                 memory_limit: int | None = None, nested: bool = False) -> None:
         context = multiprocessing.get_context("fork")
         self.receive, send = context.Pipe(duplex=False)
         self.progress: Any = None
         self.on_progress, self.on_answer = on_progress, on_answer
-        self._final: tuple[str, Any] | None = None  # ("result" | "error" | "died", value)
-        self.process = context.Process(target=_child_main, args=(self.receive, send, os.getpid(), function, item, arguments),
-                                       daemon=True)
+        self.memory_limit = check_limit(memory_limit) if memory_limit is not None else current_limit()
+        self._final: tuple[str, Any] | None = None  # ("result" | "error" | "memory" | "died", value)
+        self.process = context.Process(target=_child_main, daemon=True,
+                                       args=(self.receive, send, os.getpid(), function, item, arguments, memory_limit, nested))
         self.process.start()
         send.close()
 
@@ -151,6 +167,8 @@ class Child:
             self.done(None)
         assert self._final is not None
         kind, value = self._final
+        if kind == "memory" or (kind == "died" and self.memory_limit is not None):
+            raise MemoryLimitReached(self.memory_limit)
         if kind == "died":
             raise PuzzlesatError("the solver process ended without an answer (out of memory?)")
         if kind == "error":
@@ -193,7 +211,7 @@ POLL_SECONDS = 0.05  # how often run_in_child asks ``stop_when`` while it waits
 
 def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadline: Deadline, *,
                  on_progress: Callable[[Any], None] | None = None, on_answer: Callable[[Any], None] | None = None,
-                 stop_when: Callable[[], bool] | None = None) -> Any:
+                 stop_when: Callable[[], bool] | None = None, memory_limit: int | None = None) -> Any:
     """``function(item, **arguments)`` in a forked process; None when it has not answered
     :data:`GRACE_SECONDS` after ``deadline`` (it is then killed, and its memory goes with it),
     or at once when ``deadline`` has already passed.
@@ -201,7 +219,8 @@ def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadl
     (:func:`report_progress`, :func:`report_answer`) before it answers or is killed. ``stop_when``,
     asked every POLL_SECONDS while the child runs, says when what it reported is all the caller
     needs: the child is then stopped and None returned at once (on a large board the work can
-    take seconds to clean up after it).
+    take seconds to clean up after it). ``memory_limit``: bytes the child may take; reaching it
+    raises :class:`~puzzlesat.memory.MemoryLimitReached` here.
 
     >>> def count_to(n):
     ...     for i in range(1, n + 1):
@@ -214,10 +233,15 @@ def run_in_child(function: Callable[..., Any], item: Any, arguments: dict, deadl
     [1, 2, 3]
     >>> run_in_child(count_to, 3, {}, Deadline(0.0)) is None   # no time: no process, no answer
     True
+    >>> try:
+    ...     run_in_child(lambda n: bytearray(n), 2**31, {}, Deadline(5.0), memory_limit=2**28)
+    ... except MemoryLimitReached as exc:
+    ...     print(exc)
+    memory limit of 256M reached
     """
     if deadline.expired():  # (a time limit of 0: "unknown" at once, as in process; no process started)
         return None
-    child = Child(function, item, arguments, on_progress=on_progress, on_answer=on_answer)
+    child = Child(function, item, arguments, on_progress=on_progress, on_answer=on_answer, memory_limit=memory_limit)
     try:
         remaining = deadline.remaining()
         ends = None if remaining is None else time.monotonic() + remaining + GRACE_SECONDS

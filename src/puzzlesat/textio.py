@@ -26,9 +26,10 @@ UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order mar
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
 
-def read_bytes(path: str | os.PathLike, *, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+def read_bytes(path: str | os.PathLike, *, max_bytes: int = MAX_INPUT_BYTES, raise_with: str = "max_bytes=") -> bytes:
     """The bytes of a file, at most ``max_bytes`` of them: a larger file, a device or a socket
-    is a ParseError naming the file and the limit (a pipe is read, capped).
+    is a ParseError naming the file and the limit (a pipe is read, capped); ``raise_with``
+    names, in that message, what raises the limit (the command line's flag).
 
     >>> read_bytes("/dev/zero")
     Traceback (most recent call last):
@@ -51,7 +52,7 @@ def read_bytes(path: str | os.PathLike, *, max_bytes: int = MAX_INPUT_BYTES) -> 
         raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
     if len(data) > max_bytes:
         raise ParseError(f"file is larger than the {max_bytes} bytes accepted "
-                         f"(the input limit: raise it with max_bytes=)", source=source)
+                         f"(the input limit: raise it with {raise_with})", source=source)
     return data
 
 

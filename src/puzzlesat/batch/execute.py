@@ -20,6 +20,7 @@ import traceback
 from typing import Any
 
 from ..errors import PuzzlesatError
+from ..memory import REASON
 from ..registry import get_family
 from .jobs import Job
 
@@ -44,6 +45,19 @@ def error_record(job: Job, message: str, seconds: float = 0.0) -> dict[str, Any]
     return record
 
 
+def memory_record(job: Job, seconds: float = 0.0) -> dict[str, Any]:
+    """A job whose work reached its memory limit: "unknown", with the reason "memory limit"
+    (the batch goes on).
+
+    >>> record = memory_record(Job("numberlink", "solve", "A.A"))
+    >>> record["status"], record["reason"], record["error"], record["objective"]
+    ('unknown', 'memory limit', None, 'unique')
+    """
+    record = error_record(job, "", seconds)
+    record.update(status="unknown", error=None, reason=REASON)
+    return record
+
+
 def puzzle_of(job: Job) -> Any:
     """The job's puzzle object: the one it carries, else read back from its text."""
     if job.puzzle is not None:
@@ -56,7 +70,8 @@ def puzzle_of(job: Job) -> Any:
 
 
 def execute(job: Job) -> dict[str, Any]:
-    """The record of one job (its time limit kept by the family's solvers)."""
+    """The record of one job (its time limit kept by the family's solvers); a
+    :class:`MemoryError` (the process's memory limit reached) makes it :func:`memory_record`."""
     if job.error is not None:
         return error_record(job, job.error)
     start = time.perf_counter()
@@ -70,6 +85,8 @@ def execute(job: Job) -> dict[str, Any]:
             body = family.solve_record(puzzle_of(job), options=options, time_limit=job.time_limit)
         else:
             body = family.verify_record(puzzle_of(job), options=options, time_limit=job.time_limit, answer=job.answer)
+    except MemoryError:  # (the process's memory limit: puzzlesat.memory)
+        return memory_record(job, time.perf_counter() - start)
     except (PuzzlesatError, ValueError, KeyError) as exc:
         if os.environ.get("PUZZLESAT_DEBUG"):
             raise

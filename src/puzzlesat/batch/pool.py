@@ -31,7 +31,8 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Hashable, Iterable, Iterator
 
 from ..registry import families
-from .execute import error_record, execute
+from ..memory import REASON, check_limit, limit_this_process
+from .execute import error_record, execute, memory_record
 from .jobs import Job
 
 START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -54,11 +55,12 @@ def _die_with(parent: int) -> None:
         os._exit(0)
 
 
-def _serve(conn: Connection, parent: int) -> None:
+def _serve(conn: Connection, parent: int, memory_limit: int | None = None) -> None:
     """A worker: take a job, send its record back, until told to stop (None), the pipe closes
-    or the pool's process is gone."""
+    or the pool's process is gone. ``memory_limit``: bytes this worker may take."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with(parent)
+    limit_this_process(memory_limit)
     while True:
         try:
             while not conn.poll(1.0):
@@ -76,9 +78,9 @@ def _serve(conn: Connection, parent: int) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, memory_limit: int | None = None) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, os.getpid()), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, os.getpid(), memory_limit), daemon=True)
         self.process.start()
         child.close()
         self.token: Hashable | None = None
@@ -115,16 +117,29 @@ def died(process: Any) -> str:
 
 
 class Pool:
-    """``workers`` processes; :meth:`imap` runs (token, job) pairs on them."""
+    """``workers`` processes; :meth:`imap` runs (token, job) pairs on them. ``memory_limit``:
+    bytes each worker may take; a job that reaches it is a record "unknown" with the reason
+    "memory limit" (:func:`~puzzlesat.batch.execute.memory_record`), whether it raised
+    MemoryError or its worker died of it (under a limit, a worker's death is read so), and its
+    worker is replaced (its heap may be left in pieces)."""
 
-    def __init__(self, workers: int, *, start_method: str = START_METHOD) -> None:
+    def __init__(self, workers: int, *, start_method: str = START_METHOD, memory_limit: int | None = None) -> None:
         if workers < 1:
             raise ValueError(f"a pool has 1 worker or more, not {workers}")
         self._context = multiprocessing.get_context(start_method)
+        self.memory_limit = check_limit(memory_limit)
         if start_method == "fork":
             families()  # (imported once here, every worker forked from now on has them)
-        self._workers = [_Worker(self._context) for _ in range(workers)]
+        self._workers = [self._start() for _ in range(workers)]
         self.replaced = 0  # workers started again after one died or was stopped
+
+    def _start(self) -> _Worker:
+        return _Worker(self._context, self.memory_limit)
+
+    def _died(self, job: Job, worker: _Worker) -> dict[str, Any]:
+        """The record of a job whose worker died under it."""
+        elapsed = time.monotonic() - worker.started
+        return memory_record(job, elapsed) if self.memory_limit is not None else error_record(job, died(worker.process), elapsed)
 
     @property
     def pids(self) -> list[int]:
@@ -164,14 +179,16 @@ class Pool:
                 record = worker.conn.recv()
             except (EOFError, OSError):
                 worker.process.join(timeout=2.0)
-                record = error_record(job, died(worker.process), time.monotonic() - worker.started)
+                record = self._died(job, worker)
                 self._replace(worker)
             else:
                 worker.job = worker.token = None
+                if record.get("reason") == REASON and record.get("status") == "unknown":
+                    self._replace(worker)
             return token, record
         if worker.process.sentinel in ready:
             worker.process.join(timeout=2.0)
-            record = error_record(job, died(worker.process), time.monotonic() - worker.started)
+            record = self._died(job, worker)
             self._replace(worker)
             return token, record
         limit = overrun(job.time_limit)
@@ -185,7 +202,7 @@ class Pool:
 
     def _replace(self, worker: _Worker, *, kill: bool = False) -> None:
         worker.stop(kill=kill)
-        self._workers[self._workers.index(worker)] = _Worker(self._context)
+        self._workers[self._workers.index(worker)] = self._start()
         self.replaced += 1
 
     def close(self, *, kill: bool = False) -> None:

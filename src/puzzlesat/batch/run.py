@@ -11,12 +11,15 @@ run again.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
-from .execute import execute
+from ..child import Child, can_fork
+from ..memory import MemoryLimitReached, held_memory, check_limit, limited
+from .execute import error_record, execute, memory_record
 from .jobs import Job
-from .pool import Pool, cpu_count
+from .pool import Pool, cpu_count, overrun
 from .progress import Progress
 from .store import Store, open_store
 
@@ -24,7 +27,8 @@ Tasks = Iterable[tuple[Hashable, Job]]
 
 
 def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = None, client: Any = None,
-        ordered: bool = True, on_progress: Callable[[Progress], None] | None = None) -> Iterator[dict[str, Any]]:
+        ordered: bool = True, on_progress: Callable[[Progress], None] | None = None,
+        memory_limit: int | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``jobs`` (each exactly the family's record with family, source, index,
     status, error and seconds), yielded as they finish.
 
@@ -36,6 +40,11 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
     and index), and every new record is committed to it as it arrives. A job whose key came
     earlier in the same batch runs once. ``ordered``: records in the order of ``jobs``,
     else as they finish. ``on_progress``: called with a :class:`Progress` after each record.
+    ``memory_limit``: bytes one job may take (None: no limit); a job that reaches it is a
+    record "unknown" with the reason "memory limit" and the batch goes on. It is set in each
+    worker; with ``workers=1`` a small job runs here with the limit set for its span, any other
+    in a forked child of its own (:func:`in_process`; all here where fork is not available). A
+    Dask cluster keeps its workers' own memory limits.
 
     Ctrl-C (KeyboardInterrupt) stops the workers and is raised again; the records yielded
     before it are in the store.
@@ -52,6 +61,7 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
     >>> [r["index"] for r in again], seen[-1].resumed, seen[-1].done
     ([0, 1, 2], 3, 3)
     """
+    memory_limit = check_limit(memory_limit)
     total = len(jobs) if hasattr(jobs, "__len__") else None  # (a stream's total is known once it is read)
     opened, close_store = open_store(store)
     pool = None
@@ -61,9 +71,9 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
 
             executor: Callable[[Tasks], Iterator[tuple[Hashable, dict[str, Any]]]] = lambda tasks: dask_imap(client, tasks)
         elif workers == 1:
-            executor = _inline
+            executor = _inline if memory_limit is None else lambda tasks: _bounded(tasks, memory_limit)
         else:
-            pool = Pool(workers if workers > 0 else cpu_count())
+            pool = Pool(workers if workers > 0 else cpu_count(), memory_limit=memory_limit)
             executor = pool.imap
         yield from _Batch(jobs, opened, ordered, total, on_progress).records(executor)
     except BaseException:
@@ -81,6 +91,50 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
 def _inline(tasks: Tasks) -> Iterator[tuple[Hashable, dict[str, Any]]]:
     for token, job in tasks:
         yield token, execute(job)
+
+
+IN_PROCESS_CHARS = 2_500  # a job whose puzzle text (or generated board) is this small runs here under a memory limit
+
+
+def in_process(job: Job, memory_limit: int) -> bool:
+    """Whether a job runs in this process under ``memory_limit`` (:func:`_bounded`): a
+    small puzzle, while this process holds under half the limit; else a forked child.
+
+    >>> from puzzlesat.batch import Job
+    >>> in_process(Job("numberlink", "solve", "A . A"), 2**40), in_process(Job("numberlink", "solve", "A . A" * 1000), 2**40)
+    (True, False)
+    """
+    size = len(job.text or "") if job.size is None else math.prod(job.size)
+    held = held_memory()
+    return size <= IN_PROCESS_CHARS and held is not None and held < memory_limit // 2
+
+
+def _bounded(tasks: Tasks, memory_limit: int) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+    """Each job under ``memory_limit``: a small one (:func:`in_process`) here, with the limit set
+    on this process for its span (a :class:`MemoryError` makes it "unknown"); any other in a
+    forked child of its own, whose death from the limit (a C extension may abort on a failed
+    allocation) ends that job, not this process. A child still running well past its time
+    limit is stopped, as in a pool (:func:`overrun`)."""
+    for token, job in tasks:
+        if not can_fork() or in_process(job, memory_limit):
+            with limited(memory_limit):
+                record = execute(job)
+            yield token, record
+            continue
+        start = time.perf_counter()
+        child = Child(execute, job, {}, memory_limit=memory_limit, nested=True)  # (its family may fork for its deadline)
+        try:
+            limit = overrun(job.time_limit)
+            if child.done(limit):
+                record = child.result()
+            else:
+                record = error_record(job, f"stopped after {limit:.1f}s: still running well past its time limit of "
+                                           f"{job.time_limit:g}s", time.perf_counter() - start)
+        except MemoryLimitReached:
+            record = memory_record(job, time.perf_counter() - start)
+        finally:
+            child.stop()
+        yield token, record
 
 
 def restamp(record: dict[str, Any], job: Job) -> dict[str, Any]:

@@ -36,6 +36,9 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
 """
 FORMAT = "1"  # the layout above; a store of another layout is refused, not misread
+# the rows a resume runs again: errors, and puzzles stopped by a memory limit (not part of the
+# job's key: a run with a larger limit may finish them)
+AGAIN = "({t}status IS 'error' OR json_extract({t}record, '$.reason') IS 'memory limit')"  # ({t}: a table prefix)
 
 
 class StoreError(Exception):
@@ -62,13 +65,14 @@ class Store:
 
     def put(self, job: Job, record: dict[str, Any]) -> bool:
         """Store the record of a finished job (committed at once); False when its key is
-        already there (the first record stays, unless it is an error: a new record replaces
-        an error, which may have been a worker killed or a run cut short)."""
+        already there (the first record stays, unless it is an error or a puzzle stopped by its
+        memory limit: a new record replaces an error, which may have been a worker killed or a
+        run cut short, and a record made under another memory limit)."""
         cursor = self._db.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
             "family=excluded.family, verb=excluded.verb, source=excluded.source, idx=excluded.idx, status=excluded.status, "
             "record=excluded.record, seconds=excluded.seconds, version=excluded.version, finished=excluded.finished "
-            "WHERE results.status = 'error'",
+            "WHERE " + AGAIN.format(t="results."),
             (job.key, job.family, job.verb, job.source, job.index, record.get("status"),
              json.dumps(record), record.get("seconds"), __version__, time.time()))  # (key order kept: a resumed record prints as it first did)
         return cursor.rowcount == 1
@@ -79,8 +83,9 @@ class Store:
 
     def keys(self, *, errors: bool = True) -> set[str]:
         """Every finished job's key (one query: what a resume checks against); ``errors=False``
-        leaves out the jobs whose record is an error (a resume runs those again)."""
-        query = "SELECT key FROM results" + ("" if errors else " WHERE status IS NOT 'error'")
+        leaves out the jobs whose record is an error or "unknown" by its memory limit (a resume
+        runs those again)."""
+        query = "SELECT key FROM results" + ("" if errors else " WHERE NOT " + AGAIN.format(t=""))
         return {key for (key,) in self._db.execute(query)}
 
     def get_many(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:

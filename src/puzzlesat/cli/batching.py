@@ -1,12 +1,12 @@
 """The batch flags of ``solve``, ``verify`` and ``generate`` (``-j``, ``--unordered``,
-``--store``, ``--scheduler``, ``--dask``) and the loop that runs a command's puzzles through
+``--store``, ``--scheduler``, ``--dask``, ``--memory-limit``) and the loop that runs a command's puzzles through
 the one batch engine (:func:`puzzlesat.batch.run`), with the progress line drawn from the
 engine's progress data. A command lists its slots in input order: a job to run, or a record it
 made itself (an input that could not be read); :func:`records` yields (slot, record) in that
 order, or as the jobs finish with ``--unordered``.
 
 >>> from puzzlesat.batch import Job
->>> args = argparse.Namespace(jobs=1, unordered=False, store=None, scheduler=None, dask=None)
+>>> args = argparse.Namespace(jobs=1, unordered=False, store=None, scheduler=None, dask=None, memory_limit=None)
 >>> slots = [Slot(record={"status": "error", "index": None}),
 ...          Slot(job=Job.generate("swap", (2, 1), seed=0, options={"difficulty": "easy"}))]
 >>> [record["status"] for _, record in records(args, slots)]
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..batch import Job, Progress as BatchProgress, run
-from .arguments import count_argument
+from ..memory import DEFAULT_SHARE, default_memory_limit, describe_memory, parse_memory
+from .arguments import converter, count_argument
 
 
 def jobs_argument(text: str) -> int:
@@ -54,6 +55,15 @@ def add_batch_options(p: argparse.ArgumentParser, *, unordered: bool = True) -> 
                        help="results store: every record is kept; a rerun skips what is done, a repeated puzzle runs once")
     group.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on this Dask scheduler's workers")
     group.add_argument("--dask", type=count_argument, default=None, metavar="N", help="run on a local Dask cluster of N workers")
+    default = default_memory_limit()
+    here = f"; here {describe_memory(default)}" if default is not None else ""
+    group.add_argument("--memory-limit", type=memory_argument, default=default, metavar="SIZE",
+                       help=f"memory one puzzle may take, e.g. 500M, 2G, or none; past it the puzzle ends as unknown "
+                            f"(reason: memory limit) and the batch goes on (default: {DEFAULT_SHARE:.0%}".replace("%", "%%")
+                            + f" of physical memory{here})")
+
+
+memory_argument = converter(parse_memory, "memory size")
 
 
 def batch_problem(args: argparse.Namespace) -> str | None:
@@ -147,7 +157,7 @@ def records(args: argparse.Namespace, slots: list[Slot], *,
     ordered = not getattr(args, "unordered", False)
     with cluster(args) as client:
         found = run(jobs, workers=getattr(args, "jobs", 1), store=getattr(args, "store", None), client=client,
-                    ordered=ordered, on_progress=on_progress)
+                    ordered=ordered, on_progress=on_progress, memory_limit=getattr(args, "memory_limit", None))
         try:
             if ordered:
                 for slot in slots:

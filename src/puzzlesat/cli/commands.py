@@ -42,7 +42,8 @@ def stop_if_interrupted() -> None:
 
 
 def load(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
-    return load_items(source, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args)
+    return load_items(source, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args,
+                      max_bytes=getattr(args, "max_input_bytes", None))
 
 
 def verb_options(family: Family, verb: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -181,7 +182,7 @@ def command_verify(args: argparse.Namespace) -> int:
     sources = list(expand_paths(args.paths))
     answers: dict[str, str] = {}
     unpaired_answers: list[str] = []
-    table = answer_table(args.answers) if args.answers is not None else None
+    table = answer_table(args.answers, max_bytes=args.max_input_bytes) if args.answers is not None else None
     if table is not None:  # one file answers many puzzles, by name: every puzzle is checked against it
         sources = [source for source in sources if is_url(source) or os.path.realpath(source) != os.path.realpath(args.answers)]
         answers = {source: args.answers for source in sources}
@@ -291,7 +292,7 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
             yield items[index], Slot(record=error_record(family, source, index, f"--answers pairs an answer file with a file of one puzzle; this one holds {len(items)}"))
         else:
             try:
-                stated = (answer_path, read_source(answer_path))
+                stated = (answer_path, read_source(answer_path, max_bytes=args.max_input_bytes))
             except ParseError as exc:
                 yield items[index], Slot(record=error_record(family, source, index, str(exc)))
                 continue

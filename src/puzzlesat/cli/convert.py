@@ -15,7 +15,8 @@ from .inputs import load_items
 
 def command_convert(args: argparse.Namespace) -> int:
     try:
-        family, items = load_items(args.input, family=args.family, fmt=args.fmt, options=args)
+        family, items = load_items(args.input, family=args.family, fmt=args.fmt, options=args,
+                                    max_bytes=args.max_input_bytes)
     except ParseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

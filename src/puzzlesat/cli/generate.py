@@ -7,12 +7,14 @@ standard output; ``--json`` prints one record per puzzle instead (``docs/record.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any
 
 from ..errors import PuzzlesatError
 from ..family import Family, Generated
+from ..memory import REASON, describe_memory, limited
 from ..registry import family_for_path, get_family
 from .batching import Slot, records, uses_engine
 from .output import Progress
@@ -25,6 +27,11 @@ def generate_option_names(family: Family) -> list[str]:
         if option.name not in names:
             names.append(option.name)
     return names
+
+
+def past_limit(args: argparse.Namespace) -> str:
+    """What a puzzle that reached ``--memory-limit`` is told."""
+    return f"{REASON} of {describe_memory(args.memory_limit)} reached (--memory-limit)"
 
 
 def command_generate(args: argparse.Namespace) -> int:
@@ -54,15 +61,21 @@ def command_generate(args: argparse.Namespace) -> int:
         print(f"note: a {family.name} pack of this size is a folder of puzzle files: it is made in this process, "
               "one puzzle at a time (-j, --store and Dask are not used)", file=sys.stderr)
     status = 0
+    bounded = limited(args.memory_limit) if getattr(args, "memory_limit", None) is not None else contextlib.nullcontext()
     try:
-        for entry in writer:
-            progress.close()  # (a line is never printed on the bar's)
-            if args.json:
-                print(json.dumps({"error": None, **entry.record}), flush=True)  # (the schema's keys: no error)
-            elif args.out is None:
-                first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
-                print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
-            progress.advance(note=f"{entry.generated.tries} tries")
+        with bounded:  # (made in this process: a draw past the limit raises MemoryError)
+            for entry in writer:
+                progress.close()  # (a line is never printed on the bar's)
+                if args.json:
+                    print(json.dumps({"error": None, **entry.record}), flush=True)  # (the schema's keys: no error)
+                elif args.out is None:
+                    first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
+                    print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
+                progress.advance(note=f"{entry.generated.tries} tries")
+    except MemoryError:  # the puzzles before stay
+        progress.close()
+        print(f"error: puzzle {writer.resumed + writer.tally.made}: {past_limit(args)}", file=sys.stderr)
+        status = 1
     except KeyboardInterrupt:
         progress.close()
         kept = writer.resumed + writer.tally.made
@@ -108,7 +121,7 @@ def generate_through_engine(args: argparse.Namespace, writer: Any, progress: Pro
             entry = None
             for attempt in range(1, DUPLICATE_RETRIES + 1):
                 if record["status"] != "generated":
-                    raise PuzzlesatError(record["error"])
+                    raise PuzzlesatError(record["error"] or past_limit(args))
                 made = Generated(None, None, seed=record["seed"], tries=record["tries"], facts=record.get("pack_facts") or {},
                                  seconds=record.get("seconds") or 0.0)
                 body = {key: value for key, value in record.items()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import sys
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -17,11 +16,11 @@ from typing import Any, Iterator, Mapping, Sequence
 from ..errors import ParseError, PuzzlesatError
 from ..family import Family
 from ..registry import detect_family, families, family_for_format, family_for_path, get_family
-from ..textio import UTF16_BOMS, as_text, utf16_without_bom
+from ..textio import MAX_INPUT_BYTES, UTF16_BOMS, as_text, read_bytes, utf16_without_bom
 
 SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # a file name up to its first ".", "-" or "_", any case
 SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
-MAX_FILE_BYTES = 64 * 1024 * 1024
+FLAG = "--max-input-bytes"  # what raises the input limit, named in its error
 WEB_PREFIXES = ("http://", "https://")
 
 
@@ -141,13 +140,13 @@ def answer_files(sources: Sequence[str], answers: str) -> dict[str, str]:
     return found
 
 
-def answer_table(path: str) -> tuple[Family, dict[str, str]] | None:
+def answer_table(path: str, *, max_bytes: int | None = None) -> tuple[Family, dict[str, str]] | None:
     """``--answers`` naming one file of answers to many puzzles, matched by puzzle name: the
     family it answers and its table (name -> answer text), or None for anything else (an answer
     file of one puzzle, or a folder). A family reads such tables with its ``answer_table`` verb."""
     if is_url(path) or not os.path.isfile(path):
         return None
-    text = read_source(path)
+    text = read_source(path, max_bytes=max_bytes)
     for family in families():
         table = family.answer_table(text, path) if family.answer_table is not None else None
         if table is not None:
@@ -178,30 +177,24 @@ def answers_without_puzzle(sources: Sequence[str], answers: str, found: dict[str
     return list(left.values())
 
 
-def read_source(source: str) -> str:
-    """The text of a file (or the URL itself), with clear errors for missing or binary files."""
+def read_source(source: str, *, max_bytes: int | None = None) -> str:
+    """The text of a file (or the URL itself), with clear errors for missing or binary files;
+    at most ``max_bytes`` (``--max-input-bytes``; default :data:`puzzlesat.textio.MAX_INPUT_BYTES`)."""
+    limit = MAX_INPUT_BYTES if max_bytes is None else max_bytes
     if is_url(source):
         if not is_puzzle_url(source):
             raise ParseError("web addresses are not fetched: download the file first "
                              "(puzzle URLs a family reads, such as puzz.link's, are read as they stand)", source=source)
         return source
-    try:
-        if source == "-":  # standard input
-            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-            size = len(data)
-        else:
-            mode = os.stat(source).st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe is read like standard input
-                kind = "a folder" if stat.S_ISDIR(mode) else "a device or socket"
-                raise ParseError(f"not a puzzle file: {kind}", source=source)
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)  # capped: never read without end
-            size = os.path.getsize(source) if stat.S_ISREG(mode) else len(data)
-    except OSError as exc:
-        raise ParseError(f"cannot read file: {exc.strerror or exc}", source=source) from None
-    if size > MAX_FILE_BYTES:
-        what = "input" if source == "-" else f"file is {size} bytes,"
-        raise ParseError(f"{what} larger than the {MAX_FILE_BYTES} bytes accepted", source=source)
+    if source == "-":  # standard input
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise ParseError(f"input larger than the {limit} bytes accepted (the input limit: raise it with {FLAG})",
+                             source=source)
+    else:
+        if os.path.isdir(source):
+            raise ParseError("not a puzzle file: a folder", source=source)
+        data = read_bytes(source, max_bytes=limit, raise_with=FLAG)
     if b"\x00" in data and not data.startswith(UTF16_BOMS):  # (UTF-16 text has NUL bytes)
         order = utf16_without_bom(data)
         if order is not None:
@@ -240,12 +233,12 @@ def family_options(family: Family, values: Mapping[str, Any] | Any) -> dict[str,
 
 
 def load_items(source: str, *, family: str | None = None, fmt: str | None = None,
-               options: Mapping[str, Any] | Any = None) -> tuple[Family, list[Any]]:
-    """The family and puzzles of one input (``Family.load``); a ParseError raised here carries
-    ``.family`` (the family the input was read as, or the best guess when it could not be
-    read), so error records still name it."""
+               options: Mapping[str, Any] | Any = None, max_bytes: int | None = None) -> tuple[Family, list[Any]]:
+    """The family and puzzles of one input (``Family.load``; at most ``max_bytes`` read, see
+    :func:`read_source`); a ParseError raised here carries ``.family`` (the family the input
+    was read as, or the best guess when it could not be read), so error records still name it."""
     try:
-        text = read_source(source)
+        text = read_source(source, max_bytes=max_bytes)
     except ParseError as exc:
         exc.family = named_family(source, family=family, fmt=fmt)  # type: ignore[attr-defined]
         raise
@@ -277,7 +270,8 @@ def one_puzzle(args: Any, *, verb: str) -> tuple[Family, int, Any] | None:
     puzzle is unreadable. An input of several puzzles without ``--index``: ``render`` draws the
     first and says so, ``export`` asks for ``--index``."""
     try:
-        family, items = load_items(args.input, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args)
+        family, items = load_items(args.input, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args,
+                                   max_bytes=getattr(args, "max_input_bytes", None))
     except ParseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None

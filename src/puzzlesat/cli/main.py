@@ -17,7 +17,9 @@ from typing import Sequence
 from ..batch import StoreError
 from ..errors import PuzzlesatError
 from ..family import Family, Objective, Option
+from ..memory import describe_memory, parse_bytes
 from ..registry import families
+from ..textio import MAX_INPUT_BYTES
 from . import certificates, commands
 from .batching import add_batch_options, batch_problem
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
@@ -62,10 +64,16 @@ def add_family_options(p: argparse.ArgumentParser, which: str = "options") -> No
             taken.add(option.flag)
 
 
+input_bytes_argument = converter(lambda text: parse_bytes(text, what="input size"), "input size")
+
+
 def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True, methods: bool = True) -> None:
     p.add_argument("--family", choices=[f.name for f in families()], help="puzzle family (default: from the file ending or content)")
     p.add_argument("--format", dest="fmt", help="input format (default: detected); see each family's docs")
     p.add_argument("--index", type=index_argument, help="only the puzzle at this position in a multi-puzzle file (from 0)")
+    p.add_argument("--max-input-bytes", type=input_bytes_argument, default=MAX_INPUT_BYTES, metavar="SIZE",
+                   help=f"the most one input file may hold, e.g. 200M (default {describe_memory(MAX_INPUT_BYTES)}; "
+                        "a larger file is an error naming the limit)")
     if methods:
         p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds allowed per puzzle (then: unknown)")
         offered = "; ".join(f"{f.name}: {', '.join(m.name for m in f.methods)}" for f in families() if f.methods)
@@ -106,7 +114,7 @@ def add_generate_parser(gen: argparse._SubParsersAction, family: Family) -> None
     gp.add_argument("--json", action="store_true", help="print one JSON record per puzzle")
     add_batch_options(gp, unordered=False)
     group = gp.add_argument_group(f"{family.name} settings")
-    taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask"}
+    taken = {"size", "count", "seed", "out", "time_limit", "json", "jobs", "unordered", "store", "scheduler", "dask", "memory_limit"}
     for option in (*family.generate_options, *family.options):  # (its rules too: puzzles are made under them)
         if option.name in taken:
             continue

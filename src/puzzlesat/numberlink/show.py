@@ -47,7 +47,7 @@ def show(puzzle: Any, record: Mapping[str, Any], *, verb: str, colour: bool, whe
     has several."""
     head = f"{record['status']}"
     if record["status"] == "unknown":  # (as Roller and Swap say it)
-        head += " (time limit)"
+        head += " (memory limit)" if record.get("reason") == "memory limit" else " (time limit)"
     if record["status"] == "solved":
         head += f", {uniqueness_text(record.get('unique'))}"
     if record.get("differs"):
