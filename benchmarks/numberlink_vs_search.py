@@ -27,7 +27,6 @@ import argparse
 import importlib
 import json
 import math
-import os
 import random
 import statistics
 import sys
@@ -36,7 +35,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
+from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, data_folder, json_path
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
@@ -46,7 +45,7 @@ from puzzlesat.cli.arguments import seconds_argument
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")
 
-DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "numberlink"
+DATA = data_folder() / "numberlink"
 SAT_METHOD = "sat-cadical195"
 SEARCH_METHOD = "backtracking"
 QUICK_SIZES = (5, 7, 10, 15, 20, 25, 30)
