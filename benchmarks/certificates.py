@@ -28,13 +28,14 @@ from typing import Any, Iterator, Sequence
 
 from pysat.solvers import Solver
 
+import puzzlesat
 from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.certify import certify
 from puzzlesat.proofcheck import check_certificate
 from puzzlesat.registry import get_family
 from puzzlesat.cli.arguments import seconds_argument
 
-ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = Path(puzzlesat.__file__).resolve().parent / "examples"  # (package data: there in a checkout and a wheel)
 SOLVERS = ("cadical195", "glucose4", "minisat22")
 DEFAULT_LIMIT = 60.0
 
@@ -52,14 +53,14 @@ def sample(quick: bool) -> Iterator[tuple[str, str, str, Any, dict]]:
     per_file = 1 if quick else 3
     for name, options in (("numberlink", {}), ("numberlink", {"no_self_touch": True})):
         family = get_family(name)
-        for path in sorted((ROOT / "examples" / "numberlink").glob("*.nl")):
+        for path in sorted((EXAMPLES / "numberlink").glob("*.nl")):
             puzzles = family.load(path.read_text(), source=str(path), fmt=None, options=family.defaults())
             for i, puzzle in enumerate(puzzles[:per_file]):
                 if not isinstance(puzzle, Exception) and "x" in family.size_text(puzzle) and family.size_text(puzzle).count("x") == 1:
                     yield name, "examples" + ("-nst" if options else ""), f"{path.name}#{i}", puzzle, options
     for name, folder, ending in (("roller", "roller", "*.roller"), ("swap", "swap", "*.swap")):
         family = get_family(name)
-        for path in sorted((ROOT / "examples" / folder).glob(ending)):
+        for path in sorted((EXAMPLES / folder).glob(ending)):
             puzzles = family.load(path.read_text(), source=str(path), fmt=None, options=family.defaults())
             for i, puzzle in enumerate(puzzles[:per_file]):
                 if not isinstance(puzzle, Exception):
