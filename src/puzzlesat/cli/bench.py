@@ -8,9 +8,6 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-EXAMPLE_FAMILIES = ("numberlink", "roller", "swap")  # the folders of puzzlesat/examples
-
-
 def _benchmark_folder() -> Path | None:
     """The ``benchmarks`` package: a source checkout's (beside ``src/``), else the one installed
     with the wheel; None when neither is there (nothing imported)."""
@@ -84,12 +81,11 @@ def bundled_examples() -> list[tuple[str, resources.abc.Traversable]]:
     >>> "numberlink/first_5x5.nl" in paths and "roller/small.roller" in paths
     True
     """
-    root = resources.files("puzzlesat") / "examples"
     found = []
-    for family in EXAMPLE_FAMILIES:
-        for item in (root / family).iterdir():
-            if item.is_file() and not item.name.startswith((".", "_")):
-                found.append((f"{family}/{item.name}", item))
+    for folder in (resources.files("puzzlesat") / "examples").iterdir():  # (one folder per family)
+        if folder.is_dir() and not folder.name.startswith((".", "_")):
+            found += [(f"{folder.name}/{item.name}", item) for item in folder.iterdir()
+                      if item.is_file() and not item.name.startswith((".", "_"))]
     return sorted(found, key=lambda pair: pair[0])
 
 

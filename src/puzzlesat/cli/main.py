@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots "
                    "(default benchmarks/results/latest in a checkout, else ./puzzlesat-bench)")
     p.add_argument("--data", type=bench.data_folder_argument, default=None, metavar="DIR",
-                   help="the public data sets' folder (numberlink/, roller/ inside); default $PUZZLESAT_SHARED_DATA, "
+                   help="the public data sets' folder (one folder per family inside); default $PUZZLESAT_SHARED_DATA, "
                    "else ../shared/data beside a checkout; absent sets are named in the report")
     modules = ", ".join(bench.benchmark_modules()) or "those of benchmarks/"
     p.add_argument("--only", nargs="+", metavar="MODULE", help=f"run only these benchmark modules ({modules})")
