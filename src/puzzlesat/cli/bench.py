@@ -8,6 +8,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+
 def _benchmark_folder() -> Path | None:
     """The ``benchmarks`` package: a source checkout's (beside ``src/``), else the one installed
     with the wheel; None when neither is there (nothing imported)."""
