@@ -83,8 +83,9 @@ def data_folder() -> Path:
 
 
 def data_note() -> dict[str, Any]:
-    """What a run's report says of the public data: the folder, and which families' sets are
-    present and absent in it (an absent family's benchmarks measure its generated sets only).
+    """What a run's report says of the public data: the folder, whether it was given (``--data``
+    or ``$PUZZLESAT_SHARED_DATA``) or is the default, and which families' sets are present and
+    absent in it (an absent family's benchmarks measure its generated sets only).
 
     >>> os.environ[DATA_VARIABLE] = "/no/such/folder"; data_note()["absent"]
     ['numberlink', 'roller']
@@ -92,7 +93,8 @@ def data_note() -> dict[str, Any]:
     """
     folder = data_folder()
     present = [family for family in DATA_FAMILIES if (folder / family).is_dir()]
-    return {"folder": str(folder), "present": present, "absent": [f for f in DATA_FAMILIES if f not in present]}
+    return {"folder": str(folder), "given": bool(os.environ.get(DATA_VARIABLE)), "present": present,
+            "absent": [f for f in DATA_FAMILIES if f not in present]}
 
 
 ROW_KEYS = (

@@ -547,11 +547,15 @@ def test_the_report_names_absent_public_data(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(runner, "MODULES", ("nodata",))
     printed: list[str] = []
     notes = runner.run_all(["nodata"], time_limit=1.0, quick=True, out=tmp_path / "out", echo=printed.append)
-    assert notes["data"] == {"folder": str(empty), "present": ["roller"], "absent": ["numberlink"]}
+    assert notes["data"] == {"folder": str(empty), "given": True, "present": ["roller"], "absent": ["numberlink"]}
     text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
     assert f"**public data absent**: no numberlink sets under {empty}" in text and "--data DIR" in text
     assert f"- public data: {empty} (roller)" in text
     assert any("numberlink data absent" in line for line in printed)
+    # no folder given: the report says the folder it looked in was only the default
+    notes["data"] = {**notes["data"], "given": False, "present": [], "absent": ["numberlink", "roller"]}
+    text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
+    assert f"no numberlink or roller sets under {empty}, the default, as no folder was given" in text
 
 
 def test_bench_data_option_is_where_the_modules_read(monkeypatch, tmp_path) -> None:
