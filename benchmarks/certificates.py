@@ -38,7 +38,7 @@ from puzzlesat.cli.arguments import seconds_argument
 EXAMPLES = Path(puzzlesat.__file__).resolve().parent / "examples"  # (package data: there in a checkout and a wheel)
 SOLVERS = ("cadical195", "glucose4", "minisat22")
 DEFAULT_LIMIT = 60.0
-QUICK_CELLS = 100  # --quick certifies the examples up to 10x10 only (the larger ones take most of a run's minute)
+QUICK_CELLS = 100  # --quick certifies the examples up to 10x10 only (the larger ones run to the time limit)
 
 
 def _row(family: str, set_name: str, instance: str, size: str, cells: int, task: str, **extra: Any) -> dict[str, Any]:
