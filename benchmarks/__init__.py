@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+DATA_VARIABLE = "PUZZLESAT_SHARED_DATA"  # where the public data sets are (``bench --data DIR`` sets it)
+DATA_FAMILIES = ("numberlink", "roller")  # the families whose benchmarks read public sets (Swap's are generated)
 INTERRUPTED = 130  # exit status of a run cut short by Ctrl-C (after its partial table)
 JSON_HELP = "write the rows to PATH as JSON lines, each as soon as it is measured (a new file per run)"
 GAUGE_ADDITIONS = 1_000_000  # the machine gauge's loop
@@ -67,6 +69,33 @@ def json_path(text: str) -> Path:
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return Path(text)
+
+def data_folder() -> Path:
+    """The public data sets' folder: ``$PUZZLESAT_SHARED_DATA``, or else ``../shared/data``
+    beside a source checkout (one folder per family inside, e.g. ``numberlink/``).
+
+    >>> os.environ[DATA_VARIABLE] = "/srv/sets"; str(data_folder())
+    '/srv/sets'
+    >>> del os.environ[DATA_VARIABLE]
+    """
+    default = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    return Path(os.environ.get(DATA_VARIABLE) or default)
+
+
+def data_note() -> dict[str, Any]:
+    """What a run's report says of the public data: the folder, whether it was given (``--data``
+    or ``$PUZZLESAT_SHARED_DATA``) or is the default, and which families' sets are present and
+    absent in it (an absent family's benchmarks measure its generated sets only).
+
+    >>> os.environ[DATA_VARIABLE] = "/no/such/folder"; data_note()["absent"]
+    ['numberlink', 'roller']
+    >>> del os.environ[DATA_VARIABLE]
+    """
+    folder = data_folder()
+    present = [family for family in DATA_FAMILIES if (folder / family).is_dir()]
+    return {"folder": str(folder), "given": bool(os.environ.get(DATA_VARIABLE)), "present": present,
+            "absent": [f for f in DATA_FAMILIES if f not in present]}
+
 
 ROW_KEYS = (
     "family",     # "numberlink" | "roller" | "swap"

@@ -2,7 +2,8 @@
 
     python -m benchmarks --quick                 # a small run (seconds to a few minutes)
     python -m benchmarks --time-limit 60 --out benchmarks/results/full
-    puzzlesat bench --quick                      # the same, from the command line tool
+    puzzlesat bench --quick                      # the same, from the command line tool (any folder)
+    puzzlesat bench --quick --data ~/sets        # the public data sets in ~/sets (or $PUZZLESAT_SHARED_DATA)
 
 Each module in ``MODULES`` exposes ``run(*, time_limit, quick=False)`` yielding rows (see
 ``benchmarks.ROW_KEYS``). Rows are appended to ``OUT/rows.jsonl`` as they come, flushed one by
@@ -29,10 +30,11 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from benchmarks import ROW_KEYS, machine_gauge, provenance
+from benchmarks import DATA_VARIABLE, ROW_KEYS, data_note, machine_gauge, provenance
 from benchmarks.report import write_report
 from puzzlesat.registry import families
 from puzzlesat.cli.arguments import seconds_argument
+from puzzlesat.cli.bench import data_folder_argument
 
 # The benchmarks the report expects (a missing one is named as missing): one module per family of
 # the registry, named after it, and the comparisons and generator measurements beside them; then
@@ -45,7 +47,9 @@ MODULES = EXPECTED + tuple(sorted(
     if path.stem not in EXPECTED and path.stem not in NOT_BENCHMARKS and not path.stem.startswith("_")
 ))
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "benchmarks" / "results" / "latest"
+# Rows and report go into a checkout's benchmarks/results/latest; installed from a wheel, into the
+# current folder's puzzlesat-bench/ (never into site-packages).
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "latest" if (ROOT / "pyproject.toml").is_file() else Path("puzzlesat-bench")
 DEFAULT_LIMIT = 10.0
 QUICK_LIMIT = 2.0
 QUICK_BUDGET = 420.0  # wall seconds per module in --quick (a module past it is stopped, its rows kept)
@@ -213,7 +217,10 @@ def run_all(
     notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
                              "interrupted": False, "module_budget": budget, "empty": [],
                              "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance(),
-                             "gauge_start_s": machine_gauge()}
+                             "gauge_start_s": machine_gauge(), "data": data_note()}
+    for family in notes["data"]["absent"]:
+        echo(f"[bench] public {family} data absent under {notes['data']['folder']}: its sets are not measured "
+             f"(give the folder with --data DIR or ${DATA_VARIABLE})")
     source = rows_in_child if isolate else rows_in_process
     with rows_path.open("w", encoding="utf-8") as sink:
         for name in modules:
@@ -276,6 +283,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S",
                         help=f"wall seconds per module before it is stopped, its rows kept (default: none; {QUICK_BUDGET:g} with --quick)")
     parser.add_argument("--in-process", action="store_true", help="run modules in this process (no budget enforcement; for debugging)")
+    parser.add_argument("--data", type=data_folder_argument, default=None, metavar="DIR", help=DATA_HELP)
+
+
+DATA_HELP = (f"the public data sets' folder (one folder per family inside: numberlink/, roller/); default ${DATA_VARIABLE}, "
+             "else ../shared/data beside a checkout; absent sets are named in the report")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -283,6 +295,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     modules = args.only or MODULES
     out = Path(args.out) if args.out else DEFAULT_OUT
     budget = getattr(args, "module_budget", None)
+    if getattr(args, "data", None) is not None:  # (read by the modules, in this process and in their own)
+        os.environ[DATA_VARIABLE] = str(args.data)
     if budget is None and args.quick:
         budget = QUICK_BUDGET
     notes = run_all(modules, time_limit=time_limit, quick=args.quick, out=out, isolate=not getattr(args, "in_process", False), budget=budget)

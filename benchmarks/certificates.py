@@ -28,15 +28,17 @@ from typing import Any, Iterator, Sequence
 
 from pysat.solvers import Solver
 
+import puzzlesat
 from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 from puzzlesat.certify import certify
 from puzzlesat.proofcheck import check_certificate
 from puzzlesat.registry import get_family
 from puzzlesat.cli.arguments import seconds_argument
 
-ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = Path(puzzlesat.__file__).resolve().parent / "examples"  # (package data: there in a checkout and a wheel)
 SOLVERS = ("cadical195", "glucose4", "minisat22")
 DEFAULT_LIMIT = 60.0
+QUICK_CELLS = 100  # --quick certifies the examples up to 10x10 only (the larger ones run to the time limit)
 
 
 def _row(family: str, set_name: str, instance: str, size: str, cells: int, task: str, **extra: Any) -> dict[str, Any]:
@@ -50,19 +52,23 @@ def _row(family: str, set_name: str, instance: str, size: str, cells: int, task:
 def sample(quick: bool) -> Iterator[tuple[str, str, str, Any, dict]]:
     """(family, set, instance, puzzle, options) of the certify+check sample."""
     per_file = 1 if quick else 3
+
+    def small(family, puzzle) -> bool:
+        return not quick or _cells(family.size_text(puzzle)) <= QUICK_CELLS
+
     for name, options in (("numberlink", {}), ("numberlink", {"no_self_touch": True})):
         family = get_family(name)
-        for path in sorted((ROOT / "examples" / "numberlink").glob("*.nl")):
+        for path in sorted((EXAMPLES / "numberlink").glob("*.nl")):
             puzzles = family.load(path.read_text(), source=str(path), fmt=None, options=family.defaults())
             for i, puzzle in enumerate(puzzles[:per_file]):
-                if not isinstance(puzzle, Exception) and "x" in family.size_text(puzzle) and family.size_text(puzzle).count("x") == 1:
+                if not isinstance(puzzle, Exception) and family.size_text(puzzle).count("x") == 1 and small(family, puzzle):
                     yield name, "examples" + ("-nst" if options else ""), f"{path.name}#{i}", puzzle, options
     for name, folder, ending in (("roller", "roller", "*.roller"), ("swap", "swap", "*.swap")):
         family = get_family(name)
-        for path in sorted((ROOT / "examples" / folder).glob(ending)):
+        for path in sorted((EXAMPLES / folder).glob(ending)):
             puzzles = family.load(path.read_text(), source=str(path), fmt=None, options=family.defaults())
             for i, puzzle in enumerate(puzzles[:per_file]):
-                if not isinstance(puzzle, Exception):
+                if not isinstance(puzzle, Exception) and small(family, puzzle):
                     yield name, "examples", f"{path.name}#{i}", puzzle, {}
     try:
         from benchmarks import numberlink as nl_bench, roller as roller_bench
@@ -73,6 +79,18 @@ def sample(quick: bool) -> Iterator[tuple[str, str, str, Any, dict]]:
             yield "roller", "starhermit", level.name, level, {}
     except Exception:  # the public data is absent: the bundled examples stand alone
         return
+
+
+def _cells(size: str) -> int:
+    """Cells of a board from its size text.
+
+    >>> _cells("14x12"), _cells("4x4x2")
+    (168, 32)
+    """
+    cells = 1
+    for side in size.split("x"):
+        cells *= int(side)
+    return cells
 
 
 def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float) -> dict[str, Any]:
@@ -208,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.certificates", description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per certificate (default 60)")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
-    parser.add_argument("--quick", action="store_true", help="one puzzle per example file, 5 per public set, 5 boards per family")
+    parser.add_argument("--quick", action="store_true", help=f"one puzzle per example file (boards up to {QUICK_CELLS} cells), 5 per public set, 5 boards per family")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     with RowWriter(args.json) as writer:

@@ -6,7 +6,7 @@
 Both solvers get the same puzzles and the same limit, for two tasks: ``solve`` (first answer)
 and ``solve+unique`` (count answers up to 2: unique, several, none). Instances: the public 2-D
 cover-all sets in ``../shared/data/numberlink`` (skipped cleanly when absent; a sample unless
-``--all-public``) and generated boards from 5x5 up to 30x30 (40x40 outside ``--quick``), drawn
+``--all-public``) and generated boards from 5x5 up to 40x40 (5x5, 10x10 and 20x20 in ``--quick``), drawn
 by the quality pipeline (its boards before the acceptance filters) and by the union-find
 partition (seeded, not required to be unique).
 
@@ -27,7 +27,6 @@ import argparse
 import importlib
 import json
 import math
-import os
 import random
 import statistics
 import sys
@@ -36,7 +35,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
+from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, data_folder, json_path
 from puzzlesat.numberlink import backtracking
 from puzzlesat.numberlink.formats import read
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
@@ -46,10 +45,10 @@ from puzzlesat.cli.arguments import seconds_argument
 gen = importlib.import_module("puzzlesat.numberlink.generate")
 sat = importlib.import_module("puzzlesat.numberlink.solve")
 
-DATA = Path(os.environ.get("PUZZLESAT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "numberlink"
+DATA = data_folder() / "numberlink"
 SAT_METHOD = "sat-cadical195"
 SEARCH_METHOD = "backtracking"
-QUICK_SIZES = (5, 7, 10, 15, 20, 25, 30)
+QUICK_SIZES = (5, 10, 20)  # one board per size and generator (--quick, over every module, stays within a minute)
 FULL_SIZES = (5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40)
 MAX_PUBLIC_CELLS = 50 * 50
 
@@ -58,10 +57,10 @@ MAX_PUBLIC_CELLS = 50 * 50
 def public_instances(*, quick: bool, everything: bool = False) -> Iterator[tuple[str, str, Puzzle]]:
     """(set, instance, puzzle) for the 2-D public puzzles up to 50x50 (a sample by default)."""
     plan = [
-        ("janko", DATA / "thomasahle-numberlink" / "puzzles" / "janko", 10 if quick else 3),
-        ("flowfree-inputs1", DATA / "thomasahle-numberlink" / "puzzles" / "inputs1", 3 if quick else 1),
-        ("mzucker", DATA / "mzucker-flow_solver" / "puzzles", 4 if quick else 1),
-        ("houston", DATA / "HoustonWeHaveABug-FlowFree" / "puzzles", 6 if quick else 1),
+        ("janko", DATA / "thomasahle-numberlink" / "puzzles" / "janko", 80 if quick else 3),
+        ("flowfree-inputs1", DATA / "thomasahle-numberlink" / "puzzles" / "inputs1", 24 if quick else 1),
+        ("mzucker", DATA / "mzucker-flow_solver" / "puzzles", 32 if quick else 1),
+        ("houston", DATA / "HoustonWeHaveABug-FlowFree" / "puzzles", 48 if quick else 1),
     ]
     for name, path, stride in plan:
         if not path.exists():
@@ -85,7 +84,7 @@ def public_instances(*, quick: bool, everything: bool = False) -> Iterator[tuple
 def generated_instances(*, quick: bool) -> Iterator[tuple[str, str, Puzzle]]:
     """Square boards of growing size from both generators (seeded; uniqueness not required)."""
     sizes = QUICK_SIZES if quick else FULL_SIZES
-    per_size = 2 if quick else 5
+    per_size = 1 if quick else 5
     for n in sizes:
         rng = random.Random(1000 + n)
         made = 0

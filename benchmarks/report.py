@@ -405,6 +405,13 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
     lines.append(f"- rows: {len(rows)}")
     if notes.get("modules"):
         lines.append(f"- modules run: {', '.join(notes['modules'])}")
+    data = notes.get("data") or {}
+    if data.get("present"):
+        lines.append(f"- public data: {data['folder']} ({', '.join(data['present'])})")
+    if data.get("absent"):
+        where = data["folder"] + ("" if data.get("given", True) else ", the default, as no folder was given")
+        lines.append(f"- **public data absent**: no {' or '.join(data['absent'])} sets under {where}, so their rows are "
+                     "missing here (give the folder with `--data DIR` or `PUZZLESAT_SHARED_DATA`)")
     for name in notes.get("empty") or []:
         lines.append(f"- `benchmarks.{name}` measured nothing: its data sets are not present (or it found no instance); "
                      "its console lines say which")

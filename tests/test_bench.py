@@ -532,3 +532,50 @@ def test_one_puzzle_of_a_set_that_is_not_there_is_a_clean_error(tmp_path, monkey
         with pytest.raises(SystemExit) as stop:
             numberlink.main(argv)
         assert stop.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_report_names_absent_public_data(monkeypatch, tmp_path) -> None:
+    """Without the public data the Numberlink and Roller sets are not measured: the report says
+    so and names the folder it looked in, not only the console."""
+    empty = tmp_path / "no-data"
+    empty.mkdir()
+    (empty / "roller").mkdir()  # Roller's sets present, Numberlink's absent
+    monkeypatch.setenv("PUZZLESAT_SHARED_DATA", str(empty))
+    module = types.ModuleType("benchmarks.nodata")
+    module.run = lambda *, time_limit, quick=False: iter([row("sat", "a", "solved", 0.1)])
+    monkeypatch.setitem(sys.modules, "benchmarks.nodata", module)
+    monkeypatch.setattr(runner, "MODULES", ("nodata",))
+    printed: list[str] = []
+    notes = runner.run_all(["nodata"], time_limit=1.0, quick=True, out=tmp_path / "out", echo=printed.append)
+    assert notes["data"] == {"folder": str(empty), "given": True, "present": ["roller"], "absent": ["numberlink"]}
+    text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
+    assert f"**public data absent**: no numberlink sets under {empty}" in text and "--data DIR" in text
+    assert f"- public data: {empty} (roller)" in text
+    assert any("numberlink data absent" in line for line in printed)
+    # no folder given: the report says the folder it looked in was only the default
+    notes["data"] = {**notes["data"], "given": False, "present": [], "absent": ["numberlink", "roller"]}
+    text = write_report(tmp_path / "out" / "rows.jsonl", tmp_path / "out", notes=notes, plots=False).read_text()
+    assert f"no numberlink or roller sets under {empty}, the default, as no folder was given" in text
+
+
+def test_bench_data_option_is_where_the_modules_read(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PUZZLESAT_SHARED_DATA", str(tmp_path / "elsewhere"))  # (--data wins; restored after the test)
+    (tmp_path / "sets" / "numberlink").mkdir(parents=True)
+    seen: list[str] = []
+
+    def run(*, time_limit, quick=False):
+        from benchmarks import data_folder
+
+        seen.append(str(data_folder()))
+        yield row("sat", "a", "solved", 0.1)
+
+    module = types.ModuleType("benchmarks.reads")
+    module.run = run
+    monkeypatch.setitem(sys.modules, "benchmarks.reads", module)
+    monkeypatch.setattr(runner, "MODULES", ("reads",))
+    out = tmp_path / "out"
+    status = puzzlesat_main(["bench", "--in-process", "--only", "reads", "--out", str(out), "--data", str(tmp_path / "sets")])
+    assert status == 0 and seen == [str(tmp_path / "sets")]
+    assert "**public data absent**: no roller sets under" in (out / "report.md").read_text()
+    with pytest.raises(SystemExit):
+        puzzlesat_main(["bench", "--only", "reads", "--data", str(tmp_path / "nowhere")])

@@ -190,7 +190,7 @@ def test_benchmark_runner_runs_a_module_per_family(family) -> None:
     assert "def run(" in source and "time_limit" in source and "quick" in source
 
 
-@pytest.mark.parametrize("command", ["solve", "verify", "generate", "render", "convert", "bench", "export", "check-proof"])
+@pytest.mark.parametrize("command", ["solve", "verify", "generate", "render", "convert", "bench", "examples", "export", "check-proof"])
 def test_every_command_help_shows_an_example(command, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args([command, "--help"])

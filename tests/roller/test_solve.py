@@ -225,7 +225,7 @@ def test_benchmark_rows_have_the_shared_keys():
     from benchmarks.roller import run
 
     shared_path("roller", "uridanan-Amaze", "levels")
-    rows = list(run(time_limit=2, quick=True, sets=["uridanan-invalid"], methods=["auto", "dfs"]))
+    rows = list(run(time_limit=2, sets=["uridanan-invalid"], methods=["auto", "dfs"]))
     assert len(rows) == 8
     for row in rows:
         assert set(ROW_KEYS) <= set(row) and {"moves", "optimal", "lower_bound", "known"} <= set(row)

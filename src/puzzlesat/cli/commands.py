@@ -1,4 +1,4 @@
-"""The commands ``solve``, ``verify``, ``render`` and ``bench``: each loops over its inputs,
+"""The commands ``solve``, ``verify`` and ``render`` (``bench``: .bench): each loops over its inputs,
 asks the puzzle's family (its :class:`~puzzlesat.family.Family` record) for a record, prints it
 (:mod:`.output`) and returns the exit status. Nothing here names a family.
 """
@@ -11,7 +11,6 @@ import sys
 import threading
 import time
 import traceback
-from pathlib import Path
 from typing import Any, Iterator
 
 from ..batch import Job
@@ -340,46 +339,3 @@ def command_render(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
     written = save_picture(family.render(item, answer, title=title), args.output)
     return written or status
-
-
-def _benchmark_folders() -> list[Path]:
-    """Where a source checkout's ``benchmarks/`` may be: beside ``src/``, or in the current folder."""
-    return [Path(__file__).resolve().parents[3], Path.cwd()]
-
-
-def benchmark_modules() -> list[str]:
-    """The benchmark modules of this checkout by file name (none imported): one per family
-    and the comparisons beside them; empty when there is no checkout."""
-    for folder in _benchmark_folders():
-        found = sorted(path.stem for path in (folder / "benchmarks").glob("*.py")
-                       if not path.stem.startswith("_") and path.stem != "report")
-        if found:
-            return found
-    return []
-
-
-def _benchmark_runner():
-    """The ``benchmarks`` runner of this source checkout (it is not installed with the package)."""
-    import importlib
-
-    for folder in _benchmark_folders():
-        if (folder / "benchmarks" / "__main__.py").exists() and str(folder) not in sys.path:
-            sys.path.insert(0, str(folder))
-    try:
-        runner = importlib.import_module("benchmarks.__main__")
-    except ImportError:
-        return None
-    return runner if hasattr(runner, "run_from_args") else None
-
-
-def command_bench(args: argparse.Namespace) -> int:
-    runner = _benchmark_runner()
-    if runner is None:
-        print("error: puzzlesat bench runs the benchmarks/ folder of a source checkout; none found "
-              "(run it from the checkout, or use python -m benchmarks there)", file=sys.stderr)
-        return 2
-    unknown = [name for name in args.only or () if name not in runner.MODULES]
-    if unknown:
-        print(f"error: unknown benchmark module(s) {', '.join(unknown)} (known: {', '.join(runner.MODULES)})", file=sys.stderr)
-        return 2
-    return runner.run_from_args(args)

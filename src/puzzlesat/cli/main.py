@@ -1,5 +1,5 @@
 """The ``puzzlesat`` command, built from the registry of families: solve, verify, render,
-convert, generate and bench (export and check-proof: .certificates). Every family option comes from its ``Family.options``, the
+convert, generate, bench and examples (export and check-proof: .certificates). Every family option comes from its ``Family.options``, the
 ``--method`` and ``--format`` values from its methods and formats, and ``generate FAMILY`` from
 its ``generate_options``; nothing here names a family.
 """
@@ -20,7 +20,7 @@ from ..family import Family, Objective, Option
 from ..memory import describe_memory, parse_bytes
 from ..registry import families
 from ..textio import MAX_INPUT_BYTES
-from . import certificates, commands
+from . import bench, certificates, commands
 from .batching import add_batch_options, batch_problem
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
 from .convert import command_convert
@@ -33,7 +33,8 @@ EXAMPLES = {
     "verify": "example: puzzlesat verify examples/ --time-limit 10",
     "render": "example: puzzlesat render puzzle.txt --solution -o answer.svg",
     "convert": "example: puzzlesat convert puzzle.txt -o puzzle.out --to native",
-    "bench": "example: puzzlesat bench --quick --out /tmp/bench",
+    "bench": "example: puzzlesat bench --quick --out /tmp/bench --data ~/puzzle-sets",
+    "examples": "example: puzzlesat examples my-examples && puzzlesat verify my-examples",
     "report": "example: puzzlesat verify examples/ --store results.sqlite && puzzlesat report results.sqlite --out report/results",
 }
 
@@ -186,12 +187,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="run the benchmarks of every family and write a report with plots", epilog=EXAMPLES["bench"])
     p.add_argument("--quick", action="store_true", help="a small run (default limit 2 s)")
     p.add_argument("--time-limit", type=seconds_argument, default=None, metavar="S", help="seconds per instance and method (default 10, 2 with --quick)")
-    p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots (default benchmarks/results/latest)")
-    modules = ", ".join(commands.benchmark_modules()) or "those of benchmarks/"
+    p.add_argument("--out", type=Path, default=None, help="folder for rows.jsonl, report.md and plots "
+                   "(default benchmarks/results/latest in a checkout, else ./puzzlesat-bench)")
+    p.add_argument("--data", type=bench.data_folder_argument, default=None, metavar="DIR",
+                   help="the public data sets' folder (one folder per family inside); default $PUZZLESAT_SHARED_DATA, "
+                   "else ../shared/data beside a checkout; absent sets are named in the report")
+    modules = ", ".join(bench.benchmark_modules()) or "those of benchmarks/"
     p.add_argument("--only", nargs="+", metavar="MODULE", help=f"run only these benchmark modules ({modules})")
     p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
-    p.set_defaults(run=commands.command_bench)
+    p.set_defaults(run=bench.command_bench)
+
+    p = sub.add_parser("examples", help="write the bundled example puzzles into a folder", epilog=EXAMPLES["examples"])
+    p.add_argument("folder", type=Path, metavar="DIR", help="the folder to write them into (made if missing)")
+    p.add_argument("--force", action="store_true", help="overwrite example files already in DIR")
+    p.set_defaults(run=bench.command_examples)
     certificates.add_parsers(sub, add_common_options)
 
     p = sub.add_parser("report", help="a Markdown and HTML report (and CSV / JSON lines) of a results store", epilog=EXAMPLES["report"])
