@@ -132,7 +132,8 @@ class Child:
         self.on_progress, self.on_answer = on_progress, on_answer
         self.memory_limit = check_limit(memory_limit) if memory_limit is not None else current_limit()
         self._final: tuple[str, Any] | None = None  # ("result" | "error" | "memory" | "died", value)
-        self.process = context.Process(target=_child_main, daemon=True,
+        # (a nested child is no daemon: a daemon may start no process, and its work may fork for its deadline)
+        self.process = context.Process(target=_child_main, daemon=not nested,
                                        args=(self.receive, send, os.getpid(), function, item, arguments, memory_limit, nested))
         self.process.start()
         send.close()
