@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 DATA_VARIABLE = "PUZZLESAT_SHARED_DATA"  # where the public data sets are (``bench --data DIR`` sets it)
 DATA_FAMILIES = ("numberlink", "roller")  # the families whose benchmarks read public sets (Swap's are generated)
@@ -208,3 +208,31 @@ def provenance() -> dict[str, str]:
     except (OSError, subprocess.SubprocessError):
         commit = "unknown"
     return {"commit": commit, "versions": ", ".join(installed_versions())}
+
+
+def print_rows(rows: Iterable[dict[str, Any]], *, json_out: Path | None, line: Callable[[dict[str, Any]], str],
+               table: Callable[[list[dict[str, Any]]], str]) -> int:
+    """A module's command-line run: each row checked for ``ROW_KEYS``, written to ``json_out``
+    and said on standard error (``line``) as it comes; then the table and the machine gauge.
+    Ctrl-C ends it with the table of the rows so far and :data:`INTERRUPTED`."""
+    import sys
+
+    kept: list[dict[str, Any]] = []
+    sink = RowWriter(json_out)
+    interrupted = False
+    try:
+        for row in rows:
+            missing = [key for key in ROW_KEYS if key not in row]
+            assert not missing, f"row lacks {missing}"
+            kept.append(row)
+            sink.write(row)
+            print(line(row), file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        print("interrupted: the table covers the rows measured so far", file=sys.stderr)
+    finally:
+        sink.close()
+    if kept:
+        print(table(kept))
+    print(sink.gauge_line())
+    return INTERRUPTED if interrupted else 0

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, data_folder, json_path
+from benchmarks import JSON_HELP, data_folder, json_path, print_rows
 from puzzlesat.numberlink import formats, multilayer
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
@@ -236,27 +236,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not DATA.exists():
         print(f"public data not present: {DATA} (nothing to measure)")
         return 0
-    rows: list[dict[str, Any]] = []
-    sink = RowWriter(args.json)
-    interrupted = False
-    try:
-        for row in run(time_limit=args.time_limit, quick=args.quick, rules=args.rules, sets=args.sets,
-                       solver=args.solver, huge=not args.no_huge):
-            missing = [key for key in ROW_KEYS if key not in row]
-            assert not missing, f"row lacks {missing}"
-            rows.append(row)
-            sink.write(row)
-            flag = "" if row["status"] != "error" else f"  {row.get('error')}"
-            print(f"{row['rules']:16} {row['set']:22} {row['instance']:32} {row['status']:>13} unique={str(row.get('unique')):5} {row['seconds']:8.3f}s{flag}", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        interrupted = True
-        print("interrupted: the table covers the rows measured so far", file=sys.stderr)
-    finally:
-        sink.close()
-    if rows:
-        print(table(rows))
-    print(sink.gauge_line())
-    return INTERRUPTED if interrupted else 0
+    rows = run(time_limit=args.time_limit, quick=args.quick, rules=args.rules, sets=args.sets,
+               solver=args.solver, huge=not args.no_huge)
+    return print_rows(rows, json_out=args.json, table=table, line=lambda row: (
+        f"{row['rules']:16} {row['set']:22} {row['instance']:32} {row['status']:>13} unique={str(row.get('unique')):5} "
+        f"{row['seconds']:8.3f}s" + ("" if row["status"] != "error" else f"  {row.get('error')}")))
 
 
 if __name__ == "__main__":

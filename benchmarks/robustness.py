@@ -30,7 +30,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path
+from benchmarks import JSON_HELP, json_path, print_rows
 from puzzlesat.cli.arguments import seconds_argument
 
 BOMB_BYTES = 1 << 30  # what the bomb's layer inflates to
@@ -200,25 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             row["met"] = row["met"] and row["peak_mb"] < TARGET_BOMB_MB
         print(json.dumps(row), flush=True)
         return 0
-    rows: list[dict[str, Any]] = []
-    sink = RowWriter(args.json)
-    interrupted = False
-    try:
-        for row in run(time_limit=args.time_limit, quick=args.quick, board=args.board):
-            missing = [key for key in ROW_KEYS if key not in row]
-            assert not missing, f"row lacks {missing}"
-            rows.append(row)
-            sink.write(row)
-            print(f"{row['instance']:34} {row['status']:>9} {row['seconds']:8.3f}s", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        interrupted = True
-        print("interrupted: the table covers the rows measured so far", file=sys.stderr)
-    finally:
-        sink.close()
-    if rows:
-        print(table(rows))
-    print(sink.gauge_line())
-    return INTERRUPTED if interrupted else 0
+    rows = run(time_limit=args.time_limit, quick=args.quick, board=args.board)
+    return print_rows(rows, json_out=args.json, table=table,
+                      line=lambda row: f"{row['instance']:34} {row['status']:>9} {row['seconds']:8.3f}s")
 
 
 if __name__ == "__main__":
