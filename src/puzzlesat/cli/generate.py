@@ -66,11 +66,7 @@ def command_generate(args: argparse.Namespace) -> int:
         with bounded:  # (made in this process: a draw past the limit raises MemoryError)
             for entry in writer:
                 progress.close()  # (a line is never printed on the bar's)
-                if args.json:
-                    print(json.dumps({"error": None, **entry.record}), flush=True)  # (the schema's keys: no error)
-                elif args.out is None:
-                    first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
-                    print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
+                say(entry, writer, args)
                 progress.advance(note=f"{entry.generated.tries} tries")
     except MemoryError:  # the puzzles before stay
         progress.close()
@@ -94,6 +90,16 @@ def command_generate(args: argparse.Namespace) -> int:
     progress.close()
     print(writer.summary(), file=sys.stderr)
     return status
+
+
+def say(entry: Any, writer: Any, args: argparse.Namespace) -> None:
+    """A written puzzle on standard output: its JSON record (the schema's keys: no error), or
+    without ``--out`` its pack text (after the pack's first line, before the first puzzle)."""
+    if args.json:
+        print(json.dumps({"error": None, **entry.record}), flush=True)
+    elif args.out is None:
+        first = writer.first_line + "\n" if entry.index == 0 and getattr(writer, "first_line", None) else ""
+        print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
 
 
 def generate_through_engine(args: argparse.Namespace, writer: Any, progress: Progress) -> int:
@@ -134,11 +140,7 @@ def generate_through_engine(args: argparse.Namespace, writer: Any, progress: Pro
                 raise RepeatedPuzzles(f"puzzle {index}: only repeats of earlier puzzles of the pack after {DUPLICATE_RETRIES} seeds")
             written += 1
             progress.close()  # (a line is never printed on the bar's)
-            if args.json:
-                print(json.dumps({"error": None, **entry.record}), flush=True)  # (as a run in this process prints it)
-            elif args.out is None:
-                first = writer.first_line + "\n" if entry.index == 0 else ""
-                print(first + entry.text, end="" if entry.text.endswith("\n") else "\n", flush=True)
+            say(entry, writer, args)
     except KeyboardInterrupt:
         progress.close()
         kept = f"; every finished one in {args.store}" if args.store else ""
