@@ -245,3 +245,18 @@ def stated_minimum_match(status: str, count: int | None, stated: int | None, *, 
     if count < stated:
         return "better"
     return "worse" if optimal else None
+
+
+def no_answer_text(record: Mapping[str, Any]) -> str:
+    """A fewest-moves record without an answer, in words: why it is unsolvable, or why unknown
+    and the lower bound proven so far.
+
+    >>> no_answer_text({"status": "unknown", "reason": None, "lower_bound": 7})
+    'unknown (time limit), lower bound 7'
+    >>> no_answer_text({"status": "unsolvable", "reason": "two floors never meet"})
+    'unsolvable: two floors never meet'
+    """
+    if record["status"] == "unsolvable":
+        return "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
+    bound = f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else ""
+    return f"unknown ({record.get('reason') or 'time limit'})" + bound

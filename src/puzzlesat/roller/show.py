@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..results import stated_phrase
+from ..results import no_answer_text, stated_phrase
 from ..scene import clean_text
 from .model import DELTAS, Level, slide
 
@@ -58,10 +58,8 @@ def summary_line(level: Level | None, record: Mapping[str, Any], where: str | No
             stopped = f": {record['reason']}" if record.get("reason") else " at its time limit"
             text += f" by the file's shipped answer (the search stopped{stopped}, with no shorter one)"
         text += ", proven minimum" if record["optimal"] else f", not proven minimal (lower bound {record['lower_bound']})"
-    elif status == "unsolvable":
-        text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
     else:
-        text = f"unknown ({record.get('reason') or 'time limit'})" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+        text = no_answer_text(record)
     if record.get("stated_minimum") is not None:
         text += "; " + stated_phrase(record["stated_minimum"], record.get("stated_minimum_match"), status=status,
                                      moves_count=record["moves_count"], optimal=record["optimal"], lower_bound=record["lower_bound"])

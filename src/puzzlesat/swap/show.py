@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Optional
 
-from ..results import stated_phrase
+from ..results import no_answer_text, stated_phrase
 from .model import Level, Move
 from .moves import replay
 
@@ -58,10 +58,8 @@ def summary_line(level: Optional[Level], record: Mapping[str, Any], where: str) 
             text += " (A* baseline: an upper bound)"
         else:
             text += f", not proven minimal (lower bound {record['lower_bound']})"
-    elif status == "unsolvable":
-        text = "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
     else:
-        text = f"unknown ({record.get('reason') or 'time limit'})" + (f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else "")
+        text = no_answer_text(record)
     if record.get("stated_minimum") is not None:
         text += "; " + stated_phrase(record["stated_minimum"], record.get("stated_minimum_match"), status=status,
                                      moves_count=record.get("moves_count"), optimal=record["optimal"], lower_bound=record["lower_bound"])
