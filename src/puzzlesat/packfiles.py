@@ -95,17 +95,10 @@ def existing(folder: str, first_line: str, layout: PackFolder, request: Any) -> 
         if any(name != MANIFEST for name in os.listdir(folder)):
             raise PackError(f"{folder} holds files but no {MANIFEST}: not a pack of this command; choose another out")
         return []
-    try:
-        with open(manifest, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackError(f"cannot resume {folder}: {exc}") from None
-    if (first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
+    text = _opened(manifest, first_line, pack=folder, which=f"the first line of {MANIFEST}")
+    if text is None:
         return []
-    first, _, rest = text.partition("\n")
-    if first != first_line:
-        raise PackError(f"{folder} was not written by a run with these settings (the first line of {MANIFEST} is "
-                        f"{first[:200]!r}; this run's: {first_line!r}); choose another out")
+    rest = text.partition("\n")[2]
     if not text.endswith("\n"):
         raise PackError(f"{manifest} ends in the middle of a line (the run writing it stopped there); "
                         "remove the incomplete last line to resume")
@@ -157,19 +150,30 @@ def existing_file(out: str, first_line: str, request: Any) -> tuple[list[str], b
         raise PackError(problem)
     if not os.path.exists(out) or os.path.getsize(out) == 0:
         return [], False
-    try:
-        with open(out, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackError(f"cannot resume {out}: {exc}") from None
-    if (first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
+    text = _opened(out, first_line, pack=out, which="its first line")
+    if text is None:
         return [], False
-    first, _, rest = text.partition("\n")
-    if first != first_line:
-        raise PackError(f"{out} was not written by a run with these settings (its first line is {first[:200]!r}; "
-                        f"this run's: {first_line!r}); choose another out")
+    rest = text.partition("\n")[2]
     entries = _blocks(out, rest, request)
     return entries, bool(entries) and not text.endswith("\n\n")
+
+
+def _opened(path: str, first_line: str, *, pack: str, which: str) -> str | None:
+    """The text of a pack's record file (``path``; ``pack``: what ``out`` named) that opens
+    with this run's ``first_line``; None when it was cut inside that line (nothing finished);
+    a PackError when it cannot be read or another run's settings open it (``which`` line)."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError(f"cannot resume {pack}: {exc}") from None
+    if (first_line + "\n").startswith(text):  # cut inside its first line: nothing was finished
+        return None
+    first = text.partition("\n")[0]
+    if first != first_line:
+        raise PackError(f"{pack} was not written by a run with these settings ({which} is {first[:200]!r}; "
+                        f"this run's: {first_line!r}); choose another out")
+    return text
 
 
 def _blocks(out: str, rest: str, request: Any) -> list[str]:
