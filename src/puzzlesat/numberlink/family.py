@@ -19,7 +19,7 @@ from .. import values
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
 from ..sat.solver import check_solver_name
-from . import certify, export, records, show as show_module
+from . import certify, export, generated, records, show as show_module
 from .formats import detect_format as _detect_one_layer
 from .formats import format as _format_one_layer
 from .model import Pair, Puzzle, Rules, Solution
@@ -259,9 +259,9 @@ FAMILY = Family(
     show=show_module.show,
     render=render,
     size_text=show_module.size_text,
-    make=records.make,
-    pack_entry=records.pack_entry,
-    generated_record=records.generated_record,
+    make=generated.make,
+    pack_entry=generated.pack_entry,
+    generated_record=generated.generated_record,
     export_cnf=export.family_export,
     certify_claim=certify.prove,
     export_formula=certify.formula,

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...family import Generated, PackFolder
-from ..model import Rules
+from ..records import rules_of
 from .formats import format as format_text
 from .formats import format_solution, parse, parse_solution
 from .generate import TEXT_FORMAT
@@ -56,10 +56,6 @@ def _text_format(options: Mapping[str, Any]) -> str:
     return TEXT_FORMAT[options.get("method") or DEFAULT_METHOD]
 
 
-def _rules(options: Mapping[str, Any]) -> Rules:
-    return Rules(cover_all=not options.get("allow_empty", False), no_self_touch=bool(options.get("no_self_touch", False)))
-
-
 def files(generated: Generated, index: int, *, options: Mapping[str, Any], first_line: str) -> tuple[str, str]:
     """The problem and answer texts of puzzle ``index``; a layered problem opens with the run's
     line (ADC problems stay as the contest tools read them)."""
@@ -76,7 +72,7 @@ def check(texts: tuple[str, ...], *, options: Mapping[str, Any], sources: tuple[
     (problem, answer), (problem_source, answer_source) = texts, sources
     puzzle = parse(problem, fmt=fmt, source=problem_source)
     solution = parse_solution(answer, puzzle, fmt=fmt, source=answer_source)
-    broken = verify(puzzle, solution, _rules(options))
+    broken = verify(puzzle, solution, rules_of(options))
     if broken:
         raise ValueError(f"the answer {answer_source} breaks the rules: {broken[0]}")
 
