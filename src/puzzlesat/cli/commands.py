@@ -234,7 +234,7 @@ def command_verify(args: argparse.Namespace) -> int:
             counts[record["status"]] = counts.get(record["status"], 0) + 1
             stated = record.get("stated_answer")  # (one the puzzle's own file states has source None)
             unanswered += args.answers is not None and record["status"] != "error" and (
-                stated is None or stated.get("source") is None or bool(record.get("stated_answer_missing")))
+                stated is None or stated.get("source") is None)
             passed = record["status"] != "error" and family is not None and family.passed(record)
             failed += not passed
             stop_if_interrupted()
