@@ -70,8 +70,8 @@ class Job:
             raise ValueError(f"a job's verb is one of {', '.join(VERBS)}, not {self.verb!r}")
         if self.verb == "generate" and self.seed is None:
             raise ValueError("a generate job needs a seed")
-        if self.verb != "generate" and self.text is None and self.error is None:
-            raise ValueError(f"a {self.verb} job needs the puzzle's text")
+        if self.verb != "generate" and self.text is None and self.error is None and self.puzzle is None:
+            raise ValueError(f"a {self.verb} job needs the puzzle's text (or, run in this process, the puzzle)")
 
     @classmethod
     def of(cls, family: str | Family, verb: str, puzzle: Any, *, source: str = "-", index: int | None = 0,

@@ -10,17 +10,18 @@ import os
 import sys
 import threading
 import time
-import traceback
 from typing import Any, Iterator
 
 from ..batch import Job
-from ..errors import CannotExpress, NotAPuzzle, ParseError, PuzzlesatError
+from ..batch.execute import execute
+from ..batch.jobs import sorted_options
+from ..errors import CannotExpress, NotAPuzzle, ParseError
 from ..family import Family, Objective
 from ..registry import families
 from .batching import Slot, interrupted, records
 from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, one_puzzle, read_source
-from .output import Progress, base_record, caption, emit, error_record, output_problem, save_picture, skipped_record
+from .output import Progress, caption, emit, error_record, output_problem, save_picture, skipped_record
 
 
 # Ctrl-C raises KeyboardInterrupt as usual, and is also noted here: when it lands inside a
@@ -72,31 +73,18 @@ def slot_of(family: Family, verb: str, item: Any, source: str, index: int, args:
 
 def run_one(family: Family, verb: str, item: Any, source: str, index: int, args: argparse.Namespace, *,
             answer: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Apply a family verb to one puzzle; any failure becomes an error record, never a traceback
-    (as does a puzzle of a multi-puzzle file that could not be read: its ParseError).
-    ``answer``: a stated answer ``(source, text)`` to check as well (``verify --answers``)."""
+    """Apply a family verb to one puzzle in this process, as the batch engine runs a job
+    (:func:`puzzlesat.batch.execute`: any failure an error record, never a traceback), with
+    its certificate under ``--proof``. ``answer``: a stated answer ``(source, text)`` to check
+    as well (``verify --answers``)."""
     if isinstance(item, ParseError):
         return error_record(family, source, index, str(item))
     start = time.perf_counter()
-    options = verb_options(family, verb, args)
-    try:
-        if verb == "solve":
-            body = family.solve_record(item, options=options, time_limit=args.time_limit)
-        else:
-            body = family.verify_record(item, options=options, time_limit=args.time_limit, answer=answer)
-    except (PuzzlesatError, ValueError) as exc:
-        if os.environ.get("PUZZLESAT_DEBUG"):
-            raise
-        return error_record(family, source, index, str(exc), time.perf_counter() - start)
-    except Exception as exc:  # an internal bug: report it and go on with the batch
-        if os.environ.get("PUZZLESAT_DEBUG"):
-            raise
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        return error_record(family, source, index, f"internal error: {detail}", time.perf_counter() - start)
-    record = base_record(family, source, index)
-    record.update(body)
-    record.setdefault("error", None)
-    attach_certificate(record, family, item, args)  # --proof DIR
+    job = Job(family.name, verb, source=source, index=index, options=sorted_options(verb_options(family, verb, args)),
+              time_limit=args.time_limit, answer=answer, puzzle=item)
+    record = execute(job)
+    if record["status"] != "error":
+        attach_certificate(record, family, item, args)  # --proof DIR
     record["seconds"] = round(time.perf_counter() - start, 4)
     return record
 
