@@ -260,3 +260,18 @@ def no_answer_text(record: Mapping[str, Any]) -> str:
         return "unsolvable" + (f": {record['reason']}" if record.get("reason") else "")
     bound = f", lower bound {record['lower_bound']}" if record.get("lower_bound") is not None else ""
     return f"unknown ({record.get('reason') or 'time limit'})" + bound
+
+
+# the shared keys of docs/record.schema.json that a record without an answer holds as null
+SHARED_RECORD_KEYS = ("objective", "size", "name", "rules", "method", "answer", "moves", "moves_count", "unique", "optimal",
+                      "lower_bound", "solved_by", "reason", "stated_minimum", "stated_minimum_match", "stated_answer")
+
+
+def blank_record(objective: str | None) -> dict[str, Any]:
+    """The shared keys of a record whose puzzle was not solved (an error, a skipped file, a job
+    stopped by its memory limit): null, but for the family's ``objective``.
+
+    >>> blank_record("unique")["objective"], blank_record("unique")["answer"]
+    ('unique', None)
+    """
+    return {**{key: None for key in SHARED_RECORD_KEYS}, "objective": objective}

@@ -22,12 +22,8 @@ from typing import Any
 from ..errors import PuzzlesatError
 from ..memory import REASON
 from ..registry import get_family
+from ..results import blank_record
 from .jobs import Job
-
-# the shared keys of docs/record.schema.json, null in a record with nothing known
-SHARED_KEYS = ("objective", "size", "name", "rules", "method", "answer", "moves", "moves_count", "unique", "optimal",
-               "lower_bound", "solved_by", "reason", "stated_minimum", "stated_minimum_match", "stated_answer")
-
 
 def base_record(job: Job) -> dict[str, Any]:
     return {"family": job.family, "source": job.source, "index": job.index}
@@ -35,12 +31,11 @@ def base_record(job: Job) -> dict[str, Any]:
 
 def error_record(job: Job, message: str, seconds: float = 0.0) -> dict[str, Any]:
     """A job that made no record of its own: the generic keys, the shared keys null."""
-    record = base_record(job)
-    record.update({key: None for key in SHARED_KEYS})
     try:
-        record["objective"] = get_family(job.family).objective.value
+        objective: str | None = get_family(job.family).objective.value
     except KeyError:
-        pass
+        objective = None
+    record = {**base_record(job), **blank_record(objective)}
     record.update(status="error", error=message, seconds=round(seconds, 4))
     return record
 

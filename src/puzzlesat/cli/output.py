@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..family import Family
+from ..results import blank_record as shared_blank_record
 from ..scene import Scene, ending_problem, png_scale
 from .certificates import certificate_line
 from .inputs import is_url
@@ -32,10 +33,7 @@ from .inputs import is_url
 # -- records ----------------------------------------------------------------------------------
 def blank_record(family: Family | None) -> dict[str, Any]:
     """The shared keys of a record whose puzzle was not solved (an error, a skipped file)."""
-    if family is None:
-        return {}
-    return {"objective": str(family.objective), "size": None, "name": None, "answer": None, "moves": None,
-            "moves_count": None, "unique": None, "optimal": None, "lower_bound": None}
+    return {} if family is None else shared_blank_record(str(family.objective))
 
 
 def base_record(family: Family | None, source: str, index: int | None) -> dict[str, Any]:
