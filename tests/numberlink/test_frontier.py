@@ -106,7 +106,7 @@ def test_count_uses_it_for_a_hard_uniqueness_proof() -> None:
     puzzle = formats.parse(path.read_text())
     result = count(puzzle, limit=2, time_limit=60)
     assert result.complete and result.count == 1
-    assert result.stats.get("frontier") == "no second answer"
+    assert result.stats.get("frontier") == "no second answer" and result.stats["decided_by"] == "frontier"
 
 
 UNIQUE_NEEDS_PROOF = Puzzle.from_rows(["...B", ".A..", "..BA"])  # one answer
@@ -145,6 +145,7 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"] == "no second answer" and result.stats["frontier_sweep"] == "reverse"
+    assert result.stats["decided_by"] == "frontier" and result.stats["steps"][-1][:2] == ["frontier", "unique"]
     assert time.perf_counter() - started < 45  # (a hang guard: the slow forward count sleeps 60 s unless stopped)
 
 
@@ -156,6 +157,7 @@ def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.M
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert "frontier_sweep" not in result.stats and result.stats["frontier"] == "overtaken by SAT"
+    assert result.stats["decided_by"] == "global-sat"  # (SAT decided in the race)
     # beside a running count the global search looks for a second answer without the
     # direction variables (they slowed janko #254's second answer 2-3x)
     assert result.stats["variables"] == encode(UNIQUE_NEEDS_PROOF).num_vars

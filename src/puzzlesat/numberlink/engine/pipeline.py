@@ -76,6 +76,7 @@ def refuted(state: State) -> bool:
 
 
 def solve(state: State) -> SolveResult[Solution]:
+    """``solve``'s pipeline on ``state``."""
     try:
         run(state, SOLVE)
         return state.solve_result()
@@ -83,9 +84,11 @@ def solve(state: State) -> SolveResult[Solution]:
         state.close()
 
 
-def count(state: State) -> CountResult[Solution]:
+def count(state: State, strategies: Sequence | None = None) -> CountResult[Solution]:
+    """``count``'s pipeline on ``state`` (``strategies``: another list, for tests), then the
+    no-self-touch statement when it applies."""
     try:
-        run(state, count_strategies(state.limit))
+        run(state, count_strategies(state.limit) if strategies is None else strategies)
         if WITHOUT_SELF_TOUCH.applies(state.puzzle, state.rules) and WITHOUT_SELF_TOUCH.wanted(state):
             state.step(WITHOUT_SELF_TOUCH)
         return state.count_result()
