@@ -98,7 +98,7 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
     """Cover-all with touching allowed, when no answer avoids touching: an answer whose paths
     touch themselves only inside one window, if the windows hold one (None otherwise).
 
-    The no-self-touch formula with a selector per edge (:func:`~.encoding.encode` with
+    The no-self-touch formula with a selector per edge (:func:`~..encoding.encode` with
     ``touch_selectors``) is searched once per window with the selectors outside the window
     assumed: the strong formula everywhere but in the window. A model is an answer under
     ``rules``. Published puzzles that need touching usually need it in one spot (e.g. a path
@@ -121,7 +121,7 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
 
 
 def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
-    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`.routing`) before
+    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`) before
     SAT, its paths shrunk to no touching under no-self-touch rules and verified; None when the
     router gives up (it proves nothing). Routing problems with much empty space (the ADC sets)
     are often solved this way at once where the SAT search is lost. (Its paths share no cell
@@ -158,20 +158,20 @@ def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline:
 
 
 def drawn_board(puzzle: Puzzle, rules: Rules) -> bool:
-    """Whether answers are first drawn without a formula (:mod:`.fill`): default rules (cover-all,
+    """Whether answers are first drawn without a formula (:mod:`..fill`): default rules (cover-all,
     touching allowed) on a board of more than FILL_MIN_CELLS cells."""
     return rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height > tuning.FILL_MIN_CELLS
 
 
 def fill_budget(deadline: Deadline) -> float:
-    """Seconds for :mod:`.fill` on a large board: FILL_SECONDS, at most a third of the time left."""
+    """Seconds for :mod:`..fill` on a large board: FILL_SECONDS, at most a third of the time left."""
     remaining = deadline.remaining()
     return tuning.FILL_SECONDS if remaining is None else min(tuning.FILL_SECONDS, remaining / 3)
 
 
 def _drawn_first(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
     """Default rules on a board of more than FILL_MIN_CELLS cells: an answer drawn without a
-    formula (:func:`.fill.route_and_fill`), verified; None for other boards and rule sets, or
+    formula (:func:`..fill.route_and_fill`), verified; None for other boards and rule sets, or
     when none is drawn (which proves nothing)."""
     if not drawn_board(puzzle, rules):
         return None

@@ -18,6 +18,7 @@ of step 4; counting to one stops after step 2.
 
 >>> [s.name for s in count_strategies(2)], [s.name for s in SOLVE]
 (['refute', 'first', 'probes', 'deciders'], ['refute', 'first'])
+>>> from ...timing import Deadline
 >>> from ..model import Puzzle, Rules
 >>> state = State(Puzzle.from_rows(["...A", ".A..", "...."]), Rules(), solver="cadical195", limit=2, deadline=Deadline(None))
 >>> result = count(state)
@@ -30,7 +31,6 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...results import CountResult, SolveResult
-from ...timing import Deadline
 from ..model import Solution
 from .first import FIRST
 from .portfolio import DECIDERS, ENUMERATE

@@ -241,7 +241,7 @@ def _two_turn_variant(puzzle: Puzzle, solution: Solution, rules: Rules) -> Solut
 
 def _drawn_variant(puzzle: Puzzle, answer: Solution, rules: Rules, deadline: Deadline) -> Solution | None:
     """Default rules on a board of more than FILL_MIN_CELLS cells: a second answer that differs
-    from ``answer`` inside one small window (:func:`.fill.window_variant`, no formula), verified;
+    from ``answer`` inside one small window (:func:`..fill.window_variant`, no formula), verified;
     None otherwise."""
     if not drawn_board(puzzle, rules):
         return None
