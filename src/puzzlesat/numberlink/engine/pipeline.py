@@ -60,7 +60,7 @@ def run(state: State, strategies: Sequence) -> None:
             return
         if strategy.name in ran or not strategy.applies(state.puzzle, state.rules):
             continue
-        if hasattr(strategy, "run_steps"):  # (a portfolio: its parts are the steps)
+        if hasattr(strategy, "run_steps"):  # (a Portfolio: its parts are the steps)
             strategy.run_steps(state)
         else:
             state.step(strategy)

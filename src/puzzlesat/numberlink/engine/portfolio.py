@@ -28,7 +28,6 @@ encodings/numberlink.md, "What each rule set runs (solve.py)", steps 4 and 5.
 
 from __future__ import annotations
 
-from ...timing import Deadline
 from ..model import Puzzle, Rules
 from .frontier_race import FRONTIER
 from .global_sat import GLOBAL_SAT
@@ -38,15 +37,12 @@ from .windows import LABEL_WINDOWS, WINDOWS
 
 
 class Deciders:
-    """The portfolio (see the module's docstring); it records its parts' steps itself."""
+    """The portfolio (see the module's docstring; a :class:`~.strategy.Portfolio`)."""
 
     name = "deciders"
 
     def applies(self, puzzle: Puzzle, rules: Rules) -> bool:
         return True
-
-    def run(self, state: State, deadline: Deadline) -> Outcome:
-        raise TypeError("the portfolio runs through run_steps: its parts are the steps")
 
     def run_steps(self, state: State) -> None:
         search = state.search_for_second()
@@ -91,15 +87,13 @@ class Deciders:
 
 
 class Enumerate:
-    """Counting past two answers: the global search, answer after answer, until the limit."""
+    """Counting past two answers: the global search, answer after answer, until the limit (a
+    :class:`~.strategy.Portfolio` of one)."""
 
     name = "enumerate"
 
     def applies(self, puzzle: Puzzle, rules: Rules) -> bool:
         return True
-
-    def run(self, state: State, deadline: Deadline) -> Outcome:
-        raise TypeError("enumerate runs through run_steps: each answer is a step")
 
     def run_steps(self, state: State) -> None:
         while not state.decided and not state.stopped:

@@ -89,3 +89,17 @@ class Strategy(Protocol):
 
     def run(self, state: "State", deadline: "Deadline") -> Outcome:
         ...
+
+
+class Portfolio(Protocol):
+    """A step made of strategies run together or in turn (the deciders with the windows beside
+    them; the enumeration past two answers): ``run_steps(state)`` runs them, each recorded as a
+    step of its own (``state.step``), until one decides."""
+
+    name: str
+
+    def applies(self, puzzle: "Puzzle", rules: "Rules") -> bool:
+        ...
+
+    def run_steps(self, state: "State") -> None:
+        ...
