@@ -51,9 +51,10 @@ class Frontier:
             return Outcome.unknown("no formula in time")
         race = state.race or self.start(state)
         status, solution, by = race.second_answer(search, orient=state.orient)
+        said = f"frontier: {state.stats['frontier']}" if "frontier" in state.stats else "frontier not started"  # (how the race went)
         if status is Status.SOLVED:
-            return Outcome.answer(solution, by=by)
-        return Outcome.unique(by=by) if status is Status.UNSATISFIABLE else Outcome.unknown("time limit", by=by)
+            return Outcome.answer(solution, detail=said, by=by)
+        return Outcome.unique(said, by=by) if status is Status.UNSATISFIABLE else Outcome.unknown(f"time limit, {said}", by=by)
 
 
 FRONTIER = Frontier()

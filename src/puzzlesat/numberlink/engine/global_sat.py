@@ -74,13 +74,15 @@ class GlobalSat:
         found = beside.answer(state.stats)
         if found is None:
             return Outcome.nothing(str(state.stats.get("global_search", "failed")))
-        return _outcome(*found)
+        return _outcome(*found, where="beside the windows")
 
 
-def _outcome(status: Status, solution: Solution | None) -> Outcome:
+def _outcome(status: Status, solution: Solution | None, where: str = "") -> Outcome:
     if status is Status.SOLVED:
-        return Outcome.answer(solution)
-    return Outcome.unique() if status is Status.UNSATISFIABLE else Outcome.unknown("time limit")
+        return Outcome.answer(solution, detail=where)
+    if status is Status.UNSATISFIABLE:
+        return Outcome.unique(where)
+    return Outcome.unknown(f"time limit, {where}" if where else "time limit")
 
 
 GLOBAL_SAT = GlobalSat()

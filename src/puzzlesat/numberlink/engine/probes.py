@@ -50,7 +50,7 @@ class Probes:
                 kind = "fill-window"
             elif (second := _two_turn_variant(puzzle, first, rules)) is not None:
                 kind = "two turns"
-        elif state.shrink and state.limit == 2:
+        elif state.shrink and state.limit == 2 and _leaves_cells_empty(puzzle, first):  # (else: no detour, no corner move)
             second, kind = _empty_cell_variant(puzzle, first)
             if second is not None:
                 check_answer(puzzle, second, rules)
@@ -61,6 +61,10 @@ class Probes:
 
 
 PROBES = Probes()
+
+
+def _leaves_cells_empty(puzzle: Puzzle, solution: Solution) -> bool:
+    return sum(len(cells) for _, cells in solution.paths) < puzzle.width * puzzle.height - len(puzzle.blocked)
 
 
 def _empty_cell_variant(puzzle: Puzzle, solution: Solution) -> tuple[Solution | None, str]:
