@@ -263,7 +263,7 @@ def _verify(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
                 raise UnverifiedAnswer(f"the stated answer {source or ''} is valid and differs from the one found, "
                                        "yet the puzzle was proven unique; please report this puzzle")
             record["unique"] = False
-            record["decided_by"] = record["decided_by"] or "stated answer"
+            record["decided_by"] = record.get("decided_by") or "stated answer"
             if "differs" not in record:
                 record["differs"] = sorted(label for label, cells in solution.paths if found[label] not in (list(cells), list(cells[::-1])))
                 record["second_grid"] = grid_of(puzzle, solution)
