@@ -217,7 +217,7 @@ def test_work_meant_for_a_child_process_runs_in_a_pool_worker_in_that_worker(mon
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("the frontier count runs in a process of its own only where fork is available")
     # the count starts at once (the workers are forked from this process, so they see it)
-    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.solve"), "FRONTIER_DELAY", 0.0)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.engine.tuning"), "FRONTIER_DELAY", 0.0)
     text = "1 . . 1 2\n2 . . . .\n. . . . 3\n. 4 . . .\n. . . 3 4"  # (examples/numberlink/first_5x5.nl)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_uniqueness_in_a_pool_worker, (text,)) == "False unique"

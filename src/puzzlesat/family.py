@@ -134,7 +134,9 @@ class Family:
 
     Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
     format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
-    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name).
+    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name), and
+    "explain" (``--explain`` on solve and verify gives the verbs ``options["explain"]``; the
+    records then hold ``steps``, ``[name, outcome, seconds]`` each, which ``show`` prints).
 
     The verbs take the puzzle object of the family and the family's options as keywords
     (``options`` below is a mapping from :attr:`Option.name` to a value):

@@ -198,12 +198,13 @@ def test_may_leave_empty_uniqueness_on_boards_drawn_from_random_paths(chunk: int
 
 
 def test_two_turn_variants_are_answers_the_enumerator_lists() -> None:
-    """The second answer count() takes from two 2x2 turns (solve._two_turn_variant) on the
+    """The second answer count() takes from two 2x2 turns (engine.probes._two_turn_variant) on the
     first, no-self-touch answer, on boards made of random paths: always another answer of the
     puzzle, and found on these boards whenever they have one (18 of the 150 when written)."""
     from puzzlesat.numberlink.generate import unionfind_links
     from puzzlesat.numberlink.model import Pair
-    from puzzlesat.numberlink.solve import _two_turn_variant, solve
+    from puzzlesat.numberlink.engine.probes import _two_turn_variant
+    from puzzlesat.numberlink.solve import solve
 
     several = found = 0
     for seed in range(150):

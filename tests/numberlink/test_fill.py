@@ -14,7 +14,9 @@ from puzzlesat.numberlink import fill
 from puzzlesat.numberlink.generate import unionfind_links
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink.routing import route
-from puzzlesat.numberlink.solve import FILL_MIN_CELLS, _drawn_first, count, solve
+from puzzlesat.numberlink.engine.first import _drawn_first
+from puzzlesat.numberlink.engine.tuning import FILL_MIN_CELLS
+from puzzlesat.numberlink.solve import count, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from puzzlesat.timing import Deadline

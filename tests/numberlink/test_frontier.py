@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 
@@ -14,6 +13,7 @@ from puzzlesat.numberlink import formats, frontier
 from puzzlesat.numberlink.encoding import encode
 from puzzlesat.numberlink.frontier import count_answers
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
+from puzzlesat.numberlink.engine import frontier_race, tuning, windows
 from puzzlesat.numberlink.solve import count
 from puzzlesat.numberlink.verify import verify
 from tests.numberlink.test_counts import CASES, brute_force_answers
@@ -106,17 +106,16 @@ def test_count_uses_it_for_a_hard_uniqueness_proof() -> None:
     puzzle = formats.parse(path.read_text())
     result = count(puzzle, limit=2, time_limit=60)
     assert result.complete and result.count == 1
-    assert result.stats.get("frontier") == "no second answer"
+    assert result.stats.get("frontier") == "no second answer" and result.stats["decided_by"] == "frontier"
 
 
 UNIQUE_NEEDS_PROOF = Puzzle.from_rows(["...B", ".A..", "..BA"])  # one answer
 
 
 def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's `solve` is the function)
-    monkeypatch.setattr(solve_module, "_frontier_second", lambda *args, **kwargs: os._exit(1))
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
-    monkeypatch.setattr(solve_module, "FRONTIER_POLL_SECONDS", 0.0)  # SAT steps of no time: the race waits for the process
+    monkeypatch.setattr(frontier_race, "_frontier_second", lambda *args, **kwargs: os._exit(1))
+    monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: None)  # no windows first
+    monkeypatch.setattr(tuning, "FRONTIER_POLL_SECONDS", 0.0)  # SAT steps of no time: the race waits for the process
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"].startswith("failed")
@@ -126,20 +125,18 @@ def test_count_goes_on_with_sat_when_the_frontier_process_dies(monkeypatch: pyte
 
 
 def _race_with_a_slow_forward_count(monkeypatch: pytest.MonkeyPatch):
-    """The solve module with a forward count that hangs (the reverse one runs as usual), the
-    reverse count due at once and no windows before the race."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    real = solve_module._frontier_second
+    """A forward count that hangs (the reverse one runs as usual), the reverse count due at once
+    and no windows before the race."""
+    real = frontier_race._frontier_second
 
     def slow_forward(puzzle, rules, answer, deadline, reverse=False):
         if not reverse:
             time.sleep(60)  # (killed when the race stops)
         return real(puzzle, rules, answer, deadline, reverse=reverse)
 
-    monkeypatch.setattr(solve_module, "_frontier_second", slow_forward)
-    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_AFTER", 0.0)
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)
-    return solve_module
+    monkeypatch.setattr(frontier_race, "_frontier_second", slow_forward)
+    monkeypatch.setattr(tuning, "FRONTIER_REVERSE_AFTER", 0.0)
+    monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: None)
 
 
 def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,21 +145,23 @@ def test_the_reverse_sweep_decides_when_the_forward_one_is_slow(monkeypatch: pyt
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert result.stats["frontier"] == "no second answer" and result.stats["frontier_sweep"] == "reverse"
+    assert result.stats["decided_by"] == "frontier" and result.stats["steps"][-1][:2] == ["frontier", "unique (frontier: no second answer)"]
     assert time.perf_counter() - started < 45  # (a hang guard: the slow forward count sleeps 60 s unless stopped)
 
 
 def test_the_reverse_sweep_gives_up_past_its_own_state_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     # with a reverse cap of one child per step the reverse count ends undecided at once, so SAT
     # decides beside the hanging forward one (without the cap the reverse sweep decides, above)
-    solve_module = _race_with_a_slow_forward_count(monkeypatch)
-    monkeypatch.setattr(solve_module, "FRONTIER_REVERSE_MAX_STATES", 1)
+    _race_with_a_slow_forward_count(monkeypatch)
+    monkeypatch.setattr(tuning, "FRONTIER_REVERSE_MAX_STATES", 1)
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == 1
     assert "frontier_sweep" not in result.stats and result.stats["frontier"] == "overtaken by SAT"
+    assert result.stats["decided_by"] == "global-sat"  # (SAT decided in the race)
     # beside a running count the global search looks for a second answer without the
     # direction variables (they slowed janko #254's second answer 2-3x)
     assert result.stats["variables"] == encode(UNIQUE_NEEDS_PROOF).num_vars
-    direct = solve_module.frontier.count_answers(UNIQUE_NEEDS_PROOF, limit=1, reference=result.solutions[0], reverse=True, max_states=1)
+    direct = frontier.count_answers(UNIQUE_NEEDS_PROOF, limit=1, reference=result.solutions[0], reverse=True, max_states=1)
     assert direct.status == "unknown" and direct.stats["reason"] == "state limit"
 
 
@@ -173,9 +172,8 @@ def test_an_interrupt_while_the_race_stops_leaves_no_count_running() -> None:
 
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("the frontier counts run in processes of their own only where fork is available")
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    race = solve_module._FrontierRace(UNIQUE_NEEDS_PROOF, Rules(), None, None, {})
-    race.counts = [solve_module._Child(time.sleep, 60, {}) for _ in range(2)]  # (stand-ins for the two sweeps)
+    race = frontier_race.FrontierRace(UNIQUE_NEEDS_PROOF, Rules(), None, None, {})
+    race.counts = [frontier_race._Child(time.sleep, 60, {}) for _ in range(2)]  # (stand-ins for the two sweeps)
     forward = race.counts[0].process
     real_join = forward.join
 
@@ -197,10 +195,9 @@ def test_an_interrupt_while_the_race_stops_leaves_no_count_running() -> None:
 
 
 def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "_can_fork", lambda: False)
-    monkeypatch.setattr(solve_module, "FRONTIER_SAT_FIRST", 0.0)  # SAT gets no time of its own first
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: None)  # no windows first
+    monkeypatch.setattr(frontier_race, "_can_fork", lambda: False)
+    monkeypatch.setattr(tuning, "FRONTIER_SAT_FIRST", 0.0)  # SAT gets no time of its own first
+    monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: None)  # no windows first
     exact = count_answers(UNIQUE_NEEDS_PROOF, limit=2)
     result = count(UNIQUE_NEEDS_PROOF, limit=2, time_limit=30)
     assert result.complete and result.count == exact.count

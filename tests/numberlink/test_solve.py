@@ -15,7 +15,11 @@ from puzzlesat.child import GRACE_SECONDS, can_fork, wants_child
 from puzzlesat.cli import main
 from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
-from puzzlesat.numberlink.solve import WINDOWS, _window_starts, count, is_unique, solve
+from puzzlesat.numberlink import search as search_module
+from puzzlesat.numberlink.engine import first as first_module, global_sat, probes, tuning, windows
+from puzzlesat.numberlink.engine.tuning import WINDOWS
+from puzzlesat.numberlink.engine.windows import _window_starts
+from puzzlesat.numberlink.solve import count, is_unique, solve
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from puzzlesat.timing import Deadline
@@ -129,8 +133,7 @@ def test_time_limit_while_encoding_a_huge_board(monkeypatch: pytest.MonkeyPatch)
     formula is built at once (default rules first draw an answer by routing, fill.py)."""
     from tests.clock import jump_clock_after
 
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10**9)
+    monkeypatch.setattr(tuning, "CHILD_PROCESS_CELLS", 10**9)
     # (pairs chosen so that no search-free check refutes the board: topology.py)
     puzzle = Puzzle(1000, 1000, (Pair("A", (0, 0), (999, 999)), Pair("B", (0, 999), (500, 501))))
     clock = jump_clock_after(monkeypatch, reads=10)
@@ -140,12 +143,10 @@ def test_time_limit_while_encoding_a_huge_board(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
-
     puzzle = Puzzle(600, 500, (Pair("A", (0, 0), (499, 599)), Pair("B", (0, 599), (250, 251))))
     cells = puzzle.width * puzzle.height
-    assert wants_child(Deadline(1.0), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS) == can_fork()
-    assert not wants_child(Deadline(None), cells=cells, threshold=solve_module.CHILD_PROCESS_CELLS)
+    assert wants_child(Deadline(1.0), cells=cells, threshold=tuning.CHILD_PROCESS_CELLS) == can_fork()
+    assert not wants_child(Deadline(None), cells=cells, threshold=tuning.CHILD_PROCESS_CELLS)
     from tests.clock import jump_clock_after
 
     jump_clock_after(monkeypatch, reads=20)  # (the forked child reads the same clock: it jumps there)
@@ -154,9 +155,8 @@ def test_huge_board_under_a_time_limit_runs_in_a_child_process_that_is_stopped(m
 
 
 def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
-    monkeypatch.setattr(solve_module, "_first_answer_default", lambda *args: time.sleep(60))  # a solver that hangs
+    monkeypatch.setattr(tuning, "CHILD_PROCESS_CELLS", 10)
+    monkeypatch.setattr(first_module, "_first_answer_default", lambda *args: time.sleep(60))  # a solver that hangs
     puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
     start = time.perf_counter()
     counted = count(puzzle, time_limit=0.5)
@@ -168,11 +168,9 @@ def test_child_process_that_overruns_is_killed(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_child_process_hands_back_verified_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
-
-    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 10)
+    monkeypatch.setattr(tuning, "CHILD_PROCESS_CELLS", 10)
     puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])
-    assert wants_child(Deadline(30), cells=12, threshold=solve_module.CHILD_PROCESS_CELLS) == can_fork()
+    assert wants_child(Deadline(30), cells=12, threshold=tuning.CHILD_PROCESS_CELLS) == can_fork()
     in_child = count(puzzle, time_limit=30)
     assert in_child.uniqueness is Uniqueness.MULTIPLE and all(verify(puzzle, s) == [] for s in in_child.solutions)
     solved = solve(puzzle, time_limit=30)
@@ -186,9 +184,8 @@ def test_answers_found_before_a_child_process_is_stopped_are_kept(monkeypatch: p
     reported stays. Once it has reported all the caller asked for (one answer for solve,
     ``limit`` for count) it is stopped at once, not at the limit. The times asserted are hang
     guards only, well under the 60 s the child would hang: the stats say how it was stopped."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 1)
-    monkeypatch.setattr(solve_module._Search, "close", lambda self: time.sleep(60))  # (in the child only)
+    monkeypatch.setattr(tuning, "CHILD_PROCESS_CELLS", 1)
+    monkeypatch.setattr(search_module.Search, "close", lambda self: time.sleep(60))  # (in the child only)
     puzzle = Puzzle.from_rows(["A..A", "B..B"])
     for rules in (Rules(), Rules(no_self_touch=True)):
         start = time.perf_counter()
@@ -244,7 +241,7 @@ def test_second_answer_in_a_window_decides_multiple(monkeypatch: pytest.MonkeyPa
     puzzle = formats.parse("\n".join(WINDOW_MULTIPLE))
     assert is_unique(puzzle, rules=Rules(no_self_touch=True), time_limit=30).unique is True
     assert count(puzzle, time_limit=30).stats["local_variant"] == "two turns"  # (found before any window)
-    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.solve"), "_two_turn_variant", lambda *args: None)
+    monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "window"
     first, second = result.solutions
@@ -297,13 +294,11 @@ def test_adc_2015_puzzles_that_the_may_leave_empty_formula_missed(name: str, fir
 
 
 def test_few_empty_search_finds_answers_and_proves_none() -> None:
-    from puzzlesat.numberlink.solve import _Search
-
     rules = Rules(cover_all=False)
     solvable = Puzzle.from_rows(["A.......", "........", "..B..C..", "........", "..C..B..", "A......."])
     crossing = Puzzle.from_rows(["..A..", ".....", "B...B", ".....", "..A.."])
     for puzzle, expected in ((solvable, Status.SOLVED), (crossing, Status.UNSATISFIABLE)):
-        search = _Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+        search = search_module.Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
         try:
             status, solution = search.answer_with_few_empty(bounds=(0, 2))
         finally:
@@ -316,19 +311,18 @@ def test_few_empty_search_finds_answers_and_proves_none() -> None:
 def test_few_empty_search_drops_counter_bounds_too_big_for_memory(monkeypatch) -> None:
     """The totalizer over the empty cells has about cells x bound clauses (a 1002 x 1002 board
     with bound 128 ran out of 24 GB): bounds over the cap are dropped, the plain search stays."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's `solve` is the function)
     puzzle = Puzzle.from_rows(["A.......", "........", "..B..C..", "........", "..C..B..", "A......."])
     rules = Rules(cover_all=False)
-    monkeypatch.setattr(solve_module, "EMPTY_COUNTER_MAX_CLAUSES", 2 * 42)  # 42 inner cells: bound 2 fits, 8 not
-    search = solve_module._Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+    monkeypatch.setattr(tuning, "EMPTY_COUNTER_MAX_CLAUSES", 2 * 42)  # 42 inner cells: bound 2 fits, 8 not
+    search = search_module.Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
     try:
         status, solution = search.answer_with_few_empty(bounds=(8, 2))
         assert status is Status.SOLVED and verify(puzzle, solution, rules) == []
     finally:
         search.close()
     counted = []
-    monkeypatch.setattr(solve_module, "counter", lambda lits, bound, pool: counted.append(bound) or ([], []))
-    search = solve_module._Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
+    monkeypatch.setattr(search_module, "counter", lambda lits, bound, pool: counted.append(bound) or ([], []))
+    search = search_module.Search(puzzle, rules, "cadical195", Deadline(30), formula_rules=Rules(cover_all=False, no_self_touch=True))
     try:
         search.answer_with_few_empty(bounds=(8, 2))
     finally:
@@ -338,15 +332,15 @@ def test_few_empty_search_drops_counter_bounds_too_big_for_memory(monkeypatch) -
 
 def test_no_window_search_on_big_boards() -> None:
     """Each window call assumes every edge outside the window: on big boards that is too slow."""
-    from puzzlesat.numberlink.solve import MAX_WINDOW_CELLS, _Search, _window_masks
+    from puzzlesat.numberlink.engine.tuning import MAX_WINDOW_CELLS
 
     big = Puzzle(210, 200, (Pair("A", (0, 0), (199, 209)), Pair("B", (0, 209), (199, 0))))
     small = Puzzle(20, 20, (Pair("A", (0, 0), (19, 19)), Pair("B", (0, 19), (19, 0))))
     assert big.width * big.height > MAX_WINDOW_CELLS >= small.width * small.height
     for puzzle, expected in ((big, 0), (small, 4 * 4 + 3 * 3)):  # 8x8 from 0, 4, 8, 12; 12x12 from 0, 6, 8
-        search = _Search(puzzle, Rules(), "cadical195", Deadline(30))
+        search = search_module.Search(puzzle, Rules(), "cadical195", Deadline(30))
         try:
-            assert len(list(_window_masks(search, WINDOWS))) == expected
+            assert len(list(windows.window_masks(search, WINDOWS))) == expected
         finally:
             search.close()
 
@@ -355,7 +349,7 @@ def test_no_window_search_on_big_boards() -> None:
 def test_two_turns_trade_the_stretches_between_blocks_where_two_paths_step_side_by_side() -> None:
     """Stepping the opposite way at both 2x2 blocks the paths trade their stretches as they are;
     stepping the same way, reversed. A result that breaks the rules is not returned."""
-    from puzzlesat.numberlink.solve import _side_by_side, _two_turn_variant
+    from puzzlesat.numberlink.engine.probes import _side_by_side, _two_turn_variant
 
     opposite = Puzzle.from_rows(["...A", ".AB.", "B..."])
     first = Solution.from_rows(opposite, ["BBBA", "BABA", "BAAA"])
@@ -386,7 +380,7 @@ LABEL_WINDOW_MULTIPLE = [
 
 
 def test_label_sets_are_connected_by_touching_paths() -> None:
-    from puzzlesat.numberlink.solve import _label_sets
+    from puzzlesat.numberlink.engine.windows import _label_sets
 
     puzzle = Puzzle.from_rows(["A.A", "B.B", "C.C"])
     answer = solve(puzzle).solution
@@ -405,29 +399,29 @@ def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypat
     when the square windows miss it and no search runs beside them (neither the frontier count
     nor the global search in a process of its own, which may decide first: on a loaded machine
     it did, and this test failed by timing)."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     puzzle = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
     first = solve(puzzle).solution
-    search = solve_module._Search(puzzle, Rules(), "cadical195", Deadline(30))
+    search = search_module.Search(puzzle, Rules(), "cadical195", Deadline(30))
     try:
         search.block(first)
-        assert solve_module._window_variant(search, first, windows=((2, 1000),)) is None
-        assert solve_module._label_window_variant(search, first, most=1) is None
-        second = solve_module._label_window_variant(search, first, most=2)
+        assert windows._window_variant(search, first, windows=((2, 1000),)) is None
+        assert windows._label_window_variant(search, first, most=1) is None
+        second = windows._label_window_variant(search, first, most=2)
     finally:
         search.close()
     assert second is not None and verify(puzzle, second) == []
     assert {label for label, cells in first.paths if second.path(label) != cells} == {"4", "7"}
 
-    square_windows = solve_module._window_variant
-    monkeypatch.setattr(solve_module, "_window_variant", lambda *args, **kwargs: square_windows(*args, **kwargs, windows=((2, 1000),)))
-    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)  # no frontier count beside
-    monkeypatch.setattr(solve_module, "_can_fork", lambda: False)  # no global search beside
-    monkeypatch.setattr(solve_module, "LABEL_WINDOW_AFTER", 0.0)  # no global search first
+    square_windows = windows._window_variant
+    monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: square_windows(*args, **kwargs, windows=((2, 1000),)))
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)  # no frontier count beside
+    monkeypatch.setattr(global_sat, "_can_fork", lambda: False)  # no global search beside
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)  # no global search first
     assert count(puzzle, time_limit=30).stats["local_variant"] == "two turns"  # (found before any window)
-    monkeypatch.setattr(solve_module, "_two_turn_variant", lambda *args: None)
+    monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
+    assert result.stats["decided_by"] == "windows:label"
     assert all(verify(puzzle, answer) == [] for answer in result.solutions)
 
 
@@ -435,12 +429,11 @@ def test_a_window_call_asks_whether_to_stop_between_its_steps(monkeypatch: pytes
     """With ``stop``, a bounded call runs in steps of STOP_STEP_CONFLICTS conflicts and asks
     between two (so the frontier count beside is read while a large window is searched): it
     gives up at the first "yes", and otherwise reaches the verdict of one call."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "STOP_STEP_CONFLICTS", 50)
+    monkeypatch.setattr(tuning, "STOP_STEP_CONFLICTS", 50)
     puzzle = formats.read(EXAMPLES / "medium_10x10.nl")[0]  # unique: refuting a second answer takes hundreds of conflicts
     first = solve(puzzle).solution
     for answer in (False, True):
-        search = solve_module._Search(puzzle, Rules(), "cadical195", Deadline(30))
+        search = search_module.Search(puzzle, Rules(), "cadical195", Deadline(30))
         asked: list[bool] = []
 
         def stop() -> bool:
@@ -464,13 +457,12 @@ def test_the_global_search_runs_beside_the_windows_where_no_frontier_count_does(
     global search for a second answer runs in a forked copy of the search beside the windows.
     It proves a unique puzzle unique; on a puzzle with several answers whichever finds one
     first gives it, verified."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
     unique = formats.read(EXAMPLES / "medium_10x10.nl")[0]
     result = count(unique, time_limit=30)
     assert result.complete and result.uniqueness is Uniqueness.UNIQUE
-    assert result.stats["global_search"] == "beside the windows: unsatisfiable"
-    monkeypatch.setattr(solve_module, "_two_turn_variant", lambda *args: None)
+    assert result.stats["global_search"] == "beside the windows: unsatisfiable" and result.stats["decided_by"] == "global-sat"
+    monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
     several = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
     result = count(several, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.solutions[0] != result.solutions[1]
@@ -478,9 +470,8 @@ def test_the_global_search_runs_beside_the_windows_where_no_frontier_count_does(
 
 
 def test_count_searches_on_by_itself_when_the_search_beside_dies(monkeypatch: pytest.MonkeyPatch) -> None:
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
-    monkeypatch.setattr(solve_module, "FRONTIER_MAX_SIDE", 0)
-    monkeypatch.setattr(solve_module, "_global_search", lambda search: os._exit(1))
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(global_sat, "_global_search", lambda search: os._exit(1))
     result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)
     assert result.complete and result.uniqueness is Uniqueness.UNIQUE
     assert result.stats["global_search"].startswith("failed")
@@ -490,15 +481,14 @@ def test_label_window_decides_a_may_leave_empty_puzzle(monkeypatch: pytest.Monke
     """ADC 2015 Q07 (36x36, may-leave-empty): its covering first answer has a second answer
     that reroutes two paths further than any square window reaches (uniqueness was unknown
     at 30 s before label windows)."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     path = shared_path("numberlink", "dasadc-conmgr-ADC2015", "sample", "ADC2015_QA", "Q", "Q07.txt")
     puzzle = formats.read(path)[0]
-    monkeypatch.setattr(solve_module, "LABEL_WINDOW_AFTER", 0.0)  # (the global search finds none in 30 s anyway)
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)  # (the global search finds none in 30 s anyway)
     result = count(puzzle, rules=Rules(cover_all=False), time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["local_variant"] == "label window"
     first, second = result.solutions
     assert verify(puzzle, first, Rules(cover_all=False)) == [] and verify(puzzle, second, Rules(cover_all=False)) == []
-    assert 1 <= sum(second.path(label) != cells for label, cells in first.paths) <= solve_module.LABEL_WINDOW_LABELS
+    assert 1 <= sum(second.path(label) != cells for label, cells in first.paths) <= tuning.LABEL_WINDOW_LABELS
 
 
 @pytest.mark.parametrize("length,size,starts", [(5, 8, [0]), (8, 8, [0]), (14, 8, [0, 4, 6]), (20, 8, [0, 4, 8, 12])])
@@ -679,17 +669,16 @@ def test_colour_count_never_refutes_a_puzzle_that_has_answers() -> None:
 
 def _options_given(monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle, rules: Rules, **encode_options) -> dict:
     """The CaDiCaL options ``loaded_solver`` gives the formula of ``puzzle`` under ``rules``."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
     given: list[dict] = []
-    real = solve_module.SatSolver
+    real = search_module.SatSolver
 
     def recording(*args, options=None, **kwargs):
         given.append(dict(options or {}))
         return real(*args, options=options, **kwargs)
 
-    monkeypatch.setattr(solve_module, "SatSolver", recording)
-    encoding = solve_module._encode(puzzle, rules, labels="log", **encode_options)
-    solver, _ = solve_module.loaded_solver(encoding, "cadical195", Deadline(None))
+    monkeypatch.setattr(search_module, "SatSolver", recording)
+    encoding = search_module._encode(puzzle, rules, labels="log", **encode_options)
+    solver, _ = search_module.loaded_solver(encoding, "cadical195", Deadline(None))
     solver.close()
     return given[0]
 
@@ -698,11 +687,11 @@ def test_large_no_self_touch_formulas_run_without_inprocessing(monkeypatch: pyte
     """Cover-all no-self-touch formulas past STRICT_FORMULA_CLAUSES get CaDiCaL without its
     inprocessing (measured faster on 50x50 boards); smaller ones, default-rules ones and
     formulas with touch selectors keep the family's usual options."""
-    solve_module = importlib.import_module("puzzlesat.numberlink.solve")
+    solve_module = importlib.import_module("puzzlesat.numberlink.solve")  # (the package's solve is the function)
     large = Puzzle(50, 50, tuple(Pair(f"L{i}", (0, 3 * i), (49, 3 * i)) for i in range(16)))
     small = Puzzle(10, 10, (Pair("A", (0, 0), (9, 9)), Pair("B", (0, 9), (1, 8))))
     strict = Rules(no_self_touch=True)
-    assert solve_module.encode(large, strict).num_clauses > solve_module.STRICT_FORMULA_CLAUSES
-    assert _options_given(monkeypatch, large, strict) == {**solve_module.CADICAL_OPTIONS, **solve_module.CADICAL_BIG_FORMULA_OPTIONS}
+    assert solve_module.encode(large, strict).num_clauses > tuning.STRICT_FORMULA_CLAUSES
+    assert _options_given(monkeypatch, large, strict) == {**tuning.CADICAL_OPTIONS, **tuning.CADICAL_BIG_FORMULA_OPTIONS}
     for puzzle, rules, extra in ((small, strict, {}), (large, Rules(), {}), (large, strict, {"touch_selectors": True})):
-        assert _options_given(monkeypatch, puzzle, rules, **extra) == solve_module.CADICAL_OPTIONS
+        assert _options_given(monkeypatch, puzzle, rules, **extra) == tuning.CADICAL_OPTIONS

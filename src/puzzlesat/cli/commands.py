@@ -48,8 +48,10 @@ def load(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
 
 def verb_options(family: Family, verb: str, args: argparse.Namespace) -> dict[str, Any]:
     """The family's options for ``verb`` from the command line (verify's answers and
-    allow-multiple among them)."""
+    allow-multiple among them, and ``explain`` for a family that can say its steps)."""
     options = family_options(family, args)
+    if getattr(args, "explain", False) and "explain" in family.capabilities:
+        options["explain"] = True
     if verb == "verify":
         options["answers"] = getattr(args, "answers", None)
         if family.objective is Objective.UNIQUE:
@@ -100,6 +102,8 @@ def note_unused_options(args: argparse.Namespace, families_read: set[str]) -> No
         owners["method"] = ("--method", [f.name for f in families() if args.method in (m.name for m in f.methods)])
     if getattr(args, "answers", None) is not None:
         owners["answers"] = ("--answers", [f.name for f in families() if "answer-files" in f.capabilities or f.answer_table])
+    if getattr(args, "explain", False):
+        owners["explain"] = ("--explain", [f.name for f in families() if "explain" in f.capabilities])
     if getattr(args, "allow_multiple", False):
         owners["allow_multiple"] = ("--allow-multiple", [f.name for f in families() if f.objective is Objective.UNIQUE])
     for name, (flag, names) in owners.items():

@@ -84,6 +84,15 @@ def add_common_options(p: argparse.ArgumentParser, *, json_lines: bool = True, m
     add_family_options(p)
 
 
+def add_explain_flag(p: argparse.ArgumentParser) -> None:
+    """``--explain`` for the families whose records can list the steps that decided them
+    (capability "explain"): their text output then prints each step and its time."""
+    explained = [f.name for f in families() if "explain" in f.capabilities]
+    if explained:
+        p.add_argument("--explain", action="store_true",
+                       help=f"print the steps that decided each verdict, with their outcomes and times ({', '.join(explained)})")
+
+
 def installed_versions() -> list[str]:
     """The versions that matter for what puzzlesat answers and how fast: its own, its solver
     libraries' and Python's, e.g. ``['puzzlesat 0.1.0', 'python-sat 1.9', ..., 'Python 3.11.7']``
@@ -140,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve puzzles and print the answers", epilog=EXAMPLES["solve"])
     p.add_argument("inputs", nargs="+", metavar="FILE_OR_URL")
     add_common_options(p)
+    add_explain_flag(p)
     add_batch_options(p)
     certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_solve)
@@ -158,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-multiple", action="store_true",
                        help=f"unique-answer families ({unique}): a solved puzzle passes whether or not its answer is unique "
                             "(contest sets of routing problems); uniqueness is still decided and reported")
+    add_explain_flag(p)
     add_batch_options(p)
     certificates.add_proof_flag(p)
     p.set_defaults(run=commands.command_verify)

@@ -268,7 +268,7 @@ FAMILY = Family(
     check_claim=certify.check,
     pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
     draw_note=draw_note,
-    capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url"}),
+    capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url", "explain"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,
 )

@@ -769,13 +769,13 @@ def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: in
     (True, False)
     """
     from ..sat import DEFAULT_SOLVER
-    from .solve import _Search
+    from .search import Search
 
     _check_conflicts(conflicts)
     deadline = Deadline.of(time_limit)
     if known is not None and verify(puzzle, known, rules):
         raise ValueError("known is not an answer of this puzzle under these rules")
-    search = _Search(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=rules)
+    search = Search(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=rules)
     return count_in_search(search, conflicts=conflicts, deadline=deadline, known=known)
 
 
@@ -786,7 +786,7 @@ def _check_conflicts(conflicts: object, name: str = "conflicts") -> int:
 
 
 def count_in_search(search: Any, *, conflicts: int, deadline: Deadline, known: Any = None) -> CountResult | None:
-    """:func:`count_by_work` in a built search (:class:`.solve.SatSearch`, one layer or several;
+    """:func:`count_by_work` in a built search (:class:`.search.SatSearch`, one layer or several;
     closed here): ``known`` blocked first, then solver calls of at most ``conflicts`` conflicts
     each, never split into timed steps (a search cut into steps by a measured rate goes where
     the clock says)."""

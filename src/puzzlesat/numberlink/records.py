@@ -11,6 +11,11 @@ answer): where the puzzle is ambiguous, which a puzzle maker wants to see. ``sta
 and ``stated_rules_by`` ("url" or "pack") name the rules the puzzle's source asks for, when
 it asks (they are never applied silently: ``show`` says when others were in force).
 ``unique`` is null when there is no answer (unsolvable, or none found in time).
+``decided_by`` names the step of the engine that decided (``stats["decided_by"]``: "refute",
+"first", "probes:swap", "windows", "frontier", "global-sat", ...; null while undecided);
+``without_self_touch`` ("unique", "multiple", "none" or "unknown"), present when a default-rules
+uniqueness was left undecided, says what the puzzle is when paths may not touch themselves;
+``steps`` (``[name, outcome, seconds]`` each) is there when ``options["explain"]`` asks for it.
 
 ``options`` is the mapping of the family's options by name (``allow_empty``,
 ``no_self_touch``, ``solver``, and ``method``: "sat" or "backtracking"); ``verify_record`` also
@@ -166,12 +171,17 @@ def _record(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
         "status": status, "objective": "unique", "size": _size(puzzle), "name": puzzle.name or None,
         "rules": str(rules), "method": result.method, "answer": None, "moves": None, "moves_count": None,
         "unique": result.unique if result.count else None, "optimal": None, "lower_bound": None, "solved_by": None, "reason": reason,
+        "decided_by": (result.stats or {}).get("decided_by"),
         "stated_minimum": None, "stated_minimum_match": None, "stated_answer": None,
         "encode_seconds": round(result.timings.encode, 4), "solve_seconds": round(result.timings.solve, 4),
         "grid": None, "paths": None,
     }
     if isinstance(puzzle, multilayer.Puzzle):
         record["layers"] = puzzle.layers
+    if "without_self_touch" in (result.stats or {}):
+        record["without_self_touch"] = result.stats["without_self_touch"]
+    if options.get("explain"):
+        record["steps"] = [list(step) for step in (result.stats or {}).get("steps", [])]
     if puzzle.stated_rules is not None:
         record["stated_rules"] = str(puzzle.stated_rules.rules)
         record["stated_rules_by"] = puzzle.stated_rules.by
@@ -253,6 +263,7 @@ def _verify(puzzle: AnyPuzzle, options: Options, time_limit: float | Deadline | 
                 raise UnverifiedAnswer(f"the stated answer {source or ''} is valid and differs from the one found, "
                                        "yet the puzzle was proven unique; please report this puzzle")
             record["unique"] = False
+            record["decided_by"] = record.get("decided_by") or "stated answer"
             if "differs" not in record:
                 record["differs"] = sorted(label for label, cells in solution.paths if found[label] not in (list(cells), list(cells[::-1])))
                 record["second_grid"] = grid_of(puzzle, solution)

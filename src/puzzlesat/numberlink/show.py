@@ -41,6 +41,34 @@ def uniqueness_text(unique: bool | None) -> str:
     return {True: "unique", False: "multiple answers", None: "uniqueness unknown"}[unique]
 
 
+# what an undecided default-rules record says about the puzzle under no-self-touch rules
+WITHOUT_TOUCH_TEXT = {"unique": "unique without self-touch", "multiple": "multiple answers without self-touch too",
+                      "none": "no answer without self-touch", "unknown": "unknown without self-touch too"}
+
+
+def steps_text(steps: list, decided_by: str | None) -> str:
+    """The engine's steps (``--explain``), one line each, the deciding one marked.
+
+    >>> print(steps_text([["refute", "nothing", 0.0002], ["first", "answer (no-self-touch)", 0.0113],
+    ...                   ["probes:swap", "answer", 0.0004]], "probes:swap"))
+      refute       nothing                 0.000s
+      first        answer (no-self-touch)  0.011s
+      probes:swap  answer                  0.000s  <- decided
+    >>> steps_text([], None)
+    '  (no steps recorded)'
+    """
+    if not steps:
+        return "  (no steps recorded)"
+    names = max(len(str(step[0])) for step in steps)
+    outcomes = max(len(str(step[1])) for step in steps)
+    lines = []
+    last_decider = max((i for i, step in enumerate(steps) if step[0] == decided_by), default=None)
+    for i, (name, outcome, seconds) in enumerate(steps):
+        mark = "  <- decided" if i == last_decider else ""
+        lines.append(f"  {str(name).ljust(names)}  {str(outcome).ljust(outcomes)}  {float(seconds):.3f}s{mark}")
+    return "\n".join(lines)
+
+
 def show(puzzle: Any, record: Mapping[str, Any], *, verb: str, colour: bool, where: str | None = None) -> str:
     """The record for a person: a line with the verdict (``where (size): `` first when ``where``
     names the puzzle), then for ``solve`` the answer grid, and the second answer of a puzzle that
@@ -50,6 +78,8 @@ def show(puzzle: Any, record: Mapping[str, Any], *, verb: str, colour: bool, whe
         head += " (memory limit)" if record.get("reason") == "memory limit" else " (time limit)"
     if record["status"] == "solved":
         head += f", {uniqueness_text(record.get('unique'))}"
+        if record.get("unique") is None and record.get("without_self_touch"):
+            head += f" ({WITHOUT_TOUCH_TEXT.get(record['without_self_touch'], record['without_self_touch'])})"
     if record.get("differs"):
         head += f" (paths {', '.join(record['differs'])} differ"
         if record.get("rules") == str(Rules()) and _an_answer_runs_beside_itself(puzzle, record):  # puzzles made for Flow Free's rules
@@ -69,6 +99,8 @@ def show(puzzle: Any, record: Mapping[str, Any], *, verb: str, colour: bool, whe
         head += f", {record['seconds']:.3f}s"
     if where is not None:
         head = f"{where} ({size_text(puzzle)}): {head}"
+    if record.get("steps") is not None:  # (--explain)
+        head += "\n" + steps_text(record["steps"], record.get("decided_by"))
     if verb == "verify" or record.get("grid") is None:
         return head
     text = head + "\n" + picture(record["grid"], colour=colour)

@@ -395,7 +395,7 @@ def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: in
     False
     """
     from ...sat import DEFAULT_SOLVER
-    from ..solve import _shrinks_to_no_touch, _strict
+    from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict
     from .solve import _Search, _second_by_shrinking
 
     _check_conflicts(conflicts)

@@ -59,9 +59,11 @@ from ...timing import Deadline
 from .. import routing
 from ..topology import CHECK_EVERY
 from ..model import DEFAULT_RULES, Rules
-from ..solve import SatSearch, UnverifiedAnswer  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
-from ..solve import _check as _check_answer
-from ..solve import _detour_variant, _shrinks_to_no_touch, _strict  # (shape-free: they serve both)
+from ...errors import UnverifiedAnswer  # (puzzlesat.errors', also here for older imports)
+from ..engine.probes import detour_variant as _detour_variant  # (shape-free: it serves both)
+from ..search import SatSearch
+from ..search import check_answer as _check_answer
+from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict  # (shape-free: they serve both)
 from .encoding import Encoding
 from .encoding import encode as _encode
 from .model import Cell, Puzzle, Solution
@@ -256,7 +258,7 @@ def _parts(mask: np.ndarray, layers: int, height: int, width: int) -> np.ndarray
 
 class _Search(SatSearch):
     """One formula in one incremental solver, yielding verified cycle-free answers (the search
-    shared with one layer, :class:`..solve.SatSearch`, on the multi-layer formula)."""
+    shared with one layer, :class:`..search.SatSearch`, on the multi-layer formula)."""
 
     solution_type = Solution
     checker = staticmethod(verify)
