@@ -44,7 +44,7 @@ from puzzlesat.numberlink import Rules
 NO_SELF_TOUCH = Rules(no_self_touch=True)
 MAX_CELLS = 1024            # public boards up to 32 x 32 cells (janko's 36x20 and inputs9's 40x20 included)
 FRESH_SIZES = (15, 20, 25, 30)
-FRESH_PER_SIZE = 50
+FRESH_PER_SIZE = 100
 FRESH_SEED = 4_600_000_000  # + 1000 * width + i
 FRESH_FILE = Path(__file__).resolve().parent / "data" / "unseen-nst-15-30.txt"
 TARGET = 0.995              # share decided on each fresh size and each test half
