@@ -96,9 +96,7 @@ def public_puzzles(name: str) -> list[tuple[str, numberlink.Puzzle]]:
     """(instance, puzzle) of one public set, boards of at most MAX_CELLS cells; [] when absent."""
     out = []
     for path in PUBLIC_SETS[name]():
-        if not path.is_file():
-            continue
-        puzzles = numberlink.read(path)
+        puzzles = numberlink.read(path) if path.is_file() else []
         for i, puzzle in enumerate(puzzles):
             if puzzle.width * puzzle.height <= MAX_CELLS:
                 out.append((path.name if len(puzzles) == 1 else f"{path.name}#{i}", puzzle))
@@ -148,8 +146,10 @@ def groups(*, quick: bool) -> Iterator[tuple[str, str, list[tuple[str, numberlin
     """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh")."""
     for name in PUBLIC_SETS:
         puzzles = public_puzzles(name)
-        if not puzzles:
+        if not any(path.is_file() for path in PUBLIC_SETS[name]()):
             print(f"numberlink_unseen: {name}: no puzzles under {data_folder() / 'numberlink'} (data set absent), skipped", file=sys.stderr)
+        elif not puzzles:
+            print(f"numberlink_unseen: {name}: no board of at most {MAX_CELLS} cells, skipped", file=sys.stderr)
         for which in HALVES:
             chosen = [(n, p) for n, p in puzzles if half(p) == which]
             if chosen:
