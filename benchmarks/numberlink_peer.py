@@ -114,10 +114,11 @@ def child_main(spec: dict[str, Any]) -> dict[str, Any]:
     answers = [r.solutions[0] if spec["verb"] == "unique" and r.solutions else getattr(r, "solution", None) for r in results]
     verified = sum(1 for p, a in zip(puzzles, answers) if a is not None and not numberlink.verify(p, a, rules))
     unique = [getattr(r, "unique", None) for r in results]
+    none = [(r.count == 0 and r.complete) if spec["verb"] == "unique" else r.status.value == "unsatisfiable" for r in results]
     return {"puzzles": len(puzzles), "seconds": round(seconds, 4), "read_s": round(read_s, 4), "max_s": round(max(each, default=0.0), 4),
-            "answered": sum(1 for a in answers if a is not None), "verified": verified,
-            "unique": unique.count(True), "multiple": unique.count(False),
-            "undecided": sum(1 for r, a in zip(results, answers) if a is None or (spec["verb"] == "unique" and r.unique is None))}
+            "answered": sum(1 for a in answers if a is not None), "verified": verified, "none": sum(none),
+            "unique": unique.count(True), "multiple": sum(1 for u, a in zip(unique, answers) if u is False and a is not None),
+            "undecided": sum(1 for r, a, n in zip(results, answers, none) if not n and (a is None or (spec["verb"] == "unique" and r.unique is None)))}
 
 
 def peer_run(peer: str, path: Path, puzzles: list[numberlink.Puzzle]) -> dict[str, Any]:
@@ -154,7 +155,7 @@ def _size(puzzles: list[numberlink.Puzzle]) -> tuple[str, int]:
 def row(part: str, set_name: str, instance: str, puzzles: list[numberlink.Puzzle], method: str, task: str, rules: str,
         measured: dict[str, Any], time_limit: float | None) -> dict[str, Any]:
     size, cells = _size(puzzles)
-    complete = "error" not in measured and measured.get("verified") == measured.get("puzzles")
+    complete = "error" not in measured and measured.get("verified", 0) + measured.get("none", 0) == measured.get("puzzles")
     status = "error" if "error" in measured else "solved" if complete else "unknown"
     return {"family": "numberlink", "set": set_name, "instance": instance, "size": size, "cells": cells, "method": method,
             "task": task, "status": status, "encode_s": 0.0, "solve_s": measured.get("seconds", 0.0),
