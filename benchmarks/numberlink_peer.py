@@ -107,28 +107,34 @@ def _cpu() -> float:
     return time.process_time() + sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), k) for k in ("ru_utime", "ru_stime"))
 
 
+def outcome(result: Any, answer: Any, verb: str) -> str:
+    """One puzzle's outcome: "none" (proven), "answer" (solve), "unique", "several" or "undecided"."""
+    if answer is None:
+        proven = (result.count == 0 and result.complete) if verb == "unique" else result.status.value == "unsatisfiable"
+        return "none" if proven else "undecided"
+    return "answer" if verb == "solve" else {True: "unique", False: "several", None: "undecided"}[result.unique]
+
+
 def child_main(spec: dict[str, Any]) -> dict[str, Any]:
     """Read the file, run the verb on every puzzle (timed as one loop), then check every answer."""
     start = time.perf_counter()
     puzzles = numberlink.read(spec["file"])
     read_s = time.perf_counter() - start
-    rules = RULES[spec["rules"]]
-    verb = numberlink.solve if spec["verb"] == "solve" else numberlink.is_unique
+    rules, verb = RULES[spec["rules"]], spec["verb"]
+    run_verb = numberlink.solve if verb == "solve" else numberlink.is_unique
     results, each = [], []
     start, cpu = time.perf_counter(), _cpu()
     for puzzle in puzzles:
         began = time.perf_counter()
-        results.append(verb(puzzle, rules=rules, time_limit=spec["time_limit"]))
+        results.append(run_verb(puzzle, rules=rules, time_limit=spec["time_limit"]))
         each.append(time.perf_counter() - began)
     seconds, cpu = time.perf_counter() - start, _cpu() - cpu
-    answers = [r.solutions[0] if spec["verb"] == "unique" and r.solutions else getattr(r, "solution", None) for r in results]
-    verified = sum(1 for p, a in zip(puzzles, answers) if a is not None and not numberlink.verify(p, a, rules))
-    unique = [getattr(r, "unique", None) for r in results]
-    none = [(r.count == 0 and r.complete) if spec["verb"] == "unique" else r.status.value == "unsatisfiable" for r in results]
-    return {"puzzles": len(puzzles), "seconds": round(seconds, 4), "cpu_s": round(cpu, 4), "read_s": round(read_s, 4), "max_s": round(max(each, default=0.0), 4),
-            "answered": sum(1 for a in answers if a is not None), "verified": verified, "none": sum(none),
-            "unique": unique.count(True), "multiple": sum(1 for u, a in zip(unique, answers) if u is False and a is not None),
-            "undecided": sum(1 for r, a, n in zip(results, answers, none) if not n and (a is None or (spec["verb"] == "unique" and r.unique is None)))}
+    answers = [(r.solutions[0] if r.solutions else None) if verb == "unique" else r.solution for r in results]
+    outcomes = [outcome(r, a, verb) for r, a in zip(results, answers)]
+    return {"puzzles": len(puzzles), "seconds": round(seconds, 4), "cpu_s": round(cpu, 4), "read_s": round(read_s, 4),
+            "max_s": round(max(each, default=0.0), 4), "answered": sum(a is not None for a in answers),
+            "verified": sum(1 for p, a in zip(puzzles, answers) if a is not None and not numberlink.verify(p, a, rules)),
+            **{key: outcomes.count(word) for key, word in (("none", "none"), ("unique", "unique"), ("multiple", "several"), ("undecided", "undecided"))}}
 
 
 def peer_run(peer: str, path: Path, puzzles: list[numberlink.Puzzle]) -> dict[str, Any]:
@@ -230,7 +236,7 @@ def _ratio(ours: float, theirs: float | None) -> str:
     return "-" if not theirs else f"{ours / theirs:.1f}x"
 
 
-def _verdict(ok: bool | None) -> str:
+def _met(ok: bool | None) -> str:
     return "" if ok is None else ("met" if ok else "MISSED")
 
 
@@ -281,7 +287,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     for s in summary(rows):
         peer_s = "-" if s.get("peer_s") is None else f"{s['peer_s']:.3f}"
         mb = "-" if s.get("ours_mb") is None else f"{s['ours_mb']:.0f}"
-        out.append(f"{s['what']:38} {s['ours_s']:8.3f} {mb:>8} {peer_s:>8} {s['ratio']:>7} {s.get('cpu_ratio', '-'):>9}  {s['target']:24} {_verdict(s['met'])}")
+        out.append(f"{s['what']:38} {s['ours_s']:8.3f} {mb:>8} {peer_s:>8} {s['ratio']:>7} {s.get('cpu_ratio', '-'):>9}  {s['target']:24} {_met(s['met'])}")
     return "\n".join(out)
 
 
