@@ -1,0 +1,264 @@
+"""Numberlink uniqueness on puzzles the tuning never saw: a test half of the public sets, and
+fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
+
+    python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [--workers 2]
+    python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
+
+Every puzzle is one ``solve`` job of the batch engine (``puzzlesat.batch.run``: the answer and a
+count to two under default rules, the answer checked) with ``--time-limit`` seconds each.
+
+**The split.** The public cover-all sets (janko, thomasahle inputs1-9, mzucker, Houston), boards
+of at most ``MAX_CELLS`` cells, are split by :func:`half`: the sha256 of the puzzle's canonical
+text (:func:`canonical_text`: ``W H`` and its rows, labels renumbered 1..K in reading order of
+their first endpoint, so a relabelled copy falls in the same half), first byte even: ``tuning``,
+odd: ``test``. Targets are judged on the test half; the tuning half is what a new method may be
+tuned on.
+
+**The fresh sets.** ``FRESH_SIZES`` square boards, ``FRESH_PER_SIZE`` of each, drawn by
+``numberlink.generate`` (the quality method) with seed ``FRESH_SEED + 1000 * width + i``
+(seeds tests and benchmarks never use: theirs are below 3 000 000), certified unique under
+no-self-touch rules by the generator from the puzzle's text, as published sets are made, and
+kept only when ``numberlink.is_unique(rules=Rules(no_self_touch=True))`` agrees. A set certified
+under default rules would hold only puzzles the engine already decides.
+
+The table gives, per set and half: puzzles, decided (unique, several answers, or none),
+first answers found, undecided, errors, total and max seconds, and the share decided (target:
+at least 99.5 % on each fresh size and each test half). ``--undecided-stats`` then runs each
+undecided puzzle again in this process (``numberlink.count``) and prints what its stats report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from benchmarks import JSON_HELP, RowWriter, data_folder, json_path
+from puzzlesat import numberlink
+from puzzlesat.batch import Job, run as batch_run
+from puzzlesat.numberlink import Rules
+
+NO_SELF_TOUCH = Rules(no_self_touch=True)
+MAX_CELLS = 1024            # public boards up to 32 x 32 cells (janko's 36x20 and inputs9's 40x20 included)
+FRESH_SIZES = (15, 20, 25, 30)
+FRESH_PER_SIZE = 100
+FRESH_SEED = 4_600_000_000  # + 1000 * width + i
+FRESH_FILE = Path(__file__).resolve().parent / "data" / "unseen-nst-15-30.txt"
+TARGET = 0.995              # share decided on each fresh size and each test half
+QUICK_PUZZLES = 3           # per set and half (and per fresh size) in --quick
+HALVES = ("tuning", "test")
+
+
+def _thomasahle(name: str) -> list[Path]:
+    return [data_folder() / "numberlink" / "thomasahle-numberlink" / "puzzles" / name]
+
+
+PUBLIC_SETS = {
+    "janko": lambda: _thomasahle("janko"),
+    **{f"thomasahle-inputs{i}": (lambda i=i: _thomasahle(f"inputs{i}")) for i in range(1, 10)},
+    "mzucker": lambda: sorted((data_folder() / "numberlink" / "mzucker-flow_solver" / "puzzles").glob("*.txt")),
+    "houston": lambda: sorted((data_folder() / "numberlink" / "HoustonWeHaveABug-FlowFree" / "puzzles").glob("*.txt")),
+}
+
+
+def canonical_text(puzzle: numberlink.Puzzle) -> str:
+    """``W H`` then the rows, cells separated by spaces: ``.`` empty, ``#`` blocked, else the
+    pair's number (1..K in reading order of each pair's first endpoint).
+
+    >>> print(canonical_text(numberlink.parse("B.A\\nA.B")), end="")
+    3 2
+    1 . 2
+    2 . 1
+    """
+    order = sorted(puzzle.pairs, key=lambda pair: min(pair.start, pair.end))
+    grid = [["."] * puzzle.width for _ in range(puzzle.height)]
+    for row, col in puzzle.blocked:
+        grid[row][col] = "#"
+    for number, pair in enumerate(order, 1):
+        for row, col in (pair.start, pair.end):
+            grid[row][col] = str(number)
+    return f"{puzzle.width} {puzzle.height}\n" + "\n".join(" ".join(line) for line in grid) + "\n"
+
+
+def half(puzzle: numberlink.Puzzle) -> str:
+    """``tuning`` or ``test``: the parity of the first byte of sha256(canonical text).
+
+    >>> half(numberlink.parse("B.A\\nA.B")) == half(numberlink.parse("X.Y\\nY.X"))
+    True
+    """
+    return "test" if hashlib.sha256(canonical_text(puzzle).encode()).digest()[0] % 2 else "tuning"
+
+
+def public_puzzles(name: str) -> list[tuple[str, numberlink.Puzzle]]:
+    """(instance, puzzle) of one public set, boards of at most MAX_CELLS cells; [] when absent."""
+    out = []
+    for path in PUBLIC_SETS[name]():
+        puzzles = numberlink.read(path) if path.is_file() else []
+        for i, puzzle in enumerate(puzzles):
+            if puzzle.width * puzzle.height <= MAX_CELLS:
+                out.append((path.name if len(puzzles) == 1 else f"{path.name}#{i}", puzzle))
+    return out
+
+
+# -- the fresh sets -------------------------------------------------------------------------
+
+def fresh_seed(width: int, index: int) -> int:
+    return FRESH_SEED + 1000 * width + index
+
+
+def make_fresh(path: Path = FRESH_FILE, *, sizes: Sequence[int] = FRESH_SIZES, per_size: int = FRESH_PER_SIZE) -> int:
+    """Draw the fresh sets and write them to ``path`` (a comment line ``# seed S WxH`` before
+    each puzzle); the number of puzzles written."""
+    blocks = ["# Numberlink puzzles certified unique under no-self-touch rules, drawn by "
+              "benchmarks/numberlink_unseen.py --make-fresh (numberlink.generate, method quality)"]
+    for size in sizes:
+        for i in range(per_size):
+            seed = fresh_seed(size, i)
+            made = numberlink.generate(size, size, seed=seed, rules=NO_SELF_TOUCH)
+            if numberlink.is_unique(made.puzzle, rules=NO_SELF_TOUCH).unique is not True:
+                print(f"seed {seed}: not confirmed unique under no-self-touch rules, left out", file=sys.stderr)
+                continue
+            blocks.append(f"# seed {seed} {size}x{size}\n" + numberlink.format(made.puzzle))
+            print(f"{size}x{size} #{i} seed {seed}: {made.tries} tries, {made.seconds:.2f} s", file=sys.stderr, flush=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return len(blocks) - 1
+
+
+def fresh_puzzles(path: Path = FRESH_FILE) -> dict[str, list[tuple[str, numberlink.Puzzle]]]:
+    """The fresh puzzles by size (``fresh-15x15``...), named by their seeds; {} when absent."""
+    if not path.is_file():
+        return {}
+    text = path.read_text(encoding="utf-8")
+    seeds = [line.split()[2] for line in text.splitlines() if line.startswith("# seed ")]
+    out: dict[str, list[tuple[str, numberlink.Puzzle]]] = {}
+    for seed, puzzle in zip(seeds, numberlink.parse_all(text, fmt="native")):
+        out.setdefault(f"fresh-{puzzle.width}x{puzzle.height}", []).append((f"seed {seed}", puzzle))
+    return out
+
+
+# -- the run --------------------------------------------------------------------------------
+
+def groups(*, quick: bool) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
+    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh")."""
+    for name in PUBLIC_SETS:
+        puzzles = public_puzzles(name)
+        if not any(path.is_file() for path in PUBLIC_SETS[name]()):
+            print(f"numberlink_unseen: {name}: no puzzles under {data_folder() / 'numberlink'} (data set absent), skipped", file=sys.stderr)
+        elif not puzzles:
+            print(f"numberlink_unseen: {name}: no board of at most {MAX_CELLS} cells, skipped", file=sys.stderr)
+        for which in HALVES:
+            chosen = [(n, p) for n, p in puzzles if half(p) == which]
+            if chosen:
+                yield name, which, chosen[:QUICK_PUZZLES] if quick else chosen
+    fresh = fresh_puzzles()
+    if not fresh:
+        print(f"numberlink_unseen: no fresh sets at {FRESH_FILE} (make them with --make-fresh), skipped", file=sys.stderr)
+    for name, puzzles in fresh.items():
+        yield name, "fresh", puzzles[:QUICK_PUZZLES] if quick else puzzles
+
+
+def row_of(record: dict[str, Any], set_name: str, which: str, instance: str, puzzle: numberlink.Puzzle, time_limit: float | None) -> dict[str, Any]:
+    status = {"unsolvable": "unsatisfiable"}.get(record["status"], record["status"])
+    decided = status == "unsatisfiable" or (status == "solved" and record.get("unique") is not None)
+    return {"family": "numberlink", "set": set_name, "instance": instance, "size": f"{puzzle.width}x{puzzle.height}",
+            "cells": puzzle.width * puzzle.height, "method": record.get("method") or "sat", "task": "solve+unique",
+            "status": status, "encode_s": record.get("encode_seconds") or 0.0, "solve_s": record.get("solve_seconds") or 0.0,
+            "seconds": record.get("seconds") or 0.0, "verified": status == "solved", "time_limit": time_limit,
+            "half": which, "rules": "default", "unique": record.get("unique"), "decided": decided, "error": record.get("error")}
+
+
+def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2) -> Iterator[dict[str, Any]]:
+    """One row per puzzle (default rules, ``time_limit`` seconds each), set by set."""
+    for set_name, which, puzzles in groups(quick=quick):
+        jobs = [Job.of("numberlink", "solve", puzzle, source=set_name, index=i, time_limit=time_limit)
+                for i, (_, puzzle) in enumerate(puzzles)]
+        for record in batch_run(jobs, workers=workers):
+            instance, puzzle = puzzles[record["index"]]
+            yield row_of(record, set_name, which, instance, puzzle, time_limit)
+
+
+# -- the table ------------------------------------------------------------------------------
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        found.setdefault((r["set"], r["half"]), []).append(r)
+    out = []
+    for (set_name, which), group in found.items():
+        decided = sum(r["decided"] for r in group)
+        out.append({"set": set_name, "half": which, "puzzles": len(group), "decided": decided,
+                    "unique": sum(r["unique"] is True for r in group), "multiple": sum(r["unique"] is False for r in group),
+                    "none": sum(r["status"] == "unsatisfiable" for r in group), "answers": sum(r["status"] == "solved" for r in group),
+                    "undecided": sum(not r["decided"] and r["status"] != "error" for r in group),
+                    "errors": sum(r["status"] == "error" for r in group), "total_s": sum(r["seconds"] for r in group),
+                    "max_s": max(r["seconds"] for r in group), "share": decided / len(group),
+                    "judged": which in ("test", "fresh")})
+    return out
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = (f"{'set':22} {'half':7} {'puzzles':>7} {'decided':>7} {'unique':>6} {'multi':>5} {'none':>4} {'answers':>7} "
+            f"{'undecided':>9} {'error':>5} {'total s':>8} {'max s':>7} {'decided %':>9}  target")
+    lines = [head, "-" * len(head)]
+    for s in summary(rows):
+        verdict = ("met" if s["share"] >= TARGET else "MISSED") if s["judged"] else ""
+        lines.append(f"{s['set']:22} {s['half']:7} {s['puzzles']:7d} {s['decided']:7d} {s['unique']:6d} {s['multiple']:5d} {s['none']:4d} "
+                     f"{s['answers']:7d} {s['undecided']:9d} {s['errors']:5d} {s['total_s']:8.2f} {s['max_s']:7.2f} {100 * s['share']:8.1f}%  {verdict}")
+    for which in ("tuning", "test", "fresh"):
+        group = [r for r in rows if r["half"] == which]
+        if group:
+            decided = sum(r["decided"] for r in group)
+            lines.append(f"all {which:18} {len(group):7d} puzzles: {decided} decided ({100 * decided / len(group):.1f} %), "
+                         f"{sum(r['status'] == 'solved' for r in group)} answers, {sum(r['seconds'] for r in group):.1f} s in all")
+    return "\n".join(lines)
+
+
+def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str:
+    """Each undecided puzzle run again here (``numberlink.count``, default rules): its stats."""
+    lines = ["undecided puzzles, run again in this process (numberlink.count, default rules):"]
+    named = {(name, half_): dict(puzzles) for name, half_, puzzles in groups(quick=False)}
+    for r in sorted((r for r in rows if not r["decided"]), key=lambda r: (r["cells"], r["set"], r["instance"])):
+        puzzle = named.get((r["set"], r["half"]), {}).get(r["instance"])
+        if puzzle is None:
+            continue
+        start = time.perf_counter()
+        result = numberlink.count(puzzle, limit=2, time_limit=time_limit)
+        strict = numberlink.is_unique(puzzle, rules=NO_SELF_TOUCH, time_limit=time_limit).unique
+        lines.append(f"{r['size']:>7} {r['set']:22} {r['instance']:24} count={result.count} unique={result.unique} "
+                     f"({time.perf_counter() - start:.1f} s; no-self-touch unique={strict}) stats={dict(result.stats or {})}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink_unseen", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness; default 10)")
+    parser.add_argument("--workers", type=int, default=2, metavar="N", help="batch engine worker processes (default 2)")
+    parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set and half, and per fresh size")
+    parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
+    parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} and stop")
+    parser.add_argument("--undecided-stats", action="store_true", help="after the table, run each undecided puzzle again and print its stats")
+    args = parser.parse_args(argv)
+    if args.make_fresh:
+        print(f"{make_fresh()} puzzles written to {FRESH_FILE}")
+        return 0
+    kept: list[dict[str, Any]] = []
+    with RowWriter(args.json) as sink:
+        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers):
+            kept.append(r)
+            sink.write(r)
+            print(f"{r['set']:22} {r['half']:7} {r['instance']:24} {r['size']:>7} {r['status']:>13} unique={str(r['unique']):5} "
+                  f"{r['seconds']:7.2f}s" + (f"  {r['error']}" if r["error"] else ""), file=sys.stderr, flush=True)
+    if kept:
+        print(table(kept))
+        if args.undecided_stats:
+            print(undecided_stats(kept, args.time_limit))
+    print(sink.gauge_line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
