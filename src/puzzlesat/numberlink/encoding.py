@@ -396,6 +396,16 @@ def _walks_by_rulers(other: np.ndarray, degree: np.ndarray, starts: np.ndarray) 
 
 
 LABEL_ENCODINGS = ("log", "onehot")
+# the columns of a cell's n edges (present first) that its degree clauses take, one row each
+_PAIRS = [np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2) for n in range(5)]
+_TRIPLES = [np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3) for n in range(5)]
+_OTHERS = [np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64).reshape(n, max(n - 1, 0)) for n in range(5)]
+
+
+def _columns(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """For each row of ``index`` (column numbers), those columns of every row of ``rows``: one
+    block, grouped by the row of ``index`` (as concatenating ``rows[:, i]`` for each ``i``)."""
+    return rows[:, index].swapaxes(0, 1).reshape(len(rows) * len(index), index.shape[1])
 
 
 def encode(
@@ -447,29 +457,18 @@ def encode(
             raise EncodingTimeout()
 
     height, width = puzzle.height, puzzle.width
-    free = puzzle.free_mask()
+    board = puzzle.board
+    free = board.free_grid()
     flat = np.arange(height * width, dtype=np.int64).reshape(height, width)
-
-    # edges: horizontal row-major, then vertical row-major; ids 1..E
-    hmask = free[:, :-1] & free[:, 1:]
-    vmask = free[:-1, :] & free[1:, :]
-    h_count, v_count = int(hmask.sum()), int(vmask.sum())
-    hid = np.zeros((height, max(width - 1, 0)), dtype=np.int64)
-    vid = np.zeros((max(height - 1, 0), width), dtype=np.int64)
-    hid[hmask] = np.arange(1, h_count + 1)
-    vid[vmask] = np.arange(h_count + 1, h_count + v_count + 1)
-    edge_cells = np.concatenate([
-        np.stack([flat[:, :-1][hmask], flat[:, 1:][hmask]], axis=1),
-        np.stack([flat[:-1, :][vmask], flat[1:, :][vmask]], axis=1),
-    ]).reshape(-1, 2)
-    num_edges = h_count + v_count
+    edge_cells, incident = board.edge_cells, board.incident  # edges numbered 1..E: horizontal row-major, then vertical
+    num_edges = board.num_edges
 
     pool = VarPool()
     pool.reserve(num_edges)
 
-    free_count = int(free.sum())
-    free_index = np.full((height, width), -1, dtype=np.int64)
-    free_index[free] = np.arange(free_count)
+    free_count = int(board.free.sum())
+    free_index = np.full(height * width, -1, dtype=np.int64)
+    free_index[board.free] = np.arange(free_count)
 
     # label codes: cover-all 0..K-1; may-leave-empty with no-self-touch keeps 0 for "no label"
     reserve_empty = (not rules.cover_all) and rules.no_self_touch and not onehot
@@ -480,21 +479,12 @@ def encode(
     bit_base = pool.reserve(inner_count * label_bits)
 
     # -- degree --------------------------------------------------------------------------------
-    pad_h = np.zeros((height, width + 1), dtype=np.int64)
-    pad_h[:, 1:width] = hid
-    pad_v = np.zeros((height + 1, width), dtype=np.int64)
-    pad_v[1:height, :] = vid
-    incident = np.stack([pad_v[:-1, :], pad_v[1:, :], pad_h[:, :-1], pad_h[:, 1:]], axis=-1)  # up, down, left, right
-    enc = Encoding(puzzle, rules, pool, edge_cells, free_index, incident.reshape(-1, 4), label_bits, codes)
+    enc = Encoding(puzzle, rules, pool, edge_cells, free_index.reshape(height, width), incident, label_bits, codes)
     blocks = enc.blocks
-    is_end = np.zeros((height, width), dtype=bool)
-    for cell in puzzle.endpoints():
-        is_end[cell] = True
-    degree_cap = (incident > 0).sum(axis=-1)
-    order = np.argsort(incident == 0, axis=-1, kind="stable")
-    compact = np.take_along_axis(incident, order, axis=-1)  # present edges first
+    degree_cap, compact = _edges_present_first(incident)  # present edges first
+    is_end = board.is_end
 
-    for kind, mask in (("end", is_end & free), ("inner", ~is_end & free)):
+    for kind, mask in (("end", is_end & board.free), ("inner", ~is_end & board.free)):
         for n in range(5):
             check()
             rows = compact[mask & (degree_cap == n)][:, :n]
@@ -505,21 +495,19 @@ def encode(
                     enc.contradiction = "an endpoint has no free neighbour"
                     continue
                 blocks.append(("endpoint-at-least-one", rows))
-                pairs = list(combinations(range(n), 2))
-                if pairs:
-                    blocks.append(("endpoint-at-most-one", np.concatenate([-rows[:, list(p)] for p in pairs])))
+                if n >= 2:
+                    blocks.append(("endpoint-at-most-one", -_columns(rows, _PAIRS[n])))
                 continue
-            triples = list(combinations(range(n), 3))
-            if triples:
-                blocks.append(("cell-at-most-two", np.concatenate([-rows[:, list(t)] for t in triples])))
+            if n >= 3:
+                blocks.append(("cell-at-most-two", -_columns(rows, _TRIPLES[n])))
             if rules.cover_all:
                 if n < 2:
                     enc.contradiction = "a free cell has fewer than two free neighbours (cover-all)"
                     continue
-                blocks.append(("cell-at-least-two", np.concatenate([np.delete(rows, i, axis=1) for i in range(n)])))
+                blocks.append(("cell-at-least-two", _columns(rows, _OTHERS[n])))
             elif n >= 1:
-                blocks.append(("cell-not-one", np.concatenate(
-                    [np.concatenate([-rows[:, [i]], np.delete(rows, i, axis=1)], axis=1) for i in range(n)])))
+                heads = -_columns(rows, np.arange(n)[:, None])
+                blocks.append(("cell-not-one", np.concatenate([heads, _columns(rows, _OTHERS[n])], axis=1)))
     check()
 
     # -- labels ----------------------------------------------------------------------------------
@@ -528,10 +516,10 @@ def encode(
         check()
     else:
         _log_labels(enc, puzzle, rules, bit_base, flat, free, check, defer_touch=defer_touch and not touch_selectors)
-    _squares(enc, rules.no_self_touch, hid, vid, height, width)
+    _squares(enc, rules.no_self_touch, height, width)
     if touch_selectors:
         _guard_no_touch(enc)
-        _squares(enc, False, hid, vid, height, width)
+        _squares(enc, False, height, width)
     if orientation:
         blocks.extend(orientation_blocks(enc))
     if no_corner_moves:
@@ -608,11 +596,8 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
     # is a constant, substituted into the clauses of its edges.
     b = label_bits
-    code_of = np.full(height * width, -1, dtype=np.int64)
-    for label, code in codes.items():
-        pair = puzzle.pair(label)
-        for cell in (pair.start, pair.end):
-            code_of[cell[0] * width + cell[1]] = code
+    index = puzzle.board.code  # (the code of label i is i, or i + 1 when 0 means "no label")
+    code_of = np.where(index >= 0, index + min(codes.values(), default=0), -1)
     inner = free.ravel() & (code_of < 0)
     labels = edge_labels(edge_cells, code_of, inner, bit_base, b)
     blocks.extend(labels.blocks)
@@ -734,18 +719,19 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     return [(name, block) for name, block in blocks if len(block)]
 
 
-def _squares(enc: Encoding, at_most_two: bool, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:
-    blocks = enc.blocks
+def _squares(enc: Encoding, at_most_two: bool, height: int, width: int) -> None:
     if height >= 2 and width >= 2:
-        top, bottom = hid[:-1, :], hid[1:, :]
-        left, right = vid[:, :-1], vid[:, 1:]
+        around = enc.incident.reshape(height, width, 4)
+        # a block's four edges, by its top-left cell: top, bottom, left, right
+        top, bottom = around[:-1, :-1, 3], around[1:, :-1, 3]
+        left, right = around[:-1, :-1, 1], around[:-1, 1:, 1]
         square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
         four = np.stack([top[square], bottom[square], left[square], right[square]], axis=1)
         if len(four):
             if at_most_two:
-                blocks.append(("square-at-most-two", np.concatenate([-four[:, list(t)] for t in combinations(range(4), 3)])))
+                enc.blocks.append(("square-at-most-two", -_columns(four, _TRIPLES[4])))
             else:
-                blocks.append(("square-not-four", -four))
+                enc.blocks.append(("square-not-four", -four))
 
 
 def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:

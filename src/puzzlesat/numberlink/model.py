@@ -162,6 +162,15 @@ class Puzzle:
         return self._pair_of[label]
 
     @cached_property
+    def board(self):
+        """The board as flat numpy arrays (:class:`~puzzlesat.numberlink.board.Board`: cells,
+        edges, endpoint codes), built on first use and kept: the encoding, the topology checks,
+        decoding and checking answers all read it."""
+        from .board import build
+
+        return build(self.height, self.width, self.blocked, self.pairs)
+
+    @cached_property
     def _pair_of(self) -> dict[str, Pair]:
         # Built once per puzzle: a scan per lookup made encoding and checking quadratic in the
         # pairs (seconds on boards of thousands of pairs).
