@@ -128,7 +128,7 @@ def test_self_touch_and_uncovered_cells_are_seen_on_answers_that_touch() -> None
 
 
 def test_verify_names_the_violations_of_a_large_broken_answer() -> None:
-    """Above PLAIN_CHECK_CELLS the array check runs first; a broken answer still gets the plain
+    """The array check runs first; a broken answer of a large board still gets the plain
     checks' named violations."""
     puzzle = Puzzle(120, 100, (Pair("A", (0, 0), (99, 0)),))
     answer = route_and_fill(puzzle, float("inf"))
