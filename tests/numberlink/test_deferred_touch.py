@@ -98,9 +98,11 @@ def test_feed_leaves_out_exactly_the_deferred_rows():
     puzzle = Puzzle.from_rows(["A.B.C", ".....", "D...E", "..C..", "AB.DE"])
     full, deferred = encode(puzzle, NO_TOUCH), encode(puzzle, NO_TOUCH, defer_touch=True)
     assert full.clause_counts() == deferred.clause_counts()  # the formula is the same
+    assert sorted(map(tuple, full.clauses())) == sorted(map(tuple, deferred.clauses()))
     assert deferred.deferred is not None and full.deferred is None
-    left_out = sum(len(block) for name, block in deferred.blocks if name in deferred.deferred.names)
-    assert left_out == sum(len(rows) for rows, _ in deferred.deferred.blocks) > 0
+    left_out = sum(len(block) for name, block in full.blocks if name in deferred.deferred.names)
+    assert left_out == deferred.deferred.num_rows > 0
+    assert not any(name in deferred.deferred.names for name, _ in deferred.blocks)  # (made only when a model needs them)
     fed = Recorder()
     deferred.feed(fed)
     assert fed.clauses == deferred.num_clauses - left_out

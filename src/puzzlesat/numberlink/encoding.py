@@ -65,13 +65,17 @@ class ClauseBlocks:
 
     @property
     def num_clauses(self) -> int:
-        return sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
+        return (sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
+                + (self.deferred.num_rows if self.deferred is not None else 0))
 
     def clause_counts(self) -> dict[str, int]:
         """Number of clauses per named family (as in ``encodings/numberlink.md``)."""
         out: dict[str, int] = {}
         for name, block in self.blocks:
             out[name] = out.get(name, 0) + len(block)
+        if self.deferred is not None:
+            for name, count in self.deferred.counts().items():
+                out[name] = out.get(name, 0) + count
         if self.contradiction:
             out["contradiction"] = 1
         return out
@@ -83,17 +87,21 @@ class ClauseBlocks:
 
     # -- clauses -----------------------------------------------------------------------------
     def clauses(self) -> Iterator[list[int]]:
-        """Every clause as a list of literals (small boards; large ones use :meth:`feed`)."""
+        """Every clause as a list of literals (small boards; large ones use :meth:`feed`), the
+        deferred no-self-touch rows (``encode(..., defer_touch=True)``) last."""
         if self.contradiction:
             yield []
         for _, block in self.blocks:
             yield from block.tolist()
+        if self.deferred is not None:
+            for _, block in self.deferred.rows(np.ones(len(self.deferred.edges), dtype=bool)):
+                yield from block.tolist()
 
     def feed(self, solver, deadline: Deadline | None = None) -> None:
-        """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
-        raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed; the
-        deferred no-self-touch rows (``encode(..., defer_touch=True)``) are left out, for
-        :meth:`touch_clauses` to add where a model needs them."""
+        """Add every clause of ``blocks`` to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`)
+        in chunks, raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed;
+        the deferred no-self-touch rows (``encode(..., defer_touch=True)``) are not among them:
+        :meth:`touch_clauses` gives those that a model needs."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -101,11 +109,8 @@ class ClauseBlocks:
         # "Notes from encoding.py")
         collecting = gc.isenabled()
         gc.disable()
-        left_out = self.deferred.names if self.deferred is not None else ()
         try:
             for name, block in self.blocks:
-                if name in left_out:
-                    continue
                 for start in range(0, len(block), FEED_CHUNK):
                     if deadline is not None and deadline.expired():
                         raise EncodingTimeout()
@@ -128,7 +133,7 @@ class ClauseBlocks:
         if not broken.any():
             return []
         deferred.given |= broken
-        return [row for block, edge_of_row in deferred.blocks for row in block[broken[edge_of_row]].tolist()]
+        return [row for _, block in deferred.rows(broken) for row in block.tolist()]
 
     # -- decoding ----------------------------------------------------------------------------
     def true_edges(self, model: Sequence[int]) -> np.ndarray:
@@ -143,22 +148,60 @@ class ClauseBlocks:
 class DeferredTouch:
     """No-self-touch rows held back from the solver (cover-all + no-self-touch, ``encode(...,
     defer_touch=True)``): per inner-inner edge ``e`` between cells ``u`` and ``v``, the rows that
-    say "no edge => the labels differ" (``no-edge-some-bit-differs`` with its ``bit-differs``,
-    or ``no-edge-different-labels``). The rest of the formula (degrees, equal labels along
-    edges, the 2x2 rule, the endpoint rows) seldom admits a model that breaks them: a path must
-    go round a region holding whole paths to come back beside itself. So they are given to the
-    solver only for the edges a model breaks (:meth:`ClauseBlocks.touch_clauses`), and the search
-    asks again. Any answer satisfies them, so no answer is lost and every refutation holds."""
+    say "no edge => the labels differ" (``no-edge-some-bit-differs`` with its ``bit-differs``
+    when ``diff_base`` numbers their ``d`` variables, else ``no-edge-different-labels``, one per
+    label code). The rest of the formula (degrees, equal labels along edges, the 2x2 rule, the
+    endpoint rows) seldom admits a model that breaks them: a path must go round a region holding
+    whole paths to come back beside itself. So they are made and given to the solver only for
+    the edges a model breaks (:meth:`ClauseBlocks.touch_clauses`), and the search asks again. Any
+    answer satisfies them, so no answer is lost and every refutation holds. They belong to the
+    formula all the same (its sizes and ``clauses()`` count them), but are never held in memory
+    all at once."""
 
-    names: frozenset[str]
     edges: np.ndarray                # (E_ii,) edge variable of each inner-inner edge
     u_bits: np.ndarray               # (E_ii, b) label bits of its first cell
     v_bits: np.ndarray               # (E_ii, b) and of its second
-    blocks: list[tuple[np.ndarray, np.ndarray]]  # (rows, inner-inner edge index of each row)
+    codes: tuple[int, ...] = ()      # the label codes (no-edge-different-labels rows), when diff_base is 0
+    diff_base: int = 0               # the first d[e, i] variable (no-edge-some-bit-differs rows), or 0
     given: np.ndarray = field(init=False)  # (E_ii,) whether the edge's rows were given to the solver
 
     def __post_init__(self) -> None:
         self.given = np.zeros(len(self.edges), dtype=bool)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset({"no-edge-some-bit-differs", "bit-differs"} if self.diff_base else {"no-edge-different-labels"})
+
+    def counts(self) -> dict[str, int]:
+        """The number of rows of each family (all edges; families without a row left out)."""
+        n, b = self.u_bits.shape
+        counts = {"no-edge-some-bit-differs": n, "bit-differs": 2 * b * n} if self.diff_base else {"no-edge-different-labels": len(self.codes) * n}
+        return {name: count for name, count in counts.items() if count}
+
+    @property
+    def num_rows(self) -> int:
+        return sum(self.counts().values())
+
+    def rows(self, picked: np.ndarray) -> list[tuple[str, np.ndarray]]:
+        """The rows of the edges ``picked`` (a boolean mask over the inner-inner edges), named, in
+        the order of the formula without deferring (families in turn; each in the order it is
+        built: by code, then edge, for no-edge-different-labels; by edge for the others)."""
+        e, ub, vb = self.edges[picked][:, None], self.u_bits[picked], self.v_bits[picked]
+        b = ub.shape[1]
+        if self.diff_base:
+            # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
+            d = self.diff_base + np.flatnonzero(picked)[:, None] * b + np.arange(b)
+            both = np.empty((len(e), b, 2, 3), dtype=np.int64)
+            both[:, :, 0, 0] = -d
+            both[:, :, 0, 1] = ub
+            both[:, :, 0, 2] = vb
+            both[:, :, 1, 0] = -d
+            both[:, :, 1, 1] = -ub
+            both[:, :, 1, 2] = -vb
+            return [("no-edge-some-bit-differs", np.concatenate([e, d], axis=1)), ("bit-differs", both.reshape(-1, 3))]
+        # for each label code c: e OR not(u = c) OR not(v = c)
+        parts = [np.concatenate([e, ub * sign, vb * sign], axis=1) for sign in (-bits_equal_to(np.array([c]), b) for c in self.codes)]
+        return [("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64))]
 
 
 @dataclass
@@ -605,36 +648,15 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
     check()
     if rules.no_self_touch:
-        label_code_list = sorted(codes.values())
-        if rules.cover_all and len(label_code_list) > 2 * b + 1:
-            # fewer clauses with b "bit i differs" variables per inner-inner edge:
-            # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
-            diff_base = pool.reserve(len(e_ii) * b)
-            d = diff_base + np.arange(len(e_ii) * b, dtype=np.int64).reshape(len(e_ii), b)
-            blocks.append(("no-edge-some-bit-differs", np.concatenate([e_ii, d], axis=1)))
-            both = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
-            both[:, :, 0, 0] = -d
-            both[:, :, 0, 1] = ub
-            both[:, :, 0, 2] = vb
-            both[:, :, 1, 0] = -d
-            both[:, :, 1, 1] = -ub
-            both[:, :, 1, 2] = -vb
-            blocks.append(("bit-differs", both.reshape(-1, 3)))
-            if defer_touch:
-                index = np.arange(len(e_ii))
-                enc.deferred = DeferredTouch(frozenset({"no-edge-some-bit-differs", "bit-differs"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-2][1], index), (blocks[-1][1], np.repeat(index, 2 * b))])
+        label_code_list = tuple(sorted(codes.values()))
+        # "no edge => the labels differ" per inner-inner edge, by d[e, i] "bit i differs"
+        # variables when there are many labels (cover-all): fewer clauses
+        diff_base = pool.reserve(len(e_ii) * b) if rules.cover_all and len(label_code_list) > 2 * b + 1 else 0
+        rows = DeferredTouch(e_ii[:, 0], ub, vb, label_code_list, diff_base)
+        if defer_touch and rules.cover_all:
+            enc.deferred = rows
         else:
-            # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
-            parts = []
-            for code in label_code_list:
-                check()
-                sign = -bits_equal_to(np.array([code]), b)
-                parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
-            blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
-            if defer_touch and rules.cover_all:
-                enc.deferred = DeferredTouch(frozenset({"no-edge-different-labels"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-1][1], np.tile(np.arange(len(e_ii)), len(label_code_list)))])
+            blocks.extend(rows.rows(np.ones(len(e_ii), dtype=bool)))
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code
         blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
         # two adjacent endpoints of one label are joined directly
