@@ -259,9 +259,8 @@ class Encoding(ClauseBlocks):
 
     def _components(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         width = self.puzzle.width
-        starts = [self._flat(pair.start) for pair in self.puzzle.pairs]
-        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, starts)
-        paths = {pair.label: [divmod(c, width) for c in cells] for pair, cells in zip(self.puzzle.pairs, walks)}
+        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, self.puzzle.board.starts.tolist())
+        paths = {pair.label: _cells_of(cells, width) for pair, cells in zip(self.puzzle.pairs, walks)}
         return paths, cycles
 
     # -- cycle cuts --------------------------------------------------------------------------
@@ -292,6 +291,17 @@ class Encoding(ClauseBlocks):
     # -- helpers -----------------------------------------------------------------------------
     def _flat(self, cell: Cell) -> int:
         return cell[0] * self.puzzle.width + cell[1]
+
+
+LONG_WALK = 256  # walks of more cells are turned into (row, col) pairs with arrays
+
+
+def _cells_of(flat: list[int], width: int) -> list[Cell]:
+    """The (row, col) cells of the flat cell numbers ``flat``."""
+    if len(flat) < LONG_WALK:
+        return [divmod(c, width) for c in flat]
+    rows, cols = np.divmod(np.asarray(flat, dtype=np.int64), width)
+    return list(zip(rows.tolist(), cols.tolist()))
 
 
 def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edges: np.ndarray,
@@ -355,13 +365,14 @@ def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
     """The cells from ``start`` along the neighbours ``nbr`` (two per cell, -1 for none) to
     where the walk ends, or back at ``start``."""
     cells = [start]
+    append = cells.append
     prev, cur = -1, start
-    while len(cells) <= size:
+    for _ in range(size):  # (at most size + 1 cells, as a walk that comes back to its start)
         a, b = nbr[cur]
-        nxt = a if a != prev else b
+        nxt = b if a == prev else a
         if nxt < 0 or nxt == start:
             break
-        cells.append(nxt)
+        append(nxt)
         prev, cur = cur, nxt
     return cells
 
