@@ -107,3 +107,15 @@ def test_feed_leaves_out_exactly_the_deferred_rows():
     deferred.feed(fed)
     assert fed.clauses == deferred.num_clauses - left_out
     assert encode(puzzle, Rules(cover_all=False, no_self_touch=True), defer_touch=True).deferred is None
+
+
+def test_feed_with_release_drops_the_blocks_and_keeps_the_sizes():
+    puzzle = Puzzle.from_rows(["A.B.C", ".....", "D...E", "..C..", "AB.DE"])
+    kept, dropped = encode(puzzle, NO_TOUCH, defer_touch=True), encode(puzzle, NO_TOUCH, defer_touch=True)
+    fed_kept, fed_dropped = Recorder(), Recorder()
+    kept.feed(fed_kept)
+    dropped.feed(fed_dropped, release=True)
+    assert fed_kept.clauses == fed_dropped.clauses > 0
+    assert dropped.blocks == [] and dropped.clause_counts() == kept.clause_counts() and dropped.num_clauses == kept.num_clauses
+    with pytest.raises(RuntimeError):
+        list(dropped.clauses())

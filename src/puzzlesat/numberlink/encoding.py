@@ -53,6 +53,7 @@ class ClauseBlocks:
     blocks: list[tuple[str, np.ndarray]]
     contradiction: str | None
     deferred: "DeferredTouch | None" = None  # rows that feed() leaves out (one layer: encode(..., defer_touch=True))
+    released: "dict[str, int] | None" = None  # clauses per family fed and dropped by feed(..., release=True)
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -66,11 +67,11 @@ class ClauseBlocks:
     @property
     def num_clauses(self) -> int:
         return (sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
-                + (self.deferred.num_rows if self.deferred is not None else 0))
+                + (self.deferred.num_rows if self.deferred is not None else 0) + sum((self.released or {}).values()))
 
     def clause_counts(self) -> dict[str, int]:
         """Number of clauses per named family (as in ``encodings/numberlink.md``)."""
-        out: dict[str, int] = {}
+        out: dict[str, int] = dict(self.released or {})
         for name, block in self.blocks:
             out[name] = out.get(name, 0) + len(block)
         if self.deferred is not None:
@@ -89,6 +90,8 @@ class ClauseBlocks:
     def clauses(self) -> Iterator[list[int]]:
         """Every clause as a list of literals (small boards; large ones use :meth:`feed`), the
         deferred no-self-touch rows (``encode(..., defer_touch=True)``) last."""
+        if self.released:
+            raise RuntimeError("the clauses were fed with release=True and are gone")
         if self.contradiction:
             yield []
         for _, block in self.blocks:
@@ -97,11 +100,13 @@ class ClauseBlocks:
             for _, block in self.deferred.rows(np.ones(len(self.deferred.edges), dtype=bool)):
                 yield from block.tolist()
 
-    def feed(self, solver, deadline: Deadline | None = None) -> None:
+    def feed(self, solver, deadline: Deadline | None = None, *, release: bool = False) -> None:
         """Add every clause of ``blocks`` to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`)
         in chunks, raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed;
         the deferred no-self-touch rows (``encode(..., defer_touch=True)``) are not among them:
-        :meth:`touch_clauses` gives those that a model needs."""
+        :meth:`touch_clauses` gives those that a model needs. With ``release`` (huge formulas)
+        each block is dropped once fed, so the arrays and the solver's copy never coexist whole;
+        the sizes stay as they were, but :meth:`clauses` can no longer list them."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -110,11 +115,18 @@ class ClauseBlocks:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for name, block in self.blocks:
+            for i, (name, block) in enumerate(self.blocks):
                 for start in range(0, len(block), FEED_CHUNK):
                     if deadline is not None and deadline.expired():
                         raise EncodingTimeout()
                     solver.add_clause_lists(block[start:start + FEED_CHUNK].tolist())
+                if release:
+                    self.released = self.released or {}
+                    self.released[name] = self.released.get(name, 0) + len(block)
+                    self.blocks[i] = (name, block[:0])
+                    del block
+            if release:
+                self.blocks[:] = [(name, block) for name, block in self.blocks if len(block)]
         finally:
             if collecting:
                 gc.enable()

@@ -119,7 +119,7 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
             options = {**CADICAL_OPTIONS, **CADICAL_BIG_FORMULA_OPTIONS}
     sat = SatSolver(name=solver, options=options)
     try:
-        encoding.feed(sat, deadline)
+        encoding.feed(sat, deadline, release=encoding.num_clauses > BIG_FORMULA_CLAUSES)  # (huge: no second copy)
     except EncodingTimeout:
         sat.close()
         raise
