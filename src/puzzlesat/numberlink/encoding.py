@@ -123,7 +123,7 @@ class ClauseBlocks:
                 if release:
                     self.released = self.released or {}
                     self.released[name] = self.released.get(name, 0) + len(block)
-                    self.blocks[i] = (name, block[:0])
+                    self.blocks[i] = (name, np.zeros((0, block.shape[1]), dtype=block.dtype))  # (not a view: that would keep it)
                     del block
             if release:
                 self.blocks[:] = [(name, block) for name, block in self.blocks if len(block)]
