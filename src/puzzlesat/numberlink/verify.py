@@ -84,7 +84,10 @@ def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RUL
     if len(lengths) and lengths.min() < 2:
         return False
     total = int(lengths.sum())
-    rc = np.fromiter(chain.from_iterable(chain.from_iterable(cells for _, cells in paths)), dtype=np.int64, count=2 * total).reshape(-1, 2)
+    try:
+        rc = np.fromiter(chain.from_iterable(chain.from_iterable(cells for _, cells in paths)), dtype=np.int64, count=2 * total).reshape(-1, 2)
+    except OverflowError:  # (a coordinate far off any board: the plain checks name it)
+        return False
     rows, cols = rc[:, 0], rc[:, 1]
     if total and (rows.min() < 0 or cols.min() < 0 or rows.max() >= height or cols.max() >= width):
         return False
