@@ -98,10 +98,24 @@ def test_feed_leaves_out_exactly_the_deferred_rows():
     puzzle = Puzzle.from_rows(["A.B.C", ".....", "D...E", "..C..", "AB.DE"])
     full, deferred = encode(puzzle, NO_TOUCH), encode(puzzle, NO_TOUCH, defer_touch=True)
     assert full.clause_counts() == deferred.clause_counts()  # the formula is the same
+    assert sorted(map(tuple, full.clauses())) == sorted(map(tuple, deferred.clauses()))
     assert deferred.deferred is not None and full.deferred is None
-    left_out = sum(len(block) for name, block in deferred.blocks if name in deferred.deferred.names)
-    assert left_out == sum(len(rows) for rows, _ in deferred.deferred.blocks) > 0
+    left_out = sum(len(block) for name, block in full.blocks if name in deferred.deferred.names)
+    assert left_out == deferred.deferred.num_rows > 0
+    assert not any(name in deferred.deferred.names for name, _ in deferred.blocks)  # (made only when a model needs them)
     fed = Recorder()
     deferred.feed(fed)
     assert fed.clauses == deferred.num_clauses - left_out
     assert encode(puzzle, Rules(cover_all=False, no_self_touch=True), defer_touch=True).deferred is None
+
+
+def test_feed_with_release_drops_the_blocks_and_keeps_the_sizes():
+    puzzle = Puzzle.from_rows(["A.B.C", ".....", "D...E", "..C..", "AB.DE"])
+    kept, dropped = encode(puzzle, NO_TOUCH, defer_touch=True), encode(puzzle, NO_TOUCH, defer_touch=True)
+    fed_kept, fed_dropped = Recorder(), Recorder()
+    kept.feed(fed_kept)
+    dropped.feed(fed_dropped, release=True)
+    assert fed_kept.clauses == fed_dropped.clauses > 0
+    assert dropped.blocks == [] and dropped.clause_counts() == kept.clause_counts() and dropped.num_clauses == kept.num_clauses
+    with pytest.raises(RuntimeError):
+        list(dropped.clauses())

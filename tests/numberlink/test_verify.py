@@ -128,7 +128,7 @@ def test_self_touch_and_uncovered_cells_are_seen_on_answers_that_touch() -> None
 
 
 def test_verify_names_the_violations_of_a_large_broken_answer() -> None:
-    """Above PLAIN_CHECK_CELLS the array check runs first; a broken answer still gets the plain
+    """The array check runs first; a broken answer of a large board still gets the plain
     checks' named violations."""
     puzzle = Puzzle(120, 100, (Pair("A", (0, 0), (99, 0)),))
     answer = route_and_fill(puzzle, float("inf"))
@@ -137,3 +137,11 @@ def test_verify_names_the_violations_of_a_large_broken_answer() -> None:
     broken = Solution.from_mapping({"A": cells[:500] + cells[501:]})
     assert {v.code for v in verify(puzzle, broken)} == {"not-connected", "uncovered"}
     assert [v.code for v in verify(puzzle, answer, Rules(no_self_touch=True))][:1] == ["self-touch"]
+
+
+def test_a_cell_far_off_any_board_is_named_not_raised() -> None:
+    """Coordinates beyond 64 bits do not fit the array check: the plain checks name them."""
+    puzzle = Puzzle.from_rows(["A.A"])
+    far = Solution.from_mapping({"A": [(0, 0), (10**30, 1), (0, 2)]})
+    assert not plainly_valid(puzzle, far)
+    assert [v.code for v in verify(puzzle, far)] == ["off-board", "uncovered"]

@@ -53,6 +53,7 @@ class ClauseBlocks:
     blocks: list[tuple[str, np.ndarray]]
     contradiction: str | None
     deferred: "DeferredTouch | None" = None  # rows that feed() leaves out (one layer: encode(..., defer_touch=True))
+    released: "dict[str, int] | None" = None  # clauses per family fed and dropped by feed(..., release=True)
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -65,13 +66,17 @@ class ClauseBlocks:
 
     @property
     def num_clauses(self) -> int:
-        return sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
+        return (sum(len(block) for _, block in self.blocks) + (1 if self.contradiction else 0)
+                + (self.deferred.num_rows if self.deferred is not None else 0) + sum((self.released or {}).values()))
 
     def clause_counts(self) -> dict[str, int]:
         """Number of clauses per named family (as in ``encodings/numberlink.md``)."""
-        out: dict[str, int] = {}
+        out: dict[str, int] = dict(self.released or {})
         for name, block in self.blocks:
             out[name] = out.get(name, 0) + len(block)
+        if self.deferred is not None:
+            for name, count in self.deferred.counts().items():
+                out[name] = out.get(name, 0) + count
         if self.contradiction:
             out["contradiction"] = 1
         return out
@@ -83,17 +88,25 @@ class ClauseBlocks:
 
     # -- clauses -----------------------------------------------------------------------------
     def clauses(self) -> Iterator[list[int]]:
-        """Every clause as a list of literals (small boards; large ones use :meth:`feed`)."""
+        """Every clause as a list of literals (small boards; large ones use :meth:`feed`), the
+        deferred no-self-touch rows (``encode(..., defer_touch=True)``) last."""
+        if self.released:
+            raise RuntimeError("the clauses were fed with release=True and are gone")
         if self.contradiction:
             yield []
         for _, block in self.blocks:
             yield from block.tolist()
+        if self.deferred is not None:
+            for _, block in self.deferred.rows(np.ones(len(self.deferred.edges), dtype=bool)):
+                yield from block.tolist()
 
-    def feed(self, solver, deadline: Deadline | None = None) -> None:
-        """Add every clause to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`) in chunks,
-        raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed; the
-        deferred no-self-touch rows (``encode(..., defer_touch=True)``) are left out, for
-        :meth:`touch_clauses` to add where a model needs them."""
+    def feed(self, solver, deadline: Deadline | None = None, *, release: bool = False) -> None:
+        """Add every clause of ``blocks`` to ``solver`` (a :class:`~puzzlesat.sat.SatSolver`)
+        in chunks, raising :class:`EncodingTimeout` between chunks once ``deadline`` has passed;
+        the deferred no-self-touch rows (``encode(..., defer_touch=True)``) are not among them:
+        :meth:`touch_clauses` gives those that a model needs. With ``release`` (huge formulas)
+        each block is dropped once fed, so the arrays and the solver's copy never coexist whole;
+        the sizes stay as they were, but :meth:`clauses` can no longer list them."""
         if self.contradiction:
             solver.add_clause([])
         # Python's cyclic garbage collector runs again and again while millions of clause lists
@@ -101,15 +114,19 @@ class ClauseBlocks:
         # "Notes from encoding.py")
         collecting = gc.isenabled()
         gc.disable()
-        left_out = self.deferred.names if self.deferred is not None else ()
         try:
-            for name, block in self.blocks:
-                if name in left_out:
-                    continue
+            for i, (name, block) in enumerate(self.blocks):
                 for start in range(0, len(block), FEED_CHUNK):
                     if deadline is not None and deadline.expired():
                         raise EncodingTimeout()
                     solver.add_clause_lists(block[start:start + FEED_CHUNK].tolist())
+                if release:
+                    self.released = self.released or {}
+                    self.released[name] = self.released.get(name, 0) + len(block)
+                    self.blocks[i] = (name, np.zeros((0, block.shape[1]), dtype=block.dtype))  # (not a view: that would keep it)
+                    del block
+            if release:
+                self.blocks[:] = [(name, block) for name, block in self.blocks if len(block)]
         finally:
             if collecting:
                 gc.enable()
@@ -128,7 +145,7 @@ class ClauseBlocks:
         if not broken.any():
             return []
         deferred.given |= broken
-        return [row for block, edge_of_row in deferred.blocks for row in block[broken[edge_of_row]].tolist()]
+        return [row for _, block in deferred.rows(broken) for row in block.tolist()]
 
     # -- decoding ----------------------------------------------------------------------------
     def true_edges(self, model: Sequence[int]) -> np.ndarray:
@@ -143,22 +160,60 @@ class ClauseBlocks:
 class DeferredTouch:
     """No-self-touch rows held back from the solver (cover-all + no-self-touch, ``encode(...,
     defer_touch=True)``): per inner-inner edge ``e`` between cells ``u`` and ``v``, the rows that
-    say "no edge => the labels differ" (``no-edge-some-bit-differs`` with its ``bit-differs``,
-    or ``no-edge-different-labels``). The rest of the formula (degrees, equal labels along
-    edges, the 2x2 rule, the endpoint rows) seldom admits a model that breaks them: a path must
-    go round a region holding whole paths to come back beside itself. So they are given to the
-    solver only for the edges a model breaks (:meth:`ClauseBlocks.touch_clauses`), and the search
-    asks again. Any answer satisfies them, so no answer is lost and every refutation holds."""
+    say "no edge => the labels differ" (``no-edge-some-bit-differs`` with its ``bit-differs``
+    when ``diff_base`` numbers their ``d`` variables, else ``no-edge-different-labels``, one per
+    label code). The rest of the formula (degrees, equal labels along edges, the 2x2 rule, the
+    endpoint rows) seldom admits a model that breaks them: a path must go round a region holding
+    whole paths to come back beside itself. So they are made and given to the solver only for
+    the edges a model breaks (:meth:`ClauseBlocks.touch_clauses`), and the search asks again. Any
+    answer satisfies them, so no answer is lost and every refutation holds. They belong to the
+    formula all the same (its sizes and ``clauses()`` count them), but are never held in memory
+    all at once."""
 
-    names: frozenset[str]
     edges: np.ndarray                # (E_ii,) edge variable of each inner-inner edge
     u_bits: np.ndarray               # (E_ii, b) label bits of its first cell
     v_bits: np.ndarray               # (E_ii, b) and of its second
-    blocks: list[tuple[np.ndarray, np.ndarray]]  # (rows, inner-inner edge index of each row)
+    codes: tuple[int, ...] = ()      # the label codes (no-edge-different-labels rows), when diff_base is 0
+    diff_base: int = 0               # the first d[e, i] variable (no-edge-some-bit-differs rows), or 0
     given: np.ndarray = field(init=False)  # (E_ii,) whether the edge's rows were given to the solver
 
     def __post_init__(self) -> None:
         self.given = np.zeros(len(self.edges), dtype=bool)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset({"no-edge-some-bit-differs", "bit-differs"} if self.diff_base else {"no-edge-different-labels"})
+
+    def counts(self) -> dict[str, int]:
+        """The number of rows of each family (all edges; families without a row left out)."""
+        n, b = self.u_bits.shape
+        counts = {"no-edge-some-bit-differs": n, "bit-differs": 2 * b * n} if self.diff_base else {"no-edge-different-labels": len(self.codes) * n}
+        return {name: count for name, count in counts.items() if count}
+
+    @property
+    def num_rows(self) -> int:
+        return sum(self.counts().values())
+
+    def rows(self, picked: np.ndarray) -> list[tuple[str, np.ndarray]]:
+        """The rows of the edges ``picked`` (a boolean mask over the inner-inner edges), named, in
+        the order of the formula without deferring (families in turn; each in the order it is
+        built: by code, then edge, for no-edge-different-labels; by edge for the others)."""
+        e, ub, vb = self.edges[picked][:, None], self.u_bits[picked], self.v_bits[picked]
+        b = ub.shape[1]
+        if self.diff_base:
+            # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
+            d = self.diff_base + np.flatnonzero(picked)[:, None] * b + np.arange(b)
+            both = np.empty((len(e), b, 2, 3), dtype=np.int64)
+            both[:, :, 0, 0] = -d
+            both[:, :, 0, 1] = ub
+            both[:, :, 0, 2] = vb
+            both[:, :, 1, 0] = -d
+            both[:, :, 1, 1] = -ub
+            both[:, :, 1, 2] = -vb
+            return [("no-edge-some-bit-differs", np.concatenate([e, d], axis=1)), ("bit-differs", both.reshape(-1, 3))]
+        # for each label code c: e OR not(u = c) OR not(v = c)
+        parts = [np.concatenate([e, ub * sign, vb * sign], axis=1) for sign in (-bits_equal_to(np.array([c]), b) for c in self.codes)]
+        return [("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64))]
 
 
 @dataclass
@@ -216,9 +271,8 @@ class Encoding(ClauseBlocks):
 
     def _components(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         width = self.puzzle.width
-        starts = [self._flat(pair.start) for pair in self.puzzle.pairs]
-        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, starts)
-        paths = {pair.label: [divmod(c, width) for c in cells] for pair, cells in zip(self.puzzle.pairs, walks)}
+        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, self.puzzle.board.starts.tolist())
+        paths = {pair.label: _cells_of(cells, width) for pair, cells in zip(self.puzzle.pairs, walks)}
         return paths, cycles
 
     # -- cycle cuts --------------------------------------------------------------------------
@@ -249,6 +303,17 @@ class Encoding(ClauseBlocks):
     # -- helpers -----------------------------------------------------------------------------
     def _flat(self, cell: Cell) -> int:
         return cell[0] * self.puzzle.width + cell[1]
+
+
+LONG_WALK = 256  # walks of more cells are turned into (row, col) pairs with arrays
+
+
+def _cells_of(flat: list[int], width: int) -> list[Cell]:
+    """The (row, col) cells of the flat cell numbers ``flat``."""
+    if len(flat) < LONG_WALK:
+        return [divmod(c, width) for c in flat]
+    rows, cols = np.divmod(np.asarray(flat, dtype=np.int64), width)
+    return list(zip(rows.tolist(), cols.tolist()))
 
 
 def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edges: np.ndarray,
@@ -312,13 +377,14 @@ def _walk_from(nbr: list[list[int]], start: int, size: int) -> list[int]:
     """The cells from ``start`` along the neighbours ``nbr`` (two per cell, -1 for none) to
     where the walk ends, or back at ``start``."""
     cells = [start]
+    append = cells.append
     prev, cur = -1, start
-    while len(cells) <= size:
+    for _ in range(size):  # (at most size + 1 cells, as a walk that comes back to its start)
         a, b = nbr[cur]
-        nxt = a if a != prev else b
+        nxt = b if a == prev else a
         if nxt < 0 or nxt == start:
             break
-        cells.append(nxt)
+        append(nxt)
         prev, cur = cur, nxt
     return cells
 
@@ -396,6 +462,16 @@ def _walks_by_rulers(other: np.ndarray, degree: np.ndarray, starts: np.ndarray) 
 
 
 LABEL_ENCODINGS = ("log", "onehot")
+# the columns of a cell's n edges (present first) that its degree clauses take, one row each
+_PAIRS = [np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2) for n in range(5)]
+_TRIPLES = [np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3) for n in range(5)]
+_OTHERS = [np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64).reshape(n, max(n - 1, 0)) for n in range(5)]
+
+
+def _columns(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """For each row of ``index`` (column numbers), those columns of every row of ``rows``: one
+    block, grouped by the row of ``index`` (as concatenating ``rows[:, i]`` for each ``i``)."""
+    return rows[:, index].swapaxes(0, 1).reshape(len(rows) * len(index), index.shape[1])
 
 
 def encode(
@@ -447,29 +523,18 @@ def encode(
             raise EncodingTimeout()
 
     height, width = puzzle.height, puzzle.width
-    free = puzzle.free_mask()
+    board = puzzle.board
+    free = board.free_grid()
     flat = np.arange(height * width, dtype=np.int64).reshape(height, width)
-
-    # edges: horizontal row-major, then vertical row-major; ids 1..E
-    hmask = free[:, :-1] & free[:, 1:]
-    vmask = free[:-1, :] & free[1:, :]
-    h_count, v_count = int(hmask.sum()), int(vmask.sum())
-    hid = np.zeros((height, max(width - 1, 0)), dtype=np.int64)
-    vid = np.zeros((max(height - 1, 0), width), dtype=np.int64)
-    hid[hmask] = np.arange(1, h_count + 1)
-    vid[vmask] = np.arange(h_count + 1, h_count + v_count + 1)
-    edge_cells = np.concatenate([
-        np.stack([flat[:, :-1][hmask], flat[:, 1:][hmask]], axis=1),
-        np.stack([flat[:-1, :][vmask], flat[1:, :][vmask]], axis=1),
-    ]).reshape(-1, 2)
-    num_edges = h_count + v_count
+    edge_cells, incident = board.edge_cells, board.incident  # edges numbered 1..E: horizontal row-major, then vertical
+    num_edges = board.num_edges
 
     pool = VarPool()
     pool.reserve(num_edges)
 
-    free_count = int(free.sum())
-    free_index = np.full((height, width), -1, dtype=np.int64)
-    free_index[free] = np.arange(free_count)
+    free_count = int(board.free.sum())
+    free_index = np.full(height * width, -1, dtype=np.int64)
+    free_index[board.free] = np.arange(free_count)
 
     # label codes: cover-all 0..K-1; may-leave-empty with no-self-touch keeps 0 for "no label"
     reserve_empty = (not rules.cover_all) and rules.no_self_touch and not onehot
@@ -480,21 +545,12 @@ def encode(
     bit_base = pool.reserve(inner_count * label_bits)
 
     # -- degree --------------------------------------------------------------------------------
-    pad_h = np.zeros((height, width + 1), dtype=np.int64)
-    pad_h[:, 1:width] = hid
-    pad_v = np.zeros((height + 1, width), dtype=np.int64)
-    pad_v[1:height, :] = vid
-    incident = np.stack([pad_v[:-1, :], pad_v[1:, :], pad_h[:, :-1], pad_h[:, 1:]], axis=-1)  # up, down, left, right
-    enc = Encoding(puzzle, rules, pool, edge_cells, free_index, incident.reshape(-1, 4), label_bits, codes)
+    enc = Encoding(puzzle, rules, pool, edge_cells, free_index.reshape(height, width), incident, label_bits, codes)
     blocks = enc.blocks
-    is_end = np.zeros((height, width), dtype=bool)
-    for cell in puzzle.endpoints():
-        is_end[cell] = True
-    degree_cap = (incident > 0).sum(axis=-1)
-    order = np.argsort(incident == 0, axis=-1, kind="stable")
-    compact = np.take_along_axis(incident, order, axis=-1)  # present edges first
+    degree_cap, compact = _edges_present_first(incident)  # present edges first
+    is_end = board.is_end
 
-    for kind, mask in (("end", is_end & free), ("inner", ~is_end & free)):
+    for kind, mask in (("end", is_end & board.free), ("inner", ~is_end & board.free)):
         for n in range(5):
             check()
             rows = compact[mask & (degree_cap == n)][:, :n]
@@ -505,21 +561,19 @@ def encode(
                     enc.contradiction = "an endpoint has no free neighbour"
                     continue
                 blocks.append(("endpoint-at-least-one", rows))
-                pairs = list(combinations(range(n), 2))
-                if pairs:
-                    blocks.append(("endpoint-at-most-one", np.concatenate([-rows[:, list(p)] for p in pairs])))
+                if n >= 2:
+                    blocks.append(("endpoint-at-most-one", -_columns(rows, _PAIRS[n])))
                 continue
-            triples = list(combinations(range(n), 3))
-            if triples:
-                blocks.append(("cell-at-most-two", np.concatenate([-rows[:, list(t)] for t in triples])))
+            if n >= 3:
+                blocks.append(("cell-at-most-two", -_columns(rows, _TRIPLES[n])))
             if rules.cover_all:
                 if n < 2:
                     enc.contradiction = "a free cell has fewer than two free neighbours (cover-all)"
                     continue
-                blocks.append(("cell-at-least-two", np.concatenate([np.delete(rows, i, axis=1) for i in range(n)])))
+                blocks.append(("cell-at-least-two", _columns(rows, _OTHERS[n])))
             elif n >= 1:
-                blocks.append(("cell-not-one", np.concatenate(
-                    [np.concatenate([-rows[:, [i]], np.delete(rows, i, axis=1)], axis=1) for i in range(n)])))
+                heads = -_columns(rows, np.arange(n)[:, None])
+                blocks.append(("cell-not-one", np.concatenate([heads, _columns(rows, _OTHERS[n])], axis=1)))
     check()
 
     # -- labels ----------------------------------------------------------------------------------
@@ -528,10 +582,10 @@ def encode(
         check()
     else:
         _log_labels(enc, puzzle, rules, bit_base, flat, free, check, defer_touch=defer_touch and not touch_selectors)
-    _squares(enc, rules.no_self_touch, hid, vid, height, width)
+    _squares(enc, rules.no_self_touch, height, width)
     if touch_selectors:
         _guard_no_touch(enc)
-        _squares(enc, False, hid, vid, height, width)
+        _squares(enc, False, height, width)
     if orientation:
         blocks.extend(orientation_blocks(enc))
     if no_corner_moves:
@@ -608,11 +662,8 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
     # is a constant, substituted into the clauses of its edges.
     b = label_bits
-    code_of = np.full(height * width, -1, dtype=np.int64)
-    for label, code in codes.items():
-        pair = puzzle.pair(label)
-        for cell in (pair.start, pair.end):
-            code_of[cell[0] * width + cell[1]] = code
+    index = puzzle.board.code  # (the code of label i is i, or i + 1 when 0 means "no label")
+    code_of = np.where(index >= 0, index + min(codes.values(), default=0), -1)
     inner = free.ravel() & (code_of < 0)
     labels = edge_labels(edge_cells, code_of, inner, bit_base, b)
     blocks.extend(labels.blocks)
@@ -620,36 +671,15 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
     check()
     if rules.no_self_touch:
-        label_code_list = sorted(codes.values())
-        if rules.cover_all and len(label_code_list) > 2 * b + 1:
-            # fewer clauses with b "bit i differs" variables per inner-inner edge:
-            # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
-            diff_base = pool.reserve(len(e_ii) * b)
-            d = diff_base + np.arange(len(e_ii) * b, dtype=np.int64).reshape(len(e_ii), b)
-            blocks.append(("no-edge-some-bit-differs", np.concatenate([e_ii, d], axis=1)))
-            both = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
-            both[:, :, 0, 0] = -d
-            both[:, :, 0, 1] = ub
-            both[:, :, 0, 2] = vb
-            both[:, :, 1, 0] = -d
-            both[:, :, 1, 1] = -ub
-            both[:, :, 1, 2] = -vb
-            blocks.append(("bit-differs", both.reshape(-1, 3)))
-            if defer_touch:
-                index = np.arange(len(e_ii))
-                enc.deferred = DeferredTouch(frozenset({"no-edge-some-bit-differs", "bit-differs"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-2][1], index), (blocks[-1][1], np.repeat(index, 2 * b))])
+        label_code_list = tuple(sorted(codes.values()))
+        # "no edge => the labels differ" per inner-inner edge, by d[e, i] "bit i differs"
+        # variables when there are many labels (cover-all): fewer clauses
+        diff_base = pool.reserve(len(e_ii) * b) if rules.cover_all and len(label_code_list) > 2 * b + 1 else 0
+        rows = DeferredTouch(e_ii[:, 0], ub, vb, label_code_list, diff_base)
+        if defer_touch and rules.cover_all:
+            enc.deferred = rows
         else:
-            # no edge => labels differ: for each label code c, e OR not(u = c) OR not(v = c)
-            parts = []
-            for code in label_code_list:
-                check()
-                sign = -bits_equal_to(np.array([code]), b)
-                parts.append(np.concatenate([e_ii, ub * sign, vb * sign], axis=1))
-            blocks.append(("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64)))
-            if defer_touch and rules.cover_all:
-                enc.deferred = DeferredTouch(frozenset({"no-edge-different-labels"}), e_ii[:, 0], ub, vb,
-                                             [(blocks[-1][1], np.tile(np.arange(len(e_ii)), len(label_code_list)))])
+            blocks.extend(rows.rows(np.ones(len(e_ii), dtype=bool)))
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code
         blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
         # two adjacent endpoints of one label are joined directly
@@ -734,18 +764,19 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     return [(name, block) for name, block in blocks if len(block)]
 
 
-def _squares(enc: Encoding, at_most_two: bool, hid: np.ndarray, vid: np.ndarray, height: int, width: int) -> None:
-    blocks = enc.blocks
+def _squares(enc: Encoding, at_most_two: bool, height: int, width: int) -> None:
     if height >= 2 and width >= 2:
-        top, bottom = hid[:-1, :], hid[1:, :]
-        left, right = vid[:, :-1], vid[:, 1:]
+        around = enc.incident.reshape(height, width, 4)
+        # a block's four edges, by its top-left cell: top, bottom, left, right
+        top, bottom = around[:-1, :-1, 3], around[1:, :-1, 3]
+        left, right = around[:-1, :-1, 1], around[:-1, 1:, 1]
         square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
         four = np.stack([top[square], bottom[square], left[square], right[square]], axis=1)
         if len(four):
             if at_most_two:
-                blocks.append(("square-at-most-two", np.concatenate([-four[:, list(t)] for t in combinations(range(4), 3)])))
+                enc.blocks.append(("square-at-most-two", -_columns(four, _TRIPLES[4])))
             else:
-                blocks.append(("square-not-four", -four))
+                enc.blocks.append(("square-not-four", -four))
 
 
 def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:

@@ -19,6 +19,7 @@ A . B
 from __future__ import annotations
 
 import operator
+from itertools import chain
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
@@ -162,6 +163,15 @@ class Puzzle:
         return self._pair_of[label]
 
     @cached_property
+    def board(self):
+        """The board as flat numpy arrays (:class:`~puzzlesat.numberlink.board.Board`: cells,
+        edges, endpoint codes), built on first use and kept: the encoding, the topology checks,
+        decoding and checking answers all read it."""
+        from .board import build
+
+        return build(self.height, self.width, self.blocked, self.pairs)
+
+    @cached_property
     def _pair_of(self) -> dict[str, Pair]:
         # Built once per puzzle: a scan per lookup made encoding and checking quadratic in the
         # pairs (seconds on boards of thousands of pairs).
@@ -258,10 +268,8 @@ class Solution:
                 cells = tuple(map(tuple, cells))
             except TypeError:
                 raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers") from None
-            try:
-                plain = all(type(r) is int and type(c) is int for r, c in cells)  # the common case: one pass
-            except ValueError:  # a cell that is not a pair
-                plain = False
+            # the common case, pairs of plain ints, seen in two passes that run in C
+            plain = set(map(len, cells)) <= {2} and set(map(type, chain.from_iterable(cells))) <= {int}
             if not plain:
                 if not all(len(cell) == 2 and is_whole_number(cell[0]) and is_whole_number(cell[1]) for cell in cells):
                     raise TypeError(f"the path of {label!r} must be a sequence of (row, column) pairs of whole numbers")

@@ -69,7 +69,7 @@ def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver,
             options = {**tuning.CADICAL_OPTIONS, **tuning.CADICAL_BIG_FORMULA_OPTIONS}
     sat = SatSolver(name=solver, options=options)
     try:
-        encoding.feed(sat, deadline)
+        encoding.feed(sat, deadline, release=encoding.num_clauses > tuning.BIG_FORMULA_CLAUSES)
     except EncodingTimeout:
         sat.close()
         raise

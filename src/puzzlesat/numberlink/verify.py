@@ -56,20 +56,16 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(puzzle, Puzzle, "puzzle", ONE_LAYER_HINT)
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
-    if sum(len(cells) for _, cells in solution.paths) >= PLAIN_CHECK_CELLS and plainly_valid(puzzle, solution, rules):
+    if plainly_valid(puzzle, solution, rules):
         return []
     return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
 
 
-# Answers of at least this many path cells are first checked with arrays (plainly_valid): on a
-# board of a million cells the plain-Python checks below take seconds, the arrays a fraction.
-PLAIN_CHECK_CELLS = 10_000
-
-
 def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> bool:
-    """The checks of :func:`verify` on arrays, with no report: True exactly when ``verify``
-    finds no violation (held against it on many broken answers in the tests). ``verify`` uses it
-    for large answers and, when it says False, runs its own checks to name what is wrong.
+    """The checks of :func:`verify` on arrays (the puzzle's :class:`~.board.Board`), with no
+    report: True exactly when ``verify`` finds no violation (held against it on many broken
+    answers in the tests). ``verify`` runs it first and, when it says False, runs its own checks
+    to name what is wrong: a valid answer costs a few array steps on any board size.
 
     >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
     >>> plainly_valid(puzzle, Solution.from_rows(puzzle, ["AAA", "BBB"]))
@@ -77,39 +73,45 @@ def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RUL
     >>> plainly_valid(puzzle, Solution.from_mapping({"A": [(0, 0), (0, 1), (0, 2)], "B": [(1, 0), (1, 2)]}))
     False
     """
-    height, width = puzzle.height, puzzle.width
-    labels = [label for label, _ in solution.paths]
-    if len(set(labels)) != len(labels) or set(labels) != set(puzzle.labels):
+    board = puzzle.board
+    height, width = board.height, board.width
+    paths = solution.paths
+    order = {label: k for k, label in enumerate(puzzle.labels)}
+    pair_of = [order.get(label, -1) for label, _ in paths]
+    if len(paths) != len(order) or min(pair_of, default=0) < 0 or len(set(pair_of)) != len(pair_of):
         return False  # (a label with two paths, a missing path, an unknown label)
-    free = puzzle.free_mask().ravel()
-    indices, owners = [], []
-    for k, (label, cells) in enumerate(solution.paths):
-        if len(cells) < 2:
-            return False
-        pair = puzzle.pair(label)
-        if {cells[0], cells[-1]} != {pair.start, pair.end}:
-            return False
-        rc = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells)).reshape(-1, 2)
-        rows, cols = rc[:, 0], rc[:, 1]
-        if rows.min() < 0 or cols.min() < 0 or rows.max() >= height or cols.max() >= width:
-            return False
-        if np.any(np.abs(np.diff(rows)) + np.abs(np.diff(cols)) != 1):
-            return False
-        index = rows * width + cols
-        if not free[index].all():
-            return False
-        indices.append(index)
-        owners.append(np.full(len(index), k, dtype=np.int64))
-    every = np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64)
-    if np.bincount(every, minlength=height * width).max() > 1:
-        return False  # a cell twice on one path, or on two (another label's endpoint lies on its own path)
-    owner = np.full(height * width, -1, dtype=np.int64)
-    owner[every] = np.concatenate(owners) if owners else every
-    if rules.cover_all and np.any(free & (owner < 0)):
+    lengths = np.array([len(cells) for _, cells in paths], dtype=np.int64)
+    if len(lengths) and lengths.min() < 2:
         return False
+    total = int(lengths.sum())
+    try:
+        rc = np.fromiter(chain.from_iterable(chain.from_iterable(cells for _, cells in paths)), dtype=np.int64, count=2 * total).reshape(-1, 2)
+    except OverflowError:  # (a coordinate far off any board: the plain checks name it)
+        return False
+    rows, cols = rc[:, 0], rc[:, 1]
+    if total and (rows.min() < 0 or cols.min() < 0 or rows.max() >= height or cols.max() >= width):
+        return False
+    index = rows * width + cols
+    last = np.cumsum(lengths) - 1
+    first = last - lengths + 1
+    pairs = np.array(pair_of, dtype=np.int64)
+    starts, ends = board.starts[pairs], board.ends[pairs]
+    head, tail = index[first], index[last]
+    if not np.all(((head == starts) & (tail == ends)) | ((head == ends) & (tail == starts))):
+        return False
+    step = np.abs(np.diff(rows)) + np.abs(np.diff(cols))
+    step[last[:-1]] = 1  # (from one path's last cell to the next path's first: no step)
+    if np.any(step != 1) or not board.free[index].all():
+        return False
+    if np.bincount(index, minlength=height * width).max(initial=0) > 1:
+        return False  # a cell twice on one path, or on two (another label's endpoint lies on its own path)
+    if rules.cover_all and total != int(board.free.sum()):
+        return False  # (no cell twice and every one free: the free cells are covered exactly when counted)
     if rules.no_self_touch:
+        owner = np.full(height * width, -1, dtype=np.int64)
+        owner[index] = np.repeat(np.arange(len(paths)), lengths)
         position = np.zeros(height * width, dtype=np.int64)
-        position[every] = np.concatenate([np.arange(len(index)) for index in indices]) if indices else every
+        position[index] = np.arange(total) - np.repeat(first, lengths)
         owner, position = owner.reshape(height, width), position.reshape(height, width)
         for near, far in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
                           ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
