@@ -35,17 +35,18 @@ CHECK_EVERY = 2048  # steps of a reader (lines, endpoints) between two looks at 
 
 def check_time(deadline: Deadline | None, step: int, *, line: int | None = None) -> None:
     """Raise :class:`~puzzlesat.errors.TimeLimitReached` (at ``line``) when ``deadline`` has
-    passed; the clock is read at every CHECK_EVERY-th ``step`` only (a reader's loops call this
-    once a step).
+    passed; the clock is read at every CHECK_EVERY-th ``step`` only, from the first CHECK_EVERY
+    on (a reader's loops call this once a step; a puzzle smaller than that is read whatever the
+    clock says: it takes no time, and its record then says what it is).
 
-    >>> check_time(None, 0), check_time(Deadline(5.0), 0)
-    (None, None)
+    >>> check_time(None, 2048), check_time(Deadline(5.0), 2048), check_time(Deadline(0.0), 0)
+    (None, None, None)
     >>> check_time(Deadline(0.0), 2048, line=7)
     Traceback (most recent call last):
     ...
     puzzlesat.errors.TimeLimitReached: 7: the time limit ran out while the puzzle was read
     """
-    if deadline is not None and step % CHECK_EVERY == 0 and deadline.expired():
+    if deadline is not None and step and step % CHECK_EVERY == 0 and deadline.expired():
         raise TimeLimitReached("the time limit ran out while the puzzle was read", line=line)
 
 

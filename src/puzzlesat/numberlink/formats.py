@@ -949,10 +949,13 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
 
     >>> [p.size for p in parse_all("2 1\\nAA\\n\\n1 2\\nB\\nB\\n0 0")]
     [(2, 1), (1, 2)]
-    >>> parse_all("SIZE 3X1\\nLINE#1 (0,0)-(2,0)", deadline=Deadline(0.0))
+    >>> many = "SIZE 2X1100\\n" + "\\n".join(f"LINE#{k + 1} (0,{k})-(1,{k})" for k in range(1100))
+    >>> parse_all(many, deadline=Deadline(0.0))
     Traceback (most recent call last):
     ...
-    puzzlesat.errors.TimeLimitReached: 2: the time limit ran out while the puzzle was read
+    puzzlesat.errors.TimeLimitReached: 1026: the time limit ran out while the puzzle was read
+    >>> parse_all("SIZE 3X1\\nLINE#1 (0,0)-(2,0)", deadline=Deadline(0.0))[0].labels  # (too small to look at the clock)
+    ('1',)
     """
     with collector_paused():
         return _parse_all(text, fmt=fmt, source=source, deadline=deadline)
@@ -1060,7 +1063,7 @@ def _parse_each(text: str | bytes, *, fmt: str | None, source: str | None, deadl
         try:
             if isinstance(piece, ParseError):  # its layout could not be read
                 raise piece
-            clock = None if deadline is None else deadline.again()
+            clock = _afresh(deadline, k)
             if chosen == "puzzlink":
                 puzzle = _puzzlink_puzzle(piece[1], piece[0], clock)
             elif chosen == "dailyprogrammer":
