@@ -17,6 +17,8 @@ from puzzlesat.numberlink.model import Puzzle
 from puzzlesat.numberlink.records import load
 from puzzlesat.timing import Deadline
 
+from .schema import assert_valid
+
 LINES = 1100  # lines of two endpoints: past the first look at the clock (textio.CHECK_EVERY endpoints)
 
 
@@ -84,6 +86,7 @@ def test_the_command_line_records_a_puzzle_not_read_in_time_as_unknown(tmp_path,
     assert cli.main(["solve", str(path), "--time-limit", "0", "--json"]) == 1  # (0: the limit has passed at the first look)
     record = json.loads(capsys.readouterr().out)
     assert (record["status"], record["reason"], record["error"], record["family"]) == ("unknown", READING_TIME_LIMIT, None, "numberlink")
+    assert_valid(record)
     assert cli.main(["verify", str(path), "--time-limit", "0"]) == 1
     out = capsys.readouterr().out
     assert f"{path}: unknown ({READING_TIME_LIMIT})" in out and "1 unknown" in out and "Traceback" not in out
