@@ -267,7 +267,11 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
     else:
         return chosen, list(items)
     error.family = chosen  # type: ignore[attr-defined]
-    raise error
+    try:
+        raise error
+    finally:
+        del error  # (a local naming the exception would hold its traceback, this frame among it: a cycle
+        # that only the garbage collector frees, late, with everything a reader made before it stopped)
 
 
 def one_puzzle(args: Any, *, verb: str) -> tuple[Family, int, Any] | None:

@@ -125,8 +125,8 @@ def refusal(text: str) -> str | None:
         return "a grid of only # and . has no labels to connect"
     if _SWAP_WORDS.search(text[:20_000]):
         return "a 'start' or 'goal' line belongs to a Swap level"
-    if len(text) > SNIFF_PARSE_CHARS:  # (a huge input is read once, by load: its format decides here)
-        return None if detect_format(text) is not None else "no Numberlink format recognised"
+    if len(text) > SNIFF_PARSE_CHARS:  # (a huge input is read once, by load: the format of its opening lines decides here)
+        return None if detect_format(text[:text.rfind("\n", 0, SNIFF_PARSE_CHARS) + 1] or text) is not None else "no Numberlink format recognised"
     try:
         items = load(text, source="", fmt=None, options={})
     except NotAPuzzle:

@@ -961,11 +961,14 @@ def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None =
         return _parse_all(text, fmt=fmt, source=source, deadline=deadline)
 
 
-def _parse_all(text: str | bytes, *, fmt: str | None, source: str | None, deadline: Deadline | None) -> list[Puzzle]:
+def _parse_all(text: str | bytes, *, fmt: str | None, source: str | None, deadline: Deadline | None,
+               lines: list[str] | None = None) -> list[Puzzle]:
+    """:func:`parse_all`; ``lines``: the text's lines when the caller has split them already."""
     try:
         if fmt is not None and fmt not in FORMATS:
             raise ParseError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-        lines = _lines(as_text(text))
+        if lines is None:
+            lines = _lines(as_text(text))
         if fmt is None:
             _refuse_solver_output(lines)
         chosen = fmt or _detect(lines)
@@ -973,7 +976,8 @@ def _parse_all(text: str | bytes, *, fmt: str | None, source: str | None, deadli
         if not puzzles:
             raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
     except ParseError as error:
-        error = with_file_name_hint(_as_json_problem(text) or error, text)
+        if not isinstance(error, TimeLimitReached):
+            error = with_file_name_hint(_as_json_problem(text) or error, text)
         raise error.with_source(source) if source else error from None
     base = _source_name(source)
     if len(puzzles) == 1:
@@ -1039,24 +1043,16 @@ def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None 
 
 def _parse_each(text: str | bytes, *, fmt: str | None, source: str | None, deadline: Deadline | None) -> list[Puzzle | ParseError]:
     try:
-        return list(_parse_all(text, fmt=fmt, source=source, deadline=deadline))
-    except ParseError as whole:
-        failure = whole
-    try:
-        lines = _lines(as_text(text))
-        chosen = fmt or _detect(lines)
-        if chosen == "puzzlink":  # one URL per line
-            pieces: list = _url_lines(lines)
-        elif chosen in ("native", "thomasahle", "tokens"):
-            pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
-        elif chosen == "dailyprogrammer":
-            pieces = _dailyprogrammer_blocks(lines)
-        else:
-            raise failure
+        lines = _lines(as_text(text))  # (split once: the puzzles are read again one by one when one fails)
     except ParseError:
-        raise failure from None
-    if len(pieces) < 2:
-        raise failure
+        lines = None  # (binary data: parse_all says so, with its hints)
+    try:
+        return list(_parse_all(text, fmt=fmt, source=source, deadline=deadline, lines=lines))
+    except ParseError:
+        cut = None if lines is None else _pieces(lines, fmt)
+        if cut is None or len(cut[1]) < 2:
+            raise  # (re-raised bare: an exception kept in a local here would hold this frame, a cycle)
+    chosen, pieces = cut
     base = _source_name(source)
     out: list[Puzzle | ParseError] = []
     for k, piece in enumerate(pieces):
@@ -1072,8 +1068,24 @@ def _parse_each(text: str | bytes, *, fmt: str | None, source: str | None, deadl
                 puzzle = _grid_puzzle_or_hint(piece, chosen, clock)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
-            out.append(error.with_source(source) if source else error)
+            out.append(error.with_source(source) if source else error.with_traceback(None))
     return out
+
+
+def _pieces(lines: Sequence[str], fmt: str | None) -> tuple[str, list] | None:
+    """(format, pieces) of a text whose puzzles can be read one by one (grids, dailyprogrammer
+    puzzles, URLs), else None."""
+    try:
+        chosen = fmt or _detect(lines)
+        if chosen == "puzzlink":  # one URL per line
+            return chosen, _url_lines(lines)
+        if chosen in ("native", "thomasahle", "tokens"):
+            return chosen, _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
+        if chosen == "dailyprogrammer":
+            return chosen, _dailyprogrammer_blocks(lines)
+    except ParseError:
+        pass
+    return None
 
 
 def _renamed(puzzle: Puzzle, name: str) -> Puzzle:

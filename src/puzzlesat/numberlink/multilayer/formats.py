@@ -575,13 +575,25 @@ def layered_format(text: str | bytes) -> str | None:
     >>> layered_format("SIZE 3X3X2\\nLINE_NUM 0"), layered_format("SIZE 3X3X1"), layered_format("layer 1\\nA A")
     ('adc', None, 'layers')
     """
-    first = _first_content(_text_lines(text))
+    head = _head(text)
+    first = _first_content(_text_lines(head)) or (None if head is text else _first_content(_text_lines(text)))
     if first is None:
         return None
     match = _SIZE.match(first[1])
     if match:
         return "adc" if match.group(3) is not None and _number(match.group(3)) > 1 else None
     return "layers" if _LAYER_LINE.match(first[1]) else None
+
+
+HEAD_CHARS = 65_536  # how much of a text layered_format looks at first (its opening line decides)
+
+
+def _head(text: str | bytes) -> str | bytes:
+    """The whole lines of ``text`` within its first HEAD_CHARS characters (all of a short text,
+    or of bytes): splitting a text of a million lines takes a noticeable time."""
+    if not isinstance(text, str) or len(text) <= HEAD_CHARS:
+        return text
+    return text[:text.rfind("\n", 0, HEAD_CHARS) + 1]
 
 
 def _fail(error: ParseError, text: object, source: str | None) -> ParseError:
