@@ -1,9 +1,10 @@
-"""Work in a forked child process, stopped a second after its time limit.
+"""Work in a forked child process, stopped half a second after its time limit.
 
 Some steps cannot be interrupted from Python: one CaDiCaL call on tens of millions of clauses,
 or the pure-Python tables of a board with a million cells. Run in a child, such work is killed
 (and its memory freed) when the limit has passed by :data:`GRACE_SECONDS`, so a limit of N
-seconds returns within about N + 1 seconds whatever the step does.
+seconds returns within N + 1 seconds whatever the step does (the other half second is for
+killing the child, reaping it and making the result).
 
 The work can tell the parent how far it got: :func:`report_progress` (e.g. a proven bound) and
 :func:`report_answer` (each answer as it is found). The parent keeps them as they come
@@ -33,7 +34,7 @@ from .memory import MemoryLimitReached, check_limit, current_limit, limit_this_p
 from .results import CountResult, SolveResult, Status, Timings
 from .timing import Deadline
 
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 0.5  # a child's time after its limit to answer with what it has, before it is killed
 PARENT_POLL_SECONDS = 0.2  # how often a child without a parent-death signal looks for its parent
 _in_child_process = False
 _to_parent = None  # in a child: the pipe to the parent

@@ -81,6 +81,15 @@ class NotAPuzzle(ParseError):
     meets it inside a folder."""
 
 
+class TimeLimitReached(ParseError):
+    """The time limit ran out while a puzzle was being read (a reader given a ``deadline``): the
+    puzzle is not refused, its answer is unknown. The command line records it as "unknown" with
+    the reason :data:`READING_TIME_LIMIT`; code that knows only ParseError still reports it cleanly."""
+
+
+READING_TIME_LIMIT = "time limit while reading"  # the reason of a record whose puzzle was not read in time
+
+
 class InvalidPuzzle(PuzzlesatError, ValueError):
     """A puzzle object that breaks the model's invariants (built in code, not parsed)."""
 

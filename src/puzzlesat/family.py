@@ -133,10 +133,14 @@ class Family:
     ``struct game``): what it is, what it reads and writes, how it solves, and its verbs.
 
     Capabilities the command line reads: "url" (a source that ``detect_format`` finds in a
-    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open) and
-    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name), and
+    format named or aliased "url" is a puzzle URL, read as it stands, not a file to open),
+    "answer-files" (``verify --answers`` pairs answer files, one per puzzle file, by name),
     "explain" (``--explain`` on solve and verify gives the verbs ``options["explain"]``; the
-    records then hold ``steps``, ``[name, outcome, seconds]`` each, which ``show`` prints).
+    records then hold ``steps``, ``[name, outcome, seconds]`` each, which ``show`` prints) and
+    "read-deadline" (``load`` takes ``deadline=``, a :class:`~puzzlesat.timing.Deadline` that
+    each puzzle's reading ends by, else that puzzle is its
+    :class:`~puzzlesat.errors.TimeLimitReached`: for a family whose largest puzzles take
+    seconds to read; the command line gives it ``--time-limit``).
 
     The verbs take the puzzle object of the family and the family's options as keywords
     (``options`` below is a mapping from :attr:`Option.name` to a value):

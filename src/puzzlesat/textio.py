@@ -12,18 +12,63 @@ TypeError: expected text (str or bytes), got NoneType
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import re
 import stat
 import zlib
+from typing import Iterator
 
-from .errors import ParseError
+from .errors import ParseError, TimeLimitReached
+from .timing import Deadline
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian byte order marks
 
 # The most bytes a reader takes from one file (or one decompressed layer): far above any real
 # puzzle file, far below what hurts the machine. Every ``read`` raises it with ``max_bytes=``.
 MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+CHECK_EVERY = 2048  # steps of a reader (lines, endpoints) between two looks at the clock
+
+
+def check_time(deadline: Deadline | None, step: int, *, line: int | None = None) -> None:
+    """Raise :class:`~puzzlesat.errors.TimeLimitReached` (at ``line``) when ``deadline`` has
+    passed; the clock is read at every CHECK_EVERY-th ``step`` only, from the first CHECK_EVERY
+    on (a reader's loops call this once a step; a puzzle smaller than that is read whatever the
+    clock says: it takes no time, and its record then says what it is).
+
+    >>> check_time(None, 2048), check_time(Deadline(5.0), 2048), check_time(Deadline(0.0), 0)
+    (None, None, None)
+    >>> check_time(Deadline(0.0), 2048, line=7)
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.TimeLimitReached: 7: the time limit ran out while the puzzle was read
+    """
+    if deadline is not None and step and step % CHECK_EVERY == 0 and deadline.expired():
+        raise TimeLimitReached("the time limit ran out while the puzzle was read", line=line)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a reader runs: a file of a million lines
+    makes millions of small objects that hold no cycles, and the collector's passes over them
+    (each full pass walks all of them) took more time than the reading itself.
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_bytes(path: str | os.PathLike, *, max_bytes: int = MAX_INPUT_BYTES, raise_with: str = "max_bytes=") -> bytes:

@@ -75,6 +75,15 @@ class Deadline:
             return self
         return Deadline(self.time_limit - seconds, started=self.started)
 
+    def again(self) -> "Deadline":
+        """The same time limit counted afresh from now (the next of several items that each get
+        the whole limit: the next puzzle of a file being read).
+
+        >>> d = Deadline(0.0); d.expired(), Deadline(None).again().time_limit, d.again().time_limit
+        (True, None, 0.0)
+        """
+        return Deadline(self.time_limit)
+
     def within(self, seconds: float) -> "Deadline":
         """A new deadline ``seconds`` from now, or as much as this one has left if less.
 

@@ -21,7 +21,7 @@ from ..registry import families
 from .batching import Slot, interrupted, records
 from .certificates import attach_certificate
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, one_puzzle, read_source
-from .output import Progress, caption, emit, error_record, output_problem, save_picture, skipped_record
+from .output import Progress, caption, emit, error_record, output_problem, save_picture, skipped_record, unread_record
 
 
 # Ctrl-C raises KeyboardInterrupt as usual, and is also noted here: when it lands inside a
@@ -42,8 +42,9 @@ def stop_if_interrupted() -> None:
 
 
 def load(args: argparse.Namespace, source: str) -> tuple[Family, list[Any]]:
+    """The family and puzzles of one input, each puzzle's reading within ``--time-limit``."""
     return load_items(source, family=getattr(args, "family", None), fmt=getattr(args, "fmt", None), options=args,
-                      max_bytes=getattr(args, "max_input_bytes", None))
+                      max_bytes=getattr(args, "max_input_bytes", None), time_limit=getattr(args, "time_limit", None))
 
 
 def verb_options(family: Family, verb: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def slot_of(family: Family, verb: str, item: Any, source: str, index: int, args:
     """The batch engine's job for one puzzle (as :func:`run_one` would run it), the puzzle kept
     to print its record; a puzzle that could not be read is its error record."""
     if isinstance(item, ParseError):
-        return Slot(record=error_record(family, source, index, str(item)), extra=item)
+        return Slot(record=unread_record(family, source, index, item), extra=item)
     try:
         job = Job.of(family, verb, item, source=source, index=index, options=verb_options(family, verb, args),
                      time_limit=args.time_limit, answer=answer)
@@ -80,7 +81,7 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
     its certificate under ``--proof``. ``answer``: a stated answer ``(source, text)`` to check
     as well (``verify --answers``)."""
     if isinstance(item, ParseError):
-        return error_record(family, source, index, str(item))
+        return unread_record(family, source, index, item)
     start = time.perf_counter()
     job = Job(family.name, verb, source=source, index=index, options=sorted_options(verb_options(family, verb, args)),
               time_limit=args.time_limit, answer=answer, puzzle=item)
@@ -119,7 +120,7 @@ def command_solve(args: argparse.Namespace) -> int:
         try:
             family, items = load(args, source)
         except ParseError as exc:
-            slots.append(Slot(record=error_record(getattr(exc, "family", None), source, None, str(exc)), extra=(None, None, 1)))
+            slots.append(Slot(record=unread_record(getattr(exc, "family", None), source, None, exc), extra=(None, None, 1)))
             continue
         families_read.add(family.name)
         chosen = range(len(items)) if args.index is None else [args.index]
@@ -257,7 +258,7 @@ def _verify_records(args: argparse.Namespace, source: str, family: Family | None
     only): its job, or its record when there is nothing to run; ``answer_path``: the answer file
     or table paired with it."""
     if isinstance(items, ParseError):
-        yield None, Slot(record=error_record(family, source, None, str(items)))
+        yield None, Slot(record=unread_record(family, source, None, items))
         return
     assert family is not None
     chosen = range(len(items)) if args.index is None else [args.index]

@@ -17,6 +17,7 @@ from ..errors import ParseError, PuzzlesatError
 from ..family import Family
 from ..registry import detect_family, families, family_for_format, family_for_path, get_family
 from ..textio import MAX_INPUT_BYTES, UTF16_BOMS, as_text, read_bytes, utf16_without_bom
+from ..timing import Deadline
 
 SKIPPED_NAMES = ("readme", "source", "license", "licence", "copying")  # a file name up to its first ".", "-" or "_", any case
 SKIPPED_SUFFIXES = (".md", ".py", ".png", ".svg", ".pdf", ".zip", ".gz", ".tsx", ".js.map")
@@ -233,10 +234,14 @@ def family_options(family: Family, values: Mapping[str, Any] | Any) -> dict[str,
 
 
 def load_items(source: str, *, family: str | None = None, fmt: str | None = None,
-               options: Mapping[str, Any] | Any = None, max_bytes: int | None = None) -> tuple[Family, list[Any]]:
+               options: Mapping[str, Any] | Any = None, max_bytes: int | None = None,
+               time_limit: float | None = None) -> tuple[Family, list[Any]]:
     """The family and puzzles of one input (``Family.load``; at most ``max_bytes`` read, see
     :func:`read_source`); a ParseError raised here carries ``.family`` (the family the input
-    was read as, or the best guess when it could not be read), so error records still name it."""
+    was read as, or the best guess when it could not be read), so error records still name it.
+    ``time_limit`` (seconds, each puzzle's, counted from here for the first): a family with the
+    "read-deadline" capability stops reading a puzzle that takes longer (TimeLimitReached)."""
+    deadline = Deadline.of(time_limit)
     try:
         text = read_source(source, max_bytes=max_bytes)
     except ParseError as exc:
@@ -251,7 +256,8 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
     try:
         if fmt and fmt not in chosen.format_names():
             raise ParseError(f"unknown format {fmt!r} for {chosen.name} puzzles (one of {', '.join(chosen.format_names())})")
-        items = chosen.load(text, source=source, fmt=fmt, options=family_options(chosen, options or {}))
+        clock = {"deadline": deadline} if "read-deadline" in chosen.capabilities and deadline.time_limit is not None else {}
+        items = chosen.load(text, source=source, fmt=fmt, options=family_options(chosen, options or {}), **clock)
         if not items:
             raise ParseError("no puzzle found in the input", source=source)
     except ParseError as exc:
@@ -261,7 +267,11 @@ def load_items(source: str, *, family: str | None = None, fmt: str | None = None
     else:
         return chosen, list(items)
     error.family = chosen  # type: ignore[attr-defined]
-    raise error
+    try:
+        raise error
+    finally:
+        del error  # (a local naming the exception would hold its traceback, this frame among it: a cycle
+        # that only the garbage collector frees, late, with everything a reader made before it stopped)
 
 
 def one_puzzle(args: Any, *, verb: str) -> tuple[Family, int, Any] | None:

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import READING_TIME_LIMIT, ParseError, TimeLimitReached
 from ..family import Family
 from ..results import blank_record as shared_blank_record
 from ..scene import Scene, ending_problem, png_scale
@@ -44,6 +45,24 @@ def error_record(family: Family | None, source: str, index: int | None, message:
     record = base_record(family, source, index)
     record.update(blank_record(family))
     record.update(status="error", error=message, seconds=round(seconds, 4))
+    return record
+
+
+def unread_record(family: Family | None, source: str, index: int | None, error: ParseError) -> dict[str, Any]:
+    """The record of a puzzle that could not be read: "unknown", with the reason
+    :data:`~puzzlesat.errors.READING_TIME_LIMIT`, when its time limit ran out while it was read
+    (TimeLimitReached); else an error record.
+
+    >>> unread_record(None, "big.txt", None, TimeLimitReached("time", line=9))["reason"]
+    'time limit while reading'
+    >>> unread_record(None, "bad.txt", 0, ParseError("no puzzle", line=1))["error"]
+    '1: no puzzle'
+    """
+    if not isinstance(error, TimeLimitReached):
+        return error_record(family, source, index, str(error))
+    record = base_record(family, source, index)
+    record.update(blank_record(family))
+    record.update(status="unknown", error=None, reason=READING_TIME_LIMIT, seconds=0.0)
     return record
 
 
@@ -88,6 +107,9 @@ def emit(record: dict[str, Any], *, json_lines: bool, family: Family | None, ite
             print(f"error: {message}" + (f" (puzzle #{record['index']})" if numbered else ""), flush=True)
         else:
             print(f"{where}: error: {message}", flush=True)
+        return
+    if item is None:  # (a puzzle not read in time: nothing of it to show)
+        print(f"{where}: {record['status']} ({record.get('reason')})", flush=True)
         return
     assert family is not None
     print(family.show(item, record, verb=verb, colour=use_colour(), where=where), flush=True)

@@ -18,6 +18,7 @@ from ..errors import CannotExpress, ParseError
 from .. import values
 from ..family import Family, Format, Method, Objective, Option
 from ..scene import Scene
+from ..timing import Deadline
 from ..sat.solver import check_solver_name
 from . import certify, export, generated, records, show as show_module
 from .formats import detect_format as _detect_one_layer
@@ -124,8 +125,8 @@ def refusal(text: str) -> str | None:
         return "a grid of only # and . has no labels to connect"
     if _SWAP_WORDS.search(text[:20_000]):
         return "a 'start' or 'goal' line belongs to a Swap level"
-    if len(text) > SNIFF_PARSE_CHARS:  # (a huge input is read once, by load: its format decides here)
-        return None if detect_format(text) is not None else "no Numberlink format recognised"
+    if len(text) > SNIFF_PARSE_CHARS:  # (a huge input is read once, by load: the format of its opening lines decides here)
+        return None if detect_format(text[:text.rfind("\n", 0, SNIFF_PARSE_CHARS) + 1] or text) is not None else "no Numberlink format recognised"
     try:
         items = load(text, source="", fmt=None, options={})
     except NotAPuzzle:
@@ -158,14 +159,15 @@ def canonical_format(fmt: str | None) -> str | None:
     raise ValueError(f"unknown format {fmt!r} for Numberlink; expected one of {', '.join(f.name for f in FORMATS)}")
 
 
-def load(text: str, *, source: str, fmt: str | None, options: Mapping[str, Any]) -> list:
+def load(text: str, *, source: str, fmt: str | None, options: Mapping[str, Any], deadline: Deadline | None = None) -> list:
     """The puzzles of one input (:func:`.records.load`), ``fmt`` by any of its names (a name
-    of none is a ParseError, as unreadable input is)."""
+    of none is a ParseError, as unreadable input is); ``deadline``: each puzzle's reading ends
+    by it (the "read-deadline" capability)."""
     try:
         fmt = canonical_format(fmt)
     except ValueError as error:
         raise ParseError(str(error), source=source) from None
-    return records.load(text, source=source, fmt=fmt, options=options)
+    return records.load(text, source=source, fmt=fmt, options=options, deadline=deadline)
 
 
 def format_puzzle(puzzle: Puzzle | LayeredPuzzle, *, fmt: str = "native", rules: Rules | None = None) -> str:
@@ -268,7 +270,7 @@ FAMILY = Family(
     check_claim=certify.check,
     pack_folder=PACK_FOLDER,  # a stack of layers (WxHxL) goes one puzzle per file, as the ADC sets
     draw_note=draw_note,
-    capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url", "explain"}),
+    capabilities=frozenset({"count", "layers", "stated-answers", "answer-files", "url", "explain", "read-deadline"}),
     sniff_order=100,
     generate_example=GENERATE_EXAMPLE,
 )

@@ -60,6 +60,7 @@ Writing: :func:`format` gives native text, a puzz.link URL or any of the other f
 from __future__ import annotations
 
 import builtins
+import copy
 import itertools
 import json
 import os
@@ -68,10 +69,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type, shown
+from ..errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, TimeLimitReached, quoted, require_type, shown
 from ..grid import group_of
 from ..results import solution_hint
-from ..textio import MAX_INPUT_BYTES, as_text, read_bytes, split_lines, with_file_name_hint
+from ..textio import MAX_INPUT_BYTES, as_text, check_time, collector_paused, read_bytes, split_lines, with_file_name_hint
+from ..timing import Deadline
 from .model import BLOCKED, DEFAULT_RULES, EMPTY, MAX_CELLS, ONE_LAYER_HINT, Cell, NotAPath, Pair, Puzzle, Rules, Solution, StatedRules, TraceCapped
 
 FORMATS = ("native", "thomasahle", "mzucker", "dailyprogrammer", "adc", "puzzlink", "tokens")
@@ -167,7 +169,7 @@ def _check_size(width: int, height: int, line: int | None) -> None:
 # Building a puzzle from located endpoints
 # ---------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _Mark:
     """One label occurrence: the cell and where in the text it was written."""
 
@@ -188,13 +190,15 @@ class _LabelThrice(ParseError):
 
 
 class _Board:
-    """Collects labels and blocked cells with their text positions, then builds the Puzzle."""
+    """Collects labels and blocked cells with their text positions, then builds the Puzzle
+    (:class:`~puzzlesat.errors.TimeLimitReached` when ``deadline`` passes first)."""
 
-    def __init__(self, width: int, height: int, line: int | None) -> None:
+    def __init__(self, width: int, height: int, line: int | None, deadline: Deadline | None = None) -> None:
         _check_size(width, height, line)
         self.width = width
         self.height = height
         self.line = line
+        self.deadline = deadline
         self.marks: dict[str, list[_Mark]] = {}
         self.blocked: set[tuple[int, int]] = set()
         self.taken: dict[tuple[int, int], tuple[str, _Mark]] = {}
@@ -216,6 +220,7 @@ class _Board:
                 f"cell (row, col) = {cell} holds both {quoted(other)} (at {_places([first])}) and {quoted(label)}",
                 line=line, column=column,
             )
+        check_time(self.deadline, len(self.taken), line=line)
         self.taken[cell] = (label, mark)
         marks = self.marks.setdefault(label, [])
         marks.append(mark)
@@ -231,7 +236,8 @@ class _Board:
 
     def build(self, name: str = "", stated_rules: StatedRules | None = None) -> Puzzle:
         pairs = []
-        for label, marks in self.marks.items():
+        for step, (label, marks) in enumerate(self.marks.items()):
+            check_time(self.deadline, step, line=self.line)
             if len(marks) != 2:
                 raise ParseError(
                     f"label {quoted(label)} occurs once (at {_places(marks)}; expected exactly 2)",
@@ -382,7 +388,7 @@ _NOT_EMPTY = re.compile(r"[^.]")
 _TOKEN = re.compile(r"\S+")
 
 
-def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None) -> Puzzle:
+def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None, deadline: Deadline | None = None) -> Puzzle:
     """One grid block to a Puzzle; ``fmt`` selects how cells are read (``board_type`` collects
     them: :class:`_Drawing` to ask whether the grid is a drawn answer)."""
     header = block.header
@@ -404,7 +410,7 @@ def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None
             width = len(row0.rstrip() if fmt == "thomasahle" else row0.strip())
         height = len(block.rows)
         what = f"first row (line {line0})"
-    board = (board_type or _Board)(width, height, first_line)
+    board = (board_type or _Board)(width, height, first_line, deadline)
     for r, (number, row) in enumerate(block.rows):
         if token_mode:
             tokens = row.split()
@@ -451,7 +457,7 @@ def _grid_puzzle(block: _Block, fmt: str, board_type: type[_Board] | None = None
     return board.build()
 
 
-def _parse_grids(lines: Sequence[str], fmt: str) -> list[Puzzle]:
+def _parse_grids(lines: Sequence[str], fmt: str, deadline: Deadline | None = None) -> list[Puzzle]:
     blocks = _split_blocks(
         lines, header_required=fmt in ("thomasahle", "tokens"), comma_header=fmt == "tokens"
     )
@@ -463,14 +469,20 @@ def _parse_grids(lines: Sequence[str], fmt: str) -> list[Puzzle]:
                     f"mzucker grids are square: {len(block.rows[0][1].rstrip())} columns but {len(block.rows)} rows",
                     line=block.rows[0][0],
                 )
-    return [_grid_puzzle_or_hint(block, fmt) for block in blocks]
+    return [_grid_puzzle_or_hint(block, fmt, _afresh(deadline, k)) for k, block in enumerate(blocks)]
 
 
-def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
+def _afresh(deadline: Deadline | None, index: int) -> Deadline | None:
+    """The deadline of the puzzle at ``index`` in a file: the caller's for the first (the work
+    on the whole text came before it), the same limit counted from now for each later one."""
+    return deadline if deadline is None or index == 0 else deadline.again()
+
+
+def _grid_puzzle_or_hint(block: _Block, fmt: str, deadline: Deadline | None = None) -> Puzzle:
     """:func:`_grid_puzzle`, its error naming a comment line that may have been the grid's
     first row (a row of tokens that starts with a blocked cell, ``# 1 . 2``)."""
     try:
-        return _grid_puzzle(block, fmt)
+        return _grid_puzzle(block, fmt, deadline=deadline)
     except ParseError as error:
         if isinstance(error, _LabelThrice):
             try:  # a drawn answer (mzucker's hints/*.txt): not a puzzle, skipped in a folder
@@ -479,7 +491,7 @@ def _grid_puzzle_or_hint(block: _Block, fmt: str) -> Puzzle:
                 raise NotAPuzzle(f"{error.message}; {drawn.message}", line=error.line, column=error.column) from None
             except ParseError:
                 pass
-        if block.comment_above is None:
+        if block.comment_above is None or isinstance(error, TimeLimitReached):
             raise
         number, text = block.comment_above
         raise type(error)(
@@ -497,8 +509,9 @@ _DP_HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s+(\d+)\s*$")
 _DP_POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 
 
-def _parse_dailyprogrammer(lines: Sequence[str]) -> list[Puzzle]:
-    return [_dailyprogrammer_puzzle(lines, start, stop) for start, stop in _dailyprogrammer_blocks(lines)]
+def _parse_dailyprogrammer(lines: Sequence[str], deadline: Deadline | None = None) -> list[Puzzle]:
+    return [_dailyprogrammer_puzzle(lines, start, stop, _afresh(deadline, k))
+            for k, (start, stop) in enumerate(_dailyprogrammer_blocks(lines))]
 
 
 def _dailyprogrammer_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
@@ -514,7 +527,7 @@ def _dailyprogrammer_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
     return list(zip(starts, starts[1:] + [len(lines)]))
 
 
-def _dailyprogrammer_puzzle(lines: Sequence[str], i: int, n: int) -> Puzzle:
+def _dailyprogrammer_puzzle(lines: Sequence[str], i: int, n: int, deadline: Deadline | None = None) -> Puzzle:
     """The puzzle of lines ``i`` .. ``n - 1`` (line numbers in errors count from the input's
     start)."""
     line = lines[i]
@@ -528,7 +541,7 @@ def _dailyprogrammer_puzzle(lines: Sequence[str], i: int, n: int) -> Puzzle:
         raise ParseError(
             f"{colours} colours cannot fit on a {width}x{height} board (2 cells each)", line=header_line
         )
-    board = _Board(width, height, header_line)
+    board = _Board(width, height, header_line, deadline)
     i += 1
     for k in range(1, colours + 1):
         while i < n and not lines[i].strip():
@@ -588,37 +601,20 @@ def _adc_size(line: str, number: int) -> tuple[int, int]:
     return width, height
 
 
-def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
+def _parse_adc(lines: Sequence[str], deadline: Deadline | None = None) -> list[Puzzle]:
     content = [(i + 1, line) for i, line in enumerate(lines) if line.strip() and not _is_comment(line)]
     if not content:
         raise ParseError("empty input: no puzzle found", line=1 if lines else None)
     number, line = content[0]
     width, height = _adc_size(line, number)
-    board = _Board(width, height, number)
+    board = _Board(width, height, number, deadline)
     declared: tuple[int, int] | None = None
     seen: dict[str, int] = {}
     for number, line in content[1:]:
-        if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
-            if seen or declared is not None:  # a problem with a stray row: its error, never skipped
-                raise ParseError("expected 'LINE#k (x,y)-(x,y)' (a row of line numbers belongs in an answer file)", line=number)
-            raise NotAPuzzle(  # (skipped when verify meets it in a folder, as Roller's answer files are)
-                "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution "
-                "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
-                line=number,
-            )
-        match = _ADC_LINE_NUM.match(line)
-        if match:
-            if declared is not None:
-                raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
-            declared = (_number(match.group(1)), number)
-            continue
-        if _ADC_VIA.match(line):
-            raise ParseError("VIA lines join layers: not allowed in a single-layer problem", line=number)
-        match = _ADC_LINE.match(line)
+        match = _ADC_LINE.match(line)  # (most lines: tried first, the other forms only when it fails)
         if not match:
-            if re.match(r"\s*SIZE\b", line, re.IGNORECASE):
-                raise ParseError("second SIZE line: one ADC problem per file", line=number)
-            raise ParseError("expected 'LINE#k (x,y)-(x,y)'", line=number)
+            declared = _adc_other_line(line, number, declared, started=bool(seen))
+            continue
         label = _adc_label(match.group(1))
         if label == "0":  # (as the multi-layer reader: its answer could not name it)
             raise ParseError(f"LINE#{match.group(1)}: line numbers start at 1 (0 marks unused cells in answers)", line=number)
@@ -637,6 +633,29 @@ def _parse_adc(lines: Sequence[str]) -> list[Puzzle]:
     if declared is not None and declared[0] != len(seen):
         raise ParseError(f"LINE_NUM says {declared[0]} lines but {len(seen)} are given", line=declared[1])
     return [board.build()]
+
+
+def _adc_other_line(line: str, number: int, declared: tuple[int, int] | None, *, started: bool) -> tuple[int, int] | None:
+    """A line of an ADC problem that is no ``LINE#k``: ``LINE_NUM n`` (the count declared and
+    where, returned), else the error that names what it is. ``started``: a LINE#k came before."""
+    if _ADC_LAYER.match(line) or re.match(r"\s*\d+\s*(,\s*\d+\s*)*$", line):
+        if started or declared is not None:  # a problem with a stray row: its error, never skipped
+            raise ParseError("expected 'LINE#k (x,y)-(x,y)' (a row of line numbers belongs in an answer file)", line=number)
+        raise NotAPuzzle(  # (skipped when verify meets it in a folder, as Roller's answer files are)
+            "this is an ADC answer (rows of line numbers), not a problem: read it with parse_solution "
+            "(on the command line: puzzlesat verify PUZZLE --answers ANSWER)",
+            line=number,
+        )
+    match = _ADC_LINE_NUM.match(line)
+    if match:
+        if declared is not None:
+            raise ParseError(f"second LINE_NUM (the first is on line {declared[1]})", line=number)
+        return (_number(match.group(1)), number)
+    if _ADC_VIA.match(line):
+        raise ParseError("VIA lines join layers: not allowed in a single-layer problem", line=number)
+    if re.match(r"\s*SIZE\b", line, re.IGNORECASE):
+        raise ParseError("second SIZE line: one ADC problem per file", line=number)
+    raise ParseError("expected 'LINE#k (x,y)-(x,y)'", line=number)
 
 
 def _adc_answer_rows(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]], int, int]:
@@ -712,15 +731,15 @@ def _url_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
     return [(number, line) for number, line in enumerate(lines, 1) if line.strip() and not _is_comment(line)]
 
 
-def _parse_puzzlink(lines: Sequence[str]) -> list[Puzzle]:
-    return [_puzzlink_puzzle(line, number) for number, line in _url_lines(lines)]
+def _parse_puzzlink(lines: Sequence[str], deadline: Deadline | None = None) -> list[Puzzle]:
+    return [_puzzlink_puzzle(line, number, _afresh(deadline, k)) for k, (number, line) in enumerate(_url_lines(lines))]
 
 
-def _puzzlink_puzzle(line: str, number: int) -> Puzzle:
+def _puzzlink_puzzle(line: str, number: int, deadline: Deadline | None = None) -> Puzzle:
     """The puzzle of one URL, on line ``number`` of its input."""
     line = line.split("#", 1)[0]  # a #fragment names a place on the page, never part of the puzzle
     url = _split_url(line, number)
-    board = _Board(url.width, url.height, number)
+    board = _Board(url.width, url.height, number, deadline)
     cells = url.width * url.height
     body = url.body
     position, i = 0, 0
@@ -899,11 +918,11 @@ def detect_format(text: str | bytes) -> str:
     return _detect(_lines(as_text(text)))
 
 
-_PARSERS: dict[str, Callable[[Sequence[str]], list[Puzzle]]] = {
-    "native": lambda lines: _parse_grids(lines, "native"),
-    "thomasahle": lambda lines: _parse_grids(lines, "thomasahle"),
-    "mzucker": lambda lines: _parse_grids(lines, "mzucker"),
-    "tokens": lambda lines: _parse_grids(lines, "tokens"),
+_PARSERS: dict[str, Callable[[Sequence[str], Deadline | None], list[Puzzle]]] = {
+    "native": lambda lines, deadline: _parse_grids(lines, "native", deadline),
+    "thomasahle": lambda lines, deadline: _parse_grids(lines, "thomasahle", deadline),
+    "mzucker": lambda lines, deadline: _parse_grids(lines, "mzucker", deadline),
+    "tokens": lambda lines, deadline: _parse_grids(lines, "tokens", deadline),
     "dailyprogrammer": _parse_dailyprogrammer,
     "adc": _parse_adc,
     "puzzlink": _parse_puzzlink,
@@ -918,27 +937,47 @@ def _source_name(source: str | None) -> str:
     return os.path.basename(source.rstrip("/\\")) or source
 
 
-def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle]:
+def parse_all(text: str | bytes, *, fmt: str | None = None, source: str | None = None,
+              deadline: Deadline | None = None) -> list[Puzzle]:
     """Every puzzle in ``text`` (several for multi-puzzle files such as thomasahle's).
 
     ``fmt`` is one of ``FORMATS`` (auto-detected when None); ``source`` (a file name or URL) is
     named in errors and in each puzzle's ``name`` (``"janko#12"``: 0-based position in the file).
+    ``deadline`` (none by default): the reading of each puzzle ends by it, or raises
+    :class:`~puzzlesat.errors.TimeLimitReached` (the first puzzle, with the work on the whole
+    text before it, by ``deadline`` itself; each later one by the same limit counted afresh).
 
     >>> [p.size for p in parse_all("2 1\\nAA\\n\\n1 2\\nB\\nB\\n0 0")]
     [(2, 1), (1, 2)]
+    >>> many = "SIZE 2X1100\\n" + "\\n".join(f"LINE#{k + 1} (0,{k})-(1,{k})" for k in range(1100))
+    >>> parse_all(many, deadline=Deadline(0.0))
+    Traceback (most recent call last):
+    ...
+    puzzlesat.errors.TimeLimitReached: 1026: the time limit ran out while the puzzle was read
+    >>> parse_all("SIZE 3X1\\nLINE#1 (0,0)-(2,0)", deadline=Deadline(0.0))[0].labels  # (too small to look at the clock)
+    ('1',)
     """
+    with collector_paused():
+        return _parse_all(text, fmt=fmt, source=source, deadline=deadline)
+
+
+def _parse_all(text: str | bytes, *, fmt: str | None, source: str | None, deadline: Deadline | None,
+               lines: list[str] | None = None) -> list[Puzzle]:
+    """:func:`parse_all`; ``lines``: the text's lines when the caller has split them already."""
     try:
         if fmt is not None and fmt not in FORMATS:
             raise ParseError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-        lines = _lines(as_text(text))
+        if lines is None:
+            lines = _lines(as_text(text))
         if fmt is None:
             _refuse_solver_output(lines)
         chosen = fmt or _detect(lines)
-        puzzles = _PARSERS[chosen](lines)
+        puzzles = _PARSERS[chosen](lines, deadline)
         if not puzzles:
             raise ParseError(f"no puzzle found ({chosen} format)", line=1 if lines else None)
     except ParseError as error:
-        error = with_file_name_hint(_as_json_problem(text) or error, text)
+        if not isinstance(error, TimeLimitReached):
+            error = with_file_name_hint(_as_json_problem(text) or error, text)
         raise error.with_source(source) if source else error from None
     base = _source_name(source)
     if len(puzzles) == 1:
@@ -986,75 +1025,97 @@ def _as_json_problem(text: str | bytes) -> ParseError | None:
     return ParseError("JSON is not a Numberlink format (a Roller level set holds levels with rows and a start)")
 
 
-def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> list[Puzzle | ParseError]:
+def parse_each(text: str | bytes, *, fmt: str | None = None, source: str | None = None,
+               deadline: Deadline | None = None) -> list[Puzzle | ParseError]:
     """Like :func:`parse_all`, but in a file of several grids (native, thomasahle, tokens),
     dailyprogrammer puzzles or URLs (puzzlink) a puzzle that cannot be read is its
     :class:`ParseError` in the list, and the others are still read: one ragged row, or a size
     line that disagrees with its rows (a truncated download), does not hide the rest of a
-    270-puzzle file. A file of one puzzle that cannot be read still raises.
+    270-puzzle file. A file of one puzzle that cannot be read still raises. ``deadline``: as
+    :func:`parse_all` (a puzzle of several not read in time is its TimeLimitReached).
 
     >>> [type(item).__name__ for item in parse_each("3 1\\nA.A\\n\\n3 1\\nA.B\\n\\n3 1\\nB.B")]
     ['Puzzle', 'ParseError', 'Puzzle']
     """
+    with collector_paused():
+        return _parse_each(text, fmt=fmt, source=source, deadline=deadline)
+
+
+def _parse_each(text: str | bytes, *, fmt: str | None, source: str | None, deadline: Deadline | None) -> list[Puzzle | ParseError]:
     try:
-        return list(parse_all(text, fmt=fmt, source=source))
-    except ParseError as whole:
-        failure = whole
-    try:
-        lines = _lines(as_text(text))
-        chosen = fmt or _detect(lines)
-        if chosen == "puzzlink":  # one URL per line
-            pieces: list = _url_lines(lines)
-        elif chosen in ("native", "thomasahle", "tokens"):
-            pieces = _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
-        elif chosen == "dailyprogrammer":
-            pieces = _dailyprogrammer_blocks(lines)
-        else:
-            raise failure
+        lines = _lines(as_text(text))  # (split once: the puzzles are read again one by one when one fails)
     except ParseError:
-        raise failure from None
-    if len(pieces) < 2:
-        raise failure
+        lines = None  # (binary data: parse_all says so, with its hints)
+    try:
+        return list(_parse_all(text, fmt=fmt, source=source, deadline=deadline, lines=lines))
+    except ParseError:
+        cut = None if lines is None else _pieces(lines, fmt)
+        if cut is None or len(cut[1]) < 2:
+            raise  # (re-raised bare: an exception kept in a local here would hold this frame, a cycle)
+    chosen, pieces = cut
     base = _source_name(source)
     out: list[Puzzle | ParseError] = []
     for k, piece in enumerate(pieces):
         try:
             if isinstance(piece, ParseError):  # its layout could not be read
                 raise piece
+            clock = _afresh(deadline, k)
             if chosen == "puzzlink":
-                puzzle = _puzzlink_puzzle(piece[1], piece[0])
+                puzzle = _puzzlink_puzzle(piece[1], piece[0], clock)
             elif chosen == "dailyprogrammer":
-                puzzle = _dailyprogrammer_puzzle(lines, *piece)
+                puzzle = _dailyprogrammer_puzzle(lines, *piece, clock)
             else:
-                puzzle = _grid_puzzle_or_hint(piece, chosen)
+                puzzle = _grid_puzzle_or_hint(piece, chosen, clock)
             out.append(_renamed(puzzle, f"{base}#{k}"))
         except ParseError as error:
-            out.append(error.with_source(source) if source else error)
+            out.append(error.with_source(source) if source else error.with_traceback(None))
     return out
 
 
+def _pieces(lines: Sequence[str], fmt: str | None) -> tuple[str, list] | None:
+    """(format, pieces) of a text whose puzzles can be read one by one (grids, dailyprogrammer
+    puzzles, URLs), else None."""
+    try:
+        chosen = fmt or _detect(lines)
+        if chosen == "puzzlink":  # one URL per line
+            return chosen, _url_lines(lines)
+        if chosen in ("native", "thomasahle", "tokens"):
+            return chosen, _split_blocks(lines, header_required=chosen in ("thomasahle", "tokens"), comma_header=chosen == "tokens", each=True)
+        if chosen == "dailyprogrammer":
+            return chosen, _dailyprogrammer_blocks(lines)
+    except ParseError:
+        pass
+    return None
+
+
 def _renamed(puzzle: Puzzle, name: str) -> Puzzle:
+    """``puzzle`` named ``name``: a copy with the name changed (a new Puzzle would check every
+    pair again, seconds on a million of them; the name takes no part in the checks)."""
     if puzzle.name == name or not name:
         return puzzle
-    return Puzzle(puzzle.width, puzzle.height, puzzle.pairs, puzzle.blocked, name=name, stated_rules=puzzle.stated_rules)
+    renamed = copy.copy(puzzle)
+    object.__setattr__(renamed, "name", name)
+    return renamed
 
 
-def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> Puzzle:
+def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None, deadline: Deadline | None = None) -> Puzzle:
     """The one puzzle in ``text``; a ParseError when there are none or several.
 
     >>> parse("A.B\\n#..\\nA.B").blocked
     frozenset({(1, 0)})
     """
-    puzzles = parse_all(text, fmt=fmt, source=source)
+    puzzles = parse_all(text, fmt=fmt, source=source, deadline=deadline)
     if len(puzzles) != 1:
         raise ParseError(f"expected one puzzle, found {len(puzzles)} (use parse_all)", source=source)
     return puzzles[0]
 
 
-def read(path_or_url: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Puzzle]:
+def read(path_or_url: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES,
+         deadline: Deadline | None = None) -> list[Puzzle]:
     """Every puzzle in a file, or the puzzle a puzz.link URL describes (no network: the URL is
     the data). A file of one puzzle names it after the file. At most ``max_bytes`` are read
-    (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused.
+    (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused; ``deadline``
+    as :func:`parse_all`.
 
     >>> import os, tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -1069,9 +1130,9 @@ def read(path_or_url: str | os.PathLike, *, fmt: str | None = None, max_bytes: i
     """
     name = os.fspath(path_or_url)
     if isinstance(name, str) and (_URL.match(name) or re.match(r"^\s*\S*\?(numlin|arukone)/", name)):
-        return parse_all(name, fmt=fmt or "puzzlink", source=name)
+        return parse_all(name, fmt=fmt or "puzzlink", source=name, deadline=deadline)
     data = read_bytes(name, max_bytes=max_bytes)
-    return parse_all(data, fmt=fmt, source=str(name))
+    return parse_all(data, fmt=fmt, source=str(name), deadline=deadline)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -73,11 +73,12 @@ def rules_from_text(text: str) -> Rules | None:
 
 
 # -- reading -------------------------------------------------------------------------------------
-def load(text: str, *, source: str, fmt: str | None, options: Options) -> list[AnyPuzzle | ParseError]:
+def load(text: str, *, source: str, fmt: str | None, options: Options, deadline: Deadline | None = None) -> list[AnyPuzzle | ParseError]:
     """The puzzles of one input (``fmt``: a format name of the family, None to detect); in a file
     of several, one that cannot be read is its ParseError and the others are still read. The
     rules a pack of ``generate numberlink`` states in its first line are kept on each puzzle
-    (``stated_rules``), as a puzz.link URL's are by the reader.
+    (``stated_rules``), as a puzz.link URL's are by the reader. ``deadline``: each puzzle's
+    reading ends by it (see :func:`.formats.parse_all`), or is its TimeLimitReached.
 
     >>> [p.stated_rules for p in load("# puzzlesat generate numberlink (rules: may-leave-empty)\\nA.A", source="p.txt", fmt=None, options={})]
     [StatedRules(rules=Rules(cover_all=False, no_self_touch=False), by='pack')]
@@ -86,9 +87,9 @@ def load(text: str, *, source: str, fmt: str | None, options: Options) -> list[A
     stated = _pack_rules(declared.group(1)) if declared else None
     layered = _layered_format(text, fmt)
     if layered is not None:  # one multi-layer puzzle per file
-        items: list = [multilayer.parse(text, fmt=layered, source=source)]
+        items: list = [multilayer.parse(text, fmt=layered, source=source, deadline=deadline)]
     else:
-        items = formats.parse_each(text, fmt=fmt, source=source)
+        items = formats.parse_each(text, fmt=fmt, source=source, deadline=deadline)
     if stated is None:
         return items
     return [dataclasses.replace(item, stated_rules=StatedRules(stated, "pack")) if not isinstance(item, ParseError) else item

@@ -78,7 +78,11 @@ def colour_count_contradiction(puzzle: Puzzle, rules: Rules, *, deadline: Deadli
     rows, cols = np.ogrid[:puzzle.height, :puzzle.width]
     black = int(np.count_nonzero(free & ((rows + cols) % 2 == 0)))  # (0, 0) is black
     white = int(np.count_nonzero(free)) - black
-    covered = sum((_colour(pair.start) + _colour(pair.end)) // 2 for pair in puzzle.pairs)
+    covered = 0
+    for step, pair in enumerate(puzzle.pairs):
+        if step % CHECK_EVERY == 0 and deadline is not None and deadline.expired():
+            return None
+        covered += (_colour(pair.start) + _colour(pair.end)) // 2
     if covered == black - white:
         return None
     return (f"chessboard colours: the free cells have {black - white} more black than white, "
@@ -115,8 +119,12 @@ def _border_contradiction(puzzle: Puzzle, deadline: Deadline | None) -> str | No
     if crossing is not None:
         return f"pairs {crossing[0]!r} and {crossing[1]!r} alternate along the border: their paths would cross"
     # each endpoint off the border whose partner is on it: (label, that end, the partner on the rim)
-    spoke_of = {end: (p.label, end, start) for p in puzzle.pairs for start, end in ((p.start, p.end), (p.end, p.start))
-                if start in on_rim and end not in on_rim}
+    spoke_of = {}
+    for step, p in enumerate(puzzle.pairs):
+        _tick(deadline, step)
+        for start, end in ((p.start, p.end), (p.end, p.start)):
+            if start in on_rim and end not in on_rim:
+                spoke_of[end] = (p.label, end, start)
     for step, island in enumerate(_islands(puzzle, on_rim, deadline), 1):
         _tick(deadline, step)
         spokes = [spoke_of[cell] for cell in island if cell in spoke_of]
@@ -176,10 +184,16 @@ def _alternating_rim_pairs(puzzle: Puzzle, on_rim: dict[Cell, int]) -> tuple[str
 def _islands(puzzle: Puzzle, on_rim: dict[Cell, int], deadline: Deadline | None = None) -> list[set[Cell]]:
     """Groups of endpoint cells joined side by side, none of them on the border (raises
     _OutOfTime when ``deadline`` passes: a million endpoints take seconds)."""
-    ends = set(puzzle.endpoints())
+    ends: set[Cell] = set()
+    for step, pair in enumerate(puzzle.pairs):
+        _tick(deadline, step)
+        ends.add(pair.start)
+        ends.add(pair.end)
+    width = puzzle.width
     islands, seen = [], set()
     step = 0
-    for cell in sorted(ends):
+    for place in sorted(r * width + c for r, c in ends):  # (reading order; whole numbers sort much faster than cells)
+        cell = divmod(place, width)
         if cell in seen:
             continue
         group, todo = {cell}, [cell]  # (grid.group_of, with a look at the clock)

@@ -38,7 +38,7 @@ from .verify import verify
 
 DEFAULT_METHOD = "flow"  # the best median on the official TabTale set (encodings/roller.md, section 8)
 AUTO_SEARCH_SECONDS = 0.005  # the A* budget of "auto" before the flow model takes over (encodings/roller.md, section 8)
-# Boards with more cells are solved under a time limit in a forked child, stopped a second after
+# Boards with more cells are solved under a time limit in a forked child, stopped just after
 # the limit: their stop graph and feasibility check are seconds of Python, which no deadline
 # check inside a solver can cut short (encodings/roller.md, "Notes moved from the code").
 CHILD_PROCESS_CELLS = 20_000
@@ -81,19 +81,21 @@ def solve(level: Level, *, method: str | None = None, time_limit: "float | Deadl
     >>> solve(level, method="astar").solution
     'DRU'
     """
+    deadline = Deadline.of(time_limit)  # (first: the limit counts the import of the method's solver too)
     require_type(level, Level, "level", "parse text with roller.parse")
     name = DEFAULT_METHOD if method in (None, "exact") else method  # "exact": the default, as for Swap
-    run = _method(name)
+    if name not in METHODS:
+        _method(name)  # (its error)
     if work_limit is not None and name != "flow":
         raise ValueError(f"work_limit bounds the flow method's search, not {name!r}'s")
     limits = {} if work_limit is None else {"work_limit": work_limit}
-    deadline = Deadline.of(time_limit)
     # (a child stopped at the limit leaves the best bound and the shortest answer it reported)
     in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline, **limits), deadline=deadline,
                                  cells=level.width * level.height, threshold=CHILD_PROCESS_CELLS,
                                  check=lambda moves: verify(level, moves), method=name)
     if in_child is not None:
         return in_child
+    run = _method(name)  # (imported here: a level solved in a child imports its solver there, within the limit)
     watch = Stopwatch()
     with watch("encode"):
         graph = StopGraph.of(level)

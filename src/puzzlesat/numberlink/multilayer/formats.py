@@ -48,16 +48,17 @@ Formats (``FORMATS``; :func:`detect_format` picks one when ``fmt`` is None):
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ...errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, quoted, require_type
+from ...errors import CannotExpress, InvalidPuzzle, NotAPuzzle, ParseError, TimeLimitReached, quoted, require_type
 from ...results import solution_hint
-from ...textio import MAX_INPUT_BYTES, as_text, read_bytes, with_file_name_hint
+from ...textio import MAX_INPUT_BYTES, as_text, check_time, collector_paused, read_bytes, with_file_name_hint
+from ...timing import Deadline
 from ..formats import _canonical, _first_content, _is_comment, _lines, _number, solution_from_drawing
 from ..model import BLOCKED, EMPTY
 from .model import MAX_CELLS, VIA_MARK, Cell, Pair, Puzzle, Solution, Via, layers_text
@@ -100,14 +101,18 @@ class _Stack:
     height: int
     layers: int
     line: int | None  # where the board is declared, for errors the Puzzle constructor raises
+    deadline: Deadline | None = None  # passed: TimeLimitReached (see puzzlesat.textio.check_time)
 
     def __post_init__(self) -> None:
         self.cells: dict[str, list[Cell]] = {}
         self.marks: dict[str, list[tuple[int, int]]] = {}
         self.blocked: set[Cell] = set()
         self.vias: list[Via] = []
+        self.endpoints = 0  # added so far: the reader's steps between looks at the clock
 
     def add(self, label: str, cell: Cell, line: int, column: int) -> None:
+        check_time(self.deadline, self.endpoints, line=line)
+        self.endpoints += 1
         self.cells.setdefault(label, []).append(cell)
         self.marks.setdefault(label, []).append((line, column))
 
@@ -124,7 +129,10 @@ class _Stack:
         if problems:
             (line, column), message = min(problems)
             raise ParseError(message, line=line, column=column)
-        pairs = [Pair(label, cells[0], cells[1]) for label, cells in self.cells.items()]
+        pairs = []
+        for step, (label, cells) in enumerate(self.cells.items()):
+            check_time(self.deadline, step, line=self.line)
+            pairs.append(Pair(label, cells[0], cells[1]))
         try:
             return Puzzle(self.width, self.height, self.layers, tuple(pairs), frozenset(self.blocked), name=name,
                           vias=tuple(self.vias))
@@ -250,22 +258,24 @@ def _shaped(blocks: Sequence[tuple[int, list[tuple[int, str]]]], token_mode: boo
     return grid
 
 
-def _parse_layers(lines: Sequence[str]) -> Puzzle:
+def _parse_layers(lines: Sequence[str], deadline: Deadline | None = None) -> Puzzle:
     blocks = _layer_blocks(lines)
     token_mode = _token_mode(blocks, None)
     if token_mode and not any(len(row.split()) > 1 for _, block in blocks for _, row in block):
         # character rows of different lengths: one cell wide, unless that is no puzzle either;
         # then the text is a character grid with ragged rows, and that is the error to report
         try:
-            return _stack_puzzle(_shaped(blocks, True))
+            return _stack_puzzle(_shaped(blocks, True), deadline)
+        except TimeLimitReached:
+            raise
         except ParseError as error:
             _shaped(blocks, False)
             raise error
-    return _stack_puzzle(_shaped(blocks, token_mode))
+    return _stack_puzzle(_shaped(blocks, token_mode), deadline)
 
 
-def _stack_puzzle(grid: _Grid) -> Puzzle:
-    stack = _Stack(len(grid[0][0][1]), len(grid[0]), len(grid), grid[0][0][0] - 1)
+def _stack_puzzle(grid: _Grid, deadline: Deadline | None = None) -> Puzzle:
+    stack = _Stack(len(grid[0][0][1]), len(grid[0]), len(grid), grid[0][0][0] - 1, deadline)
     via_cells: dict[str, list[tuple[Cell, int, int]]] = {}
     for z, layer in enumerate(grid):
         for r, (number, cells) in enumerate(layer):
@@ -323,13 +333,13 @@ def _content(lines: Sequence[str]) -> list[tuple[int, str]]:
     return [(i + 1, line) for i, line in enumerate(lines) if line.strip() and not _is_comment(line)]
 
 
-def _parse_adc(lines: Sequence[str]) -> Puzzle:
+def _parse_adc(lines: Sequence[str], deadline: Deadline | None = None) -> Puzzle:
     content = _content(lines)
     if not content:
         raise ParseError("empty input: no puzzle found", line=1 if lines else None)
     size_line, line = content[0]
     width, height, layers, _ = _adc_size(line, size_line)
-    stack = _Stack(width, height, layers, size_line)
+    stack = _Stack(width, height, layers, size_line, deadline)
     used: dict[Cell, tuple[str, int]] = {}
     declared: tuple[int, int] | None = None
     seen: dict[str, tuple[str, int]] = {}
@@ -565,7 +575,8 @@ def layered_format(text: str | bytes) -> str | None:
     >>> layered_format("SIZE 3X3X2\\nLINE_NUM 0"), layered_format("SIZE 3X3X1"), layered_format("layer 1\\nA A")
     ('adc', None, 'layers')
     """
-    first = _first_content(_text_lines(text))
+    head = _head(text)
+    first = _first_content(_text_lines(head)) or (None if head is text else _first_content(_text_lines(text)))
     if first is None:
         return None
     match = _SIZE.match(first[1])
@@ -574,14 +585,27 @@ def layered_format(text: str | bytes) -> str | None:
     return "layers" if _LAYER_LINE.match(first[1]) else None
 
 
+HEAD_CHARS = 65_536  # how much of a text layered_format looks at first (its opening line decides)
+
+
+def _head(text: str | bytes) -> str | bytes:
+    """The whole lines of ``text`` within its first HEAD_CHARS characters (all of a short text,
+    or of bytes): splitting a text of a million lines takes a noticeable time."""
+    if not isinstance(text, str) or len(text) <= HEAD_CHARS:
+        return text
+    return text[:text.rfind("\n", 0, HEAD_CHARS) + 1]
+
+
 def _fail(error: ParseError, text: object, source: str | None) -> ParseError:
     error = with_file_name_hint(error, text)
     return error.with_source(source) if source else error
 
 
-def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None) -> Puzzle:
+def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = None, deadline: Deadline | None = None) -> Puzzle:
     """The multi-layer puzzle in ``text``, in ``fmt`` (one of ``FORMATS``; detected when None).
     ``source`` (a file name) is named in errors, and its file name becomes the puzzle's ``name``.
+    ``deadline`` (none by default): the reading ends by it, or raises
+    :class:`~puzzlesat.errors.TimeLimitReached`.
 
     >>> parse("layer 1\\nA.\\n..\\n\\nlayer 2\\n.#\\n.A").pair("A")
     Pair(label='A', start=(0, 0, 0), end=(1, 1, 1))
@@ -595,20 +619,25 @@ def parse(text: str | bytes, *, fmt: str | None = None, source: str | None = Non
             raise ParseError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
         lines = _text_lines(text)
         chosen = fmt or _detect(lines)
-        puzzle = _parse_adc(lines) if chosen == "adc" else _parse_layers(lines)
+        with collector_paused():
+            puzzle = _parse_adc(lines, deadline) if chosen == "adc" else _parse_layers(lines, deadline)
     except ParseError as error:
         raise _fail(error, text, source) from None
     name = _name(source)
     if not name:
         return puzzle
-    return dataclasses.replace(puzzle, name=name)
+    renamed = copy.copy(puzzle)  # (a new Puzzle would check every pair again; the name takes no part in the checks)
+    object.__setattr__(renamed, "name", name)
+    return renamed
 
 
-def read(path: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES) -> list[Puzzle]:
+def read(path: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MAX_INPUT_BYTES,
+         deadline: Deadline | None = None) -> list[Puzzle]:
     """The puzzle in a file, as a list of one (the shape of the 2-D family's ``read``), named
     after the file. Bytes are decoded as the 2-D reader does (UTF-8, UTF-16 with a BOM,
     cp932, else Latin-1); binary data is refused as a ParseError. At most ``max_bytes`` are
-    read (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused.
+    read (:data:`puzzlesat.textio.MAX_INPUT_BYTES`); devices and sockets are refused; ``deadline``
+    as :func:`parse`.
 
     >>> import os, tempfile
     >>> folder = tempfile.TemporaryDirectory()
@@ -621,7 +650,7 @@ def read(path: str | os.PathLike, *, fmt: str | None = None, max_bytes: int = MA
     """
     name = os.fspath(path)
     data = read_bytes(name, max_bytes=max_bytes)
-    return [parse(data, fmt=fmt, source=str(name))]
+    return [parse(data, fmt=fmt, source=str(name), deadline=deadline)]
 
 
 def _answer_grid(text: str | bytes, fmt: str | None, one_wide: bool | None) -> tuple[_Grid, str]:
