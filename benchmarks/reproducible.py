@@ -11,7 +11,9 @@ byte-identical packs in two runs, one of them under heavy load"; with ``--loaded
 loaded run also checks that a pack written by two workers equals one written by one (#43).
 Each row says whether the two packs are identical and, if not, the first puzzle that differs.
 Per-family generate arguments (``DEFAULT_ARGS``) keep a run of 100 seeds within minutes; give
-others with ``--args swap="--difficulty expert"``.
+others with ``--args swap="--difficulty expert"``. In ``python -m benchmarks`` (``run``), a row
+has the keys of ``benchmarks.ROW_KEYS``: ``status`` "solved" and ``verified`` True when the two
+packs are identical, "error" otherwise; ``--quick`` makes 3 Swap levels per pack only.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any, Iterator, Sequence
 from benchmarks import INTERRUPTED, JSON_HELP, RowWriter, json_path
 
 FAMILIES = ("swap", "numberlink", "roller")
+DEFAULT_COUNT = 100
+QUICK = (("swap",), 3)  # (families, puzzles per pack) of --quick
 DEFAULT_ARGS = {"swap": "--difficulty hard", "numberlink": "--size 10x10", "roller": "--size 8x8"}
 SPIN = "while True: pass"  # a busy process
 
@@ -60,9 +64,14 @@ def first_difference(a: bytes, b: bytes) -> str | None:
     return heads[-1].decode() if heads else "the header"
 
 
-def run(*, families: Sequence[str], count: int, seed: int, busy: int, loaded_jobs: int,
-        args: dict[str, str]) -> Iterator[dict[str, Any]]:
-    """One row per family: the two runs' seconds and whether their packs are identical."""
+def run(*, time_limit: float | None = None, quick: bool = False, families: Sequence[str] | None = None,
+        count: int | None = None, seed: int = 1, busy: int = 2, loaded_jobs: int = 1,
+        args: dict[str, str] | None = None) -> Iterator[dict[str, Any]]:
+    """One row per family: the two runs' seconds and whether their packs are identical
+    (``time_limit`` is not used: generation has no per-puzzle limit here)."""
+    families = families or (QUICK[0] if quick else FAMILIES)
+    count = count or (QUICK[1] if quick else DEFAULT_COUNT)
+    args = args or {}
     with tempfile.TemporaryDirectory() as folder:
         for family in families:
             extra = shlex.split(args.get(family, DEFAULT_ARGS.get(family, "")))
@@ -76,7 +85,10 @@ def run(*, families: Sequence[str], count: int, seed: int, busy: int, loaded_job
                     spinner.kill()
                     spinner.wait()
             differs = first_difference(quiet.read_bytes(), loaded.read_bytes())
-            yield {"family": family, "set": "reproducible", "instance": f"{family}-seed{seed}-x{count}",
+            yield {"family": family, "set": "reproducible", "instance": f"{family}-seed{seed}-x{count}", "size": None,
+                   "cells": None, "method": f"generate twice, -j 1 / -j {loaded_jobs} beside {busy} busy", "task": "reproduce",
+                   "status": "solved" if differs is None else "error", "encode_s": 0.0, "solve_s": round(loaded_s, 2),
+                   "seconds": round(quiet_s + loaded_s, 2), "verified": differs is None, "time_limit": time_limit,
                    "args": " ".join(extra), "count": count, "seed": seed, "busy": busy, "loaded_jobs": loaded_jobs,
                    "quiet_s": round(quiet_s, 2), "loaded_s": round(loaded_s, 2), "identical": differs is None,
                    "first_difference": differs, "load": round(os.getloadavg()[0], 2)}
@@ -92,7 +104,7 @@ def _family_args(text: str) -> tuple[str, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reproducible", description=__doc__.split("\n\n")[0])
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=FAMILIES)
-    parser.add_argument("--count", type=int, default=100, help="puzzles per pack (default 100)")
+    parser.add_argument("--count", type=int, default=DEFAULT_COUNT, help=f"puzzles per pack (default {DEFAULT_COUNT})")
     parser.add_argument("--seed", type=int, default=1, help="the packs' seed (default 1)")
     parser.add_argument("--busy", type=int, default=2, help="busy processes beside the loaded run (default 2)")
     parser.add_argument("--loaded-jobs", type=int, default=1, help="-j of the loaded run (default 1; 2 also checks #43)")
