@@ -94,6 +94,18 @@ def run(*, time_limit: float | None = None, quick: bool = False, families: Seque
                    "first_difference": differs, "load": round(os.getloadavg()[0], 2)}
 
 
+def _whole(least: int):
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {least} or more, not {text!r}")
+        return value
+    return convert
+
+
 def _family_args(text: str) -> tuple[str, str]:
     family, sep, value = text.partition("=")
     if not sep or family not in FAMILIES:
@@ -104,10 +116,10 @@ def _family_args(text: str) -> tuple[str, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reproducible", description=__doc__.split("\n\n")[0])
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=FAMILIES)
-    parser.add_argument("--count", type=int, default=DEFAULT_COUNT, help=f"puzzles per pack (default {DEFAULT_COUNT})")
-    parser.add_argument("--seed", type=int, default=1, help="the packs' seed (default 1)")
-    parser.add_argument("--busy", type=int, default=2, help="busy processes beside the loaded run (default 2)")
-    parser.add_argument("--loaded-jobs", type=int, default=1, help="-j of the loaded run (default 1; 2 also checks #43)")
+    parser.add_argument("--count", type=_whole(1), default=DEFAULT_COUNT, help=f"puzzles per pack (default {DEFAULT_COUNT})")
+    parser.add_argument("--seed", type=_whole(0), default=1, help="the packs' seed (default 1)")
+    parser.add_argument("--busy", type=_whole(0), default=2, help="busy processes beside the loaded run (default 2)")
+    parser.add_argument("--loaded-jobs", type=_whole(1), default=1, help="-j of the loaded run (default 1; 2 also checks #43)")
     parser.add_argument("--args", type=_family_args, action="append", default=[], metavar="FAMILY=ARGS",
                         help=f"generate arguments of a family (defaults: {DEFAULT_ARGS})")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
