@@ -45,6 +45,30 @@ def jump_clock_after(monkeypatch, reads: int, modules: tuple = (timing,)) -> Jum
     return clock
 
 
+class RacingClock:
+    """The ``time`` module, but ``perf_counter`` runs ``factor`` times fast: each second of work
+    reads as ``factor`` seconds, as on a machine that many times slower (heavy load)."""
+
+    def __init__(self, factor: float) -> None:
+        self.factor = factor
+        self.origin = time.perf_counter()
+
+    def perf_counter(self) -> float:
+        return self.origin + (time.perf_counter() - self.origin) * self.factor
+
+    def __getattr__(self, name: str):
+        return getattr(time, name)
+
+
+def race_clock(monkeypatch, factor: float, modules: tuple = (timing,)) -> RacingClock:
+    """Make the clock of every Deadline (and of the other ``modules`` given) run ``factor``
+    times fast: every time budget runs out ``factor`` times sooner (undone by ``monkeypatch``)."""
+    clock = RacingClock(factor)
+    for module in modules:
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
 class FixedRemaining(timing.Deadline):
     """A deadline that always has ``left`` seconds left and never expires: for code that stops
     early by how much it has to clean up (it stops when its clean-up would take ``left``)."""

@@ -1,11 +1,14 @@
 """Reproducible generation (#45): the same seed and options give the same puzzle whatever the
-machine's load: a Numberlink certificate is decided by work (solver conflicts), never by
-seconds; every family's pack entry for a seed repeats byte for byte, also beside busy work."""
+machine's load: a Numberlink certificate is decided by work (solver conflicts), a Swap proof
+by A* expansions, never by seconds; every family's pack entry for a seed repeats byte for byte,
+also beside busy work, under a clock that jumps or races, and from two workers (#43)."""
 
 from __future__ import annotations
 
 import multiprocessing
 import threading
+
+import pytest
 
 from puzzlesat.numberlink import generate
 from puzzlesat.numberlink.formats import format as format_puzzle
@@ -75,3 +78,49 @@ def test_the_uniqueness_counts_of_generation_depend_on_work_only() -> None:
 def test_several_layers_repeat_too() -> None:
     made = [generate_layers(5, 5, 2, seed=7) for _ in range(2)]
     assert made[0].puzzle == made[1].puzzle and made[0].solution == made[1].solution
+
+
+# -- Swap: every proof bounded by work (encodings/swap.md, "Reproducible generation") ------------
+SWAP_PACK = ["generate", "swap", "--difficulty", "hard", "--count", "2", "--seed", "0"]  # (proven in a fraction of a second)
+
+
+def _swap_pack(tmp_path, name: str, *extra: str) -> bytes:
+    from puzzlesat.cli import main
+
+    out = tmp_path / name
+    assert main([*SWAP_PACK, "--out", str(out), *extra]) == 0
+    return out.read_bytes()
+
+
+def test_a_swap_pack_repeats_byte_for_byte_when_the_clock_jumps_or_races(tmp_path, monkeypatch, capsys) -> None:
+    """Each proof had 60 s (and its phases shares of them): a clock that jumps past them, or runs
+    a thousand times fast (a machine under heavy load), cut proofs short and changed the level a
+    seed gives, or the plan a pack states. Now they are bounded by work."""
+    from tests.clock import jump_clock_after, race_clock
+
+    first = _swap_pack(tmp_path, "first.swap")
+    with monkeypatch.context() as patch:
+        jump_clock_after(patch, reads=40)
+        assert _swap_pack(tmp_path, "jumped.swap") == first
+    with monkeypatch.context() as patch:
+        race_clock(patch, 1000.0)
+        assert _swap_pack(tmp_path, "raced.swap") == first
+
+
+def test_a_swap_pack_made_by_two_workers_is_byte_identical_to_one_made_by_one(tmp_path, capsys) -> None:
+    """#43: a worker of the pool cannot fork the helper process that runs beams beside A*, so it
+    took another path and stated another plan of the same length for the second level."""
+    assert _swap_pack(tmp_path, "two.swap", "-j", "2") == _swap_pack(tmp_path, "one.swap", "-j", "1")
+
+
+def test_a_swap_time_limit_ends_the_generation_and_never_changes_its_level(monkeypatch) -> None:
+    from puzzlesat.swap.generate import GenerationFailed
+    from puzzlesat.swap.generate import generate as generate_swap
+    from tests.clock import jump_clock_after
+
+    made = generate_swap(seed=5, time_limit=600)
+    with monkeypatch.context() as patch:
+        jump_clock_after(patch, reads=40)  # (the time limit passes during the first draw's proof)
+        with pytest.raises(GenerationFailed, match="no level certified within 600s"):
+            generate_swap(seed=5, time_limit=600)
+    assert generate_swap(seed=5, time_limit=600) == made

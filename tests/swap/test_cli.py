@@ -295,15 +295,17 @@ def test_a_request_no_level_can_meet_is_one_error_line_without_a_run_summary(cap
     assert err.startswith("error: no 2x2 level needs 40 moves") and "new level(s)" not in err
 
 
-def test_draws_whose_proofs_keep_running_out_of_time_end_the_level(monkeypatch):
+def test_draws_whose_proofs_keep_running_out_of_work_end_the_level(monkeypatch):
     from puzzlesat.results import SolveResult, Status
-    from puzzlesat.swap.generate import UNKNOWN_STREAK, GenerationFailed, generate
+    from puzzlesat.swap.generate import UNKNOWN_STREAK, GenerationFailed, certify_work, generate
 
     calls = []
-    monkeypatch.setattr(generate_module, "exact_solve", lambda level, *, time_limit=None: calls.append(1) or SolveResult(Status.UNKNOWN))
-    with pytest.raises(GenerationFailed, match=f"the proofs of {UNKNOWN_STREAK} draws in a row ran out of time"):
-        generate(difficulty="easy", seed=0)
-    assert len(calls) == UNKNOWN_STREAK
+    monkeypatch.setattr(generate_module, "exact_solve",
+                        lambda level, *, time_limit=None, work_limit=None: calls.append(work_limit) or SolveResult(Status.UNKNOWN))
+    with pytest.raises(GenerationFailed, match=f"the proofs of {UNKNOWN_STREAK} draws in a row ran out of work "
+                                               r"\(3 s of nominal work, 45000 expansions, each\)"):
+        generate(difficulty="easy", seed=0, certify_time_limit=3)
+    assert calls == [certify_work(3)] * UNKNOWN_STREAK == [45_000] * UNKNOWN_STREAK
 
 
 def test_generate_time_limit_bounds_a_level_and_certify_limit_each_proof(monkeypatch, capsys):

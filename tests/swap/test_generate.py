@@ -28,7 +28,7 @@ from puzzlesat.swap.generate import (
 generate_module = importlib.import_module("puzzlesat.swap.generate")
 
 
-def bfs_solve(level, *, time_limit=None):
+def bfs_solve(level, *, time_limit=None, work_limit=None):
     start = level.start
     parent = {start: None}
     frontier = deque([start])
@@ -157,7 +157,7 @@ def test_unsolvable_draws_are_rejected_by_proof_and_unknown_ones_skipped(monkeyp
     outcomes = iter([SolveResult(Status.UNSATISFIABLE), SolveResult(Status.UNKNOWN),
                      SolveResult(Status.SOLVED, ("0,0>0,1",), optimal=False)])
 
-    def fake(level, *, time_limit=None):
+    def fake(level, *, time_limit=None, work_limit=None):
         return next(outcomes, None) or bfs_solve(level)
 
     monkeypatch.setattr(generate_module, "exact_solve", fake)
@@ -227,7 +227,7 @@ def test_range_prefilters_are_proofs_and_do_not_change_the_level(exact, monkeypa
 
 def test_timeout_with_lower_bound_above_the_range_counts_as_out_of_range(monkeypatch):
     answers = iter([SolveResult(Status.UNKNOWN, lower_bound=9), SolveResult(Status.UNKNOWN, lower_bound=1)])
-    monkeypatch.setattr(generate_module, "exact_solve", lambda level, *, time_limit=None: next(answers, None) or bfs_solve(level))
+    monkeypatch.setattr(generate_module, "exact_solve", lambda level, *, time_limit=None, work_limit=None: next(answers, None) or bfs_solve(level))
     monkeypatch.setattr(generate_module, "PREFILTER_CAP", 0)
     made = generate(difficulty="easy", goal="match", seed=0, moves=(0, 8))
     assert made.stats["out_of_range"] == 1 and made.stats["unknown"] == 1
@@ -241,7 +241,7 @@ def test_impossible_draw_is_refused_not_looped():
 def test_draws_whose_start_bound_is_above_the_range_are_rejected_without_a_search(monkeypatch):
     searched = []
 
-    def recording(level, *, time_limit=None):
+    def recording(level, *, time_limit=None, work_limit=None):
         searched.append(level)
         return bfs_solve(level)
 
@@ -272,24 +272,32 @@ def test_draws_above_the_range_are_said_to_be_above_it_with_the_bound_proven(exa
         generate(difficulty="easy", goal="match", seed=0, moves=(1, 6), max_tries=3)
 
 
-def test_the_exact_proof_gets_only_the_time_left_after_the_prefilter(monkeypatch):
+def test_the_time_limit_ends_the_call_and_never_decides_a_draw(monkeypatch):
     """The capped A* prefilter and the exact proof each got the budget reckoned before the
     prefilter, so a call of time_limit=N could run for about 2 N (N=0.5: 1.0 s; N=2: 2.7 s on a
-    7x6 level). The proof now gets only what the whole call has left."""
+    7x6 level). Now both get the call's own deadline, and once it has passed the call ends:
+    a draw whose proof the clock cut short is never counted (#45: which level a seed gives must
+    not depend on the machine's speed); the proofs are bounded by work instead."""
     import time
 
     def slow_prefilter(level, *, cap, time_limit=None):
-        time.sleep(time_limit)  # the prefilter spends all of its budget and finds nothing
+        time.sleep(time_limit.remaining())  # the prefilter spends all the time left and finds nothing
         return SolveResult(Status.UNKNOWN, None)
 
-    budgets = []
-
-    def recording(level, *, time_limit=None):
-        budgets.append(time_limit)
-        return SolveResult(Status.UNKNOWN, None)
-
+    solved = []
     monkeypatch.setattr(generate_module, "astar_solve", slow_prefilter)
-    monkeypatch.setattr(generate_module, "exact_solve", recording)
+    monkeypatch.setattr(generate_module, "exact_solve", lambda level, **limits: solved.append(limits))
     with pytest.raises(GenerationFailed, match="within 0.3s"):
         generate(difficulty="easy", goal="match", seed=0, moves=(1, 6), time_limit=0.3)
-    assert budgets and all(budget < 0.15 for budget in budgets), budgets
+    assert solved == []  # no proof started once the time was up
+
+    def cut_short(level, *, time_limit=None, work_limit=None):
+        solved.append((time_limit.time_limit, work_limit))
+        time.sleep(time_limit.remaining())
+        return SolveResult(Status.UNKNOWN, None)  # as a proof the deadline stopped returns
+
+    monkeypatch.setattr(generate_module, "exact_solve", cut_short)
+    with pytest.raises(GenerationFailed, match="within 0.3s") as failed:
+        generate(difficulty="easy", goal="match", seed=0, time_limit=0.3, certify_time_limit=2)
+    assert solved == [(0.3, generate_module.certify_work(2))]  # the call's deadline, and work for the proof
+    assert failed.value.stats["unknown"] == 0  # not counted as a draw whose proof ran out of work

@@ -108,7 +108,7 @@ def test_a_child_stopped_at_the_limit_yields_its_proven_bound_and_best_plan(monk
     costs = StepCostBound(task)  # the tables and the first plan made here, with no time limit,
     plan = quick_plan(task, weight=2.0, step_costs=costs, max_expansions=50 * 72)  # so the child has them in time
     proven = max(bounds.lower_bound(task), costs.bound(task.start))
-    monkeypatch.setattr(solve_module, "StepCostBound", lambda task, time_limit=None: costs)
+    monkeypatch.setattr(solve_module, "StepCostBound", lambda task, time_limit=None, lp_share=None: costs)
     monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: plan)
     monkeypatch.setattr(solve_module, "shorter_plan", stuck)  # stuck after the first plan
     result = solve(level, time_limit=0.3)

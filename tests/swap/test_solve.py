@@ -163,3 +163,23 @@ def test_encoding_size_matches_the_documented_formulas():
     assert len(ordered.model.proto.variables) == size["variables"] + (horizon - 1) * pairs
     # the order constraints: 3P - 1 defining `later`, P no-undo and P - 1 commuting clauses per step boundary
     assert len(ordered.model.proto.constraints) - len(enc.model.proto.constraints) == (horizon - 1) * (5 * pairs - 2)
+
+
+def test_a_solve_bounded_by_work_ends_by_its_count_and_states_the_canonical_plan():
+    """solve(work_limit=N) (what the generator uses): the phases in one process, ended by
+    counts; the outcome repeats, and a proven minimum is stated with the canonical plan, the
+    same one a solve under a time limit states (#45, #43)."""
+    level = draw_level(random.Random(14), difficulty="medium", goal="match")  # (A* needs ~120 expansions)
+    proven = solve(level, work_limit=10_000)
+    assert proven.status is Status.SOLVED and proven.optimal and proven.stats["plan"] == "canonical"
+    assert verify(level, proven.solution) == []
+    timed = solve(level, time_limit=60)
+    assert timed.optimal and timed.solution == proven.solution and timed.stats["plan"] == "canonical"
+    short = [solve(level, work_limit=10) for _ in range(2)]
+    assert short[0].stats["work_cap"] == 10 and not short[0].optimal
+    assert (short[0].status, short[0].solution, short[0].lower_bound) == (short[1].status, short[1].solution, short[1].lower_bound)
+    assert short[0].lower_bound < len(proven.solution)
+    with pytest.raises(ValueError, match="work_limit bounds the search method's expansions, not 'astar'"):
+        solve(level, method="astar", work_limit=10)
+    with pytest.raises(ValueError, match="work_limit must be 1 or more"):
+        solve(level, work_limit=0)

@@ -43,7 +43,8 @@ GENERATE_OPTIONS = (
     Option("moves", "--moves", "keep levels whose proven minimum lies in this range", kind="value", default=None,
            convert=moves_range, metavar="LO-HI"),
     Option("certify_limit", "--certify-limit",
-           f"seconds per proof of one draw's minimum (default {DEFAULT_CERTIFY_LIMIT:g}); draws that run out are skipped",
+           f"work per proof of one draw's minimum, in nominal seconds of 15,000 A* expansions (default "
+           f"{DEFAULT_CERTIFY_LIMIT:g}): work, not time, so a seed gives the same level on any machine; draws that run out are skipped",
            kind="value", default=DEFAULT_CERTIFY_LIMIT, convert=values.seconds, metavar="S"),
     Option("max_tries", "--max-tries", "draws allowed per level before giving up (default 10000)", kind="value",
            default=10_000, convert=values.whole(1), metavar="N"),

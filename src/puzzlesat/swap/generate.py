@@ -25,11 +25,16 @@ The draw follows the original game's generator (tables in ``specs/swap.md``):
 
 Unlike the original (which regenerated when its capped A* failed), each draw is then solved by
 the exact solver (:func:`puzzlesat.swap.solve.solve`): a draw proven unsolvable is rejected by
-that proof, a draw whose proof ran out of time is skipped and counted, and a level is emitted
+that proof, a draw whose proof ran out of work is skipped and counted, and a level is emitted
 only with its proven minimum (and, when ``moves=(lo, hi)`` is asked, only if lo <= min <= hi).
 With a range, two proofs save exact solves: a quick capped A* answer shorter than lo shows the
-minimum is below the range, and a proof that ran out of time with a lower bound above hi shows
+minimum is below the range, and a proof that ran out of work with a lower bound above hi shows
 it is above; such draws count as out of range. Neither changes which level a seed gives.
+
+Every proof is bounded by work, never by the clock (:func:`certify_work`: A* expansions, the
+solve's ``work_limit``), so the same seed and options give the same level and the same stated
+plan on any machine and load; the time limit may end a generation (GenerationFailed), never
+change its level (encodings/swap.md, "Reproducible generation").
 
 >>> level = draw_level(random.Random(7), difficulty="easy", goal="match")
 >>> 2 <= level.rows <= 3 and 2 <= level.cols <= 3 and level.goal.kind == "match"
@@ -52,6 +57,7 @@ from ..timing import Deadline
 from .astar import astar_solve
 from .model import Board, Goal, Level, Move, Square, board_colours, is_goal
 from .verify import verify
+from .work import NOMINAL_EXPANSIONS_PER_SECOND
 
 SIZES = {"easy": (2, 3), "medium": (2, 4), "hard": (3, 5), "expert": (4, 6)}
 PALETTE = ("R", "B", "Y", "G", "O", "M")
@@ -64,8 +70,8 @@ SCOPES = ((1, 0.55), (2, 0.30), (3, 0.15))  # (scope, probability) of a drawn fi
 CONNECT_TRIES = 1000  # board draws until one is connected as asked, before all is drawn anew
 SHUFFLE_TRIES = 50  # reshuffles of one board (a random arrangement almost never needs more than a few)
 DRAW_TRIES = 100  # levels drawn before generate says every draw was already solved
-DEFAULT_CERTIFY_LIMIT = 60.0  # seconds for the proof of each drawn level's minimum
-UNKNOWN_STREAK = 20  # draws in a row whose proof ran out of time: give up, and say so
+DEFAULT_CERTIFY_LIMIT = 60.0  # nominal seconds of work for the proof of each drawn level's minimum
+UNKNOWN_STREAK = 20  # draws in a row whose proof ran out of work: give up, and say so
 PREFILTER_CAP = 300  # expansions of the quick A* run that rejects draws below a moves range
 
 
@@ -298,19 +304,25 @@ def draw_level(
 
 
 # -- certification ----------------------------------------------------------------------------
-def exact_solve(level: Level, *, time_limit: Optional[float] = None):  # -> SolveResult
-    """The family's exact solver (proven minimum); imported when first needed."""
+def exact_solve(level: Level, *, time_limit: "Optional[float] | Deadline" = None, work_limit: Optional[int] = None):  # -> SolveResult
+    """The family's exact solver (proven minimum) bounded by ``work_limit`` expansions;
+    imported when first needed."""
     from .solve import solve
 
-    return solve(level, time_limit=time_limit)
+    return solve(level, time_limit=time_limit, work_limit=work_limit)
 
 
-def _budget(certify_time_limit: Optional[float], deadline: Deadline) -> Optional[float]:
-    """Seconds for one draw's proof: ``certify_time_limit``, cut to what the whole call has left."""
-    remaining = deadline.remaining()
-    if remaining is None:
-        return certify_time_limit
-    return remaining if certify_time_limit is None else min(certify_time_limit, remaining)
+def certify_work(certify_time_limit: Optional[float]) -> Optional[int]:
+    """The A* expansions one draw's proof may make for ``certify_time_limit`` nominal seconds
+    (None: no limit). Work, not seconds, so that whether a proof ends does not depend on the
+    machine's speed or load.
+
+    >>> certify_work(60.0), certify_work(None)
+    (900000, None)
+    """
+    if certify_time_limit is None:
+        return None
+    return max(1, round(certify_time_limit * NOMINAL_EXPANSIONS_PER_SECOND))
 
 
 def generate(
@@ -331,10 +343,11 @@ def generate(
     ``width`` (columns) and ``height`` (rows), both or neither, fix the board's size; without
     them the size is drawn from the ``difficulty``'s range.
     ``moves=(lo, hi)`` (or one number) keeps only levels whose proven minimum lies in [lo, hi]. Each draw's proof
-    may take ``certify_time_limit`` seconds (draws that run out are skipped and counted);
-    ``time_limit`` bounds the whole call. Raises :class:`GenerationFailed` (with the counts)
-    when no level is certified within ``time_limit`` or ``max_tries`` draws. The same arguments
-    give the same level, as long as no draw's proof hits its time limit. ``on_try(tries, stats)``,
+    may do ``certify_time_limit`` nominal seconds of work (:func:`certify_work`; draws that run
+    out are skipped and counted); ``time_limit`` bounds the whole call. Raises
+    :class:`GenerationFailed` (with the counts) when no level is certified within ``time_limit``
+    or ``max_tries`` draws. The same arguments give the same level and plan on any machine and
+    load: the time limit may end the call, never change its level. ``on_try(tries, stats)``,
     when given, is called after each draw with the draws so far and the counts (a dict it must
     not change): ``generate swap`` shows them on its progress line.
 
@@ -363,7 +376,7 @@ def generate(
                              f"{rows * cols}! arrangements of squares, and a shortest plan passes through each at most "
                              f"once, so at most {most} move{'s' if most != 1 else ''}; ask for fewer moves or a larger board")
     deadline = Deadline.of(time_limit)
-    Deadline.of(certify_time_limit, name="certify_time_limit")  # (refused before any drawing)
+    work = certify_work(Deadline.of(certify_time_limit, name="certify_time_limit").time_limit)  # (refused before any drawing)
     require_count(max_tries, "max_tries")
     require_seed(seed)
     rng = random.Random(seed)
@@ -374,14 +387,13 @@ def generate(
         unknown_streak = unknown_streak + 1 if stats["unknown"] > counted_unknown else 0
         counted_unknown = stats["unknown"]
         if unknown_streak >= UNKNOWN_STREAK:
-            raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of time ({certify_time_limit} s each): "
-                                   f"allow more time per proof or ask for smaller levels ({_summary(stats)})", stats)
-        if deadline.expired():
-            raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
+            raise GenerationFailed(f"the proofs of {unknown_streak} draws in a row ran out of work ({certify_time_limit:g} s of "
+                                   f"nominal work, {work} expansions, each): allow more time per proof or ask for smaller "
+                                   f"levels ({_summary(stats)})", stats)
+        _check_time(deadline, stats)
         try:
             level = draw_level(rng, difficulty=difficulty, goal=goal, size=size)
             stats["tries"] += 1
-            budget = _budget(certify_time_limit, deadline)
             solve_started = time.perf_counter()
             bound = start_bound(level) if moves is not None else 0
             if moves is not None and bound > moves[1]:
@@ -391,14 +403,15 @@ def generate(
                 continue
             if moves is not None:
                 # a quick capped A* answer shorter than the range proves the minimum is below it
-                quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=budget)
+                quick = astar_solve(level, cap=PREFILTER_CAP, time_limit=deadline)
+                _check_time(deadline, stats)  # (a run the clock cut short decides nothing)
                 if quick.status is Status.SOLVED and len(quick.solution) < moves[0]:
                     _out_of_range(stats, below=len(quick.solution))
                     stats["solve_seconds"] += time.perf_counter() - solve_started
                     continue
-            # (again: the prefilter may have spent the time the whole call had left)
-            result = exact_solve(level, time_limit=_budget(certify_time_limit, deadline))
+            result = exact_solve(level, time_limit=deadline, work_limit=work)
             stats["solve_seconds"] += time.perf_counter() - solve_started
+            _check_time(deadline, stats)
             if result.status is Status.UNSATISFIABLE:
                 stats["unsolvable"] += 1
                 continue
@@ -427,6 +440,13 @@ def generate(
             if on_try is not None:
                 on_try(stats["tries"], stats)
     raise GenerationFailed(f"no level certified in {max_tries} draws ({_summary(stats)})", stats)
+
+
+def _check_time(deadline: Deadline, stats: dict[str, Any]) -> None:
+    """End the call once its time limit has passed: a proof the clock cut short would make the
+    level depend on the machine's speed, so it is never taken as a verdict."""
+    if deadline.expired():
+        raise GenerationFailed(f"no level certified within {deadline.time_limit:g}s ({_summary(stats)})", stats)
 
 
 def most_moves_needed(cells: int) -> int:

@@ -435,9 +435,10 @@ class Search:
         swaps.reverse()
         return swaps
 
-    def run(self, time_limit: "float | Deadline | None" = None) -> SearchOutcome:
-        """Search until decided ("solved" or "unsatisfiable") or "unknown" at the deadline or
-        the state cap."""
+    def run(self, time_limit: "float | Deadline | None" = None, *, max_expanded: int | None = None) -> SearchOutcome:
+        """Search until decided ("solved" or "unsatisfiable") or "unknown" at the deadline, the
+        state cap, or once ``max_expanded`` expansions have been made in all runs (a work count:
+        where it ends the run does not depend on the machine, ``stats["work_cap"]`` says so)."""
         deadline = Deadline.of(time_limit)
         pack = PACK
         best, queue, expand = self.best, self.queue, self.expand
@@ -457,9 +458,12 @@ class Search:
             packed = best[state]
             if packed // (pack * pack) < g:
                 continue  # a cheaper copy was queued later
-            if deadline.expired() or len(best) > self.max_states:
+            out_of_work = max_expanded is not None and self.expanded >= max_expanded
+            if out_of_work or deadline.expired() or len(best) > self.max_states:
                 heapq.heappush(queue, (priority, tie_popped, state))
                 extra = {"state_cap": self.max_states} if len(best) > self.max_states else {}
+                if out_of_work:
+                    extra["work_cap"] = max_expanded
                 return SearchOutcome("unknown", None, max(f, self.h0), {**self.stats(), **extra})
             if g > 0:
                 la, lb = divmod(packed % (pack * pack), pack)
@@ -505,6 +509,7 @@ def plateau_step_costs(
     time_limit: "float | Deadline | None" = None,
     seed: int = 0,
     on_found: "Callable[[StepCostBound], None] | None" = None,
+    lp_share: float | None = 1.0,
 ) -> list[StepCostBound]:
     """Up to ``count`` further step-cost bounds for the proof that no plan of at most ``limit``
     swaps exists (match goal): each with the cost vector that is best at a state of that f
@@ -515,7 +520,8 @@ def plateau_step_costs(
     12 swaps along a 20-swap plan the start's costs give 6.25, that state's own 8.0), and any
     cost vector meeting the pair constraints is admissible everywhere, so the search may take
     the largest of several (see encodings/swap.md for what it gains). ``on_found`` is called
-    with each bound as soon as its LP is solved.
+    with each bound as soon as its LP is solved. Each LP may take ``lp_share`` of the time left
+    (None: no limit of its own, :func:`.stepcost.optimised_costs`).
     """
     from .stepcost import optimised_costs
 
@@ -542,7 +548,7 @@ def plateau_step_costs(
             continue
         # all the time left to this LP (the phase's time is itself a share): one that cannot
         # finish in it gives nothing, and a share of the share was too short for some
-        costs = optimised_costs(task, at=state, time_limit=deadline, share=1.0)
+        costs = optimised_costs(task, at=state, time_limit=deadline, share=lp_share)
         if costs is not None:
             found.append(StepCostBound(task, costs=costs))
             if on_found is not None:
@@ -560,6 +566,7 @@ def layered_proof(
     time_limit: "float | Deadline | None" = None,
     max_states: int = LAYERED_MAX_STATES,
     on_bound: "Callable[[int], None] | None" = None,
+    max_expanded: int | None = None,
 ) -> SearchOutcome:
     """Is there a plan of at most ``length`` swaps? Breadth-first search over the states with
     ``g + h <= length`` (breadth-first heuristic search), one depth at a time.
@@ -573,8 +580,9 @@ def layered_proof(
     goal, no plan of at most ``length`` swaps exists: with ``known_plan`` (a valid plan of
     ``length + 1`` swaps or more) the answer is that plan, proven shortest when it has
     ``length + 1`` swaps; without one, "unknown" with lower bound ``length + 1``. The time
-    limit or ``max_states`` stored states give "unknown" with the first depth not yet searched
-    as the lower bound; ``on_bound`` is called with that bound as each depth begins.
+    limit, ``max_states`` stored states or ``max_expanded`` expansions (a work count:
+    ``stats["work_cap"]``) give "unknown" with the first depth not yet searched as the lower
+    bound; ``on_bound`` is called with that bound as each depth begins.
 
     >>> from .compiled import Task
     >>> task = Task.from_rows(["T1R T1G T1B"], goal=["G B R"])
@@ -612,6 +620,8 @@ def layered_proof(
             state = layer[index].ljust(n, b"\0")
             packed = int(last[index])
             la, lb = (-1, -1) if packed < 0 else divmod(packed, PACK)
+            if max_expanded is not None and expanded >= max_expanded:
+                return SearchOutcome("unknown", None, g + 1, {**stats(), "work_cap": max_expanded})
             expansion = expand(state, g, length, la, lb, deadline)
             if expansion is None or (index & 255 == 255 and deadline.expired()):
                 return SearchOutcome("unknown", None, g + 1, stats())

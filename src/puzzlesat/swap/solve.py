@@ -24,14 +24,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..child import Child, can_fork, report_answer, report_progress, run_with_deadline
-from ..errors import PuzzlesatError, require_type, require_valid
+from ..errors import PuzzlesatError, require_count, require_type, require_valid
 from ..results import SolveResult, Status, Timings
 from ..timing import Deadline, Stopwatch
 from . import bounds
 from .compiled import MATCH, Task
 from .model import Level, Move
-from .stepcost import BoundTimeout, StepCostBound
+from .stepcost import LP_SHARE, BoundTimeout, StepCostBound
 from .verify import verify
+from .work import Budget, canonical_plan
 
 if TYPE_CHECKING:
     from .search import Search, SearchOutcome
@@ -128,8 +129,8 @@ def shorter_by_distance(
     task: Task, plan: "list[tuple[int, int]]", lower: int, *, deadline: Deadline
 ) -> "list[tuple[int, int]] | None":
     """A plan shorter than ``plan`` by the published game's distance guide
-    (:func:`search.distance_plan`, with its cap of 5,000 expansions, and at most
-    :data:`DISTANCE_PLAN_SECONDS`), tried on *match* levels whose ``plan`` is still above
+    (:func:`search.distance_plan`, with its cap of 5,000 expansions, until ``deadline``: under a
+    time limit, at most :data:`DISTANCE_PLAN_SECONDS`), tried on *match* levels whose ``plan`` is still above
     ``lower`` after the beams; ``None`` when it finds none shorter. It pulls squares toward
     where they are wanted where the beams follow the admissible bounds: on the 7x6 levels left
     open, 27 swaps against the beams' 28 and 17 against 18."""
@@ -137,7 +138,7 @@ def shorter_by_distance(
 
     if task.goal != MATCH or len(plan) <= lower:
         return None
-    guided = distance_plan(task, time_limit=deadline.within(DISTANCE_PLAN_SECONDS))
+    guided = distance_plan(task, time_limit=deadline)
     return guided if guided is not None and len(guided) < len(plan) else None
 
 
@@ -179,6 +180,7 @@ def prove(
     stats: dict,
     progress: BestSoFar | None = None,
     shorten_first: bool = False,
+    budget: Budget | None = None,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
     """The proof by search, told of ``plan`` (a valid plan, or None). With ``shorten_first`` (``plan``
     longer than the bound, and the process can fork), A* starts at once while a helper process runs
@@ -191,9 +193,11 @@ def prove(
     :func:`prove_with_helper`); when A*'s table fills up, the layered breadth-first proof of "no
     plan shorter than ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known
     (the beams' when shorter); records what it ran in ``stats``, and its bounds and plans in
-    ``progress``."""
+    ``progress``. A ``budget`` by work (:class:`.work.Budget`) runs the same steps in this process,
+    A*'s slices ended by shares of its expansions, never by the clock."""
     from .search import Search, layered_proof, plateau_step_costs
 
+    budget = budget or Budget(deadline)
     on_bound = None if progress is None else progress.bound
     more: list[StepCostBound] = []  # further step-cost bounds, for hard proofs
     run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
@@ -202,41 +206,45 @@ def prove(
         outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
                                                 progress=progress, shorten_first=True)
     else:
-        outcome = run.run(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining))
+        outcome = run.run(budget.phase(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining)),
+                          max_expanded=budget.expansions(PROBE_SHARE, PROBE_SECONDS, used=0))
         open_with_plan = outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None
-        if open_with_plan and can_fork():
+        if open_with_plan and can_fork() and not budget.by_work:
             outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
                                                     progress=progress)
         elif open_with_plan:
             left = deadline.remaining()
-            share = deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left)
+            share = budget.phase(deadline.within(BEAM_SECONDS if left is None else WIDE_BEAM_SHARE * left))
             wide = shorter_plan(task, plan, run.lower_bound(), widths=WIDE_BEAM_WIDTHS, time_limit=share,
                                 step_costs=step_costs, length=run.lower_bound())
             plan = take_wide_plan(run, plan, wide, stats=stats, progress=progress)
             if step_costs is not None:  # (match goal: only then are there step costs)
                 left = deadline.remaining()
                 second = SECOND_SLICE_SECONDS if left is None else min(SECOND_SLICE_SECONDS, SECOND_SLICE_SHARE * left)
-                outcome = run.run(deadline.within(second))
+                outcome = run.run(budget.phase(deadline.within(second)),
+                                  max_expanded=budget.expansions(SECOND_SLICE_SHARE, SECOND_SLICE_SECONDS, used=run.expanded))
                 if outcome.status == "unknown":
                     left = deadline.remaining()
-                    share = deadline.within(PLATEAU_SECONDS if left is None else PLATEAU_SHARE * left)
-                    more = plateau_step_costs(task, step_costs, limit=len(plan) - 1, count=PLATEAU_BOUNDS, time_limit=share)
+                    share = budget.phase(deadline.within(PLATEAU_SECONDS if left is None else PLATEAU_SHARE * left))
+                    more = plateau_step_costs(task, step_costs, limit=len(plan) - 1, count=PLATEAU_BOUNDS, time_limit=share,
+                                              lp_share=None if budget.by_work else 1.0)
                     stats["plateau_bounds"] = len(more)
                     if "state_cap" not in outcome.stats:
                         run.strengthen(more)
-                        outcome = run.run(deadline)
+                        outcome = run.run(deadline, max_expanded=budget.work)
             else:
-                outcome = run.run(deadline)
+                outcome = run.run(deadline, max_expanded=budget.work)
         elif outcome.status == "unknown" and "state_cap" not in outcome.stats:
-            outcome = run.run(deadline)  # no plan known: A* alone, with the rest of the time
+            outcome = run.run(deadline, max_expanded=budget.work)  # no plan known: A* alone, with the rest
     if outcome.status == "unknown" and "state_cap" in outcome.stats and plan is not None:
         # A*'s table is full: the breadth-first proof stores far more states in the same
         # memory and settles "is there a plan shorter than the one we have?"
-        lower = outcome.lower_bound
-        stats.update(a_star_expanded=outcome.stats["expanded"], proof="layered")
+        lower, expanded = outcome.lower_bound, outcome.stats["expanded"]
+        stats.update(a_star_expanded=expanded, proof="layered")
         del run  # free A*'s table first
         outcome = layered_proof(task, length=len(plan) - 1, known_plan=plan, step_costs=step_costs,
-                                more_step_costs=more, time_limit=deadline, on_bound=on_bound)
+                                more_step_costs=more, time_limit=deadline, on_bound=on_bound,
+                                max_expanded=None if budget.work is None else max(0, budget.work - expanded))
         outcome.lower_bound = max(outcome.lower_bound, lower)
     return outcome, plan
 
@@ -286,7 +294,7 @@ def helper_work(
         share = deadline.within(BEAM_SECONDS if left is None else BEAM_SHARE * left)
         plan = shorter_plan(task, plan, length, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
         report_progress({"beam_plan": plan})
-        guided = shorter_by_distance(task, plan, length, deadline=deadline)
+        guided = shorter_by_distance(task, plan, length, deadline=deadline.within(DISTANCE_PLAN_SECONDS))
         if guided is not None:
             report_progress({"distance_plan": guided})
         return
@@ -369,6 +377,19 @@ def prove_with_helper(
         helper.stop()
 
 
+def stated_plan(
+    task: Task, swaps: "list[tuple[int, int]]", *, step_costs: StepCostBound | None, budget: Budget, stats: dict
+) -> "list[tuple[int, int]]":
+    """The plan to state for a proven minimum ``len(swaps)``: the canonical one
+    (:func:`.work.canonical_plan`) when it is found, else ``swaps`` (``stats["plan"]`` says
+    which). Under a time limit alone only with the LP's step costs (a match level's LP cut short
+    by the clock leaves half costs, and other beams), as those are the same on every machine."""
+    fixed = step_costs is None or step_costs.optimised or budget.by_work
+    canonical = canonical_plan(task, len(swaps), step_costs=step_costs, deadline=budget.deadline) if swaps and fixed else None
+    stats["plan"] = "canonical" if canonical is not None or not swaps else "found"
+    return swaps if canonical is None else canonical
+
+
 def default_method(task: Task) -> str:
     """The exact method fastest for this kind of level (``encodings/swap.md``, "6. Which exact
     method by default"): the search at every size; CP-SAT only where the search's byte-per-cell state
@@ -399,6 +420,7 @@ def solve(
     *,
     method: str | None = None,
     time_limit: "float | Deadline | None" = None,
+    work_limit: int | None = None,
 ) -> SolveResult:
     """The fewest moves for ``level``, proven minimal unless the time limit ran out.
 
@@ -406,7 +428,15 @@ def solve(
     proven — when the time limit ends the proof first, the search method still returns the plan
     it found, with ``optimal`` False and the proven ``lower_bound``), UNSATISFIABLE (proven:
     ``stats["reason"]`` says why) or UNKNOWN (time limit, no plan; ``lower_bound`` is the best
-    proven bound on the minimum).
+    proven bound on the minimum). A proven minimum is stated with the canonical plan of that
+    length (:func:`.work.canonical_plan`) when its beams find one (``stats["plan"]`` says
+    ``"canonical"``, else ``"found"``), so the plan does not depend on which phase was faster.
+
+    ``work_limit`` (the search method): A* and breadth-first expansions allowed in all; then the
+    phases run in this process in a fixed order, each ended by a count, and the outcome
+    depends on the level and ``work_limit`` only (``stats["work_cap"]`` when it ran out), as a
+    seeded generator needs; ``time_limit`` may still stop the solve, and the caller must then
+    take the outcome as stopped by the clock (encodings/swap.md, "Reproducible generation").
 
     >>> level = Level.from_rows(["T1R T1G T1R"], goal="cluster")
     >>> result = solve(level, time_limit=10)
@@ -419,8 +449,13 @@ def solve(
         method = None
     if method is not None and method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected exact, {', '.join(METHODS)})")
+    if work_limit is not None:
+        require_count(work_limit, "work_limit", "expansions")
+        if method not in (None, "search"):
+            raise ValueError(f"work_limit bounds the search method's expansions, not {method!r}'s")
     # (a child stopped at the limit leaves its proven bound and the shortest plan it reported: BestSoFar)
-    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline), deadline=deadline,
+    in_child = run_with_deadline(solve, level, dict(method=method, time_limit=deadline, work_limit=work_limit),
+                                 deadline=deadline,
                                  cells=level.rows * level.cols, threshold=CHILD_PROCESS_CELLS,
                                  check=lambda moves: verify(level, moves), method=method or "search")
     if in_child is not None:
@@ -435,6 +470,9 @@ def solve(
         reason = bounds.unreachable_reason(task)
         lower = 0 if reason else bounds.lower_bound(task)
     chosen = method or default_method(task)
+    if work_limit is not None and chosen != "search":
+        raise ValueError(f"work_limit bounds the search's expansions; this level needs {chosen!r} (over 256 distinct squares)")
+    budget = Budget(deadline, work_limit)
     encode = watch.seconds["encode"]
     progress = BestSoFar(task, chosen)
     if reason is None:
@@ -450,7 +488,7 @@ def solve(
     if task.goal == MATCH:  # the step costs come from a linear program, solved once per level
         try:
             with watch("bound"):
-                step_costs = StepCostBound(task, time_limit=deadline)
+                step_costs = StepCostBound(task, time_limit=deadline, lp_share=None if budget.by_work else LP_SHARE)
                 lower = max(lower, step_costs.bound(task.start))
         except BoundTimeout:  # a large board: its tables alone outlast the time limit
             return SolveResult(Status.UNKNOWN, None, Timings(encode + watch.seconds["bound"], 0.0), optimal=False,
@@ -469,7 +507,7 @@ def solve(
             # shorter plans, and a level that times out still gets a verified plan and its gap
             remaining = deadline.remaining()
             share = QUICK_PLAN_SECONDS if remaining is None else min(QUICK_PLAN_SECONDS, QUICK_PLAN_SHARE * remaining)
-            share_deadline = Deadline.of(share)
+            share_deadline = budget.phase(Deadline.of(share))
             plan = None
             for weight in QUICK_PLAN_WEIGHTS:  # a greedier second try when the first finds nothing
                 plan = quick_plan(task, weight=weight, time_limit=share_deadline, step_costs=step_costs,
@@ -479,17 +517,17 @@ def solve(
             plan_stats = {} if plan is None else {"quick_plan": len(plan)}
             progress.found(plan)
             if plan is None:  # beams with a loose length may still find one (or the level is unsolvable)
-                share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
+                share = budget.phase(deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining))
                 plan = first_plan(task, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 if plan is not None:
                     plan_stats["beam_first_plan"] = len(plan)
                     progress.found(plan)
-            beside = can_fork()  # (then the beams for a shorter plan run in a helper beside A*)
+            beside = can_fork() and not budget.by_work  # (then the beams for a shorter plan run in a helper beside A*)
             if plan is not None and len(plan) > lower and not beside:
-                share = deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining)
+                share = budget.phase(deadline.within(BEAM_SECONDS if remaining is None else BEAM_SHARE * remaining))
                 plan = shorter_plan(task, plan, lower, widths=BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
                 plan_stats["beam_plan"] = len(plan)
-                guided = shorter_by_distance(task, plan, lower, deadline=deadline)
+                guided = shorter_by_distance(task, plan, lower, deadline=budget.phase(deadline.within(DISTANCE_PLAN_SECONDS)))
                 if guided is not None:
                     plan = guided
                     plan_stats["distance_plan"] = len(plan)
@@ -498,7 +536,7 @@ def solve(
                 outcome = None
             else:
                 outcome, plan = prove(task, plan, step_costs=step_costs, remaining=remaining, deadline=deadline,
-                                      stats=plan_stats, progress=progress, shorten_first=beside)
+                                      stats=plan_stats, progress=progress, shorten_first=beside, budget=budget)
         if outcome is None:
             status, swaps, stats = "solved", plan, {"expanded": 0, **plan_stats}
         else:
@@ -520,6 +558,8 @@ def solve(
 
     if status == "solved":
         assert swaps is not None
+        if chosen == "search":
+            swaps = stated_plan(task, swaps, step_costs=step_costs, budget=budget, stats=stats)
         moves = to_moves(task, swaps)
         require_valid(verify(level, moves), f"the {chosen} solver")  # (never an unchecked answer)
         return SolveResult(Status.SOLVED, moves, timings, optimal=True, lower_bound=len(moves),

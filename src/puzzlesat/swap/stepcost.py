@@ -82,13 +82,15 @@ def optimised_costs(
     *,
     at: Sequence[int] | None = None,
     time_limit: "float | Deadline | None" = None,
-    share: float = LP_SHARE,
+    share: float | None = LP_SHARE,
 ) -> dict[tuple[int, int], int] | None:
     """Step costs (class, edge index) -> integer cost in units of 1/SCALE that maximise the bound
     at the start (or at ``at``, a state reachable from it), by a linear program; ``None`` when
-    the LP does not finish within ``share`` of the time left (LP_SECONDS at most), or the level
-    is unsolvable by the component argument. The costs meet the pair constraints, so their
-    bound is admissible at every state, not only where they were optimised.
+    the LP does not finish within ``share`` of the time left (LP_SECONDS at most; ``share=None``:
+    no limit of its own, only ``time_limit``'s, so that whether the LP finishes never depends on
+    the machine's speed unless that limit passes), or the level is unsolvable by the component
+    argument. The costs meet the pair constraints, so their bound is admissible at every state,
+    not only where they were optimised.
 
     The bound for fixed costs is, per colour, a transportation problem (class supplies at the
     squares' cells, one unit to each goal cell, shortest-path costs per class); the LP is its
@@ -113,13 +115,15 @@ def optimised_costs(
     from ortools.linear_solver import pywraplp
 
     remaining = Deadline.of(time_limit).remaining()
-    seconds = LP_SECONDS if remaining is None else min(LP_SECONDS, share * remaining)
-    if seconds <= 0.05:
+    if share is None:
+        seconds, least = remaining, 0.0  # (None: no limit)
+    else:
+        seconds, least = (LP_SECONDS if remaining is None else min(LP_SECONDS, share * remaining)), 0.05
+    if seconds is not None and seconds <= least:
         return None
     solver = pywraplp.Solver.CreateSolver("GLOP")
     if solver is None:  # pragma: no cover - GLOP ships with every OR-Tools build
         return None
-    solver.SetTimeLimit(int(seconds * 1000))
     building = Deadline.of(seconds)  # building the LP of a large board takes seconds by itself
     infinity = solver.infinity()
     n = len(task.cells)
@@ -156,9 +160,10 @@ def optimised_costs(
     bound = solver.Sum(beta) - solver.Sum([potential[(k, i)] for i, k in enumerate(state)])
     solver.Maximize(bound + COST_WEIGHT * solver.Sum(list(cost.values())))
     left = building.remaining()
-    if left is not None and left <= 0.05:
+    if left is not None and left <= least:
         return None
-    solver.SetTimeLimit(int(left * 1000))
+    if left is not None:
+        solver.SetTimeLimit(max(1, int(left * 1000)))
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
     return repair({key: int(var.solution_value() * SCALE + 1e-6) for key, var in cost.items()}, task)
@@ -187,7 +192,8 @@ class StepCostBound:
     """The step-cost assignment bound (see the module docstring) for match levels.
 
     ``costs`` maps (class, edge index) to an integer cost in units of 1/SCALE; by default the LP
-    optimum at the start (:func:`optimised_costs`), or half costs when the LP does not finish.
+    optimum at the start (:func:`optimised_costs`, within ``lp_share`` of the time limit), or
+    half costs when the LP does not finish.
     A state's squares of one colour are packed in one integer (class + 1 in a field per cell),
     and the assignment cost is cached per (colour, packed squares).
 
@@ -206,12 +212,13 @@ class StepCostBound:
         *,
         costs: dict[tuple[int, int], int] | None = None,
         time_limit: "float | Deadline | None" = None,
+        lp_share: float | None = LP_SHARE,
     ) -> None:
         assert task.goal_colours is not None
         self.task = task
         deadline = Deadline.of(time_limit)
         if costs is None:
-            costs = optimised_costs(task, time_limit=deadline)
+            costs = optimised_costs(task, time_limit=deadline, share=lp_share)
             self.optimised = costs is not None
             if costs is None:
                 costs = half_costs(task)
