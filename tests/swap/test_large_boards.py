@@ -110,7 +110,7 @@ def test_a_child_stopped_at_the_limit_yields_its_proven_bound_and_best_plan(monk
     proven = max(bounds.lower_bound(task), costs.bound(task.start))
     monkeypatch.setattr(solve_module, "StepCostBound", lambda task, time_limit=None, lp_share=None: costs)
     monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: plan)
-    monkeypatch.setattr(solve_module, "shorter_plan", stuck)  # stuck after the first plan
+    monkeypatch.setattr(importlib.import_module("puzzlesat.swap.proof"), "shorter_plan", stuck)  # stuck after the first plan
     result = solve(level, time_limit=0.3)
     assert "killed" in result.stats["stopped"]
     assert result.status is Status.SOLVED and not result.optimal and result.lower_bound == proven == 9

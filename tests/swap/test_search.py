@@ -23,7 +23,7 @@ from puzzlesat.swap.verify import verify
 
 from .test_bounds import distances_to_goal, small_levels
 
-solve_module = importlib.import_module("puzzlesat.swap.solve")  # the module (the package exports the function)
+proof_module = importlib.import_module("puzzlesat.swap.proof")  # (the proof half of the search method, and its budgets)
 
 
 def level_of(task) -> Level:
@@ -160,8 +160,8 @@ def solved_like_plain_a_star(seed: int, tries: int, sizes, used=lambda result: F
 def test_solve_with_the_layered_proof_after_a_full_a_star_table(monkeypatch):
     """With A*'s table capped at 30 states and no cheap beams, every level the quick plan does
     not settle is proven by the layered proof: the minima stay those of the plain A*."""
-    monkeypatch.setattr(solve_module, "SEARCH_MAX_STATES", 30)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "SEARCH_MAX_STATES", 30)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
     _, layered = solved_like_plain_a_star(45, 12, [(4, 4), (4, 5), (5, 4)], lambda r: r.stats.get("proof") == "layered")
     assert layered >= 3, layered
 
@@ -195,12 +195,12 @@ def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
     """In one process (no fork, or a pool worker) and with no time for the two proof slices,
     every level the quick plan does not settle gets the plateau bounds (the running A*
     strengthened): the minima stay those of plain A*."""
-    monkeypatch.setattr(solve_module, "can_fork", lambda: False)
-    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
-    monkeypatch.setattr(solve_module, "SECOND_SLICE_SHARE", 0.0)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "can_fork", lambda: False)
+    monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "SECOND_SLICE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "WIDE_BEAM_WIDTHS", ())
     _, strengthened = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)],
                                                lambda r: r.stats.get("plateau_bounds", 0) > 0)
     assert strengthened >= 3, strengthened
@@ -211,9 +211,9 @@ def test_without_any_plan_the_proof_still_gets_the_whole_time(monkeypatch):
     the rest of the time and return the minimum (it used to stop after its first slice)."""
     search_module = importlib.import_module("puzzlesat.swap.search")
     monkeypatch.setattr(search_module, "quick_plan", lambda *args, **kwargs: None)
-    monkeypatch.setattr(solve_module, "first_plan", lambda *args, **kwargs: None)
-    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "first_plan", lambda *args, **kwargs: None)
+    monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
     compared, _ = solved_like_plain_a_star(48, 6, [(4, 4)])
     assert compared >= 3
 
@@ -224,10 +224,10 @@ def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
     the quick plan does not settle goes through the wide beams at the proven bound and the
     resumed proof: the minima stay those of the plain A* (no plans handed over), and every
     answer passes verify."""
-    monkeypatch.setattr(solve_module, "can_fork", lambda: False)
-    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "can_fork", lambda: False)
+    monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
     _, widened = solved_like_plain_a_star(35, 16, [(4, 4), (4, 5), (5, 4)], lambda r: "wide_beam_plan" in r.stats)
     assert widened >= 3, widened
 
@@ -238,27 +238,27 @@ def test_solve_with_a_helper_process_on_every_open_proof(monkeypatch):
     """With no time for the first proof slice and no cheap beams, every level the quick plan
     does not settle is proven by A* here while a forked helper runs the wide beams and the
     plateau LPs: the minima stay those of plain A*, and every answer passes verify."""
-    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", (256,))  # (a cheaper helper: the suite runs two at once)
-    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
+    monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "WIDE_BEAM_WIDTHS", (256,))  # (a cheaper helper: the suite runs two at once)
+    monkeypatch.setattr(proof_module, "PLATEAU_BOUNDS", 2)
     _, helped = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], lambda r: r.stats.get("helper") == "process")
     assert helped >= 3, helped
 
 
 class HelperInThisProcess:
-    """Stands in for :class:`puzzlesat.child.Child` as :func:`solve.prove_with_helper` uses it:
+    """Stands in for :class:`puzzlesat.child.Child` as :func:`proof.prove_with_helper` uses it:
     runs the helper's work at once, here, so that all it reports is in before A*'s next slice
     (in a real process the A* of a small level often decides first)."""
 
     def __init__(self, function, item, arguments, *, on_progress):
-        original = solve_module.report_progress
-        solve_module.report_progress = on_progress
+        original = proof_module.report_progress
+        proof_module.report_progress = on_progress
         try:
             function(item, **arguments)
         finally:
-            solve_module.report_progress = original
+            proof_module.report_progress = original
 
     def done(self, wait=0.0):
         return True
@@ -275,14 +275,14 @@ class HelperInThisProcess:
 def test_the_helpers_findings_are_taken_in(monkeypatch, phase):
     """Every finding of the helper (a wide-beam plan, plateau step-cost bounds) reaches the
     running A* (``improve``, ``strengthen``) and the minima stay those of plain A*."""
-    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
-    monkeypatch.setattr(solve_module, "can_fork", lambda: True)
-    monkeypatch.setattr(solve_module, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(solve_module, "PROBE_SHARE", 0.0)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
+    monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
+    monkeypatch.setattr(proof_module, "can_fork", lambda: True)
+    monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "PLATEAU_BOUNDS", 2)
     # (no wide beam for the plateau bounds: one reaching the bound would leave no plateau to clear)
-    monkeypatch.setattr(solve_module, "WIDE_BEAM_WIDTHS", (256,) if phase == "wide_beam_plan" else ())
+    monkeypatch.setattr(proof_module, "WIDE_BEAM_WIDTHS", (256,) if phase == "wide_beam_plan" else ())
     used = (lambda r: "wide_beam_plan" in r.stats) if phase == "wide_beam_plan" else (lambda r: r.stats.get("plateau_bounds", 0) > 0)
     _, taken = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)], used)
     assert taken >= 3, taken
@@ -294,17 +294,17 @@ def test_the_beams_for_a_shorter_plan_run_in_the_helper_beside_a_star(monkeypatc
     first helper while A* starts at once, and the wide beams and plateau bounds in a second
     one after it: each finding reaches A* (the beam plan in the stats, the helper's kind), and
     the minima stay those of plain A*."""
-    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
-    monkeypatch.setattr(solve_module, "can_fork", lambda: True)
-    monkeypatch.setattr(solve_module, "PLATEAU_BOUNDS", 2)
+    monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
+    monkeypatch.setattr(proof_module, "can_fork", lambda: True)
+    monkeypatch.setattr(proof_module, "PLATEAU_BOUNDS", 2)
     started = []
-    original = solve_module.helper_work
+    original = proof_module.helper_work
 
     def recorded(*args, **kwargs):
         started.append(kwargs["shorten"])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(solve_module, "helper_work", recorded)
+    monkeypatch.setattr(proof_module, "helper_work", recorded)
     _, beside = solved_like_plain_a_star(47, 12, [(4, 4), (4, 5), (5, 4)],
                                          lambda r: "beam_plan" in r.stats and r.stats.get("helper") == "process")
     assert beside >= 3, beside
@@ -333,11 +333,11 @@ def test_the_helpers_reports_cross_the_process_boundary_unchanged(monkeypatch):
         plan = [shortest[0], shortest[0], *shortest]
         arguments = dict(plan=plan, length=len(shortest) - 1, step_costs=StepCostBound(task))
         here: list = []
-        monkeypatch.setattr(solve_module, "report_progress", here.append)
-        solve_module.helper_work(task, **arguments, deadline=Deadline(60.0))
+        monkeypatch.setattr(proof_module, "report_progress", here.append)
+        proof_module.helper_work(task, **arguments, deadline=Deadline(60.0))
         monkeypatch.undo()
         there: list = []
-        child = Child(solve_module.helper_work, task, dict(arguments, deadline=Deadline(60.0)), on_progress=there.append)
+        child = Child(proof_module.helper_work, task, dict(arguments, deadline=Deadline(60.0)), on_progress=there.append)
         try:
             assert child.done(60.0)
             assert child.result() is None
@@ -415,10 +415,10 @@ def test_a_shorter_distance_plan_reaches_a_star(monkeypatch):
         return None if not plan else [plan[0], plan[0], *plan]
 
     monkeypatch.setattr(search_module, "quick_plan", padded)
-    monkeypatch.setattr(solve_module, "BEAM_WIDTHS", ())
-    monkeypatch.setattr(solve_module, "Child", HelperInThisProcess)
+    monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
+    monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
     for beside in (True, False):
-        monkeypatch.setattr(solve_module, "can_fork", lambda: beside)
+        monkeypatch.setattr(proof_module, "can_fork", lambda: beside)
         _, taken = solved_like_plain_a_star(49, 8, [(4, 4), (4, 5)], lambda r: "distance_plan" in r.stats)
         assert taken >= 3, (beside, taken)
 
@@ -479,7 +479,7 @@ def test_a_board_too_large_for_its_time_limit_is_unknown_with_its_bound(monkeypa
         assert result.timings.total < 0.5 + 30.0  # (a hang guard only: in a child process stopped at the limit)
     # What stopped it, seen in this process (in a child process a loaded machine may kill the
     # child before it answers, which is reported as "solver process killed" instead).
-    monkeypatch.setattr(solve_module, "CHILD_PROCESS_CELLS", 20 * 20)
+    monkeypatch.setattr(importlib.import_module("puzzlesat.swap.solve"), "CHILD_PROCESS_CELLS", 20 * 20)
     assert solve(level, time_limit=0.5).stats["stopped"] == "time limit (building the bound)"
 
 
