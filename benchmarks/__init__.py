@@ -3,10 +3,10 @@ and writing JSON rows; ``python -m benchmarks`` runs them all (see benchmarks/__
 
 Every family module exposes ``run(*, time_limit, quick=False) -> Iterator[dict]`` yielding one
 row per (instance, method) as soon as it is measured, with at least the keys of ``ROW_KEYS``.
-A module may also list its work as cases (``cases(*, time_limit, quick) -> Iterator[Case]``,
+A module may also list its work as cases (``row_cases(*, time_limit, quick) -> Iterator[Case]``,
 each a module-level function and its keyword arguments, giving a row or a list of rows; its
 ``run`` is then :func:`rows_of` them): ``puzzlesat bench -j N`` runs those cases through the
-batch engine, N at a time (a module with no ``cases`` is one job there).
+batch engine, N at a time (a module with no ``row_cases`` is one job there).
 Their ``--json PATH`` writes those rows as JSON lines through :class:`RowWriter`. Ctrl-C ends a
 module's run: it prints the table of the rows measured so far and exits with ``INTERRUPTED``
 (130, as the ``puzzlesat`` commands do), so a script that runs it can tell a cut-short run.

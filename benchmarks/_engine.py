@@ -48,11 +48,11 @@ def module_rows(name: str, time_limit: float, quick: bool) -> Iterator[dict[str,
 
 
 def module_jobs(name: str, *, time_limit: float, quick: bool, budget: float | None) -> list[Job]:
-    """The batch engine's jobs of one module: one per case (``cases()``), else one for it all."""
+    """The batch engine's jobs of one module: one per case (``row_cases()``), else one for it all."""
     module, why = load_module(name)
     if module is None:
         raise ModuleMissing(why)
-    listed = getattr(module, "cases", None)
+    listed = getattr(module, "row_cases", None)
     if listed is None:
         return [Job.call(f"{__name__}:module_rows", {"name": name, "time_limit": time_limit, "quick": quick},
                          source=name, time_limit=budget)]

@@ -153,10 +153,10 @@ def run(
     huge: bool = True,
 ) -> Iterator[dict[str, Any]]:
     """Yield one row per (rules, puzzle) as soon as it is measured."""
-    yield from rows_of(cases(time_limit=time_limit, quick=quick, rules=rules, sets=sets, solver=solver, huge=huge))
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, rules=rules, sets=sets, solver=solver, huge=huge))
 
 
-def cases(
+def row_cases(
     *,
     time_limit: float | None = 10.0,
     quick: bool = False,

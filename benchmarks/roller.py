@@ -155,11 +155,11 @@ def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None
         method_limits: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:
     """Rows (see module doc), one per (level, method), yielded as soon as each level is measured.
     ``method_limits`` overrides the per-level limit of named methods."""
-    yield from rows_of(cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets, dfs_limit=dfs_limit,
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets, dfs_limit=dfs_limit,
                              method_limits=method_limits))
 
 
-def cases(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
+def row_cases(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
           sets: Sequence[str] | None = None, dfs_limit: float | None = None,
           method_limits: dict[str, float] | None = None) -> Iterator[Case]:
     """One case per level: its rows, one per method (:func:`measure_level`)."""

@@ -82,10 +82,10 @@ def run(
     sets: Sequence[str] = tuple(SETS),
 ) -> Iterator[dict[str, Any]]:
     """One row per (level, method), yielded as soon as it is measured."""
-    yield from rows_of(cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets))
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets))
 
 
-def cases(
+def row_cases(
     *,
     time_limit: float = DEFAULT_LIMIT,
     quick: bool = False,

@@ -607,9 +607,9 @@ def cased_module(monkeypatch):
     from benchmarks import rows_of
 
     module = types.ModuleType("benchmarks.cased")
-    module.cases = lambda *, time_limit, quick: iter([(_count_case, {"text": text, "time_limit": time_limit}) for text in BOARDS]
+    module.row_cases = lambda *, time_limit, quick: iter([(_count_case, {"text": text, "time_limit": time_limit}) for text in BOARDS]
                                                      + [(_probe_case, {})])
-    module.run = lambda *, time_limit, quick=False: rows_of(module.cases(time_limit=time_limit, quick=quick))
+    module.run = lambda *, time_limit, quick=False: rows_of(module.row_cases(time_limit=time_limit, quick=quick))
     monkeypatch.setitem(sys.modules, "benchmarks.cased", module)
     return module
 
