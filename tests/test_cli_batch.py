@@ -117,6 +117,21 @@ def test_a_pack_made_by_the_engine_is_the_pack_made_in_process(tmp_path, capsys,
     assert list(json.loads(printed_j[0])) == list(json.loads(printed[0]))  # the same keys in the same order
 
 
+@pytest.mark.slow
+@pytest.mark.xfail(strict=False, reason="Swap's solver races beams against A* on the clock, so a pack may state another "
+                   "plan of the same length (docs/batch.md); the swapdet branch makes it deterministic: then drop this mark")
+@pytest.mark.parametrize("difficulty, seed", [("hard", "1"), ("expert", "1")])
+def test_a_swap_pack_made_by_two_workers_is_the_pack_made_by_one(tmp_path, capsys, difficulty, seed):
+    """As for the other families: byte for byte (with expert levels, two plans of one length
+    were seen to differ on this seed)."""
+    common = ["generate", "swap", "--difficulty", difficulty, "--count", "2", "--seed", seed]
+    assert main([*common, "--out", str(tmp_path / "one.swap")]) == 0
+    assert main([*common, "--out", str(tmp_path / "two.swap"), "-j", "2"]) == 0
+    capsys.readouterr()
+    one = (tmp_path / "one.swap").read_bytes()
+    assert one.count(b"\nsolution ") == 2 and (tmp_path / "two.swap").read_bytes() == one
+
+
 @pytest.mark.parametrize("flags, said", [
     (["--dask", "2", "--scheduler", "tcp://127.0.0.1:1"], "--dask: not allowed with --scheduler"),
     (["--store", "no/such/folder/results.sqlite"], "--store: no folder no/such/folder"),
