@@ -46,7 +46,6 @@ from puzzlesat.batch import Job, Store, jobs_from_text, run
 PUZZLES = 200
 SIZE = (12, 12)
 CACHE = Path(tempfile.gettempdir()) / "puzzlesat-bench-batch"
-EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "puzzlesat" / "examples"
 # the settings the generated Swap example files were made with (their first comment line)
 SWAP_EXAMPLES = ({"difficulty": "easy", "goal": "match"}, {"difficulty": "medium", "goal": "cluster"},
                  {"difficulty": "hard", "goal": "match"}, {"difficulty": "expert", "goal": "match"},
@@ -56,12 +55,16 @@ SCALE_LIMIT = 10.0  # seconds per job of the scale run: a Swap draw at the defau
 
 
 def roller_sizes() -> list[tuple[int, int]]:
-    """The sizes of the Roller example puzzles (examples/roller), in file order."""
+    """The sizes of the Roller example puzzles (examples/roller, package data), in file order."""
+    from importlib import resources
+
     from puzzlesat.registry import get_family
 
     family = get_family("roller")
-    return [(level.width, level.height) for path in sorted((EXAMPLES / "roller").glob("*.roller"))
-            for level in family.load(path.read_text(), source=str(path), fmt=None, options=family.defaults())]
+    files = sorted((item for item in (resources.files("puzzlesat") / "examples" / "roller").iterdir()
+                    if item.name.endswith(".roller")), key=lambda item: item.name)
+    return [(level.width, level.height) for item in files
+            for level in family.load(item.read_text(), source=item.name, fmt=None, options=family.defaults())]
 
 
 def set_plans(count: int) -> dict[str, list[tuple[tuple[int, int] | None, dict[str, Any]]]]:
