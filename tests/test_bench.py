@@ -639,3 +639,16 @@ def test_bench_jobs_run_the_rows_through_the_batch_engine_in_order(cased_module,
     for found in notes.values():
         assert found["workers"] in (1, 2) and "disk on fire" in found["failed"]["fake"] and "after 3 rows" in found["failed"]["fake"]
         assert found["missing"] == {"not_there": "not written yet (no module)"} and found["modules"] == ["cased", "fake"]
+
+
+def test_the_scale_benchmark_runs_end_to_end_and_its_resume_runs_nothing(tmp_path) -> None:
+    """benchmarks.batch --scale N on the first four of its mix (Numberlink and Roller, cheap):
+    every puzzle generated, then verified from its pack entry, into one store; run again, the
+    finished jobs all come from the store; their records written again make a store as large."""
+    from benchmarks import batch
+
+    rows = {row["measure"]: row for row in batch.scale(4, 2, tmp_path)}
+    assert rows["scale generate"]["statuses"] == {"generated": 4} and rows["scale verify"]["statuses"] == {"solved": 4}
+    assert rows["scale generate"]["overhead_ms_per_job"] >= 0 and rows["scale verify"]["per_worker_per_second"] > 0
+    assert (rows["scale resume"]["jobs"], rows["scale resume"]["resumed"], rows["scale resume"]["ran"]) == (8, 8, 0)
+    assert rows["scale store"]["records"] == 8 and rows["scale store"]["per_second"] > 0
