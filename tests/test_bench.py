@@ -636,6 +636,7 @@ def test_bench_jobs_run_the_rows_through_the_batch_engine_in_order(cased_module,
     assert [v[1] for v in verdicts["2"]] == [b.replace("\n", "/") for b in BOARDS] + ["where", "a", "b", "a"]
     assert [v[3:] for v in verdicts["2"][:5]] == [("solved", True), ("solved", False), ("unsatisfiable", False),
                                                   ("unsatisfiable", False), ("solved", True)]
+    assert "-j 2 (0: one worker per core)" in (tmp_path / "2" / "report.md").read_text()
     for found in notes.values():
         assert found["workers"] in (1, 2) and "disk on fire" in found["failed"]["fake"] and "after 3 rows" in found["failed"]["fake"]
         assert found["missing"] == {"not_there": "not written yet (no module)"} and found["modules"] == ["cased", "fake"]
