@@ -3,6 +3,10 @@ and writing JSON rows; ``python -m benchmarks`` runs them all (see benchmarks/__
 
 Every family module exposes ``run(*, time_limit, quick=False) -> Iterator[dict]`` yielding one
 row per (instance, method) as soon as it is measured, with at least the keys of ``ROW_KEYS``.
+A module may also list its work as cases (``row_cases(*, time_limit, quick) -> Iterator[Case]``,
+each a module-level function and its keyword arguments, giving a row or a list of rows; its
+``run`` is then :func:`rows_of` them): ``puzzlesat bench -j N`` runs those cases through the
+batch engine, N at a time (a module with no ``row_cases`` is one job there).
 Their ``--json PATH`` writes those rows as JSON lines through :class:`RowWriter`. Ctrl-C ends a
 module's run: it prints the table of the rows measured so far and exits with ``INTERRUPTED``
 (130, as the ``puzzlesat`` commands do), so a script that runs it can tell a cut-short run.
@@ -14,7 +18,7 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 DATA_VARIABLE = "PUZZLESAT_SHARED_DATA"  # where the public data sets are (``bench --data DIR`` sets it)
 DATA_FAMILIES = ("numberlink", "roller")  # the families whose benchmarks read public sets (Swap's are generated)
@@ -95,6 +99,46 @@ def data_note() -> dict[str, Any]:
     present = [family for family in DATA_FAMILIES if (folder / family).is_dir()]
     return {"folder": str(folder), "given": bool(os.environ.get(DATA_VARIABLE)), "present": present,
             "absent": [f for f in DATA_FAMILIES if f not in present]}
+
+
+Case = tuple[Callable[..., Any], dict[str, Any]]  # function(**arguments) gives a row, or a list of rows
+
+
+def rows_of(cases: Iterable[Case]) -> Iterator[dict[str, Any]]:
+    """A module's rows from its cases, measured here one after another.
+
+    >>> list(rows_of([(dict, {"instance": "a"}), (lambda **kw: [kw, kw], {"instance": "b"})]))
+    [{'instance': 'a'}, {'instance': 'b'}, {'instance': 'b'}]
+    """
+    for function, arguments in cases:
+        given = function(**arguments)
+        yield from [given] if isinstance(given, dict) else given
+
+
+def case_rows(function: str, arguments: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """One case where a batch worker runs it (``function``: ``"module:name"``), what it prints
+    sent to standard error, as a module run by ``python -m benchmarks`` does (standard output is
+    the table's).
+
+    >>> list(case_rows("builtins:dict", {"instance": "a"}))
+    [{'instance': 'a'}]
+    """
+    import contextlib
+    import importlib
+    import sys
+
+    module, _, name = function.partition(":")
+    with contextlib.redirect_stdout(sys.stderr):
+        yield from rows_of([(getattr(importlib.import_module(module), name), arguments)])
+
+
+def case_name(function: Callable[..., Any]) -> str:
+    """``"module:name"`` of a case's function, as a worker imports it.
+
+    >>> case_name(rows_of)
+    'benchmarks:rows_of'
+    """
+    return f"{function.__module__}:{function.__qualname__}"
 
 
 ROW_KEYS = (

@@ -4,6 +4,7 @@
     python -m benchmarks --time-limit 60 --out benchmarks/results/full
     puzzlesat bench --quick                      # the same, from the command line tool (any folder)
     puzzlesat bench --quick --data ~/sets        # the public data sets in ~/sets (or $PUZZLESAT_SHARED_DATA)
+    puzzlesat bench --quick -j 2                 # the rows' cases on 2 worker processes (batch engine)
 
 Each module in ``MODULES`` exposes ``run(*, time_limit, quick=False)`` yielding rows (see
 ``benchmarks.ROW_KEYS``). Rows are appended to ``OUT/rows.jsonl`` as they come, flushed one by
@@ -12,11 +13,20 @@ tables, and PNG plots when matplotlib is installed) is written at the end, also 
 can be rebuilt from the rows alone with ``python -m benchmarks.report OUT/rows.jsonl``.
 A module that is not there (not written yet, or failing to import) is named in the output and
 in the report; a module that fails mid-run keeps the rows it gave and the run goes on.
+
+By default the modules run one after another, each in a process of its own (stopped at its
+budget). With ``-j N`` every module's cases (``benchmarks.Case``; a module with none is one
+case) run through the batch engine (:func:`puzzlesat.batch.run`) on N worker processes (0: one
+per core; 1: in this process), each worker under ``--memory-limit``; rows keep their order, in
+the output as in ``rows.jsonl``. There a budget bounds each job, not each module: a job is
+stopped at twice its budget and 30 s more (the engine's backstop, and the rows of that job
+are lost). Rows measured side by side share the cores: their seconds are slower than alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -31,9 +41,12 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from benchmarks import DATA_VARIABLE, ROW_KEYS, data_note, machine_gauge, provenance
+from benchmarks._engine import EngineRows, ModuleFailed, ModuleMissing, load_module
 from benchmarks.report import write_report
+from puzzlesat.memory import DEFAULT_SHARE, default_memory_limit, limit_this_process
 from puzzlesat.registry import families
 from puzzlesat.cli.arguments import seconds_argument
+from puzzlesat.cli.batching import jobs_argument, memory_argument
 from puzzlesat.cli.bench import data_folder_argument
 
 # The benchmarks the report expects (a missing one is named as missing): one module per family of
@@ -41,7 +54,9 @@ from puzzlesat.cli.bench import data_folder_argument
 # any other module in this folder, found by its file name.
 EXTRA = ("numberlink_vs_search", "generators", "roller_generate")
 EXPECTED = tuple(family.name for family in families()) + EXTRA
-NOT_BENCHMARKS = ("__init__", "__main__", "report", "batch")  # (batch: the engine's own run, python -m benchmarks.batch)
+NOT_BENCHMARKS = ("__init__", "__main__", "report", "batch", "numberlink_peer", "numberlink_unseen", "reproducible")
+# (their own runs: batch needs 2 cores to itself, numberlink_peer a peer binary, numberlink_unseen
+# minutes of 10 s puzzles, reproducible busy processes beside it)
 MODULES = EXPECTED + tuple(sorted(
     path.stem for path in Path(__file__).resolve().parent.glob("*.py")
     if path.stem not in EXPECTED and path.stem not in NOT_BENCHMARKS and not path.stem.startswith("_")
@@ -53,21 +68,6 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results" / "latest" if (ROOT / "pyproject.t
 DEFAULT_LIMIT = 10.0
 QUICK_LIMIT = 2.0
 QUICK_BUDGET = 420.0  # wall seconds per module in --quick (a module past it is stopped, its rows kept)
-
-
-def load_module(name: str) -> tuple[Any | None, str | None]:
-    """The benchmark module ``benchmarks.<name>`` and None, or None and why it is missing."""
-    try:
-        module = importlib.import_module(f"benchmarks.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"benchmarks.{name}",):
-            return None, "not written yet (no module)"
-        return None, f"cannot import: {exc}"
-    except Exception as exc:  # a module that breaks on import must not stop the others
-        return None, f"cannot import: {type(exc).__name__}: {exc}"
-    if not callable(getattr(module, "run", None)):
-        return None, "has no run(*, time_limit, quick) function"
-    return module, None
 
 
 def normalise(row: dict[str, Any], module: str, time_limit: float) -> dict[str, Any]:
@@ -96,19 +96,11 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-class ModuleMissing(Exception):
-    """The benchmark module is not there or cannot be imported."""
-
-
-class ModuleFailed(Exception):
-    """The benchmark module raised (or its process died) part way."""
-
-
 class BudgetSpent(Exception):
     """The module ran past its wall-clock budget and was stopped."""
 
 
-def rows_in_process(name: str, *, time_limit: float, quick: bool, budget: float | None) -> Iterator[dict[str, Any]]:
+def rows_in_process(name: str, *, time_limit: float, quick: bool, budget: float | None, **_: Any) -> Iterator[dict[str, Any]]:
     """The module's rows, run in this process (the budget is checked between rows only)."""
     module, why = load_module(name)
     if module is None:
@@ -125,12 +117,14 @@ def rows_in_process(name: str, *, time_limit: float, quick: bool, budget: float 
         raise ModuleFailed(traceback.format_exception_only(type(exc), exc)[-1].strip()) from exc
 
 
-def rows_in_child(name: str, *, time_limit: float, quick: bool, budget: float | None) -> Iterator[dict[str, Any]]:
+def rows_in_child(name: str, *, time_limit: float, quick: bool, budget: float | None,
+                  memory_limit: int | None = None) -> Iterator[dict[str, Any]]:
     """The module's rows, run in a child process that is stopped when the budget is spent, so a
     module stuck inside one instance cannot hold up the others (rows come over a pipe as JSON)."""
     if importlib.util.find_spec(f"benchmarks.{name}") is None:
         raise ModuleMissing("not written yet (no module)")
     command = [sys.executable, "-m", "benchmarks", "--child", name, "--time-limit", repr(time_limit)] + (["--quick"] if quick else [])
+    command += [] if memory_limit is None else ["--memory-limit", str(memory_limit)]
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
@@ -173,9 +167,10 @@ def rows_in_child(name: str, *, time_limit: float, quick: bool, budget: float | 
             child.wait()
 
 
-def child_main(name: str, time_limit: float, quick: bool) -> int:
+def child_main(name: str, time_limit: float, quick: bool, memory_limit: int | None = None) -> int:
     """``--child``: run one module and write its rows to stdout as JSON lines (everything the
-    module prints goes to stderr instead)."""
+    module prints goes to stderr instead), under ``memory_limit`` bytes."""
+    limit_this_process(memory_limit)
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr
 
@@ -208,28 +203,33 @@ def run_all(
     echo=print,
     isolate: bool = False,
     budget: float | None = None,
+    workers: int | None = None,
+    memory_limit: int | None = None,
 ) -> dict[str, Any]:
     """Run ``modules`` in turn (each in its own process when ``isolate``, stopped after
-    ``budget`` seconds), appending rows to ``out/rows.jsonl`` as they come; returns the run's
+    ``budget`` seconds; or, with ``workers``, their cases through the batch engine:
+    :class:`EngineRows`), appending rows to ``out/rows.jsonl`` as they come; returns the run's
     notes (missing modules, failures, budgets spent, interruption), which the report prints."""
     out.mkdir(parents=True, exist_ok=True)
     rows_path = out / "rows.jsonl"
     notes: dict[str, Any] = {"time_limit": time_limit, "quick": quick, "missing": {}, "failed": {}, "stopped": {},
                              "interrupted": False, "module_budget": budget, "empty": [],
                              "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "modules": [], **provenance(),
-                             "gauge_start_s": machine_gauge(), "data": data_note()}
+                             "gauge_start_s": machine_gauge(), "data": data_note(), "workers": workers}
     for family in notes["data"]["absent"]:
         echo(f"[bench] public {family} data absent under {notes['data']['folder']}: its sets are not measured "
              f"(give the folder with --data DIR or ${DATA_VARIABLE})")
-    source = rows_in_child if isolate else rows_in_process
-    with rows_path.open("w", encoding="utf-8") as sink:
+    engine = None if workers is None else EngineRows(modules := list(modules), time_limit=time_limit, quick=quick,
+                                                      budget=budget, workers=workers, memory_limit=memory_limit)
+    source = engine.source if engine is not None else rows_in_child if isolate else rows_in_process
+    with rows_path.open("w", encoding="utf-8") as sink, contextlib.closing(engine) if engine else contextlib.nullcontext():
         for name in modules:
             echo(f"[bench] benchmarks.{name}: starting (time limit {time_limit:g} s per method{', quick' if quick else ''}"
                  f"{f', budget {budget:g} s' if budget else ''})")
             started = time.perf_counter()
             count = 0
             try:
-                for row in source(name, time_limit=time_limit, quick=quick, budget=budget):
+                for row in source(name, time_limit=time_limit, quick=quick, budget=budget, memory_limit=memory_limit):
                     row = normalise(dict(row), name, time_limit)
                     sink.write(json.dumps(_jsonable(row)) + "\n")
                     sink.flush()
@@ -257,7 +257,8 @@ def run_all(
             notes["modules"].append(name)
             if not count:  # (a family's public data sets absent: the module says so on the console)
                 notes["empty"].append(name)
-            echo(f"[bench] benchmarks.{name}: {count} rows in {time.perf_counter() - started:.1f} s")
+            spent = f"{time.perf_counter() - started:.1f} s" if engine is None else f"{engine.seconds.get(name, 0.0):.1f} s of its jobs"
+            echo(f"[bench] benchmarks.{name}: {count} rows in {spent}")
     notes["gauge_end_s"] = machine_gauge()
     (out / "run.json").write_text(json.dumps(notes, indent=2) + "\n", encoding="utf-8")
     return notes
@@ -283,7 +284,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S",
                         help=f"wall seconds per module before it is stopped, its rows kept (default: none; {QUICK_BUDGET:g} with --quick)")
     parser.add_argument("--in-process", action="store_true", help="run modules in this process (no budget enforcement; for debugging)")
+    add_engine_arguments(parser)
     parser.add_argument("--data", type=data_folder_argument, default=None, metavar="DIR", help=DATA_HELP)
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """``-j N`` and ``--memory-limit SIZE``, as ``puzzlesat bench`` has them."""
+    parser.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
+                        help="run the modules' cases through the batch engine on N worker processes (0: one per core), "
+                             "rows in order (default: each module in a process of its own, one after another)")
+    parser.add_argument("--memory-limit", type=memory_argument, default=default_memory_limit(), metavar="SIZE",
+                        help="memory each module's process (with -j: each worker) may take, e.g. 500M, 2G, or none "
+                             f"(default: {DEFAULT_SHARE:.0%}".replace("%", "%%") + " of physical memory)")
 
 
 DATA_HELP = (f"the public data sets' folder (one folder per family inside: numberlink/, roller/); default ${DATA_VARIABLE}, "
@@ -299,7 +311,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         os.environ[DATA_VARIABLE] = str(args.data)
     if budget is None and args.quick:
         budget = QUICK_BUDGET
-    notes = run_all(modules, time_limit=time_limit, quick=args.quick, out=out, isolate=not getattr(args, "in_process", False), budget=budget)
+    notes = run_all(modules, time_limit=time_limit, quick=args.quick, out=out, isolate=not getattr(args, "in_process", False),
+                    budget=budget, workers=getattr(args, "jobs", None), memory_limit=getattr(args, "memory_limit", None))
     report = write_report(out / "rows.jsonl", out, notes=notes)
     print(f"[bench] report: {report}")
     if notes["missing"]:
@@ -318,8 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         child.add_argument("--child", required=True)
         child.add_argument("--time-limit", type=seconds_argument, required=True)
         child.add_argument("--quick", action="store_true")
+        child.add_argument("--memory-limit", type=int, default=None)
         options = child.parse_args(argv)
-        return child_main(options.child, options.time_limit, options.quick)
+        return child_main(options.child, options.time_limit, options.quick, options.memory_limit)
     return run_from_args(build_parser().parse_args(argv))
 
 

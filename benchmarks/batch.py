@@ -4,9 +4,14 @@ on localhost, store writes per second, and the time to resume a finished store.
     python -m benchmarks.batch                     # prints the table
     python -m benchmarks.batch --json batch.jsonl  # and writes the rows
 
-- **throughput**: 200 12x12 Numberlink puzzles (generated once with fixed seeds through the
-  engine, cached in the temp folder) verified with ``workers=1`` and ``workers=2``; target:
-  ``-j 2`` at least 1.7x one worker on 2 cores.
+- **throughput**: three sets, each generated once with fixed seeds through the engine (cached
+  in the temp folder), verified with ``workers=1`` and ``workers=2`` in four chunks that take
+  turns (so the two see the same drift of a shared machine's load); target: ``-j 2`` at least
+  1.7x one worker on 2 cores. ``numberlink``: 200 12x12 puzzles; ``roller``: the Roller example
+  set scaled up by generation (``--set-size`` puzzles, default 200, at the sizes of the example
+  puzzles in turn); ``swap``: the same for the Swap example set (the settings its generated
+  example files were made with: easy match, medium cluster, hard match, expert match, expert
+  cluster).
 - **dask overhead**: 400 jobs that do no work (a job holding a read error returns its record
   at once) through a local Dask cluster of 2 worker processes: wall seconds per job; target at
   most 20 ms.
@@ -14,8 +19,11 @@ on localhost, store writes per second, and the time to resume a finished store.
 - **resume**: a store holding the records of 10,000 jobs, run again: nothing runs, every
   record comes from the store; target under 2 s.
 - **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes generated and
-  then verified (from their pack entries) through the engine into a store: throughput per
-  worker and the engine's overhead per job (``wall x workers - the jobs' own seconds``, per job).
+  then verified (from their pack entries) through the engine into a store, each job under a
+  time limit of 10 s: throughput per worker and the engine's overhead per job (``wall x
+  workers - the jobs' own seconds``, per job); then the time to resume the store (every
+  finished job of both phases run again: nothing runs) and its throughput (the run's own
+  records written again, one committed row each, into a new store).
 
 This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to itself).
 """
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -37,17 +46,50 @@ from puzzlesat.batch import Job, Store, jobs_from_text, run
 PUZZLES = 200
 SIZE = (12, 12)
 CACHE = Path(tempfile.gettempdir()) / "puzzlesat-bench-batch"
+# the settings the generated Swap example files were made with (their first comment line)
+SWAP_EXAMPLES = ({"difficulty": "easy", "goal": "match"}, {"difficulty": "medium", "goal": "cluster"},
+                 {"difficulty": "hard", "goal": "match"}, {"difficulty": "expert", "goal": "match"},
+                 {"difficulty": "expert", "goal": "cluster"})
+SCALED_LIMIT = 60.0  # seconds per job of the scaled example sets (as --time-limit 60)
+SCALE_LIMIT = 10.0  # seconds per job of the scale run: a Swap draw at the default difficulty may take minutes to certify
 
 
-def generated_set(workers: int) -> Path:
-    """The 200 12x12 puzzles as a pack (native text, blank lines between), made once."""
-    path = CACHE / f"numberlink-{SIZE[0]}x{SIZE[1]}-{PUZZLES}.txt"
+def roller_sizes() -> list[tuple[int, int]]:
+    """The sizes of the Roller example puzzles (examples/roller, package data), in file order."""
+    from importlib import resources
+
+    from puzzlesat.registry import get_family
+
+    family = get_family("roller")
+    files = sorted((item for item in (resources.files("puzzlesat") / "examples" / "roller").iterdir()
+                    if item.name.endswith(".roller")), key=lambda item: item.name)
+    return [(level.width, level.height) for item in files
+            for level in family.load(item.read_text(), source=item.name, fmt=None, options=family.defaults())]
+
+
+def set_plans(count: int) -> dict[str, list[tuple[tuple[int, int] | None, dict[str, Any]]]]:
+    """Per set, ``count`` (size, options) to generate with seeds 0, 1, ..."""
+    sizes = roller_sizes()
+    return {"numberlink": [(SIZE, {})] * count,
+            "roller": [(sizes[n % len(sizes)], {}) for n in range(count)],
+            "swap": [(None, SWAP_EXAMPLES[n % len(SWAP_EXAMPLES)]) for n in range(count)]}
+
+
+def generated_set(name: str, count: int, workers: int) -> list[str]:
+    """The set's ``count`` puzzles as their pack entries, generated once (cached as JSON)."""
+    path = CACHE / f"{name}-{count}.json"
     if not path.exists():
-        jobs = [Job.generate("numberlink", SIZE, seed=seed, index=seed) for seed in range(PUZZLES)]
-        texts = [record["puzzle"] for record in run(jobs, workers=workers) if record["status"] == "generated"]
+        jobs = [Job.generate(name, size, seed=seed, index=seed, options=options, time_limit=SCALED_LIMIT)
+                for seed, (size, options) in enumerate(set_plans(count)[name])]
+        entries = [record["pack_entry"] for record in run(jobs, workers=workers) if record["status"] == "generated"]
         CACHE.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n\n".join(text.strip() for text in texts) + "\n")
-    return path
+        path.write_text(json.dumps(entries))
+    return json.loads(path.read_text())
+
+
+def verify_jobs(name: str, entries: list[str]) -> list[Job]:
+    return [job for index, entry in enumerate(entries)
+            for job in jobs_from_text(entry, verb="verify", source=f"{name}#{index}", family=name, time_limit=SCALED_LIMIT)]
 
 
 def timed(jobs: list[Job], **how: Any) -> tuple[float, list[dict[str, Any]]]:
@@ -56,15 +98,27 @@ def timed(jobs: list[Job], **how: Any) -> tuple[float, list[dict[str, Any]]]:
     return time.perf_counter() - started, records
 
 
-def throughput(workers: int) -> Iterator[dict[str, Any]]:
-    path = generated_set(workers)
-    jobs = list(jobs_from_text(path.read_text(), verb="verify", source=str(path), family="numberlink"))
-    single, records = timed(jobs, workers=1)
-    yield {"measure": "throughput", "workers": 1, "jobs": len(jobs), "seconds": round(single, 3),
-           "per_second": round(len(jobs) / single, 1), "statuses": _statuses(records)}
-    double, records = timed(jobs, workers=workers)
-    yield {"measure": "throughput", "workers": workers, "jobs": len(jobs), "seconds": round(double, 3),
-           "per_second": round(len(jobs) / double, 1), "speedup": round(single / double, 2), "statuses": _statuses(records)}
+CHUNKS = 4  # the throughput runs alternate between one and more workers, chunk by chunk
+
+
+def throughput(workers: int, count: int, sets: tuple[str, ...] = ("numberlink", "roller", "swap")) -> Iterator[dict[str, Any]]:
+    """Each set verified with one worker and with ``workers``, in CHUNKS chunks that take turns
+    (1 then N, N then 1, ...): on a shared machine whose load drifts, the two see the same drift."""
+    for name in sets:
+        jobs = verify_jobs(name, generated_set(name, PUZZLES if name == "numberlink" else count, workers))
+        spent = {1: 0.0, workers: 0.0}
+        records: dict[int, list[dict[str, Any]]] = {1: [], workers: []}
+        size = -(-len(jobs) // CHUNKS)
+        for chunk in range(CHUNKS):
+            part = jobs[chunk * size:(chunk + 1) * size]
+            for how in ((1, workers) if chunk % 2 == 0 else (workers, 1)):
+                seconds, made = timed(part, workers=how)
+                spent[how] += seconds
+                records[how] += made
+        for how in (1, workers):
+            yield {"measure": "throughput", "set": name, "workers": how, "jobs": len(jobs), "seconds": round(spent[how], 3),
+                   "per_second": round(len(jobs) / spent[how], 1), "statuses": _statuses(records[how]),
+                   **({"speedup": round(spent[1] / spent[how], 2)} if how != 1 else {})}
 
 
 def idle_jobs(count: int) -> list[Job]:
@@ -106,23 +160,37 @@ MIX = (("numberlink", (7, 7)), ("numberlink", (10, 10)), ("roller", (6, 6)), ("r
 
 def scale(count: int, workers: int, folder: Path) -> Iterator[dict[str, Any]]:
     store = folder / "scale.sqlite"
-    made = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n) for n in range(count)
+    jobs = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n, time_limit=SCALE_LIMIT) for n in range(count)
             for family, size in [MIX[n % len(MIX)]]]
-    generated: list[dict[str, Any]] = []
+    done: list[tuple[Job, dict[str, Any]]] = []  # every (job, record) of both phases
     for phase in ("generate", "verify"):
         if phase == "verify":
-            made = [job for record in generated for job in jobs_from_text(
-                record["pack_entry"], verb="verify", source=f"{record['family']}-mix#{record['index']}", family=record["family"])]
-        seconds, records = timed(made, workers=workers, store=store, ordered=False)
+            jobs = [job for _, record in done if record["status"] == "generated" for job in jobs_from_text(
+                record["pack_entry"], verb="verify", source=f"{record['family']}-mix#{record['index']}", family=record["family"],
+                time_limit=SCALE_LIMIT)]
+        seconds, records = timed(jobs, workers=workers, store=store)
+        done += zip(jobs, records)
         own = sum(float(r.get("seconds") or 0) for r in records)
         yield {"measure": f"scale {phase}", "workers": workers, "jobs": len(records), "seconds": round(seconds, 2),
-               "per_second": round(len(records) / seconds, 1), "per_worker_per_second": round(len(records) / seconds / workers, 1),
+               "per_second": round(len(records) / seconds, 1), "per_worker_per_second": round(len(records) / seconds / workers, 2),
+               "worker_seconds_per_job": round(seconds * workers / max(1, len(records)), 3),
+               "own_seconds_per_job": round(own / max(1, len(records)), 3),
                "overhead_ms_per_job": round(1000 * max(0.0, seconds * workers - own) / max(1, len(records)), 2),
-               "statuses": _statuses(records)}
-        if phase == "generate":
-            generated = [r for r in records if r["status"] == "generated"]
-    with Store(store) as opened:
-        yield {"measure": "scale store", "jobs": len(opened), "bytes": os.path.getsize(store)}
+               "statuses": _statuses(records), "first_error": next((r["error"] for r in records if r["status"] == "error"), None)}
+    seen: list[Any] = []  # (resumed: every finished job again; an error record is not finished, a rerun runs it)
+    finished = [job for job, record in done if record["status"] != "error"]
+    seconds, _ = timed(finished, workers=workers, store=store, on_progress=seen.append)
+    yield {"measure": "scale resume", "workers": workers, "jobs": len(finished), "seconds": round(seconds, 3),
+           "resumed": seen[-1].resumed if seen else 0, "ran": seen[-1].ran if seen else 0}
+    copy = folder / "scale-copy.sqlite"  # (the store's throughput on the run's own records, answers included)
+    with Store(copy) as fresh:
+        started = time.perf_counter()
+        for job, record in done:
+            fresh.put(job, record)
+        seconds = time.perf_counter() - started
+        stored = len(fresh)
+    yield {"measure": "scale store", "records": stored, "seconds": round(seconds, 3), "per_second": round(stored / seconds),
+           "bytes": os.path.getsize(store), "bytes_per_record": round(os.path.getsize(store) / max(1, stored))}
 
 
 def _statuses(records: list[dict[str, Any]]) -> dict[str, int]:
@@ -143,15 +211,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="workers of the parallel runs (default 2)")
     parser.add_argument("--scale", type=int, default=0, metavar="N", help="also generate and verify N mixed puzzles (e.g. 10000)")
     parser.add_argument("--only-scale", action="store_true", help="with --scale: that measure alone")
+    parser.add_argument("--set-size", type=int, default=PUZZLES, metavar="N",
+                        help=f"puzzles of the scaled Roller and Swap example sets (default {PUZZLES})")
     args = parser.parse_args(argv)
     with RowWriter(args.json) as rows, tempfile.TemporaryDirectory() as folder:
-        measures = [throughput(args.workers), store_writes(Path(folder))]
+        measures = [throughput(args.workers, args.set_size), store_writes(Path(folder))]
         if importlib.util.find_spec("distributed") is None:
             print("dask overhead: not measured (pip install 'puzzlesat[cluster]')", file=sys.stderr)
         else:
             measures.insert(1, dask_overhead(args.workers))
         if args.scale:
-            measures = [scale(args.scale, args.workers, Path(folder))] + ([] if args.only_scale else measures)
+            measures = ([] if args.only_scale else measures) + [scale(args.scale, args.workers, Path(folder))]
         for measure in measures:
             for row in measure:
                 rows.write(row)

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import JSON_HELP, data_folder, json_path, print_rows
+from benchmarks import JSON_HELP, Case, data_folder, json_path, print_rows, rows_of
 from puzzlesat.numberlink import formats, multilayer
 from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.numberlink.solve import DEFAULT_SOLVER, count
@@ -153,6 +153,19 @@ def run(
     huge: bool = True,
 ) -> Iterator[dict[str, Any]]:
     """Yield one row per (rules, puzzle) as soon as it is measured."""
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, rules=rules, sets=sets, solver=solver, huge=huge))
+
+
+def row_cases(
+    *,
+    time_limit: float | None = 10.0,
+    quick: bool = False,
+    rules: str = "all",
+    sets: Sequence[str] | None = None,
+    solver: str = DEFAULT_SOLVER,
+    huge: bool = True,
+) -> Iterator[Case]:
+    """One case per (rules, puzzle): its row (a huge board's in a child process of its own)."""
     rule_names = list(RULE_SETS) if rules == "all" else [rules]
     said_absent: set[str] = set()  # (a set is named once, not once per rule set)
     for rules_name in rule_names:
@@ -166,11 +179,13 @@ def run(
             if quick:
                 puzzles = [(n, p) for n, p in puzzles if _cells(p) <= HUGE_CELLS][:QUICK_PUZZLES]
             for index, (instance, puzzle) in enumerate(puzzles):
+                named = {"set_name": set_name, "instance": instance, "rules_name": rules_name, "time_limit": time_limit,
+                         "solver": solver}
                 if _cells(puzzle) > HUGE_CELLS:
                     if huge:
-                        yield _measure_in_child(set_name, instance, index, rules_name, time_limit=time_limit, solver=solver)
+                        yield _measure_in_child, {**named, "index": index}
                     continue
-                yield measure(set_name, instance, puzzle, rules_name, time_limit=time_limit, solver=solver)
+                yield measure, {**named, "puzzle": puzzle}
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -390,6 +390,9 @@ def render_report(rows: list[dict[str, Any]], out: Path, *, notes: dict[str, Any
         lines.append(f"- {gauge_line(notes['gauge_start_s'], notes.get('gauge_end_s'))}: compare runs by it, as this "
                      "machine's speed may change from day to day")
     lines.append(f"- time limit per instance and method: {default_limit:g} s" + (" (quick run)" if notes.get("quick") else ""))
+    if isinstance(notes.get("workers"), int):
+        lines.append(f"- rows measured through the batch engine, -j {notes['workers']} (0: one worker per core): rows measured "
+                     "side by side share the cores, so their seconds are slower than alone")
     per_method = sorted({(method_name(r), limit_of(r, -1.0)) for r in rows if limit_of(r, -1.0) not in (-1.0, default_limit)})
     if per_method:
         lines.append("- other limits, per method: " + ", ".join(f"{name} {limit:g} s" for name, limit in per_method)

@@ -26,7 +26,7 @@ import time
 from collections import defaultdict
 from typing import Any, Iterator, Sequence
 
-from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, data_folder, json_path, load_solver_libraries
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, Case, RowWriter, data_folder, json_path, load_solver_libraries, rows_of
 from puzzlesat.results import Status
 from puzzlesat.roller.formats import read, read_answers, with_answers
 from puzzlesat.roller.model import Level
@@ -153,9 +153,16 @@ def dfs_seconds(time_limit: float, dfs_limit: float | None) -> float:
 def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
         sets: Sequence[str] | None = None, dfs_limit: float | None = None,
         method_limits: dict[str, float] | None = None) -> Iterator[dict[str, Any]]:
-    """Rows (see module doc), one per (level, method), yielded as soon as each is measured.
+    """Rows (see module doc), one per (level, method), yielded as soon as each level is measured.
     ``method_limits`` overrides the per-level limit of named methods."""
-    load_solver_libraries()
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets, dfs_limit=dfs_limit,
+                             method_limits=method_limits))
+
+
+def row_cases(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None = None,
+          sets: Sequence[str] | None = None, dfs_limit: float | None = None,
+          method_limits: dict[str, float] | None = None) -> Iterator[Case]:
+    """One case per level: its rows, one per method (:func:`measure_level`)."""
     methods = list(methods or METHODS)
     limits = {m: time_limit for m in methods}
     limits["dfs"] = dfs_seconds(time_limit, dfs_limit)
@@ -167,8 +174,13 @@ def run(*, time_limit: float, quick: bool = False, methods: Sequence[str] | None
         if quick:
             levels = levels[:QUICK_LEVELS]
         for level in levels:
-            for method in methods:
-                yield measure(level, set_name, method, limits[method])
+            yield measure_level, {"level": level, "set_name": set_name, "limits": {m: limits[m] for m in methods}}
+
+
+def measure_level(level: Level, set_name: str, limits: dict[str, float]) -> list[dict[str, Any]]:
+    """A level's rows: one per method of ``limits`` (method -> its time limit), in that order."""
+    load_solver_libraries()
+    return [measure(level, set_name, method, limit) for method, limit in limits.items()]
 
 
 def summary(rows: list[dict[str, Any]]) -> str:

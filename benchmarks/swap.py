@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, RowWriter, json_path, load_solver_libraries
+from benchmarks import INTERRUPTED, JSON_HELP, ROW_KEYS, Case, RowWriter, json_path, load_solver_libraries, rows_of
 from puzzlesat.results import Status
 from puzzlesat.swap import astar
 from puzzlesat.swap.generate import draw_level
@@ -82,27 +82,46 @@ def run(
     sets: Sequence[str] = tuple(SETS),
 ) -> Iterator[dict[str, Any]]:
     """One row per (level, method), yielded as soon as it is measured."""
-    load_solver_libraries()
+    yield from rows_of(row_cases(time_limit=time_limit, quick=quick, methods=methods, sets=sets))
+
+
+def row_cases(
+    *,
+    time_limit: float = DEFAULT_LIMIT,
+    quick: bool = False,
+    methods: Sequence[str] = ("exact", "astar"),
+    sets: Sequence[str] = tuple(SETS),
+) -> Iterator[Case]:
+    """One case per level: its rows, one per method (:func:`measure_level`)."""
     for set_name in sets:
         count = QUICK_LEVELS[set_name] if quick else SETS[set_name][0]
         for index, level in enumerate(load_set(set_name, count)):
-            proven: int | None = None
-            # the baseline last, whatever the order asked: its excess needs the level's proven minimum
-            for method in sorted(methods, key=lambda method: method == "astar"):
-                started = time.perf_counter()
-                if method == "astar":
-                    result = astar.solve(level, time_limit=time_limit)
-                else:
-                    result = solve(level, method=None if method == "exact" else method, time_limit=time_limit)
-                row = _row(set_name, index, level, method, result, time.perf_counter() - started, time_limit)
-                if row["optimal"] and row["moves"] is not None:
-                    proven = row["moves"] if proven is None else proven
-                    assert proven == row["moves"], f"exact methods disagree on {row['instance']}"
-                if method == "astar":
-                    row["excess"] = None if (proven is None or row["moves"] is None) else row["moves"] - proven
-                    if proven is not None and row["moves"] is not None:
-                        assert row["moves"] >= proven, f"A* below the proven minimum on {row['instance']}"
-                yield row
+            yield measure_level, {"set_name": set_name, "index": index, "level": level, "methods": tuple(methods),
+                                  "time_limit": time_limit}
+
+
+def measure_level(set_name: str, index: int, level: Level, methods: Sequence[str], time_limit: float) -> list[dict[str, Any]]:
+    """A level's rows, one per method; the A* baseline last, whatever the order asked: its
+    excess needs the level's proven minimum."""
+    load_solver_libraries()
+    rows = []
+    proven: int | None = None
+    for method in sorted(methods, key=lambda method: method == "astar"):
+        started = time.perf_counter()
+        if method == "astar":
+            result = astar.solve(level, time_limit=time_limit)
+        else:
+            result = solve(level, method=None if method == "exact" else method, time_limit=time_limit)
+        row = _row(set_name, index, level, method, result, time.perf_counter() - started, time_limit)
+        if row["optimal"] and row["moves"] is not None:
+            proven = row["moves"] if proven is None else proven
+            assert proven == row["moves"], f"exact methods disagree on {row['instance']}"
+        if method == "astar":
+            row["excess"] = None if (proven is None or row["moves"] is None) else row["moves"] - proven
+            if proven is not None and row["moves"] is not None:
+                assert row["moves"] >= proven, f"A* below the proven minimum on {row['instance']}"
+        rows.append(row)
+    return rows
 
 
 def summary(rows: list[dict[str, Any]], time_limit: float) -> str:

@@ -122,7 +122,7 @@ def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypa
     the child process at the budget and says so in the notes and the report."""
     package = tmp_path / "pkg"
     (package / "benchmarks").mkdir(parents=True)
-    for name in ("__init__.py", "__main__.py", "report.py"):
+    for name in ("__init__.py", "__main__.py", "_engine.py", "report.py"):
         (package / "benchmarks" / name).write_text((runner.ROOT / "benchmarks" / name).read_text())
     (package / "benchmarks" / "hangs.py").write_text(
         "import time\n"
@@ -579,3 +579,77 @@ def test_bench_data_option_is_where_the_modules_read(monkeypatch, tmp_path) -> N
     assert "**public data absent**: no roller sets under" in (out / "report.md").read_text()
     with pytest.raises(SystemExit):
         puzzlesat_main(["bench", "--only", "reads", "--data", str(tmp_path / "nowhere")])
+
+
+def _count_case(text: str, time_limit: float) -> dict:
+    """A stand-in case that does real work: one small Numberlink board counted up to two."""
+    from puzzlesat.numberlink import count, parse
+
+    result = count(parse(text), limit=2, time_limit=time_limit)
+    return {**row("sat", text.replace("\n", "/"), "solved" if result.count else "unsatisfiable", 0.01), "unique": result.unique}
+
+
+def _probe_case() -> list:
+    """Where it ran: the process and the memory limit set on it."""
+    import os
+
+    from puzzlesat.memory import current_limit
+
+    return [{**row("probe", "where", "solved", 0.0), "pid": os.getpid(), "limit": current_limit()}]
+
+
+BOARDS = ("A.A\nB.B", "A..\n...\n..A", "AB\nBA", "A.B\n...\nB.A", "ABC\n...\nABC")
+
+
+@pytest.fixture
+def cased_module(monkeypatch):
+    """benchmarks.cased: its work listed as cases (a row each, and one giving a list of rows)."""
+    from benchmarks import rows_of
+
+    module = types.ModuleType("benchmarks.cased")
+    module.row_cases = lambda *, time_limit, quick: iter([(_count_case, {"text": text, "time_limit": time_limit}) for text in BOARDS]
+                                                     + [(_probe_case, {})])
+    module.run = lambda *, time_limit, quick=False: rows_of(module.row_cases(time_limit=time_limit, quick=quick))
+    monkeypatch.setitem(sys.modules, "benchmarks.cased", module)
+    return module
+
+
+def test_bench_jobs_run_the_rows_through_the_batch_engine_in_order(cased_module, fake_module, monkeypatch, tmp_path) -> None:
+    """-j 2 and -j 1 give the same rows in the same order (a module's cases, then a module with
+    none as one job, whose failure keeps its rows); the workers are other processes, under
+    --memory-limit."""
+    import os
+
+    monkeypatch.setattr(runner, "MODULES", ("cased", "fake", "not_there"))
+    verdicts, notes = {}, {}
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        status = puzzlesat_main(["bench", "--quick", "--time-limit", "1.5", "-j", workers, "--memory-limit", "1G",
+                                 "--only", "cased", "fake", "not_there", "--out", str(out)])
+        assert status == 1  # (the stand-in module fake fails part way)
+        notes[workers] = json.loads((out / "run.json").read_text())
+        rows = load_rows(out / "rows.jsonl")
+        verdicts[workers] = [(r["module"], r["instance"], r["method"], r["status"], r.get("unique")) for r in rows]
+        probe = next(r for r in rows if r["method"] == "probe")
+        assert probe["limit"] == 2**30 and (probe["pid"] != os.getpid()) == (workers == "2")
+    assert verdicts["1"] == verdicts["2"]
+    assert [v[1] for v in verdicts["2"]] == [b.replace("\n", "/") for b in BOARDS] + ["where", "a", "b", "a"]
+    assert [v[3:] for v in verdicts["2"][:5]] == [("solved", True), ("solved", False), ("unsatisfiable", False),
+                                                  ("unsatisfiable", False), ("solved", True)]
+    assert "-j 2 (0: one worker per core)" in (tmp_path / "2" / "report.md").read_text()
+    for found in notes.values():
+        assert found["workers"] in (1, 2) and "disk on fire" in found["failed"]["fake"] and "after 3 rows" in found["failed"]["fake"]
+        assert found["missing"] == {"not_there": "not written yet (no module)"} and found["modules"] == ["cased", "fake"]
+
+
+def test_the_scale_benchmark_runs_end_to_end_and_its_resume_runs_nothing(tmp_path) -> None:
+    """benchmarks.batch --scale N on the first four of its mix (Numberlink and Roller, cheap):
+    every puzzle generated, then verified from its pack entry, into one store; run again, the
+    finished jobs all come from the store; their records written again make a store as large."""
+    from benchmarks import batch
+
+    rows = {row["measure"]: row for row in batch.scale(4, 2, tmp_path)}
+    assert rows["scale generate"]["statuses"] == {"generated": 4} and rows["scale verify"]["statuses"] == {"solved": 4}
+    assert rows["scale generate"]["overhead_ms_per_job"] >= 0 and rows["scale verify"]["per_worker_per_second"] > 0
+    assert (rows["scale resume"]["jobs"], rows["scale resume"]["resumed"], rows["scale resume"]["ran"]) == (8, 8, 0)
+    assert rows["scale store"]["records"] == 8 and rows["scale store"]["per_second"] > 0

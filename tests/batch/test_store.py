@@ -4,6 +4,7 @@ and a run killed (SIGKILL) at random moments loses nothing it finished and never
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 import signal
@@ -85,36 +86,86 @@ def test_a_file_that_is_not_a_store_is_refused(tmp_path) -> None:
         Store(path)
 
 
-WRITER = """
+WRITERS = """
+import os
 import sys
+import time
 from puzzlesat.batch import Job, run
-jobs = [Job.generate("numberlink", (4, 4), seed=n, source="pack", index=n, options={"method": "unionfind", "allow_multiple": True})
-        for n in range(int(sys.argv[2]))]
-for record in run(jobs, workers=2, store=sys.argv[1], ordered=False):
-    print(record["index"], flush=True)
+from puzzlesat.registry import families
+
+families()  # (what a pool loads before it forks its workers: each writer forked from here starts at once)
+
+
+def work(n):  # (a tiny job: the kills test the store, not the solvers)
+    time.sleep(0.01)
+    return {"n": n}
+
+
+path, count = sys.argv[1], int(sys.argv[2])
+while sys.stdin.readline():  # a writer per line: a process of its own, forked, that the test kills
+    pid = os.fork()
+    if pid == 0:
+        try:
+            jobs = [Job.call("__main__:work", {"n": n}, source="pack", index=n) for n in range(count)]
+            for record in run(jobs, workers=2, store=path, ordered=False):
+                print(record["index"], flush=True)
+        finally:
+            os._exit(0)
+    print("writer", pid, flush=True)
+    os.waitpid(pid, 0)
+    print("ended", flush=True)
 """
 
 
-KILLS = 10  # (each costs a process start; benchmarks/batch.py --kills runs more)
+KILLS = 20  # (the issue's number: each writer is forked from one process, so a kill costs no process start)
 
 
 def test_sigkill_at_random_moments_loses_nothing_finished(tmp_path) -> None:
+    """A run of tiny jobs on two workers into a store, killed (SIGKILL) 20 times: a third of
+    the kills land anywhere in its first 0.2 s (listing its jobs, opening the store, starting
+    its workers, the first writes), the others at a random moment after its first new record;
+    each run resumes the store the last one left."""
     path = str(tmp_path / "killed.sqlite")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     chance = random.Random(43)
     finished: set[int] = set()
-    for _ in range(KILLS):
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, path, "3000"], stdout=subprocess.PIPE, env=env, text=True)
-        time.sleep(chance.uniform(0.4, 1.8))  # (the first record comes after about 1 s)
-        writer.send_signal(signal.SIGKILL)
-        out, _ = writer.communicate(timeout=60)
-        finished |= {int(line) for line in out.split() if line.isdigit()}
+    writers = subprocess.Popen([sys.executable, "-c", WRITERS, path, "3000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               env=env, text=True)
+    assert writers.stdin is not None and writers.stdout is not None
+
+    def read_until(mark: str) -> str:  # (the records said before it are finished ones)
+        while True:
+            line = writers.stdout.readline()
+            assert line, "the writers' process ended"
+            if line.strip().isdigit():
+                finished.add(int(line))
+                if mark == "record":
+                    return line
+            elif line.startswith(mark):
+                return line
+
+    try:
+        for kill in range(KILLS):
+            writers.stdin.write("go\n")
+            writers.stdin.flush()
+            pid = int(read_until("writer").split()[1])
+            if kill % 3:
+                read_until("record")
+                time.sleep(chance.uniform(0.0, 0.1))
+            else:
+                time.sleep(chance.uniform(0.0, 0.2))
+            os.kill(pid, signal.SIGKILL)
+            read_until("ended")
+    finally:
+        writers.stdin.close()
+        writers.wait(timeout=60)
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        rows = db.execute("SELECT idx, status FROM results").fetchall()
-    indexes = [index for index, _ in rows]
+        rows = db.execute("SELECT idx, status, record FROM results").fetchall()
+    indexes = [index for index, _, _ in rows]
     assert len(indexes) == len(set(indexes))  # each finished job once
-    assert finished <= set(indexes) and len(finished) > 20  # every record yielded was stored
-    assert {status for _, status in rows} == {"generated"}
+    assert finished <= set(indexes) and len(finished) >= KILLS * 2 // 3  # every record yielded was stored
+    assert {status for _, status, _ in rows} == {"done"}
+    assert all(json.loads(record)["rows"] == [{"n": index}] for index, _, record in rows)  # whole records
     with Store(path) as store:  # and it opens as a store, resumable
         assert len(store) == len(rows)

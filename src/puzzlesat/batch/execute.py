@@ -10,14 +10,18 @@ stored (:meth:`puzzlesat.pack.PackWriter.add`).
 ('numberlink', 'generated', 3, None)
 >>> execute(Job("numberlink", "solve", error="x.nl: line 1: no puzzle"))["status"]
 'error'
+>>> called = execute(Job.call("textwrap:shorten", {"text": "one two three", "width": 9}, index=4))
+>>> called["status"], called["rows"], called["index"]
+('done', ['one [...]'], 4)
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 import traceback
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import PuzzlesatError
 from ..memory import REASON
@@ -69,6 +73,8 @@ def execute(job: Job) -> dict[str, Any]:
     :class:`MemoryError` (the process's memory limit reached) makes it :func:`memory_record`."""
     if job.error is not None:
         return error_record(job, job.error)
+    if job.verb == "call":
+        return called(job)
     start = time.perf_counter()
     try:
         family = get_family(job.family)
@@ -97,4 +103,27 @@ def execute(job: Job) -> dict[str, Any]:
     if job.verb != "generate":  # (a generated record's seconds are the generator's own)
         record["seconds"] = round(time.perf_counter() - start, 4)
     record.setdefault("seconds", round(time.perf_counter() - start, 4))
+    return record
+
+
+def called(job: Job) -> dict[str, Any]:
+    """The record of a call job (:meth:`Job.call`): what its function gave, as ``rows``; a
+    failure part way is an error record that keeps the rows given before it."""
+    start = time.perf_counter()
+    rows: list[Any] = []
+    try:
+        module, _, name = (job.function or "").partition(":")
+        given = getattr(importlib.import_module(module), name)(**dict(job.options))
+        for row in given if isinstance(given, (list, tuple, Iterator)) else [given]:  # (rows, or one)
+            rows.append(row)
+    except MemoryError:
+        record = memory_record(job, time.perf_counter() - start)
+    except Exception as exc:  # (a function's failure, whatever it is, ends its job only)
+        if os.environ.get("PUZZLESAT_DEBUG"):
+            raise
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        record = error_record(job, f"{job.function}: {detail}", time.perf_counter() - start)
+    else:
+        record = {**base_record(job), "status": "done", "error": None, "seconds": round(time.perf_counter() - start, 4)}
+    record["rows"] = rows
     return record

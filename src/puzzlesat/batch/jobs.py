@@ -17,6 +17,8 @@ False
 >>> gen = Job.generate("numberlink", (5, 5), seed=7, options={"method": "unionfind"})
 >>> gen.verb, gen.seed, gen.size, len(gen.key)
 ('generate', 7, (5, 5), 64)
+>>> Job.call("textwrap:shorten", {"text": "one two", "width": 5}).function
+'textwrap:shorten'
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from .. import __version__
 from ..errors import CannotExpress, ParseError
 from ..registry import Family, detect_family, get_family
 
-VERBS = ("solve", "verify", "generate")
+VERBS = ("solve", "verify", "generate", "call")  # (call: any named function, e.g. a benchmark's rows)
 
 
 def sorted_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
@@ -48,7 +50,8 @@ class Job:
     ``method``: the solving (or generating) method, None for the family's default;
     ``time_limit``: seconds for this job in its worker, None for none; ``answer``: a stated
     answer ``(source, text)`` for verify to check; ``error``: a puzzle that could not be read
-    (the job's record is an error record, nothing runs)."""
+    (the job's record is an error record, nothing runs); ``function``: a call job's
+    ``"module:name"``, called with ``options`` as its keyword arguments (:meth:`call`)."""
 
     family: str
     verb: str
@@ -63,14 +66,17 @@ class Job:
     time_limit: float | None = None
     answer: tuple[str | None, str] | None = None
     error: str | None = None
+    function: str | None = None
     puzzle: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.verb not in VERBS:
             raise ValueError(f"a job's verb is one of {', '.join(VERBS)}, not {self.verb!r}")
+        if (self.verb == "call") != (self.function is not None):
+            raise ValueError("a call job, and only a call job, names its function")
         if self.verb == "generate" and self.seed is None:
             raise ValueError("a generate job needs a seed")
-        if self.verb != "generate" and self.text is None and self.error is None and self.puzzle is None:
+        if self.verb in ("solve", "verify") and self.text is None and self.error is None and self.puzzle is None:
             raise ValueError(f"a {self.verb} job needs the puzzle's text (or, run in this process, the puzzle)")
 
     @classmethod
@@ -92,6 +98,17 @@ class Job:
         return cls(name, "generate", seed=seed, size=None if size is None else tuple(size), source=source, index=index,
                    options=sorted_options(options), method=method, time_limit=time_limit)
 
+    @classmethod
+    def call(cls, function: str, arguments: Mapping[str, Any] | None = None, *, family: str = "", source: str = "-",
+             index: int | None = 0, time_limit: float | None = None) -> "Job":
+        """The job of calling ``function`` (``"module:name"``, imported where the job runs) with
+        ``arguments`` as keyword arguments (plain data that pickles). It gives a row (a dict, say),
+        or a list or iterator of them, which the job's record holds as ``rows`` (those given before a
+        failure too); its status is "done", or "error". ``time_limit`` is not passed: it says
+        when a worker running the job may be stopped (as for any job)."""
+        return cls(family, "call", source=source, index=index, options=sorted_options(arguments), time_limit=time_limit,
+                   function=function)
+
     @property
     def key(self) -> str:
         """sha256 (hex) over what decides the record: family, verb, the puzzle's text (or seed
@@ -100,7 +117,8 @@ class Job:
         what = {"family": self.family, "verb": self.verb, "text": self.text, "fmt": self.fmt, "seed": self.seed,
                 "size": self.size, "answer": None if self.answer is None else self.answer[1], "error": self.error,
                 "options": [[name, value] for name, value in self.options], "method": self.method,
-                "time_limit": self.time_limit, "version": __version__}
+                "time_limit": self.time_limit, "version": __version__,
+                **({"function": self.function} if self.function is not None else {})}
         return hashlib.sha256(json.dumps(what, sort_keys=True, default=repr).encode()).hexdigest()
 
     def options_dict(self) -> dict[str, Any]:
