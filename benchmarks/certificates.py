@@ -2,6 +2,7 @@
 other SAT solvers.
 
     python -m benchmarks.certificates [--time-limit S] [--json PATH] [--quick]
+    python -m benchmarks.certificates --target [--sets janko houston ...] [--per-set N] [--json PATH]
 
 Part 1 (task ``certify+check``): a small sample per family (the bundled examples; with the public
 data present, the first janko puzzles under no-self-touch rules and the first starhermit levels):
@@ -14,6 +15,12 @@ Part 2 (task ``agreement``): 20 small boards per family (seeded), each exported 
 the rules, and the rules with the first answer blocked; Roller and Swap: at most K - 1 and at
 most K moves, K the proven minimum) and solved by CaDiCaL, Glucose 4 and MiniSat 2.2; a row
 per formula says whether the three verdicts agree.
+
+``--target`` (task ``target``, issue #44's Numberlink target) runs instead every public
+cover-all puzzle up to 40x20 (``TARGET_SETS``: janko, thomasahle inputs1-9, mzucker, Houston;
+``--sets`` some of them, ``--per-set N`` the first N of each) under no-self-touch rules: the
+uncertified uniqueness answer (``numberlink.is_unique``) timed, then certify + check; a row per
+puzzle, and a table per set of the sums and their ratio (the target: at most 3).
 """
 
 from __future__ import annotations
@@ -96,7 +103,7 @@ def _cells(size: str) -> int:
 def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float) -> dict[str, Any]:
     record = get_family(family)
     size = record.size_text(puzzle)
-    cells = eval(size.replace("x", "*")) if size.replace("x", "").isdigit() else 0
+    cells = _cells(size) if size.replace("x", "").isdigit() else 0
     with tempfile.TemporaryDirectory() as directory:
         started = time.perf_counter()
         result = certify(puzzle, family=family, options=options, time_limit=time_limit, directory=directory)
@@ -116,6 +123,60 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
                 reason=result.get("reason") or (check.reason if check else None),
                 certify_s=round(certify_s, 3), check_s=round(check_s, 3), solve_s=round(certify_s, 3),
                 seconds=round(certify_s + check_s, 3), verified=bool(check and check.confirmed), **sizes)
+
+
+TARGET_SETS = ("janko", *(f"thomasahle-inputs{i}" for i in range(1, 10)), "mzucker", "houston")
+TARGET_RATIO = 3.0  # certify + check within this many times the uncertified uniqueness time
+
+
+def fits_target(puzzle) -> bool:
+    """Boards up to 40x20 (either way round), one layer.
+
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> fits_target(Puzzle.from_rows(["A.A"])), fits_target(Puzzle.from_rows(["A" + "." * 39 + "A"] * 21))
+    (True, False)
+    """
+    w, h = getattr(puzzle, "width", 0), getattr(puzzle, "height", 0)
+    return not hasattr(puzzle, "layers") and ((w <= 40 and h <= 20) or (w <= 20 and h <= 40))
+
+
+def target_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+    """One row per puzzle of the target: ``uncertified_s`` (``numberlink.is_unique`` under
+    no-self-touch rules, with its verdict) beside ``certify_s`` and ``check_s``."""
+    from benchmarks import numberlink as nl_bench
+    from puzzlesat import numberlink
+    from puzzlesat.numberlink.model import Rules
+
+    for set_name in sets:
+        puzzles = [(name, p) for name, p in nl_bench.load_set(set_name) if fits_target(p)][:per_set]
+        if not puzzles:
+            print(f"{set_name}: no puzzles under {nl_bench.DATA} (data set absent), skipped", file=sys.stderr, flush=True)
+        for instance, puzzle in puzzles:
+            started = time.perf_counter()
+            said = numberlink.is_unique(puzzle, rules=Rules(no_self_touch=True), time_limit=time_limit)
+            uncertified_s = time.perf_counter() - started
+            row = measure_certificate("numberlink", set_name, instance, puzzle, {"no_self_touch": True}, time_limit)
+            row.update(task="target", uncertified_s=round(uncertified_s, 4),
+                       uncertified=said.uniqueness.value, ratio=round(row["seconds"] / max(uncertified_s, 1e-6), 2))
+            yield row
+
+
+def target_table(rows: list[dict[str, Any]]) -> str:
+    """Per set: puzzles, certified, confirmed, the sums of the uncertified uniqueness time and of
+    certify + check, and their ratio (the target: at most ``TARGET_RATIO``)."""
+    lines = ["| set | puzzles | certified | confirmed | uncertified s | certify s | check s | certify + check s | ratio | worst puzzle ratio |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    names = list(dict.fromkeys(r["set"] for r in rows))
+    for name in names + (["all"] if len(names) > 1 else []):
+        mine = [r for r in rows if name in ("all", r["set"])]
+        base = sum(r["uncertified_s"] for r in mine)
+        cert = sum(r["certify_s"] for r in mine)
+        check = sum(r["check_s"] for r in mine)
+        worst = max(mine, key=lambda r: r["ratio"])
+        lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {sum(r['verified'] for r in mine)} | "
+                     f"{base:.2f} | {cert:.2f} | {check:.2f} | {cert + check:.2f} | {(cert + check) / max(base, 1e-6):.1f} | "
+                     f"{worst['ratio']} ({worst['instance']}) |")
+    return "\n".join(lines)
 
 
 def verdicts(cnf) -> dict[str, bool]:
@@ -227,17 +288,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per certificate (default 60)")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"one puzzle per example file (boards up to {QUICK_CELLS} cells), 5 per public set, 5 boards per family")
+    parser.add_argument("--target", action="store_true", help="the Numberlink target instead: every public cover-all puzzle up to 40x20 "
+                        "under no-self-touch rules, certify + check against the uncertified uniqueness time")
+    parser.add_argument("--sets", nargs="+", choices=TARGET_SETS, metavar="SET", help=f"with --target: these sets only ({', '.join(TARGET_SETS)})")
+    parser.add_argument("--per-set", type=int, metavar="N", help="with --target: the first N puzzles of each set")
     args = parser.parse_args(argv)
+    if (args.sets or args.per_set) and not args.target:
+        parser.error("--sets and --per-set go with --target")
     rows: list[dict[str, Any]] = []
+    rows_of = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit)) if args.target else (
+        lambda: run(time_limit=args.time_limit, quick=args.quick))
+    show = target_table if args.target else table
     with RowWriter(args.json) as writer:
         try:
-            for row in run(time_limit=args.time_limit, quick=args.quick):
+            for row in rows_of():
                 rows.append(row)
                 writer.write(row)
         except KeyboardInterrupt:
-            print(table(rows))
+            print(show(rows))
             return INTERRUPTED
-    print(table(rows))
+    print(show(rows))
     print(writer.gauge_line())
     return 0
 

@@ -73,14 +73,33 @@ def _copy(directory: str, target) -> str:
     return str(target)
 
 
+def _proof_path(directory: str) -> str:
+    return os.path.join(directory, json.load(open(os.path.join(directory, "manifest.json")))["proof"])
+
+
 def test_a_tampered_proof_is_refused(written, tmp_path) -> None:
     copy = _copy(written["roller minimum"][0], tmp_path / "c")
-    with open(os.path.join(copy, "proof.drat")) as f:
+    with open(_proof_path(copy)) as f:
         lines = f.read().splitlines()
-    with open(os.path.join(copy, "proof.drat"), "w") as f:  # keep only the final empty clause
-        f.write("0\n")
+    with open(_proof_path(copy), "w") as f:  # keep only the final empty clause
+        f.write(lines[-1] + "\n")
     check = check_certificate(copy)
     assert len(lines) > 1 and not check.confirmed and "proof is refused" in check.reason
+
+
+@pytest.mark.parametrize("name", ["numberlink unique", "swap minimum"])
+def test_a_proof_with_a_lemma_changed_is_refused(written, tmp_path, name) -> None:
+    copy = _copy(written[name][0], tmp_path / "c")
+    with open(_proof_path(copy)) as f:
+        lines = f.read().splitlines()
+    tokens = lines[0].split()
+    end = tokens.index("0", 1)
+    for changed in (tokens[:end - 1] + tokens[end:],  # a literal dropped from the first lemma (a stronger claim)
+                    tokens[:end + 1] + tokens[end + 2:]):  # its first hint dropped
+        with open(_proof_path(copy), "w") as f:
+            f.write("\n".join([" ".join(changed)] + lines[1:]) + "\n")
+        check = check_certificate(copy)
+        assert end > 1 and not check.confirmed and "proof is refused" in check.reason, (changed, check.reason)
 
 
 def test_a_tampered_formula_is_refused(written, tmp_path) -> None:
@@ -128,8 +147,13 @@ def test_a_wrong_unique_claim_is_refused(written, tmp_path) -> None:
     manifest["claim"] = "unsolvable"
     json.dump(manifest, open(path, "w"))
     check = check_certificate(copy)
+    assert not check.confirmed and "blocks an answer" in check.reason
+    manifest["additions"] = [item for item in manifest["additions"] if item != ["answer"]]
+    json.dump(manifest, open(path, "w"))
+    check = check_certificate(copy)
     assert not check.confirmed and "not the puzzle's formula" in check.reason
-    manifest["claim"], manifest["answer"] = "unique", {"A": [[0, 0], [1, 0], [2, 0]], "B": [[0, 2], [2, 2]]}
+    manifest["claim"], manifest["additions"] = "unique", manifest["additions"] + [["answer"]]
+    manifest["answer"] = {"A": [[0, 0], [1, 0], [2, 0]], "B": [[0, 2], [2, 2]]}
     json.dump(manifest, open(path, "w"))
     check = check_certificate(copy)
     assert not check.confirmed and "breaks the rules" in check.reason

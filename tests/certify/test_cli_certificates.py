@@ -127,8 +127,9 @@ def test_a_tampered_proof_makes_check_proof_fail_naming_it(proofs, tmp_path, cap
     level = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "roller", "small.roller")
     assert main(["solve", level, "--time-limit", "30", "--proof", str(copy)]) == 0
     (tampered,) = [path for path in copy.iterdir() if path.name.endswith("small.roller-0")]
-    assert len(open(tampered / "proof.drat").read().splitlines()) > 1
-    (tampered / "proof.drat").write_text("0\n")
+    lines = (tampered / "proof.lrat").read_text().splitlines()
+    assert len(lines) > 1
+    (tampered / "proof.lrat").write_text(lines[-1] + "\n")  # the final empty clause alone
     capsys.readouterr()
     assert main(["check-proof", str(copy)]) == 1
     lines = capsys.readouterr().out.splitlines()
