@@ -2,7 +2,7 @@
 other SAT solvers.
 
     python -m benchmarks.certificates [--time-limit S] [--json PATH] [--quick]
-    python -m benchmarks.certificates --target [--sets janko houston ...] [--per-set N] [--json PATH]
+    python -m benchmarks.certificates --target numberlink|roller [--sets SET ...] [--per-set N] [--json PATH]
 
 Part 1 (task ``certify+check``): a small sample per family (the bundled examples; with the public
 data present, the first janko puzzles under no-self-touch rules and the first starhermit levels):
@@ -16,11 +16,14 @@ the rules, and the rules with the first answer blocked; Roller and Swap: at most
 most K moves, K the proven minimum) and solved by CaDiCaL, Glucose 4 and MiniSat 2.2; a row
 per formula says whether the three verdicts agree.
 
-``--target`` (task ``target``, issue #44's Numberlink target) runs instead every public
-cover-all puzzle up to 40x20 (``TARGET_SETS``: janko, thomasahle inputs1-9, mzucker, Houston;
-``--sets`` some of them, ``--per-set N`` the first N of each) under no-self-touch rules: the
-uncertified uniqueness answer (``numberlink.is_unique``) timed, then certify + check; a row per
-puzzle, and a table per set of the sums and their ratio (the target: at most 3).
+``--target numberlink`` (task ``target``, issue #44's Numberlink target) runs instead every
+public cover-all puzzle up to 40x20 (``TARGET_SETS``: janko, thomasahle inputs1-9, mzucker,
+Houston; ``--sets`` some of them, ``--per-set N`` the first N of each) under no-self-touch rules:
+the uncertified uniqueness answer (``numberlink.is_unique``) timed, then certify + check; a row
+per puzzle, and a table per set of the sums and their ratio (the target: at most 3).
+``--target roller`` (the Roller target) certifies and checks the minimum of every level of
+``ROLLER_SETS`` (starhermit, TabTale with the bottom-left start) within ``--time-limit`` (60 s)
+for both together; the table gives the share done in time per set (the target: 90 %).
 """
 
 from __future__ import annotations
@@ -100,7 +103,9 @@ def _cells(size: str) -> int:
     return cells
 
 
-def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float) -> dict[str, Any]:
+def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float, *,
+                        check_limit: bool = False) -> dict[str, Any]:
+    """Certify, then check (within ``time_limit``, or with ``check_limit`` what is left of it)."""
     record = get_family(family)
     size = record.size_text(puzzle)
     cells = _cells(size) if size.replace("x", "").isdigit() else 0
@@ -111,7 +116,7 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
         check = None
         if result["certificate"]:
             started = time.perf_counter()
-            check = check_certificate(directory, time_limit=time_limit)
+            check = check_certificate(directory, time_limit=max(0.0, time_limit - certify_s) if check_limit else time_limit)
             check_s = time.perf_counter() - started
             import json
 
@@ -127,6 +132,9 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
 
 TARGET_SETS = ("janko", *(f"thomasahle-inputs{i}" for i in range(1, 10)), "mzucker", "houston")
 TARGET_RATIO = 3.0  # certify + check within this many times the uncertified uniqueness time
+ROLLER_SETS = ("starhermit", "tabtale-bottom-left", "tabtale-row-major")
+ROLLER_DEFAULT_SETS = ROLLER_SETS[:2]
+ROLLER_SHARE = 0.9  # of the levels certified and checked within the time limit
 
 
 def fits_target(puzzle) -> bool:
@@ -176,6 +184,29 @@ def target_table(rows: list[dict[str, Any]]) -> str:
         lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {sum(r['verified'] for r in mine)} | "
                      f"{base:.2f} | {cert:.2f} | {check:.2f} | {cert + check:.2f} | {(cert + check) / max(base, 1e-6):.1f} | "
                      f"{worst['ratio']} ({worst['instance']}) |")
+    return "\n".join(lines)
+
+
+def roller_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+    """One row per level: its minimum certified, then checked within what is left of ``time_limit``
+    (``in_time``: both done, confirmed, within the limit)."""
+    from benchmarks import roller as roller_bench
+
+    for set_name in sets:
+        for level in roller_bench.load_set(set_name)[:per_set]:
+            row = measure_certificate("roller", set_name, level.name, level, {}, time_limit, check_limit=True)
+            row.update(task="target", in_time=row["verified"] and row["seconds"] <= time_limit)
+            yield row
+
+
+def roller_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| set | levels | certified | confirmed in time | share | certify s | check s | slowest |", "|---|---|---|---|---|---|---|---|"]
+    for name in dict.fromkeys(r["set"] for r in rows):
+        mine = [r for r in rows if r["set"] == name]
+        slowest = max(mine, key=lambda r: r["seconds"])
+        done = sum(r["in_time"] for r in mine)
+        lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {done} | {100 * done / len(mine):.0f} % | "
+                     f"{sum(r['certify_s'] for r in mine):.1f} | {sum(r['check_s'] for r in mine):.1f} | {slowest['seconds']} ({slowest['instance']}) |")
     return "\n".join(lines)
 
 
@@ -288,17 +319,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per certificate (default 60)")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"one puzzle per example file (boards up to {QUICK_CELLS} cells), 5 per public set, 5 boards per family")
-    parser.add_argument("--target", action="store_true", help="the Numberlink target instead: every public cover-all puzzle up to 40x20 "
-                        "under no-self-touch rules, certify + check against the uncertified uniqueness time")
-    parser.add_argument("--sets", nargs="+", choices=TARGET_SETS, metavar="SET", help=f"with --target: these sets only ({', '.join(TARGET_SETS)})")
+    parser.add_argument("--target", choices=("numberlink", "roller"), help="an issue #44 target instead: numberlink (every public cover-all puzzle "
+                        "up to 40x20 under no-self-touch rules, certify + check against the uncertified uniqueness time) or roller (the "
+                        "minimum of every starhermit and TabTale level certified and checked within the time limit)")
+    parser.add_argument("--sets", nargs="+", choices=TARGET_SETS + ROLLER_SETS, metavar="SET",
+                        help=f"with --target: these sets only (numberlink: {', '.join(TARGET_SETS)}; roller: {', '.join(ROLLER_SETS)})")
     parser.add_argument("--per-set", type=int, metavar="N", help="with --target: the first N puzzles of each set")
     args = parser.parse_args(argv)
     if (args.sets or args.per_set) and not args.target:
         parser.error("--sets and --per-set go with --target")
+    known = TARGET_SETS if args.target == "numberlink" else ROLLER_SETS
+    if args.sets and set(args.sets) - set(known):
+        parser.error(f"--target {args.target} has the sets {', '.join(known)}")
     rows: list[dict[str, Any]] = []
-    rows_of = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit)) if args.target else (
-        lambda: run(time_limit=args.time_limit, quick=args.quick))
-    show = target_table if args.target else table
+    if args.target == "numberlink":
+        rows_of, show = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit)), target_table
+    elif args.target == "roller":
+        rows_of, show = (lambda: roller_rows(args.sets or ROLLER_DEFAULT_SETS, args.per_set, args.time_limit)), roller_table
+    else:
+        rows_of, show = (lambda: run(time_limit=args.time_limit, quick=args.quick)), table
     with RowWriter(args.json) as writer:
         try:
             for row in rows_of():

@@ -112,9 +112,9 @@ def renumbered(trace: list[str], originals: int) -> list[str] | None:
     if not text:
         return []
     order = list(text)
-    if any(a >= b for a, b in zip(order, order[1:])) or order[-1] > originals + len(order):
+    if order != sorted(order) or order[-1] > originals + len(order):
         return None  # numbers out of order, or some number neither an original nor a lemma took
-    last = order[-1]
+    last, first = order[-1], order[0]
     lemmas: dict[int, tuple[list[str], list[int]]] = {}
     todo = [last]
     while todo:
@@ -123,21 +123,22 @@ def renumbered(trace: list[str], originals: int) -> list[str] | None:
             continue
         tokens = text[i].split()
         end = tokens.index("0")
-        hints = [int(t) for t in tokens[end + 1:-1]]
+        hints = list(map(int, tokens[end + 1:-1]))
+        if hints and min(hints) <= 0:
+            return None  # a RAT hint: not in this proof's language
         lemmas[i] = (tokens[:end], hints)
-        todo += [h for h in hints if h in text and h not in lemmas]
-    if lemmas[last][0] or any(h <= 0 for _, hints in lemmas.values() for h in hints):
-        return None  # the trace does not end with the empty clause, or a RAT hint (not in this proof's language)
+        todo += [h for h in hints if h >= first and h in text and h not in lemmas]
+    if lemmas[last][0]:
+        return None  # the trace does not end with the empty clause
     number: dict[int, int] = {}
-    interleaved = order[0] <= originals  # lemmas came while clauses were added: originals moved up
     out = []
     for i in order:
         if i not in lemmas:
             continue
         number[i] = originals + len(number) + 1
         lits, hints = lemmas[i]
-        mapped = [number.get(h, 0) if h in text else (h - bisect_left(order, h) if interleaved else h) for h in hints]
-        if 0 in mapped:
-            return None  # a hint to a later lemma
+        # an original added before the first lemma keeps its number; one added later moved up by
+        # the lemmas before it
+        mapped = [h if h < first else number[h] if h in text else h - bisect_left(order, h) for h in hints]
         out.append(" ".join([str(number[i]), *lits, "0", *map(str, mapped), "0"]))
     return out

@@ -82,17 +82,18 @@ class Formula:
     def _graph(self, free: list) -> None:
         """The edges (numbered from 1 in reading order of their first cell), the edges around
         each cell, and the label bits of the inner cells (numbered after the edges)."""
-        self.edges: list[tuple] = []
         self.edge: dict[tuple, int] = {}
         self.around: dict = {c: [] for c in free}
-        for u in free:
-            for v in sorted(self.puzzle.neighbours(u)):
-                if u < v:
-                    e = len(self.edges) + 1
-                    self.edges.append((u, v))
-                    self.edge[(u, v)] = e
-                    self.around[u].append((v, e))
-                    self.around[v].append((u, e))
+        puzzle, around = self.puzzle, self.around
+        if hasattr(puzzle, "layers"):  # a stack: the steps its ``neighbours`` allows
+            pairs = [(u, v) for u in free for v in sorted(puzzle.neighbours(u)) if u < v]
+        else:  # one layer: the cell to the right, then the one below (the same order, faster)
+            pairs = [(u, v) for u in free for v in ((u[0], u[1] + 1), (u[0] + 1, u[1])) if v in around]
+        for e, (u, v) in enumerate(pairs, 1):
+            self.edge[(u, v)] = e
+            around[u].append((v, e))
+            around[v].append((u, e))
+        self.edges: list[tuple] = pairs
         nv = len(self.edges)
         self.x: dict = {}
         for c in free:
@@ -149,20 +150,18 @@ class Formula:
             clauses += np.stack([e, -a, b, e, a, -b], axis=-1).reshape(-1, 3).tolist()
 
     def _squares(self) -> None:
-        puzzle, edge, add = self.puzzle, self.edge, self.clauses.append
+        puzzle, edge, clauses, nst = self.puzzle, self.edge, self.clauses, self.rules.no_self_touch
         layers = [(z,) for z in range(puzzle.layers)] if hasattr(puzzle, "layers") else [()]
         for z in layers:
             for r in range(puzzle.height - 1):
                 for c in range(puzzle.width - 1):
                     a, b, d, f = z + (r, c), z + (r, c + 1), z + (r + 1, c), z + (r + 1, c + 1)
-                    sides = [edge.get((a, b)), edge.get((d, f)), edge.get((a, d)), edge.get((b, f))]
-                    if None in sides:
-                        continue
-                    if self.rules.no_self_touch:
-                        for left_out in range(4):
-                            add([-s for i, s in enumerate(sides) if i != left_out])
-                    else:
-                        add([-s for s in sides])
+                    top, bottom, left, right = edge.get((a, b)), edge.get((d, f)), edge.get((a, d)), edge.get((b, f))
+                    if top and bottom and left and right:  # (edges are numbered from 1)
+                        if nst:  # no three of the four
+                            clauses += [[-bottom, -left, -right], [-top, -left, -right], [-top, -bottom, -right], [-top, -bottom, -left]]
+                        else:
+                            clauses.append([-top, -bottom, -left, -right])
 
     # -- additions ------------------------------------------------------------------------------
 

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from itertools import chain
 
+import numpy as np
+
 from . import drat, lrat
 
 MANIFEST = "manifest.json"
@@ -125,16 +127,22 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
 
 def _same_formula(text: str, formula) -> None:
     """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
-    variable count). Fast path: the clause part read as one run of numbers, compared at once."""
+    variable count). Fast path: the clause part read as one array of numbers and compared with
+    the clauses at once; the slow path (any doubt) reads clause by clause and says where."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
-    body = text[header.end():] if header else ""
-    expected = list(chain.from_iterable(c + [0] for c in map(list, formula.clauses)))
-    try:
-        if header and "c" not in body and int(header[1]) == formula.nv and int(header[2]) == len(formula.clauses) \
-                and list(map(int, body.split())) == expected:
-            return
-    except ValueError:
-        pass  # not numbers: the slow path says where
+    clauses = formula.clauses
+    if header and int(header[1]) == formula.nv and int(header[2]) == len(clauses) and "c" not in text[header.end():]:
+        try:
+            found = np.fromstring(text[header.end():], dtype=np.int64, sep=" ")
+        except ValueError:  # not numbers: the slow path says where
+            found = None
+        if found is not None:
+            ends = np.cumsum(np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses)) + 1) - 1
+            size = int(ends[-1]) + 1 if len(clauses) else 0
+            if found.size == size and not found[ends].any() and np.count_nonzero(found) == size - len(clauses):
+                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=size - len(clauses))
+                if np.array_equal(found[found != 0], lits):
+                    return
     try:
         nvars, clauses = drat.parse_dimacs(text.splitlines())
     except ValueError as error:

@@ -39,7 +39,7 @@ def check(clauses: Sequence[Sequence[int]], proof: Iterable[str], *, time_limit:
     if any(len(c) == 0 for c in clauses):
         return Outcome(True, "the formula holds the empty clause", 0, 0, 0)
     lemmas: dict[int, list[int]] = {}
-    deleted: set[int] = set()
+    deleted: set[int] = set()  # original clauses deleted (lemmas deleted leave ``lemmas``)
     last = m
     count = deletions = 0
     try:
@@ -53,14 +53,34 @@ def check(clauses: Sequence[Sequence[int]], proof: Iterable[str], *, time_limit:
                 raise _Refused(f"proof line {number} does not end with 0")
             if len(tokens) > 1 and tokens[1] == "d":
                 deletions += 1
-                deleted.update(int(t) for t in tokens[2:-1])
+                for t in tokens[2:-1]:
+                    if lemmas.pop(int(t), None) is None:
+                        deleted.add(int(t))
                 continue
             ident = int(tokens[0])
             if ident <= last:
                 raise _Refused(f"proof line {number}: lemma {ident} does not come after clause {last}")
             end = tokens.index("0", 1)
-            lits = [int(t) for t in tokens[1:end]]
-            _rup(ident, lits, [int(t) for t in tokens[end + 1:-1]], clauses, lemmas, deleted, m)
+            lits = list(map(int, tokens[1:end]))
+            false = set(lits)  # the literals that are false: the lemma's, then those of the units found
+            for h in map(int, tokens[end + 1:-1]):
+                if 0 < h <= m and h not in deleted:
+                    clause = clauses[h - 1]
+                elif h > m and h in lemmas:
+                    clause = lemmas[h]
+                else:
+                    raise _Refused(_bad_hint(ident, h, m))
+                unit = 0
+                for lit in clause:
+                    if lit not in false:
+                        if unit:
+                            raise _Refused(f"lemma {ident} ({_clause_text(lits)}): hint {h} ({_clause_text(clause)}) is not unit")
+                        unit = lit
+                if not unit:
+                    break  # a false clause: the lemma holds
+                false.add(-unit)
+            else:
+                raise _Refused(f"lemma {ident} ({_clause_text(lits)}): its hints end with no clause made false")
             count += 1
             lemmas[ident] = lits
             last = ident
@@ -73,24 +93,7 @@ def check(clauses: Sequence[Sequence[int]], proof: Iterable[str], *, time_limit:
     return Outcome(False, "the proof ends without deriving the empty clause", count, deletions, 0)
 
 
-def _rup(ident: int, lits: list[int], hints: list[int], clauses, lemmas: dict, deleted: set, m: int) -> None:
-    """Refuse unless the hints, under the negation of ``lits``, end in a false clause."""
-    false = set(lits)  # the literals that are false: the lemma's, then those of the units found
-    for h in hints:
-        if h <= 0:
-            raise _Refused(f"lemma {ident}: hint {h} asks for a RAT step, which this checker does not take")
-        if h in deleted:
-            raise _Refused(f"lemma {ident}: hint {h} names a deleted clause")
-        clause = clauses[h - 1] if h <= m else lemmas.get(h)
-        if clause is None:
-            raise _Refused(f"lemma {ident}: hint {h} names no earlier clause")
-        unit = 0
-        for lit in clause:
-            if lit not in false:
-                if unit:
-                    raise _Refused(f"lemma {ident} ({_clause_text(lits)}): hint {h} ({_clause_text(clause)}) is not unit")
-                unit = lit
-        if not unit:
-            return  # false: the lemma holds
-        false.add(-unit)
-    raise _Refused(f"lemma {ident} ({_clause_text(lits)}): its hints end with no clause made false")
+def _bad_hint(ident: int, h: int, m: int) -> str:
+    if h <= 0:
+        return f"lemma {ident}: hint {h} asks for a RAT step, which this checker does not take"
+    return f"lemma {ident}: hint {h} names no clause (none earlier, or deleted)"
