@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from bisect import bisect_left
 from collections import deque
 from itertools import repeat
 
@@ -104,41 +103,48 @@ def renumbered(trace: list[str], originals: int) -> list[str] | None:
     >>> renumbered(["3 1 0 1 2 0", "4 d 1 0", "5 0 3 4 0"], 3)  # the third original took number 4
     ['4 1 0 1 2 0', '5 0 4 3 0']
     """
-    text: dict[int, str] = {}  # lemma number -> the rest of its line (read only if needed)
+    text: dict[str, str] = {}  # lemma number (as written) -> the rest of its line
     for line in trace:
         head, _, rest = line.partition(" ")
         if rest and rest[0] != "d":  # (a deletion line reads "number d ...")
-            text[int(head)] = rest
+            text[head] = rest
     if not text:
         return []
-    order = list(text)
-    if order != sorted(order) or order[-1] > originals + len(order):
+    order = list(map(int, text))
+    first, top = order[0], originals + len(order)
+    if order != sorted(order) or order[-1] > top:
         return None  # numbers out of order, or some number neither an original nor a lemma took
-    last, first = order[-1], order[0]
-    lemmas: dict[int, tuple[list[str], list[int]]] = {}
+    last = next(reversed(text))
+    lemmas: dict[str, tuple[list[str], list[str]]] = {}
     todo = [last]
-    while todo:
+    while todo:  # the lemmas the last one rests on, followed back through their hints
         i = todo.pop()
         if i in lemmas:
             continue
         tokens = text[i].split()
         end = tokens.index("0")
-        hints = list(map(int, tokens[end + 1:-1]))
-        if hints and min(hints) <= 0:
+        hints = tokens[end + 1:-1]
+        if "-" in "".join(hints):
             return None  # a RAT hint: not in this proof's language
         lemmas[i] = (tokens[:end], hints)
-        todo += [h for h in hints if h >= first and h in text and h not in lemmas]
+        todo += [h for h in hints if h in text and h not in lemmas]
     if lemmas[last][0]:
         return None  # the trace does not end with the empty clause
-    number: dict[int, int] = {}
+    # new numbers, as text: a lemma kept takes the next one after the originals; an original
+    # added after the first lemma moves down by the lemmas before it (one added before keeps its own)
+    new: dict[str, str] = {}
+    lemma_ids = iter(order)
+    below, upcoming = 0, next(lemma_ids)
+    for old in range(first, order[-1] + 1):
+        if old == upcoming:
+            below += 1
+            upcoming = next(lemma_ids, 0)
+        else:
+            new[str(old)] = str(old - below)
+    kept = [i for i in text if i in lemmas]
+    new.update(zip(kept, map(str, range(originals + 1, originals + 1 + len(kept)))))
     out = []
-    for i in order:
-        if i not in lemmas:
-            continue
-        number[i] = originals + len(number) + 1
+    for i in kept:
         lits, hints = lemmas[i]
-        # an original added before the first lemma keeps its number; one added later moved up by
-        # the lemmas before it
-        mapped = [h if h < first else number[h] if h in text else h - bisect_left(order, h) for h in hints]
-        out.append(" ".join([str(number[i]), *lits, "0", *map(str, mapped), "0"]))
+        out.append(" ".join([new[i], *lits, "0", *[new.get(h, h) for h in hints], "0"]))
     return out

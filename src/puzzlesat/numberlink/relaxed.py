@@ -49,7 +49,7 @@ _OTHERS = [[[i for i in range(n) if i != k] for k in range(n)] for n in range(7)
 
 
 def _cell(c) -> str:
-    return "(" + ",".join(map(str, c)) + ")"
+    return str(tuple(c)).replace(" ", "")  # (2,3)
 
 
 class Formula:
@@ -77,6 +77,9 @@ class Formula:
             self._degrees(free)
             self._labels()
             self._squares()
+            # units last: a solver propagates a unit as it comes, deriving lemmas between the
+            # clauses, and a proof's numbers are simplest when few clauses come after lemmas
+            self.clauses[:] = [c for c in self.clauses if len(c) > 1] + [c for c in self.clauses if len(c) < 2]
         self.base = len(self.clauses)
 
     def _graph(self, free: list) -> None:

@@ -36,7 +36,7 @@ def check(clauses: Sequence[Sequence[int]], proof: Iterable[str], *, time_limit:
     formula's clauses, numbered from 1), within ``time_limit`` seconds when given."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     m = len(clauses)
-    if any(len(c) == 0 for c in clauses):
+    if not all(clauses):
         return Outcome(True, "the formula holds the empty clause", 0, 0, 0)
     lemmas: dict[int, list[int]] = {}
     deleted: set[int] = set()  # original clauses deleted (lemmas deleted leave ``lemmas``)
