@@ -194,3 +194,29 @@ def test_export_takes_the_family_s_rule_options_and_writes_to_standard_output(tm
     assert plain.splitlines()[0] == "c numberlink 4x3 rules: cover-all"
     assert ruled.splitlines()[0] == "c numberlink 4x3 rules: may-leave-empty, no-self-touch"
     assert any(line.startswith("p cnf") for line in ruled.splitlines()) and plain != ruled
+
+
+def test_verify_with_workers_writes_the_certificates_one_process_writes(tmp_path, capsys) -> None:
+    # -j 2: each job carries its certificate folder, and the worker that solves it certifies it
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    for family in FAMILIES:
+        sample_file(folder, family)
+    written = {}
+    for jobs in ("1", "2"):
+        root = tmp_path / f"certs-{jobs}"
+        main(["verify", str(folder), "--json", "--time-limit", "30", "-j", jobs, "--proof", str(root)])
+        records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+        assert len(records) == len(FAMILIES) and all(r["certificate"] and r["certificate_reason"] is None for r in records), records
+        assert {os.path.dirname(r["certificate"]) for r in records} == {str(root)}
+        files = {}
+        for path in sorted(root.rglob("*")):
+            if path.is_file():
+                content = path.read_text()
+                if path.name == "manifest.json":  # the same but for the seconds taken
+                    content = {k: v for k, v in json.loads(content).items() if k != "seconds"}
+                files[str(path.relative_to(root))] = content
+        written[jobs] = files
+        assert main(["check-proof", str(root)]) == 0
+        assert f"{len(FAMILIES)} certificate(s): {len(FAMILIES)} confirmed, 0 not confirmed" in capsys.readouterr().out
+    assert len(written["1"]) == 3 * len(FAMILIES) and written["1"] == written["2"]
