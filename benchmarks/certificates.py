@@ -128,7 +128,10 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
             check_s, check_cpu_s = time.perf_counter() - started, cpu_seconds() - cpu
             import json
 
-            sizes = json.load(open(Path(directory) / "manifest.json")).get("sizes", {})
+            manifest = json.load(open(Path(directory) / "manifest.json"))
+            sizes = dict(manifest.get("sizes", {}))
+            if "additions" in manifest:  # (Numberlink: how many cuts and touch rows its models needed)
+                sizes["additions"] = [item[0] for item in manifest["additions"]]
         else:
             check_s, sizes = 0.0, {}
     return _row(family, set_name, instance, size, cells, "certify+check", time_limit=time_limit,

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pytest
 from pysat.solvers import Solver
 
 from puzzlesat.numberlink.export import decode, export_cnf as numberlink_cnf
-from puzzlesat.numberlink.model import Puzzle
+from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.sat.dimacs import answer_variables
-from tests.numberlink.test_counts import ALL_RULES, CASES, brute_force_answers
+from tests.numberlink.test_counts import ALL_RULES, CASES, brute_force_answers as _brute_force_answers
+
+
+@lru_cache(maxsize=None)
+def brute_force_answers(puzzle, rules):  # (each board's answers listed once for the tests below)
+    return _brute_force_answers(puzzle, rules)
 
 
 def projected_models(cnf, limit: int = 400) -> list[frozenset[int]]:
@@ -50,6 +57,64 @@ def test_numberlink_exclude_leaves_the_other_answers(rules) -> None:
         cnf = numberlink_cnf(puzzle, rules=rules)
         first = decode(puzzle, cnf, sorted(projected_models(cnf, limit=1)[0]))
         assert len(projected_models(numberlink_cnf(puzzle, rules=rules, exclude=first))) == len(expected) - 1, name
+
+
+def certificate_answers(puzzle, rules, limit: int = 400) -> list:
+    """The answers a certificate's solving finds (:mod:`puzzlesat.numberlink.relaxed`): models that
+    break the rules get their additions, answers are blocked, until no model is left."""
+    from puzzlesat.numberlink.relaxed import Formula
+
+    formula = Formula(puzzle, rules)
+    found = []
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        while len(found) < limit and solver.solve():
+            answer, repairs = formula.examine(solver.get_model())
+            for item in repairs:
+                solver.append_formula(formula.add(item))
+            if not repairs:
+                found.append(answer)
+                solver.append_formula(formula.add(("answer", answer)))
+    return found
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
+def test_numberlink_certificate_formula_counts_the_answers(name: str, puzzle: Puzzle, rules) -> None:
+    # the rules without "no stray cycle", grown by checked additions: the same answers, no other
+    from puzzlesat.numberlink.verify import verify
+
+    expected = brute_force_answers(puzzle, rules)
+    if len(expected) > 300:
+        pytest.skip("too many answers to list")
+    found = certificate_answers(puzzle, rules)
+    assert all(verify(puzzle, answer, rules) == [] for answer in found)
+    assert sorted(tuple(sorted(a.as_dict().items())) for a in found) == sorted(tuple(sorted(a.items())) for a in expected)
+
+
+@pytest.mark.parametrize("rows,rules", [
+    (["....", "....", "...A", ".A.."], Rules(cover_all=False, no_self_touch=True)),  # 13 answers
+    (["......", ".BC.A.", "C...A.", "B....."], Rules(no_self_touch=True)),  # none
+], ids=["may-leave-empty", "cover-all"])
+def test_numberlink_certificate_formula_adds_touch_rows_where_a_model_breaks_them(rows, rules) -> None:
+    # boards (found by a seeded search) whose base formula has models with a path beside itself
+    import puzzlesat.numberlink.relaxed as relaxed
+
+    puzzle = Puzzle.from_rows(rows)
+    kinds = []
+    original = relaxed.Formula.add
+
+    def add(self, item):
+        kinds.append(item[0])
+        return original(self, item)
+
+    relaxed.Formula.add = add
+    try:
+        found = certificate_answers(puzzle, rules)
+    finally:
+        relaxed.Formula.add = original
+    expected = brute_force_answers(puzzle, rules)
+    assert "touch" in kinds
+    assert sorted(tuple(sorted(a.as_dict().items())) for a in found) == sorted(tuple(sorted(a.items())) for a in expected)
 
 
 # -- Roller: walks of at most K moves that paint every floor cell ------------------------------

@@ -7,7 +7,7 @@ runs beside itself. The encoding (``encodings/numberlink.md``, "The exported for
 variables (the answer), one-hot labels on inner cells, and a *parent rank* that forbids cycles:
 every inner cell on a path has a neighbour, joined to it by a path edge, of strictly smaller
 rank (endpoints have rank 0). It is written apart from ``encoding.py`` (the solver's formula,
-which leans on lazy cycle cuts) so that a certificate does not rest on the solver's own code.
+which leans on lazy cycle cuts). Certificates use :mod:`.relaxed` (no ranks, checked cuts).
 
 >>> from puzzlesat.numberlink.model import Puzzle, Rules
 >>> from pysat.solvers import Solver
