@@ -268,7 +268,7 @@ def test_a_manifest_naming_files_outside_its_directory_is_refused(written, tmp_p
     assert not check.confirmed and "must lie in its directory" in check.reason
 
 
-def test_a_stack_of_layers_is_certified_and_one_with_vias_refused(tmp_path) -> None:
+def test_stacks_of_layers_are_certified_with_vias_too(tmp_path) -> None:
     from puzzlesat.errors import CannotExpress
     from puzzlesat.numberlink.multilayer.model import Puzzle as Stack, Via
     from puzzlesat.registry import get_family
@@ -280,8 +280,17 @@ def test_a_stack_of_layers_is_certified_and_one_with_vias_refused(tmp_path) -> N
     assert record["claim"] == "unique" and record["certificate"], record
     check = check_certificate(str(tmp_path / "stack"))
     assert check.confirmed, check.reason
-    with_vias = Stack.from_layers([["A..", "..."], ["...", "..A"]], vias=[Via("a", [(0, 1, 1), (1, 1, 1)])])
+    # one via: A passes it; the only answer covering every cell
+    with_vias = Stack.from_layers([["A..", "..."], ["...", ".A."]], vias=[Via("a", [(0, 1, 0), (1, 1, 0)])])
     record = certify(with_vias, family="numberlink", time_limit=10, directory=str(tmp_path / "vias"))
-    assert record["certificate"] is None and "vias" in record["reason"]
-    with pytest.raises(CannotExpress, match="vias"):
+    assert record["claim"] == "unique" and record["certificate"], record
+    check = check_certificate(str(tmp_path / "vias"))
+    assert check.confirmed, check.reason
+    # the via taken away from the manifest's puzzle: its answer breaks the rules of the stack left
+    path = tmp_path / "vias" / "manifest.json"
+    manifest = json.load(open(path))
+    manifest["puzzle"] = family.format(Stack.from_layers([["A..", "..."], ["...", ".A."]]), fmt="layers")
+    json.dump(manifest, open(path, "w"))
+    assert not check_certificate(str(tmp_path / "vias")).confirmed
+    with pytest.raises(CannotExpress, match="vias"):  # the complete exported formula has no via rows yet
         family.export_cnf(with_vias, options={})

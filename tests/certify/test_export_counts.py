@@ -291,3 +291,59 @@ def test_numberlink_stack_export_counts_the_answers(layers, rules) -> None:
     drawn = {tuple(sorted(decode(puzzle, cnf, sorted(t)).as_dict().items())) for t in models}
     assert len(models) == len(expected) and drawn == expected
     assert all(stack_verify(puzzle, decode(puzzle, cnf, sorted(t)), rules) == [] for t in models)
+
+
+# -- Numberlink on a stack with vias: the certificate formula -------------------------------------
+
+from puzzlesat.numberlink.multilayer.model import Via  # noqa: E402
+
+VIA_STACKS = [  # (layers, vias as (name, cells))
+    ([["A..", "..."], ["...", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)])]),
+    ([["A.B", "..."], ["B..", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)])]),  # two lines, one via: no answer
+    ([["A.B", "..."], ["B..", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)]), ("b", [(0, 0, 1), (1, 0, 1)])]),
+    ([["A.", ".."], ["..", ".."], ["..", ".A"]], [("a", [(0, 1, 0), (1, 1, 0), (2, 1, 0)])]),
+    ([["AB.", "..."], ["...", ".BA"]], [("a", [(0, 1, 0), (1, 1, 0)]), ("b", [(0, 0, 2), (1, 0, 2)])]),
+    ([["A..", "..."], ["...", ".A."]], [("a", [(0, 1, 0), (1, 1, 0)])]),  # covers every cell one way
+    ([["A..", "B.."], ["...", "AB."]], [("a", [(0, 0, 2), (1, 0, 2)]), ("b", [(0, 1, 2), (1, 1, 2)])]),
+]
+
+
+def via_answers(puzzle: Stack, rules) -> set[tuple]:
+    """Every answer of a stack with vias: the paths over its steps (``is_step``, beside meaning
+    one step apart, as its rules say) that the stack's checker accepts."""
+    from puzzlesat.numberlink.multilayer.model import Solution as StackSolution
+
+    free, ends, found = set(puzzle.free_cells()), puzzle.endpoints(), set()
+
+    def place(index, used, chosen):
+        if index == len(puzzle.pairs):
+            if not rules.cover_all or used == free:
+                answer = StackSolution.from_mapping(chosen)
+                if stack_verify(puzzle, answer, rules) == []:
+                    found.add(tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in chosen.items())))
+            return
+        pair = puzzle.pairs[index]
+
+        def extend(path):
+            for step in puzzle.neighbours(path[-1]):
+                if step in used or step in path:
+                    continue
+                if step == pair.end:
+                    place(index + 1, used | set(path) | {step}, {**chosen, pair.label: tuple(path + [step])})
+                elif step not in ends:
+                    extend(path + [step])
+
+        extend([pair.start])
+
+    place(0, set(), {})
+    return found
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("layers,vias", VIA_STACKS, ids=[f"{'/'.join('|'.join(l) for l in layers)}+{len(v)}via" for layers, v in VIA_STACKS])
+def test_numberlink_certificate_formula_of_a_stack_with_vias_counts_the_answers(layers, vias, rules) -> None:
+    puzzle = Stack.from_layers(layers, vias=[Via(name, cells) for name, cells in vias])
+    expected = via_answers(puzzle, rules)
+    found = {tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in a.as_dict().items()))
+             for a in certificate_answers(puzzle, rules)}
+    assert found == expected

@@ -23,6 +23,7 @@ import time
 from typing import Mapping
 
 from ..certify.lrat import ProofSolver
+from ..errors import CannotExpress
 from ..certify.tools import UNREADABLE, left, solve_formula, uncertified, write
 from .export import decode
 from .model import Puzzle, Rules, Solution
@@ -61,11 +62,12 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
         raise ValueError(f"a Numberlink claim is 'unique' or 'unsolvable', not {claim!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     kept = rule_options(options)
-    if getattr(puzzle, "vias", ()):
-        return uncertified(claim, "a stack of layers with vias is not exported (its via rules are not encoded yet)")
     started = time.perf_counter()
     rules = _rules(kept)
-    formula = Formula(puzzle, rules)
+    try:
+        formula = Formula(puzzle, rules)
+    except CannotExpress as error:
+        return uncertified(claim, str(error))
     answer = None
     with ProofSolver() as solver:
         solver.add(formula.clauses)

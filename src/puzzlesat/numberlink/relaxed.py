@@ -77,6 +77,8 @@ class Formula:
             self._degrees(free)
             self._labels()
             self._squares()
+            if getattr(puzzle, "vias", ()):
+                self._vias()
             # units last: a solver propagates a unit as it comes, deriving lemmas between the
             # clauses, and a proof's numbers are simplest when few clauses come after lemmas
             self.clauses[:] = [c for c in self.clauses if len(c) > 1] + [c for c in self.clauses if len(c) < 2]
@@ -166,6 +168,38 @@ class Formula:
                         else:
                             clauses.append([-top, -bottom, -left, -right])
 
+    def _vias(self) -> None:
+        """A stack's vias (``numberlink-multilayer.md``): the steps of each via on (one path passes
+        it whole); its first cell has the code of a label whose ends lie on the via's first and
+        last layers (a path changes layer only in a via, and in one at most); two vias that one
+        label could pass have different codes (no path passes two)."""
+        puzzle, clauses = self.puzzle, self.clauses
+        if any(c in self.endpoint for via in puzzle.vias for c in via.cells):
+            from ..errors import CannotExpress
+
+            raise CannotExpress("a via holding an endpoint is not encoded")
+        allowed = {via.name: {pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via.layer_span)}
+                   for via in puzzle.vias}
+        for via in puzzle.vias:
+            clauses += [[self.edge[(a, b)]] for a, b in zip(via.cells, via.cells[1:])]
+            clauses += [[-lit for lit in self.has(via.cells[0], k)] for label, k in self.code.items() if label not in allowed[via.name]]
+        for i, v in enumerate(puzzle.vias):
+            for w in puzzle.vias[i + 1:]:
+                if allowed[v.name] & allowed[w.name]:
+                    clauses += self._differ(v.cells[0], w.cells[0])
+
+    def _differ(self, u, v) -> list[list[int]]:
+        """Rows defining "bit i of the codes of ``u`` and ``v`` differs" (``b`` variables, made once
+        per two cells), and the row that some bit differs."""
+        if (u, v) not in self._differs:
+            self._differs[(u, v)] = list(range(self.nv + 1, self.nv + 1 + self.bits))
+            self.nv += self.bits
+        ds = self._differs[(u, v)]
+        rows = [list(ds)]
+        for d, a, b in zip(ds, self.x[u], self.x[v]):
+            rows += [[-d, a, b], [-d, -a, -b]]
+        return rows
+
     # -- additions ------------------------------------------------------------------------------
 
     def add(self, item: tuple) -> list[list[int]]:
@@ -191,14 +225,8 @@ class Formula:
             raise ValueError(f"no touch rows for {_cell(u)}-{_cell(v)}: they join two adjacent inner cells under no-self-touch rules")
         self._touched.add((u, v))
         if self.rules.cover_all and len(self.codes) > 2 * self.bits + 1:  # "some bit differs", b variables
-            if (u, v) not in self._differs:
-                self._differs[(u, v)] = list(range(self.nv + 1, self.nv + 1 + self.bits))
-                self.nv += self.bits
-            ds = self._differs[(u, v)]
-            rows = [[e] + ds]
-            for d, a, b in zip(ds, self.x[u], self.x[v]):
-                rows += [[-d, a, b], [-d, -a, -b]]
-            return rows
+            rows = self._differ(u, v)
+            return [[e] + rows[0]] + rows[1:]
         return [[e] + [-lit for lit in self.has(u, k)] + [-lit for lit in self.has(v, k)] for k in self.codes]
 
     def _cycle(self, cells, inside) -> list[list[int]]:
