@@ -29,6 +29,7 @@ CASES = {
     "roller unsolvable": ("roller", RollerLevel.from_rows(["o..", "#.#", "..."]), {}, "unsolvable"),
     "swap minimum": ("swap", SwapLevel.from_rows(["T1R B1G T1R", "T1G T1R B1G"], goal=["G R G", "R G R"]), {}, "minimum"),
     "swap touch": ("swap", SwapLevel.from_rows(["T1R T1G T1R T1G"], goal="touch"), {}, "minimum"),
+    "swap cluster": ("swap", SwapLevel.from_rows(["T1R T1G", "T1G T1R"], goal="cluster"), {}, "minimum"),
     "swap unsolvable": ("swap", SwapLevel.from_rows(["T1R ### T1G"], goal=["G # R"]), {}, "unsolvable"),
 }
 
@@ -60,9 +61,11 @@ def test_the_numberlink_answer_is_unique_only_when_it_is(tmp_path) -> None:
 
 
 def test_a_claim_that_cannot_be_certified_says_why(tmp_path) -> None:
-    level = SwapLevel.from_rows(["T1R T1G T1R"], goal="cluster")
-    record = certify(level, family="swap", time_limit=10, directory=str(tmp_path))
-    assert record["certificate"] is None and "cluster" in record["reason"]
+    # unsolvable (the cell below the room is never painted), but finite only past 300 moves
+    room = RollerLevel.from_rows(["#" * 14, "#o" + "." * 11 + "#"] + ["#" + "." * 12 + "#"] * 10 + ["#" * 10 + ".###", "#" * 14])
+    record = certify(room, family="roller", time_limit=10, directory=str(tmp_path))
+    assert record["certificate"] is None and "past the 300 attempted" in record["reason"]
+    assert not os.path.exists(tmp_path / "manifest.json")
 
 
 def _copy(directory: str, target) -> str:

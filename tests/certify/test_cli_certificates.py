@@ -171,17 +171,19 @@ def test_check_proof_of_a_folder_without_certificates_fails(tmp_path, capsys) ->
 
 
 def test_a_claim_that_cannot_be_certified_is_said_in_the_record(tmp_path, capsys) -> None:
-    level = tmp_path / "cluster.swap"
-    level.write_text("start\nT1R T1G T1R\ngoal cluster\n")  # no clausal encoding of "cluster" yet
+    # an unsolvable level (the cell below the room is never painted) whose claim is finite only
+    # past 300 moves: not attempted, and said so
+    level = tmp_path / "room.roller"
+    level.write_text("\n".join(["#" * 14, "#o" + "." * 11 + "#"] + ["#" + "." * 12 + "#"] * 10 + ["#" * 10 + ".###", "#" * 14]) + "\n")
     root = tmp_path / "certs"
-    assert main(["solve", str(level), "--json", "--time-limit", "30", "--proof", str(root)]) == 0
+    assert main(["solve", str(level), "--json", "--time-limit", "30", "--proof", str(root)]) == 1
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert_valid(record)
-    assert record["status"] == "solved" and record["certificate"] is None and "cluster" in record["certificate_reason"]
-    assert record["certificate_claim"] == "minimum"
+    assert record["status"] == "unsolvable" and record["certificate"] is None and "past the 300" in record["certificate_reason"]
+    assert record["certificate_claim"] == "unsolvable"
     assert not root.exists()  # nothing was certified: no folder written, nothing to confirm
-    assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 0  # a person reads why
-    assert "no certificate of minimum: the cluster goal" in capsys.readouterr().out
+    assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 1  # a person reads why
+    assert "no certificate of unsolvable: not certified: the claim is finite only up to" in capsys.readouterr().out
 
 
 def test_export_takes_the_family_s_rule_options_and_writes_to_standard_output(tmp_path, capsys) -> None:

@@ -23,7 +23,6 @@ import time
 from typing import Mapping
 
 from ..certify.lrat import ProofSolver
-from ..errors import CannotExpress
 from ..certify.tools import UNREADABLE, left, solve_formula, uncertified, write
 from .export import decode
 from .model import Puzzle, Rules, Solution
@@ -64,10 +63,7 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
     kept = rule_options(options)
     started = time.perf_counter()
     rules = _rules(kept)
-    try:
-        formula = Formula(puzzle, rules)
-    except CannotExpress as error:
-        return uncertified(claim, str(error))
+    formula = Formula(puzzle, rules)
     answer = None
     with ProofSolver() as solver:
         solver.add(formula.clauses)

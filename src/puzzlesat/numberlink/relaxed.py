@@ -173,11 +173,7 @@ class Formula:
         it whole); its first cell has the code of a label whose ends lie on the via's first and
         last layers (a path changes layer only in a via, and in one at most); two vias that one
         label could pass have different codes (no path passes two)."""
-        puzzle, clauses = self.puzzle, self.clauses
-        if any(c in self.endpoint for via in puzzle.vias for c in via.cells):
-            from ..errors import CannotExpress
-
-            raise CannotExpress("a via holding an endpoint is not encoded")
+        puzzle, clauses = self.puzzle, self.clauses  # (no via holds an endpoint: the puzzle refuses one)
         allowed = {via.name: {pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via.layer_span)}
                    for via in puzzle.vias}
         for via in puzzle.vias:
