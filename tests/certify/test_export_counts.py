@@ -299,7 +299,7 @@ def test_numberlink_stack_export_counts_the_answers(layers, rules) -> None:
     assert all(stack_verify(puzzle, decode(puzzle, cnf, sorted(t)), rules) == [] for t in models)
 
 
-# -- Numberlink on a stack with vias: the certificate formula -------------------------------------
+# -- Numberlink on a stack with vias: the certificate formula and the exported one -------------------------------------
 
 from puzzlesat.numberlink.multilayer.model import Via  # noqa: E402
 
@@ -353,3 +353,7 @@ def test_numberlink_certificate_formula_of_a_stack_with_vias_counts_the_answers(
     found = {tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in a.as_dict().items()))
              for a in certificate_answers(puzzle, rules)}
     assert found == expected
+    cnf = numberlink_cnf(puzzle, rules=rules)  # the complete exported formula, its via rows too
+    models = projected_models(cnf)
+    drawn = {tuple(sorted(decode(puzzle, cnf, sorted(t)).as_dict().items())) for t in models}
+    assert len(models) == len(expected) and drawn == expected
