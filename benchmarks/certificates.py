@@ -22,8 +22,9 @@ Houston; ``--sets`` some of them, ``--per-set N`` the first N of each) under no-
 the uncertified uniqueness answer (``numberlink.is_unique``) timed, then certify + check; a row
 per puzzle, and a table per set of the sums and their ratio (the target: at most 3).
 ``--target roller`` (the Roller target) certifies and checks the minimum of every level of
-``ROLLER_SETS`` (starhermit, TabTale with the bottom-left start) within ``--time-limit`` (60 s)
-for both together; the table gives the share done in time per set (the target: 90 %).
+``ROLLER_SETS`` (starhermit, TabTale with the bottom-left start): in time when both are done
+within ``--time-limit`` (60 s) CPU seconds together; the table gives the share per set (the
+target: 90 %), and the count within that many wall seconds.
 """
 
 from __future__ import annotations
@@ -111,9 +112,8 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float, *,
-                        check_limit: bool = False) -> dict[str, Any]:
-    """Certify, then check (within ``time_limit``, or with ``check_limit`` what is left of it)."""
+def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float) -> dict[str, Any]:
+    """Certify, then check (each within ``time_limit``)."""
     record = get_family(family)
     size = record.size_text(puzzle)
     cells = _cells(size) if size.replace("x", "").isdigit() else 0
@@ -124,7 +124,7 @@ def measure_certificate(family: str, set_name: str, instance: str, puzzle, optio
         check, check_cpu_s = None, 0.0
         if result["certificate"]:
             started, cpu = time.perf_counter(), cpu_seconds()
-            check = check_certificate(directory, time_limit=max(0.0, time_limit - certify_s) if check_limit else time_limit)
+            check = check_certificate(directory, time_limit=time_limit)
             check_s, check_cpu_s = time.perf_counter() - started, cpu_seconds() - cpu
             import json
 
@@ -206,25 +206,30 @@ def target_table(rows: list[dict[str, Any]]) -> str:
 
 
 def roller_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
-    """One row per level: its minimum certified, then checked within what is left of ``time_limit``
-    (``in_time``: both done, confirmed, within the limit)."""
+    """One row per level: its minimum certified, then checked (each within ``time_limit``);
+    ``in_time``: both done and confirmed within ``time_limit`` CPU seconds in all (a shared
+    machine's wall seconds are given too: ``in_time_wall``)."""
     from benchmarks import roller as roller_bench
 
     for set_name in sets:
         for level in roller_bench.load_set(set_name)[:per_set]:
-            row = measure_certificate("roller", set_name, level.name, level, {}, time_limit, check_limit=True)
-            row.update(task="target", in_time=row["verified"] and row["seconds"] <= time_limit)
+            row = measure_certificate("roller", set_name, level.name, level, {}, time_limit)
+            row.update(task="target", in_time=row["verified"] and row["certify_cpu_s"] + row["check_cpu_s"] <= time_limit,
+                       in_time_wall=row["verified"] and row["seconds"] <= time_limit)
             yield row
 
 
 def roller_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| set | levels | certified | confirmed in time | share | certify s | check s | slowest |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| set | levels | certified | confirmed | in time (CPU) | share | in time (wall) | certify CPU s | check CPU s | slowest (CPU) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name in dict.fromkeys(r["set"] for r in rows):
         mine = [r for r in rows if r["set"] == name]
-        slowest = max(mine, key=lambda r: r["seconds"])
+        slowest = max(mine, key=lambda r: r["certify_cpu_s"] + r["check_cpu_s"])
         done = sum(r["in_time"] for r in mine)
-        lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {done} | {100 * done / len(mine):.0f} % | "
-                     f"{sum(r['certify_s'] for r in mine):.1f} | {sum(r['check_s'] for r in mine):.1f} | {slowest['seconds']} ({slowest['instance']}) |")
+        lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {sum(r['verified'] for r in mine)} | "
+                     f"{done} | {100 * done / len(mine):.0f} % | {sum(r['in_time_wall'] for r in mine)} | "
+                     f"{sum(r['certify_cpu_s'] for r in mine):.1f} | {sum(r['check_cpu_s'] for r in mine):.1f} | "
+                     f"{slowest['certify_cpu_s'] + slowest['check_cpu_s']:.1f} ({slowest['instance']}) |")
     return "\n".join(lines)
 
 
