@@ -60,7 +60,7 @@ class Formula:
         self.puzzle, self.rules = puzzle, rules
         self.clauses: list[list[int]] = []
         self.additions: list[tuple] = []
-        self.endpoint = endpoint = puzzle.endpoints()
+        self.endpoint = puzzle.endpoints()
         labels = puzzle.labels
         self.empty_code = rules.no_self_touch and not rules.cover_all  # code 0: no label (an empty cell)
         shift = 1 if self.empty_code else 0
@@ -295,8 +295,8 @@ class Formula:
         lines += [f"c var {e} edge {_cell(u)}-{_cell(v)}" for (u, v), e in self.edge.items()]
         if self.bits:
             lines += [f"c vars {xs[0]}-{xs[-1]} label code of {_cell(c)}, least significant bit first" for c, xs in self.x.items()]
-        lines += [f"c vars {ds[0]}-{ds[-1]} the code bits of {_cell(u)} and {_cell(v)} that differ" for (u, v), ds in self._differs.items()]
-        lines.append(f"c label codes: " + ", ".join(f"{label} {k}" for label, k in self.code.items())
+        lines += [f"c vars {ds[0]}-{ds[-1]} the code bits of {_cell(u)} and {_cell(v)} that differ" for (u, v), ds in self._differs.items() if ds]
+        lines.append("c label codes: " + ", ".join(f"{label} {k}" for label, k in self.code.items())
                      + (" (0: an empty cell)" if self.empty_code else ""))
         lines.append(f"c base: clauses 1-{self.base}; then " + (", ".join(_addition_text(item) for item in self.additions) or "nothing"))
         lines.append("c answer " + " ".join(map(str, range(1, len(self.edges) + 1))))
