@@ -10,8 +10,8 @@ runs beside itself. The base formula: edge variables (the answer), degrees (an e
 edge, an inner cell two, or zero or two when cells may stay empty), binary label codes copied
 along edges (endpoints fix them), edges between endpoints of different labels off, the 2x2
 blocks (not four edges; under no-self-touch not three), and under no-self-touch the rows that
-join an endpoint's inner neighbour of its label and two adjacent endpoints of one label. The
-additions:
+join an endpoint's inner neighbour of its label and two adjacent endpoints of one label; on a
+stack with vias, the via rows (:meth:`Formula._vias`). The additions:
 
 * ``("touch", (u, v))``: under no-self-touch, the rows saying that two adjacent inner cells with
   one label code are joined by their edge (the rules' own rows, left out until a model breaks
