@@ -294,3 +294,68 @@ def test_stacks_of_layers_are_certified_with_vias_too(tmp_path) -> None:
     manifest["puzzle"] = family.format(Stack.from_layers([["A..", "..."], ["...", ".A."]]), fmt="layers")
     json.dump(manifest, open(path, "w"))
     assert not check_certificate(str(tmp_path / "vias")).confirmed
+
+
+# -- the LRAT proofs and their checker on their own ---------------------------------------------
+
+def _lrat_proof(batches) -> list[str]:
+    """The trimmed LRAT proof of the clauses of ``batches``, added batch by batch with a solve
+    between (the first batches satisfiable): originals come after lemmas, as in a certificate."""
+    from puzzlesat.certify.lrat import ProofSolver
+
+    with ProofSolver() as solver:
+        for batch in batches:
+            solver.add(batch)
+            verdict = solver.solve(time_limit=None)
+        assert verdict is False
+        return solver.proof()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_lrat_confirms_solver_proofs_of_pigeonholes(n: int) -> None:
+    from puzzlesat.proofcheck import lrat
+
+    clauses = _pigeons(n)
+    assert lrat.check(clauses, _lrat_proof([clauses])).valid
+
+
+def test_lrat_confirms_incremental_proofs_and_refuses_them_weakened() -> None:
+    # units first (they propagate as they come, so lemmas are numbered among the originals), then
+    # a satisfiable part, then the rest: the proof's numbers must still name the right clauses
+    from puzzlesat.proofcheck import lrat
+
+    rng = random.Random(2)
+    checked = 0
+    while checked < 8:
+        clauses = [[rng.choice([-1, 1]) * rng.randint(1, 25) for _ in range(3)] for _ in range(130)]
+        units = [[rng.choice([-1, 1]) * v] for v in rng.sample(range(1, 26), 3)]
+        formula = units + clauses
+        with Solver(name="cadical195", bootstrap_with=formula) as s:
+            if s.solve():
+                continue
+        with Solver(name="cadical195", bootstrap_with=formula[:60]) as s:
+            if not s.solve():
+                continue
+        proof = _lrat_proof([formula[:60], formula[60:]])
+        assert proof is not None and lrat.check(formula, proof).valid
+        weaker = list(formula)
+        while True:  # clauses dropped until satisfiable (each replaced by a fresh variable, so numbers stay)
+            i = rng.randrange(len(weaker))
+            weaker[i] = [100 + i]
+            with Solver(bootstrap_with=weaker) as s:
+                if s.solve():
+                    break
+        assert not lrat.check(weaker, proof).valid
+        checked += 1
+
+
+def test_lrat_refuses_rat_hints_missing_clauses_and_disorder() -> None:
+    from puzzlesat.proofcheck import lrat
+
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert lrat.check(formula, ["5 2 0 1 2 0", "6 0 5 3 4 0"]).valid
+    assert "RAT" in lrat.check(formula, ["5 2 0 -1 2 0", "6 0 5 3 4 0"]).reason
+    assert "names no clause" in lrat.check(formula, ["5 2 0 1 9 0", "6 0 5 3 4 0"]).reason
+    assert "does not come after" in lrat.check(formula, ["4 2 0 1 2 0", "6 0 4 3 4 0"]).reason
+    assert "names no clause" in lrat.check(formula, ["5 2 0 1 2 0", "5 d 5 0", "6 0 5 3 4 0"]).reason
+    assert lrat.check(formula, ["5 2 0 1 2 0"]).reason == "the proof ends without deriving the empty clause"
