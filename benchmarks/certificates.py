@@ -2,6 +2,7 @@
 other SAT solvers.
 
     python -m benchmarks.certificates [--time-limit S] [--json PATH] [--quick]
+    python -m benchmarks.certificates --target numberlink|roller [--sets SET ...] [--per-set N] [--json PATH]
 
 Part 1 (task ``certify+check``): a small sample per family (the bundled examples; with the public
 data present, the first janko puzzles under no-self-touch rules and the first starhermit levels):
@@ -14,12 +15,23 @@ Part 2 (task ``agreement``): 20 small boards per family (seeded), each exported 
 the rules, and the rules with the first answer blocked; Roller and Swap: at most K - 1 and at
 most K moves, K the proven minimum) and solved by CaDiCaL, Glucose 4 and MiniSat 2.2; a row
 per formula says whether the three verdicts agree.
+
+``--target numberlink`` (task ``target``, issue #44's Numberlink target) runs instead every
+public cover-all puzzle up to 40x20 (``TARGET_SETS``: janko, thomasahle inputs1-9, mzucker,
+Houston; ``--sets`` some of them, ``--per-set N`` the first N of each) under no-self-touch rules:
+the uncertified uniqueness answer (``numberlink.is_unique``) timed, then certify + check; a row
+per puzzle, and a table per set of the sums and their ratio (the target: at most 3).
+``--target roller`` (the Roller target) certifies and checks the minimum of every level of
+``ROLLER_SETS`` (starhermit, TabTale with the bottom-left start): in time when both are done
+within ``--time-limit`` (60 s) CPU seconds together; the table gives the share per set (the
+target: 90 %), and the count within that many wall seconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -93,29 +105,132 @@ def _cells(size: str) -> int:
     return cells
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and its finished children: steadier than wall time on a
+    shared machine (a solver that races in a child process is counted once it ends)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def measure_certificate(family: str, set_name: str, instance: str, puzzle, options: dict, time_limit: float) -> dict[str, Any]:
+    """Certify, then check (each within ``time_limit``)."""
     record = get_family(family)
     size = record.size_text(puzzle)
-    cells = eval(size.replace("x", "*")) if size.replace("x", "").isdigit() else 0
+    cells = _cells(size) if size.replace("x", "").isdigit() else 0
     with tempfile.TemporaryDirectory() as directory:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         result = certify(puzzle, family=family, options=options, time_limit=time_limit, directory=directory)
-        certify_s = time.perf_counter() - started
-        check = None
+        certify_s, certify_cpu_s = time.perf_counter() - started, cpu_seconds() - cpu
+        check, check_cpu_s = None, 0.0
         if result["certificate"]:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), cpu_seconds()
             check = check_certificate(directory, time_limit=time_limit)
-            check_s = time.perf_counter() - started
+            check_s, check_cpu_s = time.perf_counter() - started, cpu_seconds() - cpu
             import json
 
-            sizes = json.load(open(Path(directory) / "manifest.json")).get("sizes", {})
+            manifest = json.load(open(Path(directory) / "manifest.json"))
+            sizes = dict(manifest.get("sizes", {}))
+            if "additions" in manifest:  # (Numberlink: how many cuts and touch rows its models needed)
+                sizes["additions"] = [item[0] for item in manifest["additions"]]
         else:
             check_s, sizes = 0.0, {}
     return _row(family, set_name, instance, size, cells, "certify+check", time_limit=time_limit,
                 status=result["claim"] if result["certificate"] else "uncertified", claim=result["claim"],
                 reason=result.get("reason") or (check.reason if check else None),
                 certify_s=round(certify_s, 3), check_s=round(check_s, 3), solve_s=round(certify_s, 3),
+                certify_cpu_s=round(certify_cpu_s, 4), check_cpu_s=round(check_cpu_s, 4),
                 seconds=round(certify_s + check_s, 3), verified=bool(check and check.confirmed), **sizes)
+
+
+TARGET_SETS = ("janko", *(f"thomasahle-inputs{i}" for i in range(1, 10)), "mzucker", "houston")
+TARGET_RATIO = 3.0  # certify + check within this many times the uncertified uniqueness time
+ROLLER_SETS = ("starhermit", "tabtale-bottom-left", "tabtale-row-major")
+ROLLER_DEFAULT_SETS = ROLLER_SETS[:2]
+ROLLER_SHARE = 0.9  # of the levels certified and checked within the time limit
+
+
+def fits_target(puzzle) -> bool:
+    """Boards up to 40x20 (either way round), one layer.
+
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> wide = ["A" + "." * 39 + "A"] + ["." * 41] * 19
+    >>> fits_target(Puzzle.from_rows(["A.A"])), fits_target(Puzzle.from_rows(wide)), fits_target(Puzzle.from_rows(wide[:1] + wide[2:]))
+    (True, False, False)
+    """
+    w, h = getattr(puzzle, "width", 0), getattr(puzzle, "height", 0)
+    return not hasattr(puzzle, "layers") and ((w <= 40 and h <= 20) or (w <= 20 and h <= 40))
+
+
+def target_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+    """One row per puzzle of the target: ``uncertified_s`` (``numberlink.is_unique`` under
+    no-self-touch rules, with its verdict) beside ``certify_s`` and ``check_s``."""
+    from benchmarks import numberlink as nl_bench
+    from puzzlesat import numberlink
+    from puzzlesat.numberlink.model import Puzzle, Rules
+
+    warm = Puzzle.from_rows(["A.B", "...", "A.B"])  # (the first row pays no import: both sides warmed)
+    numberlink.is_unique(warm, rules=Rules(no_self_touch=True))
+    measure_certificate("numberlink", "-", "-", warm, {"no_self_touch": True}, time_limit)
+    for set_name in sets:
+        puzzles = [(name, p) for name, p in nl_bench.load_set(set_name) if fits_target(p)][:per_set]
+        if not puzzles:
+            print(f"{set_name}: no puzzles under {nl_bench.DATA} (data set absent), skipped", file=sys.stderr, flush=True)
+        for instance, puzzle in puzzles:
+            started, cpu = time.perf_counter(), cpu_seconds()
+            said = numberlink.is_unique(puzzle, rules=Rules(no_self_touch=True), time_limit=time_limit)
+            uncertified_s, uncertified_cpu_s = time.perf_counter() - started, cpu_seconds() - cpu
+            row = measure_certificate("numberlink", set_name, instance, puzzle, {"no_self_touch": True}, time_limit)
+            row.update(task="target", uncertified_s=round(uncertified_s, 4), uncertified_cpu_s=round(uncertified_cpu_s, 4),
+                       uncertified=said.uniqueness.value, ratio=round(row["seconds"] / max(uncertified_s, 1e-6), 2))
+            yield row
+
+
+def target_table(rows: list[dict[str, Any]]) -> str:
+    """Per set: puzzles, certified, confirmed, the sums of the uncertified uniqueness time and of
+    certify + check, and their ratio (the target: at most ``TARGET_RATIO``)."""
+    lines = ["| set | puzzles | several answers | certified | confirmed | uncertified s | certify s | check s | certify + check s | ratio "
+             "| ratio of CPU seconds | worst puzzle ratio |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    names = list(dict.fromkeys(r["set"] for r in rows))
+    for name in names + (["all"] if len(names) > 1 else []):
+        mine = [r for r in rows if name in ("all", r["set"])]
+        base = sum(r["uncertified_s"] for r in mine)
+        cert = sum(r["certify_s"] for r in mine)
+        check = sum(r["check_s"] for r in mine)
+        worst = max(mine, key=lambda r: r["ratio"])
+        cpu = sum(r["certify_cpu_s"] + r["check_cpu_s"] for r in mine) / max(sum(r["uncertified_cpu_s"] for r in mine), 1e-6)
+        lines.append(f"| {name} | {len(mine)} | {sum(r['uncertified'] == 'multiple' for r in mine)} | "
+                     f"{sum(r['status'] != 'uncertified' for r in mine)} | {sum(r['verified'] for r in mine)} | "
+                     f"{base:.2f} | {cert:.2f} | {check:.2f} | {cert + check:.2f} | {(cert + check) / max(base, 1e-6):.1f} | "
+                     f"{cpu:.1f} | {worst['ratio']} ({worst['instance']}) |")
+    return "\n".join(lines)
+
+
+def roller_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+    """One row per level: its minimum certified, then checked (each within ``time_limit``);
+    ``in_time``: both done and confirmed within ``time_limit`` CPU seconds in all (a shared
+    machine's wall seconds are given too: ``in_time_wall``)."""
+    from benchmarks import roller as roller_bench
+
+    for set_name in sets:
+        for level in roller_bench.load_set(set_name)[:per_set]:
+            row = measure_certificate("roller", set_name, level.name, level, {}, time_limit)
+            row.update(task="target", in_time=row["verified"] and row["certify_cpu_s"] + row["check_cpu_s"] <= time_limit,
+                       in_time_wall=row["verified"] and row["seconds"] <= time_limit)
+            yield row
+
+
+def roller_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| set | levels | certified | confirmed | in time (CPU) | share | in time (wall) | certify CPU s | check CPU s | slowest (CPU) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for name in dict.fromkeys(r["set"] for r in rows):
+        mine = [r for r in rows if r["set"] == name]
+        slowest = max(mine, key=lambda r: r["certify_cpu_s"] + r["check_cpu_s"])
+        done = sum(r["in_time"] for r in mine)
+        lines.append(f"| {name} | {len(mine)} | {sum(r['status'] != 'uncertified' for r in mine)} | {sum(r['verified'] for r in mine)} | "
+                     f"{done} | {100 * done / len(mine):.0f} % | {sum(r['in_time_wall'] for r in mine)} | "
+                     f"{sum(r['certify_cpu_s'] for r in mine):.1f} | {sum(r['check_cpu_s'] for r in mine):.1f} | "
+                     f"{slowest['certify_cpu_s'] + slowest['check_cpu_s']:.1f} ({slowest['instance']}) |")
+    return "\n".join(lines)
 
 
 def verdicts(cnf) -> dict[str, bool]:
@@ -227,17 +342,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=seconds_argument, default=DEFAULT_LIMIT, help="seconds per certificate (default 60)")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--quick", action="store_true", help=f"one puzzle per example file (boards up to {QUICK_CELLS} cells), 5 per public set, 5 boards per family")
+    parser.add_argument("--target", choices=("numberlink", "roller"), help="an issue #44 target instead: numberlink (every public cover-all puzzle "
+                        "up to 40x20 under no-self-touch rules, certify + check against the uncertified uniqueness time) or roller (the "
+                        "minimum of every starhermit and TabTale level certified and checked within the time limit)")
+    parser.add_argument("--sets", nargs="+", choices=TARGET_SETS + ROLLER_SETS, metavar="SET",
+                        help=f"with --target: these sets only (numberlink: {', '.join(TARGET_SETS)}; roller: {', '.join(ROLLER_SETS)})")
+    parser.add_argument("--per-set", type=int, metavar="N", help="with --target: the first N puzzles of each set")
     args = parser.parse_args(argv)
+    if (args.sets or args.per_set) and not args.target:
+        parser.error("--sets and --per-set go with --target")
+    known = TARGET_SETS if args.target == "numberlink" else ROLLER_SETS
+    if args.sets and set(args.sets) - set(known):
+        parser.error(f"--target {args.target} has the sets {', '.join(known)}")
     rows: list[dict[str, Any]] = []
+    if args.target == "numberlink":
+        rows_of, show = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit)), target_table
+    elif args.target == "roller":
+        rows_of, show = (lambda: roller_rows(args.sets or ROLLER_DEFAULT_SETS, args.per_set, args.time_limit)), roller_table
+    else:
+        rows_of, show = (lambda: run(time_limit=args.time_limit, quick=args.quick)), table
     with RowWriter(args.json) as writer:
         try:
-            for row in run(time_limit=args.time_limit, quick=args.quick):
+            for row in rows_of():
                 rows.append(row)
                 writer.write(row)
         except KeyboardInterrupt:
-            print(table(rows))
+            print(show(rows))
             return INTERRUPTED
-    print(table(rows))
+    print(show(rows))
     print(writer.gauge_line())
     return 0
 

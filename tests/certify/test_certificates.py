@@ -29,6 +29,7 @@ CASES = {
     "roller unsolvable": ("roller", RollerLevel.from_rows(["o..", "#.#", "..."]), {}, "unsolvable"),
     "swap minimum": ("swap", SwapLevel.from_rows(["T1R B1G T1R", "T1G T1R B1G"], goal=["G R G", "R G R"]), {}, "minimum"),
     "swap touch": ("swap", SwapLevel.from_rows(["T1R T1G T1R T1G"], goal="touch"), {}, "minimum"),
+    "swap cluster": ("swap", SwapLevel.from_rows(["T1R T1G", "T1G T1R"], goal="cluster"), {}, "minimum"),
     "swap unsolvable": ("swap", SwapLevel.from_rows(["T1R ### T1G"], goal=["G # R"]), {}, "unsolvable"),
 }
 
@@ -60,9 +61,11 @@ def test_the_numberlink_answer_is_unique_only_when_it_is(tmp_path) -> None:
 
 
 def test_a_claim_that_cannot_be_certified_says_why(tmp_path) -> None:
-    level = SwapLevel.from_rows(["T1R T1G T1R"], goal="cluster")
-    record = certify(level, family="swap", time_limit=10, directory=str(tmp_path))
-    assert record["certificate"] is None and "cluster" in record["reason"]
+    # unsolvable (the cell below the room is never painted), but finite only past 300 moves
+    room = RollerLevel.from_rows(["#" * 14, "#o" + "." * 11 + "#"] + ["#" + "." * 12 + "#"] * 10 + ["#" * 10 + ".###", "#" * 14])
+    record = certify(room, family="roller", time_limit=10, directory=str(tmp_path))
+    assert record["certificate"] is None and "past the 300 attempted" in record["reason"]
+    assert not os.path.exists(tmp_path / "manifest.json")
 
 
 def _copy(directory: str, target) -> str:
@@ -73,14 +76,33 @@ def _copy(directory: str, target) -> str:
     return str(target)
 
 
+def _proof_path(directory: str) -> str:
+    return os.path.join(directory, json.load(open(os.path.join(directory, "manifest.json")))["proof"])
+
+
 def test_a_tampered_proof_is_refused(written, tmp_path) -> None:
     copy = _copy(written["roller minimum"][0], tmp_path / "c")
-    with open(os.path.join(copy, "proof.drat")) as f:
+    with open(_proof_path(copy)) as f:
         lines = f.read().splitlines()
-    with open(os.path.join(copy, "proof.drat"), "w") as f:  # keep only the final empty clause
-        f.write("0\n")
+    with open(_proof_path(copy), "w") as f:  # keep only the final empty clause
+        f.write(lines[-1] + "\n")
     check = check_certificate(copy)
     assert len(lines) > 1 and not check.confirmed and "proof is refused" in check.reason
+
+
+@pytest.mark.parametrize("name", ["numberlink unique", "swap minimum"])
+def test_a_proof_with_a_lemma_changed_is_refused(written, tmp_path, name) -> None:
+    copy = _copy(written[name][0], tmp_path / "c")
+    with open(_proof_path(copy)) as f:
+        lines = f.read().splitlines()
+    tokens = lines[0].split()
+    end = tokens.index("0", 1)
+    for changed in (tokens[:end - 1] + tokens[end:],  # a literal dropped from the first lemma (a stronger claim)
+                    tokens[:end + 1] + tokens[end + 2:]):  # its first hint dropped
+        with open(_proof_path(copy), "w") as f:
+            f.write("\n".join([" ".join(changed)] + lines[1:]) + "\n")
+        check = check_certificate(copy)
+        assert end > 1 and not check.confirmed and "proof is refused" in check.reason, (changed, check.reason)
 
 
 def test_a_tampered_formula_is_refused(written, tmp_path) -> None:
@@ -128,8 +150,13 @@ def test_a_wrong_unique_claim_is_refused(written, tmp_path) -> None:
     manifest["claim"] = "unsolvable"
     json.dump(manifest, open(path, "w"))
     check = check_certificate(copy)
+    assert not check.confirmed and "blocks an answer" in check.reason
+    manifest["additions"] = [item for item in manifest["additions"] if item != ["answer"]]
+    json.dump(manifest, open(path, "w"))
+    check = check_certificate(copy)
     assert not check.confirmed and "not the puzzle's formula" in check.reason
-    manifest["claim"], manifest["answer"] = "unique", {"A": [[0, 0], [1, 0], [2, 0]], "B": [[0, 2], [2, 2]]}
+    manifest["claim"], manifest["additions"] = "unique", manifest["additions"] + [["answer"]]
+    manifest["answer"] = {"A": [[0, 0], [1, 0], [2, 0]], "B": [[0, 2], [2, 2]]}
     json.dump(manifest, open(path, "w"))
     check = check_certificate(copy)
     assert not check.confirmed and "breaks the rules" in check.reason
@@ -244,8 +271,7 @@ def test_a_manifest_naming_files_outside_its_directory_is_refused(written, tmp_p
     assert not check.confirmed and "must lie in its directory" in check.reason
 
 
-def test_a_stack_of_layers_is_certified_and_one_with_vias_refused(tmp_path) -> None:
-    from puzzlesat.errors import CannotExpress
+def test_stacks_of_layers_are_certified_with_vias_too(tmp_path) -> None:
     from puzzlesat.numberlink.multilayer.model import Puzzle as Stack, Via
     from puzzlesat.registry import get_family
 
@@ -256,8 +282,80 @@ def test_a_stack_of_layers_is_certified_and_one_with_vias_refused(tmp_path) -> N
     assert record["claim"] == "unique" and record["certificate"], record
     check = check_certificate(str(tmp_path / "stack"))
     assert check.confirmed, check.reason
-    with_vias = Stack.from_layers([["A..", "..."], ["...", "..A"]], vias=[Via("a", [(0, 1, 1), (1, 1, 1)])])
+    # one via: A passes it; the only answer covering every cell
+    with_vias = Stack.from_layers([["A..", "..."], ["...", ".A."]], vias=[Via("a", [(0, 1, 0), (1, 1, 0)])])
     record = certify(with_vias, family="numberlink", time_limit=10, directory=str(tmp_path / "vias"))
-    assert record["certificate"] is None and "vias" in record["reason"]
-    with pytest.raises(CannotExpress, match="vias"):
-        family.export_cnf(with_vias, options={})
+    assert record["claim"] == "unique" and record["certificate"], record
+    check = check_certificate(str(tmp_path / "vias"))
+    assert check.confirmed, check.reason
+    # the via taken away from the manifest's puzzle: its answer breaks the rules of the stack left
+    path = tmp_path / "vias" / "manifest.json"
+    manifest = json.load(open(path))
+    manifest["puzzle"] = family.format(Stack.from_layers([["A..", "..."], ["...", ".A."]]), fmt="layers")
+    json.dump(manifest, open(path, "w"))
+    assert not check_certificate(str(tmp_path / "vias")).confirmed
+
+
+# -- the LRAT proofs and their checker on their own ---------------------------------------------
+
+def _lrat_proof(batches) -> list[str]:
+    """The trimmed LRAT proof of the clauses of ``batches``, added batch by batch with a solve
+    between (the first batches satisfiable): originals come after lemmas, as in a certificate."""
+    from puzzlesat.certify.lrat import ProofSolver
+
+    with ProofSolver() as solver:
+        for batch in batches:
+            solver.add(batch)
+            verdict = solver.solve(time_limit=None)
+        assert verdict is False
+        return solver.proof()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_lrat_confirms_solver_proofs_of_pigeonholes(n: int) -> None:
+    from puzzlesat.proofcheck import lrat
+
+    clauses = _pigeons(n)
+    assert lrat.check(clauses, _lrat_proof([clauses])).valid
+
+
+def test_lrat_confirms_incremental_proofs_and_refuses_them_weakened() -> None:
+    # units first (they propagate as they come, so lemmas are numbered among the originals), then
+    # a satisfiable part, then the rest: the proof's numbers must still name the right clauses
+    from puzzlesat.proofcheck import lrat
+
+    rng = random.Random(2)
+    checked = 0
+    while checked < 8:
+        clauses = [[rng.choice([-1, 1]) * rng.randint(1, 25) for _ in range(3)] for _ in range(130)]
+        units = [[rng.choice([-1, 1]) * v] for v in rng.sample(range(1, 26), 3)]
+        formula = units + clauses
+        with Solver(name="cadical195", bootstrap_with=formula) as s:
+            if s.solve():
+                continue
+        with Solver(name="cadical195", bootstrap_with=formula[:60]) as s:
+            if not s.solve():
+                continue
+        proof = _lrat_proof([formula[:60], formula[60:]])
+        assert proof is not None and lrat.check(formula, proof).valid
+        weaker = list(formula)
+        while True:  # clauses dropped until satisfiable (each replaced by a fresh variable, so numbers stay)
+            i = rng.randrange(len(weaker))
+            weaker[i] = [100 + i]
+            with Solver(bootstrap_with=weaker) as s:
+                if s.solve():
+                    break
+        assert not lrat.check(weaker, proof).valid
+        checked += 1
+
+
+def test_lrat_refuses_rat_hints_missing_clauses_and_disorder() -> None:
+    from puzzlesat.proofcheck import lrat
+
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert lrat.check(formula, ["5 2 0 1 2 0", "6 0 5 3 4 0"]).valid
+    assert "RAT" in lrat.check(formula, ["5 2 0 -1 2 0", "6 0 5 3 4 0"]).reason
+    assert "names no clause" in lrat.check(formula, ["5 2 0 1 9 0", "6 0 5 3 4 0"]).reason
+    assert "does not come after" in lrat.check(formula, ["4 2 0 1 2 0", "6 0 4 3 4 0"]).reason
+    assert "names no clause" in lrat.check(formula, ["5 2 0 1 2 0", "5 d 5 0", "6 0 5 3 4 0"]).reason
+    assert lrat.check(formula, ["5 2 0 1 2 0"]).reason == "the proof ends without deriving the empty clause"

@@ -127,8 +127,9 @@ def test_a_tampered_proof_makes_check_proof_fail_naming_it(proofs, tmp_path, cap
     level = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "roller", "small.roller")
     assert main(["solve", level, "--time-limit", "30", "--proof", str(copy)]) == 0
     (tampered,) = [path for path in copy.iterdir() if path.name.endswith("small.roller-0")]
-    assert len(open(tampered / "proof.drat").read().splitlines()) > 1
-    (tampered / "proof.drat").write_text("0\n")
+    lines = (tampered / "proof.lrat").read_text().splitlines()
+    assert len(lines) > 1
+    (tampered / "proof.lrat").write_text(lines[-1] + "\n")  # the final empty clause alone
     capsys.readouterr()
     assert main(["check-proof", str(copy)]) == 1
     lines = capsys.readouterr().out.splitlines()
@@ -170,17 +171,19 @@ def test_check_proof_of_a_folder_without_certificates_fails(tmp_path, capsys) ->
 
 
 def test_a_claim_that_cannot_be_certified_is_said_in_the_record(tmp_path, capsys) -> None:
-    level = tmp_path / "cluster.swap"
-    level.write_text("start\nT1R T1G T1R\ngoal cluster\n")  # no clausal encoding of "cluster" yet
+    # an unsolvable level (the cell below the room is never painted) whose claim is finite only
+    # past 300 moves: not attempted, and said so
+    level = tmp_path / "room.roller"
+    level.write_text("\n".join(["#" * 14, "#o" + "." * 11 + "#"] + ["#" + "." * 12 + "#"] * 10 + ["#" * 10 + ".###", "#" * 14]) + "\n")
     root = tmp_path / "certs"
-    assert main(["solve", str(level), "--json", "--time-limit", "30", "--proof", str(root)]) == 0
+    assert main(["solve", str(level), "--json", "--time-limit", "30", "--proof", str(root)]) == 1
     (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert_valid(record)
-    assert record["status"] == "solved" and record["certificate"] is None and "cluster" in record["certificate_reason"]
-    assert record["certificate_claim"] == "minimum"
+    assert record["status"] == "unsolvable" and record["certificate"] is None and "past the 300" in record["certificate_reason"]
+    assert record["certificate_claim"] == "unsolvable"
     assert not root.exists()  # nothing was certified: no folder written, nothing to confirm
-    assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 0  # a person reads why
-    assert "no certificate of minimum: the cluster goal" in capsys.readouterr().out
+    assert main(["solve", str(level), "--time-limit", "30", "--proof", str(root)]) == 1  # a person reads why
+    assert "no certificate of unsolvable: not certified: the claim is finite only up to" in capsys.readouterr().out
 
 
 def test_export_takes_the_family_s_rule_options_and_writes_to_standard_output(tmp_path, capsys) -> None:
@@ -193,3 +196,29 @@ def test_export_takes_the_family_s_rule_options_and_writes_to_standard_output(tm
     assert plain.splitlines()[0] == "c numberlink 4x3 rules: cover-all"
     assert ruled.splitlines()[0] == "c numberlink 4x3 rules: may-leave-empty, no-self-touch"
     assert any(line.startswith("p cnf") for line in ruled.splitlines()) and plain != ruled
+
+
+def test_verify_with_workers_writes_the_certificates_one_process_writes(tmp_path, capsys) -> None:
+    # -j 2: each job carries its certificate folder, and the worker that solves it certifies it
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    for family in FAMILIES:
+        sample_file(folder, family)
+    written = {}
+    for jobs in ("1", "2"):
+        root = tmp_path / f"certs-{jobs}"
+        main(["verify", str(folder), "--json", "--time-limit", "30", "-j", jobs, "--proof", str(root)])
+        records = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+        assert len(records) == len(FAMILIES) and all(r["certificate"] and r["certificate_reason"] is None for r in records), records
+        assert {os.path.dirname(r["certificate"]) for r in records} == {str(root)}
+        files = {}
+        for path in sorted(root.rglob("*")):
+            if path.is_file():
+                content = path.read_text()
+                if path.name == "manifest.json":  # the same but for the seconds taken
+                    content = {k: v for k, v in json.loads(content).items() if k != "seconds"}
+                files[str(path.relative_to(root))] = content
+        written[jobs] = files
+        assert main(["check-proof", str(root)]) == 0
+        assert f"{len(FAMILIES)} certificate(s): {len(FAMILIES)} confirmed, 0 not confirmed" in capsys.readouterr().out
+    assert len(written["1"]) == 3 * len(FAMILIES) and written["1"] == written["2"]

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pytest
 from pysat.solvers import Solver
 
 from puzzlesat.numberlink.export import decode, export_cnf as numberlink_cnf
-from puzzlesat.numberlink.model import Puzzle
+from puzzlesat.numberlink.model import Puzzle, Rules
 from puzzlesat.sat.dimacs import answer_variables
-from tests.numberlink.test_counts import ALL_RULES, CASES, brute_force_answers
+from tests.numberlink.test_counts import ALL_RULES, CASES, brute_force_answers as _brute_force_answers
+
+
+@lru_cache(maxsize=None)
+def brute_force_answers(puzzle, rules):  # (each board's answers listed once for the tests below)
+    return _brute_force_answers(puzzle, rules)
 
 
 def projected_models(cnf, limit: int = 400) -> list[frozenset[int]]:
@@ -50,6 +57,64 @@ def test_numberlink_exclude_leaves_the_other_answers(rules) -> None:
         cnf = numberlink_cnf(puzzle, rules=rules)
         first = decode(puzzle, cnf, sorted(projected_models(cnf, limit=1)[0]))
         assert len(projected_models(numberlink_cnf(puzzle, rules=rules, exclude=first))) == len(expected) - 1, name
+
+
+def certificate_answers(puzzle, rules, limit: int = 400) -> list:
+    """The answers a certificate's solving finds (:mod:`puzzlesat.numberlink.relaxed`): models that
+    break the rules get their additions, answers are blocked, until no model is left."""
+    from puzzlesat.numberlink.relaxed import Formula
+
+    formula = Formula(puzzle, rules)
+    found = []
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        while len(found) < limit and solver.solve():
+            answer, repairs = formula.examine(solver.get_model())
+            for item in repairs:
+                solver.append_formula(formula.add(item))
+            if not repairs:
+                found.append(answer)
+                solver.append_formula(formula.add(("answer", answer)))
+    return found
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
+def test_numberlink_certificate_formula_counts_the_answers(name: str, puzzle: Puzzle, rules) -> None:
+    # the rules without "no stray cycle", grown by checked additions: the same answers, no other
+    from puzzlesat.numberlink.verify import verify
+
+    expected = brute_force_answers(puzzle, rules)
+    if len(expected) > 300:
+        pytest.skip("too many answers to list")
+    found = certificate_answers(puzzle, rules)
+    assert all(verify(puzzle, answer, rules) == [] for answer in found)
+    assert sorted(tuple(sorted(a.as_dict().items())) for a in found) == sorted(tuple(sorted(a.items())) for a in expected)
+
+
+@pytest.mark.parametrize("rows,rules", [
+    (["....", "....", "...A", ".A.."], Rules(cover_all=False, no_self_touch=True)),  # 13 answers
+    (["......", ".BC.A.", "C...A.", "B....."], Rules(no_self_touch=True)),  # none
+], ids=["may-leave-empty", "cover-all"])
+def test_numberlink_certificate_formula_adds_touch_rows_where_a_model_breaks_them(rows, rules) -> None:
+    # boards (found by a seeded search) whose base formula has models with a path beside itself
+    import puzzlesat.numberlink.relaxed as relaxed
+
+    puzzle = Puzzle.from_rows(rows)
+    kinds = []
+    original = relaxed.Formula.add
+
+    def add(self, item):
+        kinds.append(item[0])
+        return original(self, item)
+
+    relaxed.Formula.add = add
+    try:
+        found = certificate_answers(puzzle, rules)
+    finally:
+        relaxed.Formula.add = original
+    expected = brute_force_answers(puzzle, rules)
+    assert "touch" in kinds
+    assert sorted(tuple(sorted(a.as_dict().items())) for a in found) == sorted(tuple(sorted(a.items())) for a in expected)
 
 
 # -- Roller: walks of at most K moves that paint every floor cell ------------------------------
@@ -107,7 +172,6 @@ def test_roller_export_counts_the_walks(level) -> None:
 
 # -- Swap: plans of at most K swaps that reach the goal ----------------------------------------
 
-from puzzlesat.errors import CannotExpress  # noqa: E402
 from puzzlesat.swap.export import decode as swap_decode, export_cnf as swap_cnf  # noqa: E402
 from puzzlesat.swap.model import Level as SwapLevel, apply_swap, is_goal  # noqa: E402
 from puzzlesat.swap.moves import legal_moves  # noqa: E402
@@ -149,7 +213,7 @@ def _swap_levels(seed: int, n: int, goal: str) -> list[SwapLevel]:
     return out
 
 
-@pytest.mark.parametrize("goal", ["match", "touch"])
+@pytest.mark.parametrize("goal", ["match", "touch", "cluster"])
 def test_swap_export_counts_the_plans(goal: str) -> None:
     for level in _swap_levels(5, 12, goal):
         for k in range(0, 4):
@@ -161,10 +225,17 @@ def test_swap_export_counts_the_plans(goal: str) -> None:
             assert all(swap_verify(level, list(swap_decode(level, cnf, sorted(t)))) == [] for t in models[:20])
 
 
-def test_swap_cluster_goal_is_refused_plainly() -> None:
-    level = SwapLevel.from_rows(["T1R T1G T1R"], goal="cluster")
-    with pytest.raises(CannotExpress, match="cluster"):
-        swap_cnf(level, moves=1)
+def test_swap_cluster_export_counts_plans_on_boards_with_several_groups() -> None:
+    # boards where a colour starts in two or three groups, so the end boards the formula must
+    # refuse are many (walls split the board too)
+    for rows in (["T1R T1G T1R T1G"], ["T1R T1G", "T1G T1R"], ["T1R ### T1R", "T1G T1R T1G"], ["T1G T1R T1G", "T1R T1G T1R"]):
+        level = SwapLevel.from_rows(rows, goal="cluster")
+        for k in range(0, 4):
+            expected = swap_plans(level, k)
+            cnf = swap_cnf(level, moves=k)
+            models = projected_models(cnf, limit=3000)
+            plans = {tuple(m.cells for m in swap_decode(level, cnf, sorted(t))) for t in models}
+            assert len(models) == len(expected) and plans == expected, (rows, k)
 
 
 # -- Numberlink on a stack of layers (no vias) ---------------------------------------------------
@@ -226,3 +297,63 @@ def test_numberlink_stack_export_counts_the_answers(layers, rules) -> None:
     drawn = {tuple(sorted(decode(puzzle, cnf, sorted(t)).as_dict().items())) for t in models}
     assert len(models) == len(expected) and drawn == expected
     assert all(stack_verify(puzzle, decode(puzzle, cnf, sorted(t)), rules) == [] for t in models)
+
+
+# -- Numberlink on a stack with vias: the certificate formula and the exported one -------------------------------------
+
+from puzzlesat.numberlink.multilayer.model import Via  # noqa: E402
+
+VIA_STACKS = [  # (layers, vias as (name, cells))
+    ([["A..", "..."], ["...", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)])]),
+    ([["A.B", "..."], ["B..", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)])]),  # two lines, one via: no answer
+    ([["A.B", "..."], ["B..", "..A"]], [("a", [(0, 1, 1), (1, 1, 1)]), ("b", [(0, 0, 1), (1, 0, 1)])]),
+    ([["A.", ".."], ["..", ".."], ["..", ".A"]], [("a", [(0, 1, 0), (1, 1, 0), (2, 1, 0)])]),
+    ([["AB.", "..."], ["...", ".BA"]], [("a", [(0, 1, 0), (1, 1, 0)]), ("b", [(0, 0, 2), (1, 0, 2)])]),
+    ([["A..", "..."], ["...", ".A."]], [("a", [(0, 1, 0), (1, 1, 0)])]),  # covers every cell one way
+    ([["A..", "B.."], ["...", "AB."]], [("a", [(0, 0, 2), (1, 0, 2)]), ("b", [(0, 1, 2), (1, 1, 2)])]),
+]
+
+
+def via_answers(puzzle: Stack, rules) -> set[tuple]:
+    """Every answer of a stack with vias: the paths over its steps (``is_step``, beside meaning
+    one step apart, as its rules say) that the stack's checker accepts."""
+    from puzzlesat.numberlink.multilayer.model import Solution as StackSolution
+
+    free, ends, found = set(puzzle.free_cells()), puzzle.endpoints(), set()
+
+    def place(index, used, chosen):
+        if index == len(puzzle.pairs):
+            if not rules.cover_all or used == free:
+                answer = StackSolution.from_mapping(chosen)
+                if stack_verify(puzzle, answer, rules) == []:
+                    found.add(tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in chosen.items())))
+            return
+        pair = puzzle.pairs[index]
+
+        def extend(path):
+            for step in puzzle.neighbours(path[-1]):
+                if step in used or step in path:
+                    continue
+                if step == pair.end:
+                    place(index + 1, used | set(path) | {step}, {**chosen, pair.label: tuple(path + [step])})
+                elif step not in ends:
+                    extend(path + [step])
+
+        extend([pair.start])
+
+    place(0, set(), {})
+    return found
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("layers,vias", VIA_STACKS, ids=[f"{'/'.join('|'.join(l) for l in layers)}+{len(v)}via" for layers, v in VIA_STACKS])
+def test_numberlink_certificate_formula_of_a_stack_with_vias_counts_the_answers(layers, vias, rules) -> None:
+    puzzle = Stack.from_layers(layers, vias=[Via(name, cells) for name, cells in vias])
+    expected = via_answers(puzzle, rules)
+    found = {tuple(sorted((label, cells if cells[0] <= cells[-1] else cells[::-1]) for label, cells in a.as_dict().items()))
+             for a in certificate_answers(puzzle, rules)}
+    assert found == expected
+    cnf = numberlink_cnf(puzzle, rules=rules)  # the complete exported formula, its via rows too
+    models = projected_models(cnf)
+    drawn = {tuple(sorted(decode(puzzle, cnf, sorted(t)).as_dict().items())) for t in models}
+    assert len(models) == len(expected) and drawn == expected

@@ -3,7 +3,8 @@ own record with the generic keys (family, source, index, status, error, seconds)
 command line makes it. Any failure is an error record, never an exception. A generate record
 also holds ``pack_entry`` (the puzzle as a pack holds it, ``FAMILY.pack_entry``) and
 ``pack_facts`` (the facts of its line in a pack), so a pack can be written from records, new or
-stored (:meth:`puzzlesat.pack.PackWriter.add`).
+stored (:meth:`puzzlesat.pack.PackWriter.add`). A job with a ``proof`` folder writes the
+certificate of its claim there, in the same worker, and its record says which.
 
 >>> record = execute(Job.generate("numberlink", (4, 4), seed=3, options={"method": "unionfind", "allow_multiple": True}))
 >>> record["family"], record["status"], record["seed"], record["error"]
@@ -82,10 +83,17 @@ def execute(job: Job) -> dict[str, Any]:
         if job.verb == "generate":
             made = family.make(job.size, seed=job.seed, time_limit=job.time_limit, options=options)
             body = {**family.generated_record(made), "pack_entry": family.pack_entry(made), "pack_facts": dict(made.facts)}
-        elif job.verb == "solve":
-            body = family.solve_record(puzzle_of(job), options=options, time_limit=job.time_limit)
         else:
-            body = family.verify_record(puzzle_of(job), options=options, time_limit=job.time_limit, answer=job.answer)
+            puzzle = puzzle_of(job)
+            if job.verb == "solve":
+                body = family.solve_record(puzzle, options=options, time_limit=job.time_limit)
+            else:
+                body = family.verify_record(puzzle, options=options, time_limit=job.time_limit, answer=job.answer)
+            if job.proof is not None:  # the certificate, made where the puzzle was solved
+                from ..certify import certify_record
+
+                body.update(certify_record(body, puzzle, family=job.family, options=options, time_limit=job.time_limit,
+                                           directory=job.proof))
     except MemoryError:  # (the process's memory limit: puzzlesat.memory)
         return memory_record(job, time.perf_counter() - start)
     except (PuzzlesatError, ValueError, KeyError) as exc:

@@ -49,9 +49,11 @@ class Job:
     where a generated one goes); ``options``: the family's options by name, sorted;
     ``method``: the solving (or generating) method, None for the family's default;
     ``time_limit``: seconds for this job in its worker, None for none; ``answer``: a stated
-    answer ``(source, text)`` for verify to check; ``error``: a puzzle that could not be read
-    (the job's record is an error record, nothing runs); ``function``: a call job's
-    ``"module:name"``, called with ``options`` as its keyword arguments (:meth:`call`)."""
+    answer ``(source, text)`` for verify to check; ``proof``: a folder where the worker writes
+    the certificate of the record's claim (``puzzlesat.certify.certify_record``), None for none;
+    ``error``: a puzzle that could not be read (the job's record is an error record, nothing runs);
+    ``function``: a call job's ``"module:name"``, called with ``options`` as its keyword
+    arguments (:meth:`call`)."""
 
     family: str
     verb: str
@@ -67,6 +69,7 @@ class Job:
     answer: tuple[str | None, str] | None = None
     error: str | None = None
     function: str | None = None
+    proof: str | None = None
     puzzle: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -82,12 +85,12 @@ class Job:
     @classmethod
     def of(cls, family: str | Family, verb: str, puzzle: Any, *, source: str = "-", index: int | None = 0,
            options: Mapping[str, Any] | None = None, method: str | None = None, time_limit: float | None = None,
-           answer: tuple[str | None, str] | None = None) -> "Job":
+           answer: tuple[str | None, str] | None = None, proof: str | None = None) -> "Job":
         """The job of solving or verifying ``puzzle`` (an object of the family)."""
         record = get_family(family) if isinstance(family, str) else family
         text, fmt = canonical_text(record, puzzle)
         return cls(record.name, verb, text, fmt, source=source, index=index, options=sorted_options(options),
-                   method=method, time_limit=time_limit, answer=answer, puzzle=puzzle)
+                   method=method, time_limit=time_limit, answer=answer, proof=proof, puzzle=puzzle)
 
     @classmethod
     def generate(cls, family: str | Family, size: tuple[int, ...] | None, *, seed: int, source: str = "-",
@@ -112,13 +115,14 @@ class Job:
     @property
     def key(self) -> str:
         """sha256 (hex) over what decides the record: family, verb, the puzzle's text (or seed
-        and size), the stated answer, the options (rules included), the method and the
-        puzzlesat version. Where the puzzle came from is not part of it."""
+        and size), the stated answer, the options (rules included), the method, the certificate's
+        folder and the puzzlesat version. Where the puzzle came from is not part of it."""
         what = {"family": self.family, "verb": self.verb, "text": self.text, "fmt": self.fmt, "seed": self.seed,
                 "size": self.size, "answer": None if self.answer is None else self.answer[1], "error": self.error,
                 "options": [[name, value] for name, value in self.options], "method": self.method,
                 "time_limit": self.time_limit, "version": __version__,
-                **({"function": self.function} if self.function is not None else {})}
+                **({"function": self.function} if self.function is not None else {}),
+                **({"proof": self.proof} if self.proof is not None else {})}  # (the keys of other jobs unchanged)
         return hashlib.sha256(json.dumps(what, sort_keys=True, default=repr).encode()).hexdigest()
 
     def options_dict(self) -> dict[str, Any]:

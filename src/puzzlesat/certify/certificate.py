@@ -13,11 +13,12 @@ see :mod:`.fewest`).
 >>> with tempfile.TemporaryDirectory() as d:
 ...     record = certify(Puzzle.from_rows(["A.A", "B.B"]), family="numberlink", time_limit=10, directory=d)
 ...     record["claim"], sorted(os.listdir(d))
-('unique', ['formula.cnf', 'manifest.json', 'proof.drat'])
+('unique', ['formula.cnf', 'manifest.json', 'proof.lrat'])
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Mapping
 
@@ -74,6 +75,44 @@ def export_formula(puzzle, *, family: str | None = None, options: Mapping | None
         raise ValueError(f"the {record.name} family exports no formula")
     merged = {**record.defaults(), **dict(options or {})}
     return record.export_formula(record, puzzle, options=merged, moves=moves, exclude_answer=exclude_answer, time_limit=time_limit)
+
+
+CERTIFICATE_FILES = ("manifest.json", "formula.cnf", "proof.lrat", "proof.drat")  # (an earlier run's, removed first)
+
+
+def certify_record(record: Mapping, puzzle, *, family: str, options: Mapping | None, time_limit: float | None,
+                   directory: str) -> dict:
+    """The certificate of a solve or verify ``record``'s claim, written into ``directory``: the
+    keys :func:`record_fields` names. A record without a verdict (unknown) certifies nothing; a
+    refusal (a claim the family cannot certify, a bad option) is said in the reason, never raised.
+
+    >>> import tempfile
+    >>> from puzzlesat.numberlink.model import Puzzle
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     certify_record({"status": "solved"}, Puzzle.from_rows(["A.A"]), family="numberlink", options=None,
+    ...                    time_limit=10, directory=d)["certificate_claim"]
+    'unique'
+    >>> certify_record({"status": "unknown"}, None, family="numberlink", options=None, time_limit=1, directory="-")
+    {'certificate': None, 'certificate_claim': None, 'certificate_reason': 'no verdict to certify'}
+    """
+    from ..errors import PuzzlesatError
+    from ..family import Objective
+
+    if record.get("status") not in ("solved", "unsolvable"):
+        return {"certificate": None, "certificate_claim": None, "certificate_reason": "no verdict to certify"}
+    for name in CERTIFICATE_FILES:  # a certificate of an earlier run is not this run's
+        if os.path.isfile(os.path.join(directory, name)):
+            os.remove(os.path.join(directory, name))
+    chosen = get_family(family)
+    kept = {k: v for k, v in (options or {}).items() if k in chosen.defaults() or k == "method"}
+    try:
+        result = certify(puzzle, family=family, options=kept, time_limit=time_limit, directory=directory)
+    except (PuzzlesatError, ValueError) as exc:
+        result = {"claim": None, "certificate": None, "reason": str(exc)}
+    if result.get("claim") is None:  # (refused before a claim was chosen: the one the verdict makes)
+        unique = chosen.objective is Objective.UNIQUE
+        result = {**result, "claim": "unsolvable" if record["status"] == "unsolvable" else "unique" if unique else "minimum"}
+    return record_fields(result)
 
 
 def record_fields(result: Mapping) -> dict:

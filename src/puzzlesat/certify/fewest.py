@@ -17,7 +17,7 @@ import time
 from typing import Callable, Mapping
 
 from ..errors import CannotExpress
-from .tools import left, solve_formula, uncertified, write
+from .tools import UNREADABLE, left, solve_formula, uncertified, write
 
 MAX_BOUND = 300  # the largest move bound an "unsolvable" certificate is attempted for
 
@@ -49,6 +49,8 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
             return uncertified("unsolvable", f"no verdict on {bound} moves within the time limit ({time_limit} s)")
         if sat:
             return uncertified("unsolvable", f"the exported formula has a plan of at most {bound} moves: the solver's verdict is wrong")
+        if proof is None:
+            return uncertified("unsolvable", UNREADABLE)
         return write(directory, family=family.name, puzzle_text=text, fmt="native", options={}, claim="unsolvable",
                      cnf=cnf, proof=proof, facts={"bound": bound}, seconds={"solve": solved, "prove": time.perf_counter() - started - solved})
     if record["status"] != "solved" or not record.get("optimal"):
@@ -66,6 +68,8 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
         return uncertified("minimum", f"no verdict on {k - 1} moves within the time limit ({time_limit} s)", moves=k, answer=answer)
     if sat:
         return uncertified("minimum", f"the exported formula has a plan of {k - 1} moves: the solver's minimum is wrong", moves=k)
+    if proof is None:
+        return uncertified("minimum", UNREADABLE, moves=k, answer=answer)
     return write(directory, family=family.name, puzzle_text=text, fmt="native", options={}, claim="minimum", cnf=cnf,
                  proof=proof, facts=facts, seconds={"solve": solved, "prove": time.perf_counter() - started - solved})
 

@@ -1,6 +1,7 @@
 """The certificate commands (issue #44): ``puzzlesat export FILE --cnf OUT.cnf`` (a puzzle as
 one DIMACS formula, ``puzzlesat.certify.export_formula``), ``--proof DIR`` on solve and verify
-(:func:`attach_certificate`: one certificate folder per puzzle, ``puzzlesat.certify.certify``)
+(:func:`proof_of`: one certificate folder per puzzle, carried by its batch job and written by
+``puzzlesat.certify.certify_record`` where the puzzle is solved)
 and ``puzzlesat check-proof DIR`` (``puzzlesat.proofcheck``, the independent checker). Nothing
 here names a family: what a family certifies is its record's.
 """
@@ -14,10 +15,9 @@ import re
 import sys
 from typing import Any, Callable
 
-from ..certify import certify, export_formula, record_fields
-from ..certify.tools import FORMULA, MANIFEST, PROOF
+from ..certify import export_formula
+from ..certify.tools import MANIFEST
 from ..errors import PuzzlesatError
-from ..family import Family, Objective
 from ..proofcheck import check_tree
 from .arguments import seconds_argument
 from .inputs import family_options, one_puzzle
@@ -76,28 +76,12 @@ def proof_folder(root: str, source: str, index: int) -> str:
     return os.path.join(root, f"{name[-120:]}-{index}")
 
 
-def attach_certificate(record: dict[str, Any], family: Family, item: Any, args: argparse.Namespace) -> None:
-    """With ``--proof DIR``: certify the record's claim into the puzzle's folder and add
-    ``certificate``, ``certificate_claim`` and ``certificate_reason`` to the record."""
+def proof_of(args: argparse.Namespace, source: str, index: int | None) -> str | None:
+    """With ``--proof DIR``: the certificate folder of puzzle ``index`` of ``source``, which its
+    job carries, so that the certificate is made where the puzzle is solved (the batch engine's
+    worker under ``-j``); else None."""
     root = getattr(args, "proof", None)
-    if root is None or record.get("status") == "error":
-        return
-    if record.get("status") not in ("solved", "unsolvable"):
-        record.update(certificate=None, certificate_claim=None, certificate_reason="no verdict to certify")
-        return
-    folder = proof_folder(root, record["source"], record["index"] or 0)
-    for name in (MANIFEST, FORMULA, PROOF):  # a certificate of an earlier run is not this run's
-        if os.path.isfile(os.path.join(folder, name)):
-            os.remove(os.path.join(folder, name))
-    try:
-        result = certify(item, family=family.name, options=family_options(family, args), time_limit=args.time_limit,
-                         directory=folder)
-    except (PuzzlesatError, ValueError) as exc:
-        result = {"claim": None, "certificate": None, "reason": str(exc)}
-    if result.get("claim") is None:  # (refused before a claim was chosen: the one the verdict makes)
-        unique = family.objective is Objective.UNIQUE
-        result = {**result, "claim": "unsolvable" if record["status"] == "unsolvable" else "unique" if unique else "minimum"}
-    record.update(record_fields(result))
+    return None if root is None else proof_folder(root, source, index or 0)
 
 
 def certificate_line(record: dict[str, Any]) -> str:

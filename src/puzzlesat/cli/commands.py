@@ -19,7 +19,7 @@ from ..errors import CannotExpress, NotAPuzzle, ParseError
 from ..family import Family, Objective
 from ..registry import families
 from .batching import Slot, interrupted, records
-from .certificates import attach_certificate
+from .certificates import proof_of
 from .inputs import answer_files, answer_table, answers_without_puzzle, expand_paths, family_options, files_in_folders, is_url, load_items, one_puzzle, read_source
 from .output import Progress, caption, emit, error_record, output_problem, save_picture, skipped_record, unread_record
 
@@ -68,7 +68,7 @@ def slot_of(family: Family, verb: str, item: Any, source: str, index: int, args:
         return Slot(record=unread_record(family, source, index, item), extra=item)
     try:
         job = Job.of(family, verb, item, source=source, index=index, options=verb_options(family, verb, args),
-                     time_limit=args.time_limit, answer=answer)
+                     time_limit=args.time_limit, answer=answer, proof=proof_of(args, source, index))
     except CannotExpress:  # (no text of its family holds it: it runs here, in its turn)
         return Slot(make=lambda: run_one(family, verb, item, source, index, args, answer=answer), extra=item)
     return Slot(job=job, extra=item)
@@ -84,10 +84,8 @@ def run_one(family: Family, verb: str, item: Any, source: str, index: int, args:
         return unread_record(family, source, index, item)
     start = time.perf_counter()
     job = Job(family.name, verb, source=source, index=index, options=sorted_options(verb_options(family, verb, args)),
-              time_limit=args.time_limit, answer=answer, puzzle=item)
-    record = execute(job)
-    if record["status"] != "error":
-        attach_certificate(record, family, item, args)  # --proof DIR
+              time_limit=args.time_limit, answer=answer, proof=proof_of(args, source, index), puzzle=item)
+    record = execute(job)  # (with --proof DIR, the certificate too)
     record["seconds"] = round(time.perf_counter() - start, 4)
     return record
 
@@ -138,7 +136,6 @@ def command_solve(args: argparse.Namespace) -> int:
     try:
         for slot, record in records(args, slots, on_progress=progress.engine):
             family, item, count = slot.extra
-            certified(slot, record, family, item, args)
             ok &= record["status"] == "solved"
             progress.close()
             emit(record, json_lines=args.json, family=family, item=item, verb="solve", puzzles_in_source=count)
@@ -149,16 +146,6 @@ def command_solve(args: argparse.Namespace) -> int:
     progress.close()
     note_unused_options(args, families_read)
     return 0 if ok else 1
-
-
-def certified(slot: Slot, record: dict[str, Any], family: Family | None, item: Any, args: argparse.Namespace) -> None:
-    """``--proof DIR``: the certificate of an engine's record, made here (as :func:`run_one`
-    makes it, its seconds counted in the record's)."""
-    if slot.job is None or getattr(args, "proof", None) is None or family is None:
-        return
-    start = time.perf_counter()
-    attach_certificate(record, family, item, args)
-    record["seconds"] = round((record.get("seconds") or 0.0) + time.perf_counter() - start, 4)
 
 
 def _answer_families(kind: str) -> str:
@@ -218,7 +205,6 @@ def command_verify(args: argparse.Namespace) -> int:
     try:
         for slot, record in records(args, slots, on_progress=progress.engine):
             family, item, count, skip = slot.extra
-            certified(slot, record, family, item, args)
             progress.close()  # (the record's line is not printed on the bar's; the engine's progress draws it again)
             emit(record, json_lines=args.json, family=family, item=item, verb="verify", puzzles_in_source=count)  # as soon as it is made
             finished += 1

@@ -1,9 +1,13 @@
 """Numberlink's certified claims (the family record's ``certify_claim``, ``export_formula`` and
 ``check_claim``; ``encodings/certificates.md``).
 
-The answer comes from the family's solver (or, when it gives no verdict, from the exported
-formula itself) and is checked by the family's ``verify``; "unique" is the exported formula with
-that answer blocked, unsatisfiable; "unsolvable" the exported formula itself. Only the rule
+A certificate's formula is the rules without "no stray cycle" (:mod:`.relaxed`), which one
+proof-logging solver solves: each model that breaks the rules (a stray cycle, a path beside
+itself where those rows were left out) is excluded by an addition every answer satisfies, and
+solving goes on; the first model that keeps the rules is the answer (checked by the family's
+``verify``), which is then blocked, and solving goes on until no model is left. "Unique" is the
+formula with the answer blocked, unsatisfiable; "unsolvable" the formula without. The manifest
+lists the additions in order, so that the checker re-derives the same formula. Only the rule
 options the formula depends on (``allow_empty``, ``no_self_touch``) go into a certificate.
 
 >>> from puzzlesat.numberlink.model import Puzzle
@@ -18,9 +22,11 @@ from __future__ import annotations
 import time
 from typing import Mapping
 
-from ..certify.tools import left, solve_formula, uncertified, write
+from ..certify.lrat import ProofSolver
+from ..certify.tools import UNREADABLE, left, solve_formula, uncertified, write
 from .export import decode
 from .model import Puzzle, Rules, Solution
+from .relaxed import Formula
 
 
 def rule_options(options: Mapping) -> dict:
@@ -55,45 +61,52 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
         raise ValueError(f"a Numberlink claim is 'unique' or 'unsolvable', not {claim!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     kept = rule_options(options)
-    if getattr(puzzle, "vias", ()):
-        return uncertified(claim, "a stack of layers with vias is not exported (its via rules are not encoded yet)")
     started = time.perf_counter()
-    text = family.format(puzzle, fmt=text_format(puzzle))
-    # the family's solver finds the answer fast (lazy cuts); the certificate rests on the
-    # exported formula alone, and the answer on the family's checker
-    record = family.solve_record(puzzle, options=options, time_limit=left(deadline))
-    answer = family.answer_of(puzzle, record) if record["status"] == "solved" else None
-    if answer is None and record["status"] != "unsolvable":  # no verdict: the formula's own model
-        cnf = family.export_cnf(puzzle, options=kept)
-        sat, model, _ = solve_formula(cnf, proof=False, time_limit=left(deadline))
-        if sat is None:
-            return uncertified(claim, f"no verdict within the time limit ({time_limit} s)")
-        answer = decode(puzzle, cnf, model) if sat else None
-    if answer is None:
-        if claim == "unique":
-            return uncertified(claim, "the claim is false: the puzzle has no answer")
-        cnf = family.export_cnf(puzzle, options=kept)
-        sat, model, proof = solve_formula(cnf, proof=True, time_limit=left(deadline))
-        if sat is None:
-            return uncertified("unsolvable", f"no proof within the time limit ({time_limit} s)")
-        if sat:
-            return uncertified("unsolvable", "the exported formula has a model: the solver's verdict is wrong")
-        return write(directory, family=family.name, puzzle_text=text, fmt=text_format(puzzle), options=kept, claim="unsolvable",
-                     cnf=cnf, proof=proof, seconds={"solve": time.perf_counter() - started})
-    broken = _verify(puzzle)(puzzle, answer, _rules(kept))
-    if broken:  # a wrong answer is never certified
-        return uncertified(claim, "the answer breaks the rules: " + "; ".join(map(str, broken)))
-    if claim == "unsolvable":
-        return uncertified(claim, "the claim is false: the puzzle has an answer", answer=_paths(answer))
-    blocked = family.export_cnf(puzzle, options=kept, exclude=answer)
-    sat, model, proof = solve_formula(blocked, proof=True, time_limit=left(deadline))
-    if sat is None:
-        return uncertified("unique", f"no verdict on a second answer within the time limit ({time_limit} s)", answer=_paths(answer))
-    if sat:
-        return uncertified("unique", "not unique: the puzzle has a second answer", answer=_paths(answer),
-                           second=_paths(decode(puzzle, blocked, model)))
-    return write(directory, family=family.name, puzzle_text=text, fmt=text_format(puzzle), options=kept, claim="unique",
-                 cnf=blocked, proof=proof, facts={"answer": _paths(answer)}, seconds={"solve": time.perf_counter() - started})
+    rules = _rules(kept)
+    formula = Formula(puzzle, rules)
+    answer = None
+    with ProofSolver() as solver:
+        solver.add(formula.clauses)
+        while True:
+            sat = solver.solve(time_limit=left(deadline))
+            if sat is None:
+                facts = {"answer": _paths(answer)} if answer is not None else {}
+                return uncertified(claim, f"no verdict within the time limit ({time_limit} s)", **facts)
+            if not sat:
+                break
+            found, repairs = formula.examine(solver.model())
+            for item in repairs:  # the model breaks the rules: exclude it, and solve on
+                solver.add(formula.add(item))
+            if repairs:
+                continue
+            broken = _verify(puzzle)(puzzle, found, rules)
+            if broken:  # a wrong answer is never certified (nor taken for a second answer)
+                return uncertified(claim, "the certificate formula has a model that breaks the rules: " + "; ".join(map(str, broken)))
+            if answer is not None:
+                return uncertified("unique", "not unique: the puzzle has a second answer", answer=_paths(answer), second=_paths(found))
+            if claim == "unsolvable":
+                return uncertified(claim, "the claim is false: the puzzle has an answer", answer=_paths(found))
+            answer = found
+            solver.add(formula.add(("answer", answer)))
+        proof = solver.proof()
+    if answer is None and claim == "unique":
+        return uncertified(claim, "the claim is false: the puzzle has no answer")
+    if proof is None:
+        return uncertified(claim or ("unique" if answer else "unsolvable"), UNREADABLE)
+    facts = {"answer": _paths(answer)} if answer is not None else {}
+    facts["additions"] = [_addition_fact(item) for item in formula.additions]
+    return write(directory, family=family.name, puzzle_text=family.format(puzzle, fmt=text_format(puzzle)), fmt=text_format(puzzle),
+                 options=kept, claim="unique" if answer is not None else "unsolvable", cnf=formula, proof=proof, facts=facts,
+                 seconds={"solve": time.perf_counter() - started})
+
+
+def _addition_fact(item: tuple) -> list:
+    """An addition as the manifest keeps it (the answer blocked is the manifest's answer)."""
+    if item[0] == "answer":
+        return ["answer"]
+    if item[0] == "touch":
+        return ["touch", [list(c) for c in item[1]]]
+    return ["cycle", [list(c) for c in item[1]], None if item[2] is None else [[list(c) for c in e] for e in item[2]]]
 
 
 def formula(family, puzzle, *, options: Mapping, moves: int | None, exclude_answer: bool, time_limit: float | None):
@@ -113,10 +126,14 @@ def formula(family, puzzle, *, options: Mapping, moves: int | None, exclude_answ
 
 def check(family, puzzle, manifest: Mapping):
     """For the checker: (the formula the claim says is unsatisfiable, what else was checked);
-    ValueError when the stated answer or the claim is wrong. The answer is checked by the
-    family's ``verify``, the formula re-derived by its exporter (not the solver's code path)."""
+    ValueError when the stated answer, the claim or an addition is wrong. The answer is checked
+    by the family's ``verify``; the formula is re-derived (:mod:`.relaxed`, not the solver's
+    code path) with the manifest's additions, each checked to hold for every answer."""
     kept = manifest.get("options", {})
     claim = manifest["claim"]
+    if claim not in ("unique", "unsolvable"):
+        raise ValueError(f"unknown Numberlink claim {claim!r}")
+    answer = None
     if claim == "unique":
         if isinstance(puzzle, Puzzle):
             answer = Solution.from_mapping({label: [tuple(c) for c in cells] for label, cells in manifest["answer"].items()})
@@ -127,7 +144,19 @@ def check(family, puzzle, manifest: Mapping):
         broken = _verify(puzzle)(puzzle, answer, _rules(kept))
         if broken:
             raise ValueError("the stated answer breaks the rules: " + "; ".join(map(str, broken)))
-        return family.export_cnf(puzzle, options=kept, exclude=answer), "the stated answer is valid; no other answer"
-    if claim == "unsolvable":
-        return family.export_cnf(puzzle, options=kept), "no answer"
-    raise ValueError(f"unknown Numberlink claim {claim!r}")
+    formula = Formula(puzzle, _rules(kept))
+    blocked = 0
+    for item in manifest.get("additions", []):
+        if item[0] == "answer":
+            if answer is None:
+                raise ValueError("the formula blocks an answer, but the claim states none")
+            blocked += 1
+            formula.add(("answer", answer))
+        else:
+            try:
+                formula.add(tuple(item))
+            except (TypeError, IndexError, KeyError) as error:
+                raise ValueError(f"an addition does not read as one: {item!r:.80}") from error
+    if blocked != (claim == "unique"):
+        raise ValueError("a claim 'unique' blocks its answer once, 'unsolvable' blocks none: the additions do not")
+    return formula, ("the stated answer is valid; no other answer" if claim == "unique" else "no answer")

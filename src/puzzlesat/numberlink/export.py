@@ -7,7 +7,7 @@ runs beside itself. The encoding (``encodings/numberlink.md``, "The exported for
 variables (the answer), one-hot labels on inner cells, and a *parent rank* that forbids cycles:
 every inner cell on a path has a neighbour, joined to it by a path edge, of strictly smaller
 rank (endpoints have rank 0). It is written apart from ``encoding.py`` (the solver's formula,
-which leans on lazy cycle cuts) so that a certificate does not rest on the solver's own code.
+which leans on lazy cycle cuts). Certificates use :mod:`.relaxed` (no ranks, checked cuts).
 
 >>> from puzzlesat.numberlink.model import Puzzle, Rules
 >>> from pysat.solvers import Solver
@@ -45,12 +45,8 @@ def export_cnf(puzzle, *, rules: Rules = DEFAULT_RULES, exclude=None):
     """The puzzle's rules as a ``pysat.formula.CNF`` (edge variables first, then labels, ranks
     and comparator helpers), with a comment line per variable. ``exclude``: an answer whose
     edge set is blocked, so the formula is unsatisfiable exactly when that answer is the only
-    one. A stack of layers without vias is taken too (steps to the layer above or below are
-    edges like any other); vias are refused (:class:`~puzzlesat.errors.CannotExpress`)."""
-    if getattr(puzzle, "vias", ()):
-        from ..errors import CannotExpress
-
-        raise CannotExpress("a stack of layers with vias is not exported (its via rules are not encoded yet)")
+    one. A stack of layers is taken too (its steps are edges like any other: to the layer above
+    or below, and with vias as ``is_step`` allows), with the via rows of :func:`_vias`."""
     size = "x".join(map(str, (puzzle.width, puzzle.height) + ((puzzle.layers,) if hasattr(puzzle, "layers") else ())))
     b = Builder(f"numberlink {size} rules: {rules}")
     b.note("a model's true edges draw the paths (the edges are the answer variables)")
@@ -110,6 +106,8 @@ def export_cnf(puzzle, *, rules: Rules = DEFAULT_RULES, exclude=None):
             if rules.no_self_touch:
                 b.add([e, -x(u, k), -x(v, k)])
     _squares(b, puzzle, edge, rules)
+    if getattr(puzzle, "vias", ()):
+        _vias(b, puzzle, edge, x, code)
     _no_cycles(b, puzzle, inner, around, rules)
     if exclude is not None:
         b.note("the stated answer is excluded: satisfiable exactly when another answer exists")
@@ -124,15 +122,34 @@ def _squares(b: Builder, puzzle, edge: dict, rules: Rules) -> None:
     layers = [()] if not hasattr(puzzle, "layers") else [(z,) for z in range(puzzle.layers)]
     for z, r, c in ((z, r, c) for z in layers for r in range(puzzle.height - 1) for c in range(puzzle.width - 1)):
         block = [z + (r, c), z + (r, c + 1), z + (r + 1, c), z + (r + 1, c + 1)]
-        if not all(puzzle.is_free(cell) for cell in block):
+        sides = [edge.get(_edge_key(block[0], block[1])), edge.get(_edge_key(block[2], block[3])),
+                 edge.get(_edge_key(block[0], block[2])), edge.get(_edge_key(block[1], block[3]))]
+        if None in sides:  # a blocked cell, or a via's inner cell (no edge on its layer)
             continue
-        sides = [edge[_edge_key(block[0], block[1])], edge[_edge_key(block[2], block[3])],
-                 edge[_edge_key(block[0], block[2])], edge[_edge_key(block[1], block[3])]]
         if rules.no_self_touch:
             for left_out in range(4):
                 b.add([-e for i, e in enumerate(sides) if i != left_out])
         else:
             b.add([-e for e in sides])
+
+
+def _vias(b: Builder, puzzle, edge: dict, x, code: dict) -> None:
+    """A stack's vias: each step of a via on (one path passes it whole); its first cell has a
+    label whose ends lie on the via's first and last layers (a path changes layer only in a
+    via, and in one at most); two vias never have one label (no path passes two)."""
+    allowed = {via.name: {pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via.layer_span)}
+               for via in puzzle.vias}
+    for via in puzzle.vias:
+        for a, c in zip(via.cells, via.cells[1:]):
+            b.add([edge[_edge_key(a, c)]])
+        b.note(f"via {via.name}: its steps on; labels {', '.join(sorted(allowed[via.name])) or 'none'} may pass it")
+        for label, k in code.items():
+            if label not in allowed[via.name]:
+                b.add([-x(via.cells[0], k)])
+    for i, v in enumerate(puzzle.vias):
+        for w in puzzle.vias[i + 1:]:
+            for label in sorted(allowed[v.name] & allowed[w.name]):
+                b.add([-x(v.cells[0], code[label]), -x(w.cells[0], code[label])])
 
 
 def _no_cycles(b: Builder, puzzle, inner: list, around: dict, rules: Rules) -> None:
@@ -211,8 +228,7 @@ def _parse_cell(text: str) -> tuple[int, ...]:
 
 def family_export(puzzle, *, options=None, moves=None, exclude=None):
     """The family record's ``export_cnf``: rules from the options ``allow_empty`` and
-    ``no_self_touch``; ``exclude`` an answer or None. A stack with vias is refused
-    (:class:`~puzzlesat.errors.CannotExpress`)."""
+    ``no_self_touch``; ``exclude`` an answer or None."""
     if moves is not None:
         raise ValueError("Numberlink has no move bound: its formula is the rules themselves")
     options = dict(options or {})

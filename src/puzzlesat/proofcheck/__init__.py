@@ -4,9 +4,10 @@
 holds, asks the family's ``check_claim`` to check the stated answer with the family's checker and
 that the claim follows (the bound is K - 1 for a minimum of K; an "unsolvable" bound is at
 least the one the checker computes itself, see :mod:`.fewest`) and to re-derive the formula
-through the family's exporter (``Family.export_cnf``, not the solver's code path), compares
-that formula with the file clause by clause, and replays the DRAT proof with :mod:`.drat`, a
-checker of its own that shares no code with any solver.
+through the family's exporter (not the solver's code path), compares that formula with the file
+clause by clause, and replays the proof: LRAT with :mod:`.lrat` (the certificates written now),
+DRAT with :mod:`.drat` (version 1 certificates), checkers of its own that share no code with any
+solver.
 
 >>> import tempfile
 >>> from puzzlesat.certify import certify
@@ -23,10 +24,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass
+from itertools import chain
 
-from . import drat
+import numpy as np
+
+from . import drat, lrat
 
 MANIFEST = "manifest.json"
 
@@ -64,7 +69,7 @@ def check_certificate(directory: str, *, time_limit: float | None = None) -> Cla
             claim = f"minimum {manifest.get('moves')}"
         reason = _check(directory, manifest, time_limit)
         return ClaimCheck(str(directory), family, claim, True, reason, time.perf_counter() - started)
-    except (Refused, OSError, ValueError, KeyError, TypeError) as error:
+    except (Refused, OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as error:  # a malformed manifest too
         text = str(error) if isinstance(error, Refused) else f"{type(error).__name__}: {error}"
         return ClaimCheck(str(directory), family, claim, False, text, time.perf_counter() - started)
 
@@ -104,16 +109,47 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
         if not isinstance(name, str) or os.path.basename(name) != name:
             raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
-        lines = source.read().splitlines()
-    nvars, clauses = drat.parse_dimacs(lines)
+        text = source.read()
+    _same_formula(text, formula)
+    with open(os.path.join(directory, manifest["proof"])) as source:
+        proof = source.read().splitlines()
+    proof_format = manifest.get("proof_format", "drat")
+    if proof_format == "lrat":
+        outcome = lrat.check(formula.clauses, proof, time_limit=time_limit)
+    elif proof_format == "drat":
+        outcome = drat.check(text.splitlines(), proof, time_limit=time_limit)
+    else:
+        raise Refused(f"unknown proof format {proof_format!r}")
+    if not outcome.valid:
+        raise Refused(f"the proof is refused: {outcome.reason}")
+    return f"{said}: {outcome.reason}"
+
+
+def _same_formula(text: str, formula) -> None:
+    """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
+    variable count). Fast path: the clause part read as one array of numbers and compared with
+    the clauses at once; the slow path (any doubt) reads clause by clause and says where."""
+    header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
+    clauses = formula.clauses
+    if header and int(header[1]) == formula.nv and int(header[2]) == len(clauses) and "c" not in text[header.end():]:
+        try:
+            found = np.fromstring(text[header.end():], dtype=np.int64, sep=" ")
+        except ValueError:  # not numbers: the slow path says where
+            found = None
+        if found is not None:
+            ends = np.cumsum(np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses)) + 1) - 1
+            size = int(ends[-1]) + 1 if len(clauses) else 0
+            if found.size == size and not found[ends].any() and np.count_nonzero(found) == size - len(clauses):
+                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=size - len(clauses))
+                if np.array_equal(found[found != 0], lits):
+                    return
+    try:
+        nvars, clauses = drat.parse_dimacs(text.splitlines())
+    except ValueError as error:
+        raise Refused(f"the formula file does not read as DIMACS: {error}") from error
     if nvars != formula.nv or len(clauses) != len(formula.clauses):
         raise Refused(f"the formula file is not the puzzle's formula: {nvars} variables and {len(clauses)} clauses, "
                       f"the puzzle gives {formula.nv} and {len(formula.clauses)}")
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
-    with open(os.path.join(directory, manifest["proof"])) as source:
-        outcome = drat.check(lines, source.read().splitlines(), time_limit=time_limit)
-    if not outcome.valid:
-        raise Refused(f"the proof is refused: {outcome.reason}")
-    return f"{said}: {outcome.reason}"

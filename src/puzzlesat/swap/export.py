@@ -1,6 +1,6 @@
 """Swap as one self-contained DIMACS formula: "a plan of at most K swaps reaches the goal", for
-other solvers and for checkable proofs of a minimum. Goals ``match`` and ``touch``; ``cluster``
-(one connected group per colour) is refused: it needs a connectivity encoding not built yet.
+other solvers and for checkable proofs of a minimum. Goals ``match``, ``touch`` and ``cluster``
+(one connected group per colour: a rooted spanning tree per colour on the final board).
 
 Variables (``encodings/swap.md``, "The exported formula"): ``occ[t, c, s]`` cell ``c`` holds a
 square of kind ``s`` (figure, scope, colour) after ``t`` swaps; ``swap[t, {u, v}]`` the swap of
@@ -22,7 +22,6 @@ the answer variables: a model is exactly one plan of at most K swaps ending on t
 
 from __future__ import annotations
 
-from ..errors import CannotExpress
 from ..sat.dimacs import Builder, bounded_export
 from .model import Move, apply_swap, as_board
 from .moves import reachable, reaches
@@ -37,8 +36,6 @@ def export_cnf(level, *, moves: int):
     as a ``pysat.formula.CNF`` with a comment line per variable."""
     if moves < 0:
         raise ValueError(f"moves must be a whole number >= 0, not {moves!r}")
-    if level.goal.kind == "cluster":
-        raise CannotExpress("the cluster goal is not exported yet (it needs a connectivity encoding); match and touch are")
     board = as_board(level)
     cells = [(r, c) for r, row in enumerate(board) for c, sq in enumerate(row) if sq is not None]
     kinds = sorted({board[r][c] for r, c in cells}, key=str)
@@ -89,6 +86,9 @@ def export_cnf(level, *, moves: int):
 
 
 def _goal(b: Builder, level, cells, kinds, occ, t: int) -> None:
+    if level.goal.kind == "cluster":
+        _cluster(b, cells, kinds, occ, t)
+        return
     if level.goal.kind == "match":
         for r, c in cells:
             for s in kinds:
@@ -100,6 +100,56 @@ def _goal(b: Builder, level, cells, kinds, occ, t: int) -> None:
         near = [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cell_set]
         for s in kinds:
             b.add([-occ(t, (r, c), s)] + [occ(t, n, o) for n in near for o in kinds if o.colour == s.colour])
+
+
+def _cluster(b: Builder, cells, kinds, occ, t: int) -> None:
+    """Each colour's squares form one orthogonally connected group after step ``t``: ``y[c, k]``
+    cell ``c`` holds colour ``k``; each colour has at most one *root*, and every other cell of the
+    colour a *parent*, a neighbour of its colour of smaller *rank* (binary, most significant bit
+    first). Sound: a connected colour is spanned by a tree from any of its cells. Complete: in a
+    colour of two groups, each group's cell of least rank has no parent, so both are roots."""
+    cell_set = set(cells)
+    colours = sorted({s.colour for s in kinds})
+    bits = max(1, (len(cells) - 1).bit_length())
+
+    def y(c, k):
+        return b.var(("colour", c, k), f"cell {_cell(c)} holds colour {k} after step {t}")
+
+    def rank(c, i):
+        return b.var(("rank", c, i), f"bit {i} (of {bits}, most significant first) of the rank of {_cell(c)}")
+
+    for c in cells:
+        for k in colours:
+            same = [occ(t, c, s) for s in kinds if s.colour == k]
+            b.add([-y(c, k)] + same)
+            for o in same:
+                b.add([y(c, k), -o])
+    roots = {k: [b.var(("root", c, k), f"cell {_cell(c)} is the root of colour {k}") for c in cells] for k in colours}
+    for k in colours:
+        for c, root in zip(cells, roots[k]):
+            b.add([-root, y(c, k)])
+        b.at_most_one(roots[k], f"roots of colour {k}")
+    for index, c in enumerate(cells):
+        parents = []
+        for n in ((c[0] - 1, c[1]), (c[0] + 1, c[1]), (c[0], c[1] - 1), (c[0], c[1] + 1)):
+            if n not in cell_set:
+                continue
+            p = b.var(("parent", c, n), f"the parent of {_cell(c)} is {_cell(n)}")
+            parents.append(p)
+            for k in colours:
+                b.add([-p, -y(c, k), y(n, k)])
+            firsts = []  # p -> rank(n) < rank(c): some bit i is 0 at n, 1 at c, the bits above equal
+            for i in range(bits):
+                g = b.var(("less", c, n, i), f"rank of {_cell(n)} < rank of {_cell(c)}, decided at bit {i}")
+                firsts.append(g)
+                b.add([-g, -rank(n, i)])
+                b.add([-g, rank(c, i)])
+                for j in range(i):
+                    b.add([-g, -rank(n, j), rank(c, j)])
+                    b.add([-g, rank(n, j), -rank(c, j)])
+            b.add([-p] + firsts)
+        for k in colours:
+            b.add([-y(c, k), roots[k][index]] + parents)
 
 
 def decode(level, cnf, model) -> list[Move]:
