@@ -43,20 +43,16 @@ from typing import Any, Iterable, Iterator, Sequence
 from benchmarks import DATA_VARIABLE, ROW_KEYS, data_note, machine_gauge, provenance
 from benchmarks._engine import EngineRows, ModuleFailed, ModuleMissing, load_module
 from benchmarks.report import write_report
-from puzzlesat.memory import DEFAULT_SHARE, default_memory_limit, limit_this_process
+from puzzlesat.memory import limit_this_process
 from puzzlesat.registry import families
 from puzzlesat.cli.arguments import seconds_argument
-from puzzlesat.cli.batching import jobs_argument, memory_argument
-from puzzlesat.cli.bench import data_folder_argument
+from puzzlesat.cli.bench import NOT_BENCHMARKS, add_engine_arguments, data_folder_argument
 
 # The benchmarks the report expects (a missing one is named as missing): one module per family of
 # the registry, named after it, and the comparisons and generator measurements beside them; then
 # any other module in this folder, found by its file name.
 EXTRA = ("numberlink_vs_search", "generators", "roller_generate")
 EXPECTED = tuple(family.name for family in families()) + EXTRA
-NOT_BENCHMARKS = ("__init__", "__main__", "report", "batch", "numberlink_peer", "numberlink_unseen", "reproducible")
-# (their own runs: batch needs 2 cores to itself, numberlink_peer a peer binary, numberlink_unseen
-# minutes of 10 s puzzles, reproducible busy processes beside it)
 MODULES = EXPECTED + tuple(sorted(
     path.stem for path in Path(__file__).resolve().parent.glob("*.py")
     if path.stem not in EXPECTED and path.stem not in NOT_BENCHMARKS and not path.stem.startswith("_")
@@ -286,16 +282,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--in-process", action="store_true", help="run modules in this process (no budget enforcement; for debugging)")
     add_engine_arguments(parser)
     parser.add_argument("--data", type=data_folder_argument, default=None, metavar="DIR", help=DATA_HELP)
-
-
-def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-j N`` and ``--memory-limit SIZE``, as ``puzzlesat bench`` has them."""
-    parser.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
-                        help="run the modules' cases through the batch engine on N worker processes (0: one per core), "
-                             "rows in order (default: each module in a process of its own, one after another)")
-    parser.add_argument("--memory-limit", type=memory_argument, default=default_memory_limit(), metavar="SIZE",
-                        help="memory each module's process (with -j: each worker) may take, e.g. 500M, 2G, or none "
-                             f"(default: {DEFAULT_SHARE:.0%}".replace("%", "%%") + " of physical memory)")
 
 
 DATA_HELP = (f"the public data sets' folder (one folder per family inside: numberlink/, roller/); default ${DATA_VARIABLE}, "

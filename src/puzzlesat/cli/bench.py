@@ -8,6 +8,14 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from ..memory import DEFAULT_SHARE, default_memory_limit
+from .batching import jobs_argument, memory_argument
+
+# Modules of benchmarks/ that bench leaves out: the report writer, and their own runs (batch needs
+# 2 cores to itself, numberlink_peer a peer binary, numberlink_unseen minutes of 10 s puzzles,
+# reproducible busy processes beside it)
+NOT_BENCHMARKS = ("__init__", "__main__", "report", "batch", "numberlink_peer", "numberlink_unseen", "reproducible")
+
 
 def _benchmark_folder() -> Path | None:
     """The ``benchmarks`` package: a source checkout's (beside ``src/``), else the one installed
@@ -24,11 +32,10 @@ def _benchmark_folder() -> Path | None:
 
 def benchmark_modules() -> list[str]:
     """The benchmark modules by file name (none imported): one per family and the comparisons
-    beside them; empty when the benchmarks are not there (``batch`` is its own run: python -m
-    benchmarks.batch)."""
+    beside them, not those of NOT_BENCHMARKS; empty when the benchmarks are not there."""
     folder = _benchmark_folder()
     return [] if folder is None else sorted(path.stem for path in folder.glob("*.py")
-                                            if not path.stem.startswith("_") and path.stem not in ("report", "batch"))
+                                            if not path.stem.startswith("_") and path.stem not in NOT_BENCHMARKS)
 
 
 def _benchmark_runner():
@@ -103,3 +110,13 @@ def command_examples(args: argparse.Namespace) -> int:
         target.write_bytes(item.read_bytes())
     print(f"{len(bundled_examples())} example files written to {folder} (check them all: puzzlesat verify {folder})")
     return 0
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """``-j N`` and ``--memory-limit SIZE``, of ``puzzlesat bench`` and ``python -m benchmarks``."""
+    parser.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
+                        help="run the modules' cases through the batch engine on N worker processes (0: one per core), "
+                             "rows in order (default: each module in a process of its own, one after another)")
+    parser.add_argument("--memory-limit", type=memory_argument, default=default_memory_limit(), metavar="SIZE",
+                        help="memory each module's process (with -j: each worker) may take, e.g. 500M, 2G, or none "
+                             f"(default: {DEFAULT_SHARE:.0%}".replace("%", "%%") + " of physical memory)")

@@ -17,11 +17,11 @@ from typing import Sequence
 from ..batch import StoreError
 from ..errors import PuzzlesatError
 from ..family import Family, Objective, Option
-from ..memory import DEFAULT_SHARE, default_memory_limit, describe_memory, parse_bytes
+from ..memory import describe_memory, parse_bytes
 from ..registry import families
 from ..textio import MAX_INPUT_BYTES
 from . import bench, certificates, commands
-from .batching import add_batch_options, batch_problem, jobs_argument, memory_argument
+from .batching import add_batch_options, batch_problem
 from .arguments import converter, count_argument, index_argument, joined_dash_values, seconds_argument, seed_argument, size_argument
 from .convert import command_convert
 from .generate import command_generate
@@ -207,12 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="+", metavar="MODULE", help=f"run only these benchmark modules ({modules})")
     p.add_argument("--module-budget", type=seconds_argument, default=None, metavar="S", help="wall seconds per module, then it is stopped and its rows kept (default: none; 420 with --quick)")
     p.add_argument("--in-process", action="store_true", help="run the modules in this process (no budget; for debugging)")
-    p.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
-                   help="run the modules' cases through the batch engine on N worker processes (0: one per core), rows in "
-                        "order (default: each module in a process of its own, one after another)")
-    p.add_argument("--memory-limit", type=memory_argument, default=default_memory_limit(), metavar="SIZE",
-                   help="memory each module's process (with -j: each worker) may take, e.g. 500M, 2G, or none "
-                        f"(default: {DEFAULT_SHARE:.0%}".replace("%", "%%") + " of physical memory)")
+    bench.add_engine_arguments(p)
     p.set_defaults(run=bench.command_bench)
 
     p = sub.add_parser("examples", help="write the bundled example puzzles into a folder", epilog=EXAMPLES["examples"])

@@ -170,17 +170,8 @@ def _no_cycles(b: Builder, puzzle, inner: list, around: dict, rules: Rules) -> N
             if n not in inner_set:  # an endpoint, rank 0: c's rank is not 0
                 b.add([-p] + [rank(c, i) for i in range(bits)])
                 continue
-            # p -> rank(n) < rank(c): some bit i is 0 at n, 1 at c, and all bits above agree
-            firsts = []
-            for i in range(bits):
-                g = b.var(("g", c, n, i), f"ranks of {_cell(n)} < {_cell(c)} decided at bit {i}")
-                firsts.append(g)
-                b.add([-g, -rank(n, i)])
-                b.add([-g, rank(c, i)])
-                for j in range(i):
-                    b.add([-g, -rank(n, j), rank(c, j)])
-                    b.add([-g, rank(n, j), -rank(c, j)])
-            b.add([-p] + firsts)
+            b.less_than(p, [rank(n, i) for i in range(bits)], [rank(c, i) for i in range(bits)], ("g", c, n),
+                        f"ranks of {_cell(n)} < {_cell(c)}")
         if rules.cover_all:
             b.add(parents)
         else:

@@ -51,6 +51,21 @@ class Builder:
         """A comment line for the file's header (the claim, the rules, the bound)."""
         self.notes.append(text)
 
+    def less_than(self, guard: int, low: list[int], high: list[int], key: Hashable, what: str) -> None:
+        """``guard`` -> the number whose bits are ``low`` is below the one whose bits are ``high``
+        (most significant first): some bit ``i`` is 0 in ``low`` and 1 in ``high``, and the bits
+        above it agree; one variable ``(key, i)`` per such bit, meaning "``what``, decided at bit i"."""
+        firsts = []
+        for i in range(len(low)):
+            g = self.var((key, i), f"{what}, decided at bit {i}")
+            firsts.append(g)
+            self.add([-g, -low[i]])
+            self.add([-g, high[i]])
+            for j in range(i):
+                self.add([-g, -low[j], high[j]])
+                self.add([-g, low[j], -high[j]])
+        self.add([-guard] + firsts)
+
     def at_most_one(self, lits: list[int], what: str) -> None:
         """At most one of ``lits``: pairwise up to 6 literals, else a sequential counter whose
         auxiliary variables are named ``aux (what)``."""

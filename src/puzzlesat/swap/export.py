@@ -138,16 +138,8 @@ def _cluster(b: Builder, cells, kinds, occ, t: int) -> None:
             parents.append(p)
             for k in colours:
                 b.add([-p, -y(c, k), y(n, k)])
-            firsts = []  # p -> rank(n) < rank(c): some bit i is 0 at n, 1 at c, the bits above equal
-            for i in range(bits):
-                g = b.var(("less", c, n, i), f"rank of {_cell(n)} < rank of {_cell(c)}, decided at bit {i}")
-                firsts.append(g)
-                b.add([-g, -rank(n, i)])
-                b.add([-g, rank(c, i)])
-                for j in range(i):
-                    b.add([-g, -rank(n, j), rank(c, j)])
-                    b.add([-g, rank(n, j), -rank(c, j)])
-            b.add([-p] + firsts)
+            b.less_than(p, [rank(n, i) for i in range(bits)], [rank(c, i) for i in range(bits)], ("less", c, n),
+                        f"rank of {_cell(n)} < rank of {_cell(c)}")
         for k in colours:
             b.add([-y(c, k), roots[k][index]] + parents)
 
