@@ -1,0 +1,136 @@
+"""Large boards under cover-all + no-self-touch: answers drawn by walking along the walls.
+
+Under no-self-touch every path is an induced path of the grid (no cell of it lies beside
+another of it but its neighbours along it), so a wide region cannot be filled by one path
+zig-zagging (:mod:`.fill`'s detours run beside themselves): several paths must wind round it
+together, each lap of one separated from its next by laps of the others, as in a spiral of
+several arms (encodings/numberlink.md, "Both ends of the size range").
+
+:func:`wall_walk` draws such answers without a formula. Every path grows from one of its ends
+(the one with more walls beside it) as a *head*; the heads take one step each in turn, and a
+head steps to the first of its left, straight-on and right cells (the right, straight and left
+ones in the mirror pass) that is free and lies beside no cell of its own path but the head
+(beside its own far end only when it steps there next): so each head keeps a wall (the board's
+edge, a blocked cell, another path) on one side, and no path ever runs beside itself. A head
+beside its far end steps onto it. The drawing fails (None) as soon as a head has no step, or
+when a free cell is left over; it proves nothing, and the caller verifies what it returns.
+
+>>> from puzzlesat.numberlink.model import Puzzle, Rules
+>>> from puzzlesat.numberlink.verify import verify
+>>> p = Puzzle.from_rows(["A........B", *[".........."] * 3, "....AB....", "....CD....", *[".........."] * 3, "C........D"])
+>>> answer = wall_walk(p, stop=float("inf"))
+>>> print("\\n".join("".join(row) for row in answer.to_rows(p)))
+AAAAAAAAAB
+CCCCCCCCAB
+CDDDDDDCAB
+CDBBBBDCAB
+CDBAABDCAB
+CDBACDDCAB
+CDBACCCCAB
+CDBAAAAAAB
+CDBBBBBBBB
+CDDDDDDDDD
+>>> verify(p, answer, Rules(no_self_touch=True))
+[]
+>>> wall_walk(Puzzle.from_rows(["A...", "....", "...A"]), stop=float("inf")) is None  # one path cannot cover it
+True
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .model import Puzzle, Solution
+
+WALL, FREE = -2, -1
+STEPS_BETWEEN_CLOCK_READS = 1 << 16
+
+
+def wall_walk(puzzle: Puzzle, stop: float) -> Solution | None:
+    """A cover-all answer without self-touch drawn by heads that follow the walls (the module's
+    text), first keeping the walls on their left, then (mirror) on their right; None when
+    neither pass covers the board or ``time.perf_counter()`` passes ``stop``. Not verified here."""
+    for mirror in (False, True):
+        if time.perf_counter() > stop:
+            return None
+        drawn = _walk(puzzle, mirror, stop)
+        if drawn is not None:
+            return drawn
+    return None
+
+
+def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
+    """One pass of :func:`wall_walk`; None when it fails."""
+    wide = puzzle.width + 2  # (a frame of walls round the board: no bounds checks)
+    grid = np.full((puzzle.height + 2, wide), WALL, dtype=np.int64)
+    grid[1:-1, 1:-1] = np.where(puzzle.free_mask(), FREE, WALL)
+    ends = [((a + 1) * wide + b + 1, (c + 1) * wide + d + 1) for (a, b), (c, d) in
+            ((pair.start, pair.end) for pair in puzzle.pairs)]
+    for k, (a, b) in enumerate(ends):
+        grid.flat[a] = grid.flat[b] = k
+    owner = grid.ravel().tolist()
+    turns = (1, wide, -1, -wide)  # east, south, west, north: clockwise
+    paths, heads, targets, headings = [], [], [], []
+    for k, (a, b) in enumerate(ends):
+        if _walls_beside(owner, b, turns) > _walls_beside(owner, a, turns):
+            a, b = b, a  # (grow from the end with more walls beside it)
+        paths.append([a])
+        heads.append(a)
+        targets.append(b)
+        headings.append(_first_heading(owner, a, turns, mirror))
+    # (left, straight on, right) as turns of the heading; the mirror pass tries them the other way
+    order = (1, 0, 3) if mirror else (3, 0, 1)
+    active = [k for k in range(len(ends)) if heads[k] != targets[k]]
+    steps = 0
+    while active:
+        still = []
+        for k in active:
+            head, target = heads[k], targets[k]
+            if target - head in turns:  # (beside its far end: the path is done)
+                paths[k].append(target)
+                continue
+            heading = headings[k]
+            for turn in order:
+                way = (heading + turn) & 3
+                cell = head + turns[way]
+                if owner[cell] != FREE:
+                    continue
+                own = (owner[cell + 1] == k) + (owner[cell - 1] == k) + (owner[cell + wide] == k) + (owner[cell - wide] == k)
+                if own == 1 or (own == 2 and target - cell in turns):
+                    break
+            else:
+                return None  # (this head has no step left: cells are never freed again)
+            owner[cell] = k
+            paths[k].append(cell)
+            heads[k], headings[k] = cell, way
+            still.append(k)
+        active = still
+        steps += len(active)
+        if steps > STEPS_BETWEEN_CLOCK_READS:
+            steps = 0
+            if time.perf_counter() > stop:
+                return None
+    if FREE in owner:
+        return None
+    return Solution.from_mapping({pair.label: _cells(path, wide) for pair, path in zip(puzzle.pairs, paths)})
+
+
+def _walls_beside(owner: list[int], cell: int, turns: tuple[int, ...]) -> int:
+    return sum(owner[cell + step] == WALL for step in turns)
+
+
+def _first_heading(owner: list[int], cell: int, turns: tuple[int, ...], mirror: bool) -> int:
+    """The heading of a head's first step: one with a wall on the kept side if there is one."""
+    side = 1 if mirror else 3
+    for way in range(4):
+        if owner[cell + turns[way]] == FREE and owner[cell + turns[(way + side) & 3]] == WALL:
+            return way
+    return 0
+
+
+def _cells(path: list[int], wide: int) -> list[tuple[int, int]]:
+    """Flat indices of the framed grid as (row, column) cells of the board."""
+    rows, cols = np.divmod(np.array(path, dtype=np.int64), wide)
+    return list(zip((rows - 1).tolist(), (cols - 1).tolist()))
