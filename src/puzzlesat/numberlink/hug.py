@@ -72,7 +72,11 @@ def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
         grid.flat[a] = grid.flat[b] = k
     owner = grid.ravel().tolist()
     turns = (1, wide, -1, -wide)  # east, south, west, north: clockwise
-    paths, heads, targets, headings = [], [], [], []
+    # (left, straight on, right) as headings after each heading; the mirror pass the other way
+    tries = [tuple((heading + turn) & 3 for turn in ((1, 0, 3) if mirror else (3, 0, 1))) for heading in range(4)]
+    # the three cells beside a cell entered by each heading, the one it came from left out
+    beside = [(turns[way], turns[(way + 1) & 3], turns[(way + 3) & 3]) for way in range(4)]
+    paths, heads, targets, headings, active = [], [], [], [], []
     for k, (a, b) in enumerate(ends):
         if _walls_beside(owner, b, turns) > _walls_beside(owner, a, turns):
             a, b = b, a  # (grow from the end with more walls beside it)
@@ -80,33 +84,36 @@ def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
         heads.append(a)
         targets.append(b)
         headings.append(_first_heading(owner, a, turns, mirror))
-    # (left, straight on, right) as turns of the heading; the mirror pass tries them the other way
-    order = (1, 0, 3) if mirror else (3, 0, 1)
-    active = [k for k in range(len(ends)) if heads[k] != targets[k]]
+        if b - a in turns:
+            paths[k].append(b)  # (its ends are neighbours: done)
+        else:
+            active.append(k)
     steps = 0
     while active:
-        still = []
+        finished = False
         for k in active:
-            head, target = heads[k], targets[k]
-            if target - head in turns:  # (beside its far end: the path is done)
-                paths[k].append(target)
-                continue
-            heading = headings[k]
-            for turn in order:
-                way = (heading + turn) & 3
+            head = heads[k]
+            for way in tries[headings[k]]:
                 cell = head + turns[way]
                 if owner[cell] != FREE:
                     continue
-                own = (owner[cell + 1] == k) + (owner[cell - 1] == k) + (owner[cell + wide] == k) + (owner[cell - wide] == k)
-                if own == 1 or (own == 2 and target - cell in turns):
+                one, two, three = beside[way]
+                if owner[cell + one] != k and owner[cell + two] != k and owner[cell + three] != k:
+                    last = False
+                    break
+                if [cell + side for side in beside[way] if owner[cell + side] == k] == [targets[k]]:
+                    last = True  # (beside its far end alone: it steps there next)
                     break
             else:
                 return None  # (this head has no step left: cells are never freed again)
             owner[cell] = k
             paths[k].append(cell)
             heads[k], headings[k] = cell, way
-            still.append(k)
-        active = still
+            if last:
+                paths[k].append(targets[k])
+                finished = True
+        if finished:
+            active = [k for k in active if paths[k][-1] != targets[k]]
         steps += len(active)
         if steps > STEPS_BETWEEN_CLOCK_READS:
             steps = 0
