@@ -12,8 +12,9 @@ head steps to the first of its left, straight-on and right cells (the right, str
 ones in the mirror pass) that is free and lies beside no cell of its own path but the head
 (beside its own far end only when it steps there next): so each head keeps a wall (the board's
 edge, a blocked cell, another path) on one side, and no path ever runs beside itself. A head
-beside its far end steps onto it. The drawing fails (None) as soon as a head has no step, or
-when a free cell is left over; it proves nothing, and the caller verifies what it returns.
+beside its far end steps onto it. A pass fails as soon as a head has no step (it is tried again
+with that path grown from its other end), or when a free cell is left over; when every pass
+fails the drawing proves nothing, and the caller verifies what it returns.
 
 >>> from puzzlesat.numberlink.model import Puzzle, Rules
 >>> from puzzlesat.numberlink.verify import verify
@@ -46,23 +47,33 @@ from .model import Puzzle, Solution
 
 WALL, FREE = -2, -1
 STEPS_BETWEEN_CLOCK_READS = 1 << 16
+WALK_TRIES = 4  # passes each way (walls on the left, on the right), a stuck path turned round after each
 
 
 def wall_walk(puzzle: Puzzle, stop: float) -> Solution | None:
     """A cover-all answer without self-touch drawn by heads that follow the walls (the module's
-    text), first keeping the walls on their left, then (mirror) on their right; None when
-    neither pass covers the board or ``time.perf_counter()`` passes ``stop``. Not verified here."""
+    text), first keeping the walls on their left, then (mirror) on their right; when a head has
+    no step, the pass is tried again with that path grown from its other end (at most
+    WALK_TRIES passes each way). None when no pass covers the board or ``time.perf_counter()``
+    passes ``stop``. Not verified here."""
     for mirror in (False, True):
-        if time.perf_counter() > stop:
-            return None
-        drawn = _walk(puzzle, mirror, stop)
-        if drawn is not None:
-            return drawn
+        flipped: set[int] = set()
+        for _ in range(WALK_TRIES):
+            if time.perf_counter() > stop:
+                return None
+            drawn = _walk(puzzle, mirror, flipped, stop)
+            if not isinstance(drawn, int):
+                return drawn
+            if drawn < 0 or drawn in flipped:
+                break
+            flipped.add(drawn)
     return None
 
 
-def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
-    """One pass of :func:`wall_walk`; None when it fails."""
+def _walk(puzzle: Puzzle, mirror: bool, flipped: set[int], stop: float) -> Solution | int:
+    """One pass of :func:`wall_walk`, the paths numbered in ``flipped`` grown from the other
+    end than the walls say: the answer, or the number of the path whose head had no step
+    (-1 when the pass failed otherwise)."""
     wide = puzzle.width + 2  # (a frame of walls round the board: no bounds checks)
     grid = np.full((puzzle.height + 2, wide), WALL, dtype=np.int64)
     grid[1:-1, 1:-1] = np.where(puzzle.free_mask(), FREE, WALL)
@@ -78,7 +89,7 @@ def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
     beside = [(turns[way], turns[(way + 1) & 3], turns[(way + 3) & 3]) for way in range(4)]
     paths, heads, targets, headings, active = [], [], [], [], []
     for k, (a, b) in enumerate(ends):
-        if _walls_beside(owner, b, turns) > _walls_beside(owner, a, turns):
+        if (_walls_beside(owner, b, turns) > _walls_beside(owner, a, turns)) != (k in flipped):
             a, b = b, a  # (grow from the end with more walls beside it)
         paths.append([a])
         heads.append(a)
@@ -105,7 +116,7 @@ def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
                     last = True  # (beside its far end alone: it steps there next)
                     break
             else:
-                return None  # (this head has no step left: cells are never freed again)
+                return k  # (this head has no step left: cells are never freed again)
             owner[cell] = k
             paths[k].append(cell)
             heads[k], headings[k] = cell, way
@@ -118,9 +129,9 @@ def _walk(puzzle: Puzzle, mirror: bool, stop: float) -> Solution | None:
         if steps > STEPS_BETWEEN_CLOCK_READS:
             steps = 0
             if time.perf_counter() > stop:
-                return None
+                return -1
     if FREE in owner:
-        return None
+        return -1
     return Solution.from_mapping({pair.label: _cells(path, wide) for pair, path in zip(puzzle.pairs, paths)})
 
 
