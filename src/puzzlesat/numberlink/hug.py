@@ -56,12 +56,20 @@ def wall_walk(puzzle: Puzzle, stop: float) -> Solution | None:
     no step, the pass is tried again with that path grown from its other end (at most
     WALK_TRIES passes each way). None when no pass covers the board or ``time.perf_counter()``
     passes ``stop``. Not verified here."""
+    wide = puzzle.width + 2  # (a frame of walls round the board: no bounds checks)
+    grid = np.full((puzzle.height + 2, wide), WALL, dtype=np.int64)
+    grid[1:-1, 1:-1] = np.where(puzzle.free_mask(), FREE, WALL)
+    ends = [((a + 1) * wide + b + 1, (c + 1) * wide + d + 1) for (a, b), (c, d) in
+            ((pair.start, pair.end) for pair in puzzle.pairs)]
+    for k, (a, b) in enumerate(ends):
+        grid.flat[a] = grid.flat[b] = k
+    board = grid.ravel().tolist()
     for mirror in (False, True):
         flipped: set[int] = set()
         for _ in range(WALK_TRIES):
             if time.perf_counter() > stop:
                 return None
-            drawn = _walk(puzzle, mirror, flipped, stop)
+            drawn = _walk(puzzle, board.copy(), ends, mirror, flipped, stop)
             if not isinstance(drawn, int):
                 return drawn
             if drawn < 0 or drawn in flipped:
@@ -70,18 +78,13 @@ def wall_walk(puzzle: Puzzle, stop: float) -> Solution | None:
     return None
 
 
-def _walk(puzzle: Puzzle, mirror: bool, flipped: set[int], stop: float) -> Solution | int:
-    """One pass of :func:`wall_walk`, the paths numbered in ``flipped`` grown from the other
-    end than the walls say: the answer, or the number of the path whose head had no step
-    (-1 when the pass failed otherwise)."""
-    wide = puzzle.width + 2  # (a frame of walls round the board: no bounds checks)
-    grid = np.full((puzzle.height + 2, wide), WALL, dtype=np.int64)
-    grid[1:-1, 1:-1] = np.where(puzzle.free_mask(), FREE, WALL)
-    ends = [((a + 1) * wide + b + 1, (c + 1) * wide + d + 1) for (a, b), (c, d) in
-            ((pair.start, pair.end) for pair in puzzle.pairs)]
-    for k, (a, b) in enumerate(ends):
-        grid.flat[a] = grid.flat[b] = k
-    owner = grid.ravel().tolist()
+def _walk(puzzle: Puzzle, owner: list[int], ends: list[tuple[int, int]], mirror: bool, flipped: set[int], stop: float
+          ) -> Solution | int:
+    """One pass of :func:`wall_walk` on ``owner`` (the framed board, flat: WALL, FREE, or the
+    number of the path on the cell; filled in here) with the pairs' ``ends`` (flat), the paths
+    numbered in ``flipped`` grown from the other end than the walls say: the answer, or the
+    number of the path whose head had no step (-1 when the pass failed otherwise)."""
+    wide = puzzle.width + 2
     turns = (1, wide, -1, -wide)  # east, south, west, north: clockwise
     # (left, straight on, right) as headings after each heading; the mirror pass the other way
     tries = [tuple((heading + turn) & 3 for turn in ((1, 0, 3) if mirror else (3, 0, 1))) for heading in range(4)]
