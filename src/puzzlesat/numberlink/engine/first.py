@@ -3,6 +3,8 @@
 Default rules (cover-all, touching allowed): on a board of more than FILL_MIN_CELLS cells an
 answer drawn without a formula (:mod:`..fill`); else an answer of the no-self-touch formula
 (usually at once), or when there is none one that touches itself only inside a window.
+Cover-all + no-self-touch: on a board of more than WALK_MIN_CELLS cells an answer drawn along
+the walls (:mod:`..hug`).
 May-leave-empty: an answer that covers every cell (the strong formula, briefly), then the
 router (:mod:`..routing`). When none of these finds one, the shared SAT search (the state's,
 whose learnt clauses the later strategies keep) finds the first answer or proves there is none
@@ -27,7 +29,7 @@ import numpy as np
 
 from ...results import SolveResult, Status, Timings
 from ...timing import Deadline
-from .. import fill, routing
+from .. import fill, hug, routing
 from ..model import Puzzle, Rules, Solution
 from ..search import Search, check_answer, strict
 from . import tuning
@@ -181,15 +183,32 @@ def _drawn_first(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution |
     return drawn
 
 
+def _walked_first(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
+    """Cover-all + no-self-touch on a board of more than WALK_MIN_CELLS cells: an answer drawn
+    by wall-following heads (:func:`..hug.wall_walk`), verified; None for other boards and rule
+    sets, or when none is drawn (which proves nothing: the SAT search runs as before)."""
+    if not (rules.cover_all and rules.no_self_touch and puzzle.width * puzzle.height > tuning.WALK_MIN_CELLS):
+        return None
+    walked = hug.wall_walk(puzzle, stop=time.perf_counter() + fill_budget(deadline))
+    if walked is not None:
+        check_answer(puzzle, walked, rules)
+    return walked
+
+
 def _first_answer_default(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:
     """Cover-all with touching allowed: on a large board an answer drawn without a formula
     (:func:`_drawn_first`); else an answer without touching (:func:`_without_touching_first`),
     or, when there is none, one that touches only inside a window (:func:`_touching_in_a_window`).
-    None for other rule sets; UNKNOWN / UNSATISFIABLE results say only that neither step found one."""
+    Cover-all + no-self-touch: on a large board an answer drawn along the walls
+    (:func:`_walked_first`), the only step. None for other rule sets (and when nothing is
+    drawn); UNKNOWN / UNSATISFIABLE results say only that neither step found one."""
     start = time.perf_counter()
     drawn = _drawn_first(puzzle, rules, deadline)
     if drawn is not None:
         return SolveResult(Status.SOLVED, drawn, timings=Timings(solve=time.perf_counter() - start), stats={"first_answer": "route-fill"})
+    walked = _walked_first(puzzle, rules, deadline)
+    if walked is not None:
+        return SolveResult(Status.SOLVED, walked, timings=Timings(solve=time.perf_counter() - start), stats={"first_answer": "wall-walk"})
     first = _without_touching_first(puzzle, rules, solver, deadline)
     if first is None or first.status is not Status.UNSATISFIABLE:
         return first
