@@ -35,6 +35,7 @@ from ..grid import Cell
 from ..sat import VarPool
 from ..timing import Deadline
 from .model import DEFAULT_RULES, Puzzle, Rules, Solution
+from .stack_clauses import used_bit_differs, via_blocks
 
 FEED_CHUNK = 250_000  # clauses converted to Python lists and handed to the solver at a time
 
@@ -218,30 +219,32 @@ class DeferredTouch:
 
 @dataclass
 class Encoding(ClauseBlocks):
-    """A built formula for one puzzle under one rule set.
+    """A built formula for one puzzle under one rule set (one layer or a stack: the puzzle's
+    :class:`~puzzlesat.numberlink.board.Board`).
 
     Variable numbering (all consecutive, from 1): the ``num_edges`` edge variables first
-    (horizontal edges row-major, then vertical edges row-major), then ``label_bits`` label bits
-    for every inner cell (a free cell that is not an endpoint, row-major; an endpoint's code is
-    a constant). ``pool`` owns them (and any variable added
+    (numbered as the board's edges: along rows, then between rows, then between layers), then
+    ``label_bits`` label bits for every inner cell (a free cell that is not an endpoint, in
+    cell order; an endpoint's code is a constant). ``pool`` owns them (and any variable added
     later); ``blocks`` are the clauses, each an (m, width) int array of literals.
     """
 
     puzzle: Puzzle
     rules: Rules
     pool: VarPool
-    edge_cells: np.ndarray          # (E, 2) flat cell indices r*W + c of each edge's two cells
-    free_index: np.ndarray          # (H, W) index of each free cell among free cells, -1 if blocked
-    incident: np.ndarray            # (H*W, 4) edge variables around each cell (up, down, left, right), 0 if none
+    edge_cells: np.ndarray          # (E, 2) cell numbers of each edge's two cells (Board.edge_cells)
+    free_index: np.ndarray          # (board shape) index of each free cell among free cells, -1 if blocked
+    incident: np.ndarray            # (N, 4 or 6) edge variables around each cell (Board.incident), 0 if none
     label_bits: int
     label_codes: dict[str, int]
     blocks: list[tuple[str, np.ndarray]] = field(default_factory=list)
     contradiction: str | None = None  # a reason the formula is unsatisfiable on its face
     touch_selectors: int = 0  # first "no touching at edge e" selector (encode(..., touch_selectors=True)), 0 if none
+    used_base: int = 0  # first "inner cell used" variable (stacks, may-leave-empty no-self-touch, many labels), 0 if none
 
     def edge_var(self, a: Cell, b: Cell) -> int:
         """The variable of the edge between adjacent free cells ``a`` and ``b``."""
-        return self.edge_vars_of(Solution((("", (a, b)),)))[0]
+        return self.edge_vars_of(self._solution((("", (a, b)),)))[0]
 
     def components(self, model: Sequence[int]) -> tuple[dict[str, list[Cell]], list[list[int]]]:
         """Split the true edges of ``model`` into one path per label (cells from the pair's
@@ -251,29 +254,45 @@ class Encoding(ClauseBlocks):
 
     def edge_vars_of(self, solution: Solution) -> list[int]:
         """The edge variables used by the paths of ``solution`` (its answer literals)."""
-        width = self.puzzle.width
-        steps = [(a[0] * width + a[1], b[0] * width + b[1]) for _, cells in solution.paths for a, b in zip(cells, cells[1:])]
+        board = self.puzzle.board
+        flat = board.flat
+        steps = [(flat(a), flat(b)) for _, cells in solution.paths for a, b in zip(cells, cells[1:])]
         if not steps:
             return []
         a, b = np.array(steps, dtype=np.int64).T
-        candidates = self.incident[a]  # (n, 4)
+        if board.layered and ((a < 0).any() or (a >= len(self.incident)).any()):
+            raise ValueError("a step of the answer starts off the board")
+        candidates = self.incident[a]  # (n, 4 or 6)
         across = self.edge_cells[np.maximum(candidates - 1, 0)].sum(axis=2) - a[:, None]
         match = (candidates > 0) & (across == b[:, None])
         if not match.any(axis=1).all():
             bad = int(np.flatnonzero(~match.any(axis=1))[0])
-            raise ValueError(f"no edge between cells {divmod(int(a[bad]), width)} and {divmod(int(b[bad]), width)}")
+            first, second = board.cells([int(a[bad]), int(b[bad])])
+            raise ValueError(f"no edge between cells {first} and {second}")
         return candidates[match].tolist()
 
     def decode(self, model: Sequence[int]) -> Solution:
         """The answer in ``model``, dropping any stray cycles (check them with :meth:`components`)."""
         paths, _ = self.components(model)
-        return Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+        return self._solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
+
+    def components_of(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
+        """:meth:`components` for the true edges given as 0-based indices."""
+        return self._components(edges)
 
     def _components(self, edges: np.ndarray) -> tuple[dict[str, list[Cell]], list[list[int]]]:
-        width = self.puzzle.width
-        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, self.puzzle.board.starts.tolist())
-        paths = {pair.label: _cells_of(cells, width) for pair, cells in zip(self.puzzle.pairs, walks)}
+        board = self.puzzle.board
+        walks, cycles = walk_edges(self.incident, self.edge_cells, self.num_edges, edges, board.starts.tolist())
+        paths = {pair.label: board.cells(cells) for pair, cells in zip(self.puzzle.pairs, walks)}
         return paths, cycles
+
+    def _solution(self, paths):
+        """The puzzle's kind of answer made of ``paths`` ((label, cells) pairs)."""
+        if self.puzzle.board.layered:
+            from .multilayer.model import Solution as StackSolution  # (the stack's package imports this one)
+
+            return StackSolution(paths)
+        return Solution(paths)
 
     # -- cycle cuts --------------------------------------------------------------------------
     def cycle_cuts(self, cycles: list[list[int]], *, max_edges_per_cycle: int = 16) -> list[list[int]]:
@@ -302,18 +321,7 @@ class Encoding(ClauseBlocks):
 
     # -- helpers -----------------------------------------------------------------------------
     def _flat(self, cell: Cell) -> int:
-        return cell[0] * self.puzzle.width + cell[1]
-
-
-LONG_WALK = 256  # walks of more cells are turned into (row, col) pairs with arrays
-
-
-def _cells_of(flat: list[int], width: int) -> list[Cell]:
-    """The (row, col) cells of the flat cell numbers ``flat``."""
-    if len(flat) < LONG_WALK:
-        return [divmod(c, width) for c in flat]
-    rows, cols = np.divmod(np.asarray(flat, dtype=np.int64), width)
-    return list(zip(rows.tolist(), cols.tolist()))
+        return self.puzzle.board.flat(cell)
 
 
 def walk_edges(incident: np.ndarray, edge_cells: np.ndarray, num_edges: int, edges: np.ndarray,
@@ -463,9 +471,10 @@ def _walks_by_rulers(other: np.ndarray, degree: np.ndarray, starts: np.ndarray) 
 
 LABEL_ENCODINGS = ("log", "onehot")
 # the columns of a cell's n edges (present first) that its degree clauses take, one row each
-_PAIRS = [np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2) for n in range(5)]
-_TRIPLES = [np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3) for n in range(5)]
-_OTHERS = [np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64).reshape(n, max(n - 1, 0)) for n in range(5)]
+# (up to six edges a cell: four on its layer, one to each neighbouring layer)
+_PAIRS = [np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2) for n in range(7)]
+_TRIPLES = [np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3) for n in range(7)]
+_OTHERS = [np.array([[j for j in range(n) if j != i] for i in range(n)], dtype=np.int64).reshape(n, max(n - 1, 0)) for n in range(7)]
 
 
 def _columns(rows: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -516,24 +525,24 @@ def encode(
         raise ValueError("touch selectors belong to the no-self-touch formula with log labels")
     if (no_corner_moves or no_bumps) and rules.cover_all:
         raise ValueError("corner moves and bumps need empty cells: they belong to may-leave-empty rules")
+    board = puzzle.board
+    if (no_corner_moves or no_bumps) and board.layered:
+        raise ValueError("corner moves and bumps are built for boards of one layer")
     onehot = labels == "onehot"
 
     def check() -> None:
         if deadline is not None and deadline.expired():
             raise EncodingTimeout()
 
-    height, width = puzzle.height, puzzle.width
-    board = puzzle.board
     free = board.free_grid()
-    flat = np.arange(height * width, dtype=np.int64).reshape(height, width)
-    edge_cells, incident = board.edge_cells, board.incident  # edges numbered 1..E: horizontal row-major, then vertical
+    edge_cells, incident = board.edge_cells, board.incident  # edges numbered 1..E: along rows, between rows, between layers
     num_edges = board.num_edges
 
     pool = VarPool()
     pool.reserve(num_edges)
 
     free_count = int(board.free.sum())
-    free_index = np.full(height * width, -1, dtype=np.int64)
+    free_index = np.full(board.num_cells, -1, dtype=np.int64)
     free_index[board.free] = np.arange(free_count)
 
     # label codes: cover-all 0..K-1; may-leave-empty with no-self-touch keeps 0 for "no label"
@@ -545,13 +554,13 @@ def encode(
     bit_base = pool.reserve(inner_count * label_bits)
 
     # -- degree --------------------------------------------------------------------------------
-    enc = Encoding(puzzle, rules, pool, edge_cells, free_index.reshape(height, width), incident, label_bits, codes)
+    enc = Encoding(puzzle, rules, pool, edge_cells, free_index.reshape(board.shape), incident, label_bits, codes)
     blocks = enc.blocks
     degree_cap, compact = _edges_present_first(incident)  # present edges first
     is_end = board.is_end
 
     for kind, mask in (("end", is_end & board.free), ("inner", ~is_end & board.free)):
-        for n in range(5):
+        for n in range(incident.shape[1] + 1):
             check()
             rows = compact[mask & (degree_cap == n)][:, :n]
             if len(rows) == 0:
@@ -578,14 +587,16 @@ def encode(
 
     # -- labels ----------------------------------------------------------------------------------
     if onehot:
-        _onehot_labels(enc, puzzle, rules, bit_base, flat, free)
+        _onehot_labels(enc, rules, bit_base)
         check()
     else:
-        _log_labels(enc, puzzle, rules, bit_base, flat, free, check, defer_touch=defer_touch and not touch_selectors)
-    _squares(enc, rules.no_self_touch, height, width)
+        _log_labels(enc, rules, bit_base, check, defer_touch=defer_touch and not touch_selectors)
+    if len(board.via_edges):
+        via_blocks(enc, bit_base)
+    _squares(enc, rules.no_self_touch)
     if touch_selectors:
         _guard_no_touch(enc)
-        _squares(enc, False, height, width)
+        _squares(enc, False)
     if orientation:
         blocks.extend(orientation_blocks(enc))
     if no_corner_moves:
@@ -654,17 +665,16 @@ def edge_labels(edge_cells: np.ndarray, code_of: np.ndarray, inner: np.ndarray, 
     return EdgeLabels(blocks, edge_ids, u_code, v_code, e_ii, ub, vb, e_ei, ei_bits, cell_bits[inner])
 
 
-def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat: np.ndarray, free: np.ndarray, check,
-                defer_touch: bool = False) -> None:
-    height, width = puzzle.height, puzzle.width
+def _log_labels(enc: Encoding, rules: Rules, bit_base: int, check, defer_touch: bool = False) -> None:
+    board = enc.puzzle.board
     blocks, codes, pool, edge_cells = enc.blocks, enc.label_codes, enc.pool, enc.edge_cells
     label_bits = enc.label_bits
     # Label bits exist for free cells that are not endpoints ("inner" cells); an endpoint's code
     # is a constant, substituted into the clauses of its edges.
     b = label_bits
-    index = puzzle.board.code  # (the code of label i is i, or i + 1 when 0 means "no label")
+    index = board.code  # (the code of label i is i, or i + 1 when 0 means "no label")
     code_of = np.where(index >= 0, index + min(codes.values(), default=0), -1)
-    inner = free.ravel() & (code_of < 0)
+    inner = board.free & (code_of < 0)
     labels = edge_labels(edge_cells, code_of, inner, bit_base, b)
     blocks.extend(labels.blocks)
     e_ii, ub, vb, e_ei, ei_bits = labels.e_ii, labels.ub, labels.vb, labels.e_ei, labels.ei_bits
@@ -672,14 +682,20 @@ def _log_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, bit_base: int, flat
     check()
     if rules.no_self_touch:
         label_code_list = tuple(sorted(codes.values()))
-        # "no edge => the labels differ" per inner-inner edge, by d[e, i] "bit i differs"
-        # variables when there are many labels (cover-all): fewer clauses
-        diff_base = pool.reserve(len(e_ii) * b) if rules.cover_all and len(label_code_list) > 2 * b + 1 else 0
-        rows = DeferredTouch(e_ii[:, 0], ub, vb, label_code_list, diff_base)
-        if defer_touch and rules.cover_all:
-            enc.deferred = rows
+        many = len(label_code_list) > 2 * b + 1
+        if many and not rules.cover_all and board.layered:
+            # stacks (up to 1,500 labels in the ADC sets): the bit-differs form for
+            # may-leave-empty too, where only cells on paths must differ
+            used_bit_differs(enc, inner, e_ii, ub, vb)
         else:
-            blocks.extend(rows.rows(np.ones(len(e_ii), dtype=bool)))
+            # "no edge => the labels differ" per inner-inner edge, by d[e, i] "bit i differs"
+            # variables when there are many labels (cover-all): fewer clauses
+            diff_base = pool.reserve(len(e_ii) * b) if rules.cover_all and many else 0
+            rows = DeferredTouch(e_ii[:, 0], ub, vb, label_code_list, diff_base)
+            if defer_touch and rules.cover_all:
+                enc.deferred = rows
+            else:
+                blocks.extend(rows.rows(np.ones(len(e_ii), dtype=bool)))
         # endpoint - inner: no edge => the inner cell does not have the endpoint's code
         blocks.append(("no-edge-not-endpoint-label", np.concatenate([e_ei, -ei_bits], axis=1)))
         # two adjacent endpoints of one label are joined directly
@@ -735,8 +751,8 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
         ("orient-one-way", np.stack([-edges, forward, backward], axis=1)),
         ("orient-one-way", np.stack([-forward, -backward], axis=1)),
     ]
-    width = enc.puzzle.width
-    incident = enc.incident  # (cells, 4) edge variables, 0 where none
+    board = enc.puzzle.board
+    incident = enc.incident  # (cells, 4 or 6) edge variables, 0 where none
     cell_ids = np.arange(len(incident), dtype=np.int64)[:, None]
     present = incident > 0
     index = np.maximum(incident - 1, 0)
@@ -744,17 +760,16 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     enters = np.where(second, forward[index], backward[index])
     leaves = np.where(second, backward[index], forward[index])
     role = np.zeros(len(incident), dtype=np.int8)  # 1 start, 2 end, 0 inner
-    for pair in enc.puzzle.pairs:
-        role[pair.start[0] * width + pair.start[1]] = 1
-        role[pair.end[0] * width + pair.end[1]] = 2
-    free = (enc.free_index.ravel() >= 0)
+    role[board.starts] = 1
+    role[board.ends] = 2
+    free = board.free
     blocks.append(("orient-start-leaves", -enters[(role == 1)[:, None] & present][:, None]))
     blocks.append(("orient-end-enters", -leaves[(role == 2)[:, None] & present][:, None]))
     degree = present.sum(axis=1)
     order = np.argsort(~present, axis=1, kind="stable")  # present edges first
     for name, literals in (("orient-one-in", enters), ("orient-one-out", leaves)):
         compact = np.take_along_axis(literals, order, axis=1)
-        for n in range(1, 5):
+        for n in range(1, incident.shape[1] + 1):
             rows = compact[free & (role == 0) & (degree == n)][:, :n]
             if len(rows) == 0:
                 continue
@@ -764,19 +779,15 @@ def orientation_blocks(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     return [(name, block) for name, block in blocks if len(block)]
 
 
-def _squares(enc: Encoding, at_most_two: bool, height: int, width: int) -> None:
-    if height >= 2 and width >= 2:
-        around = enc.incident.reshape(height, width, 4)
-        # a block's four edges, by its top-left cell: top, bottom, left, right
-        top, bottom = around[:-1, :-1, 3], around[1:, :-1, 3]
-        left, right = around[:-1, :-1, 1], around[:-1, 1:, 1]
-        square = (top > 0) & (bottom > 0) & (left > 0) & (right > 0)
-        four = np.stack([top[square], bottom[square], left[square], right[square]], axis=1)
-        if len(four):
-            if at_most_two:
-                enc.blocks.append(("square-at-most-two", -_columns(four, _TRIPLES[4])))
-            else:
-                enc.blocks.append(("square-not-four", -four))
+def _squares(enc: Encoding, at_most_two: bool) -> None:
+    """The four edges of every unit square of the board (:attr:`Board.squares`): at most two
+    on (no-self-touch), else not all four."""
+    four = enc.puzzle.board.squares
+    if len(four):
+        if at_most_two:
+            enc.blocks.append(("square-at-most-two", -_columns(four, _TRIPLES[4])))
+        else:
+            enc.blocks.append(("square-not-four", -four))
 
 
 def corner_move_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
@@ -876,18 +887,14 @@ def bump_clauses(enc: Encoding) -> list[tuple[str, np.ndarray]]:
     return _or_an_edge_of_the_cell("no-bump", pieces)
 
 
-def _onehot_labels(enc: Encoding, puzzle: Puzzle, rules: Rules, base: int, flat: np.ndarray, free: np.ndarray) -> None:
+def _onehot_labels(enc: Encoding, rules: Rules, base: int) -> None:
     """One variable x[c, k] per inner cell c and label k: every inner cell has some label; an
     edge makes labels equal; (no-self-touch) no edge makes them differ."""
-    width, k = puzzle.width, enc.label_bits
-    blocks, edge_cells, codes = enc.blocks, enc.edge_cells, enc.label_codes
-    code_of = np.full(puzzle.height * width, -1, dtype=np.int64)
-    for label, code in codes.items():
-        pair = puzzle.pair(label)
-        for cell in (pair.start, pair.end):
-            code_of[cell[0] * width + cell[1]] = code
-    inner = free.ravel() & (code_of < 0)
-    x = np.zeros((puzzle.height * width, k), dtype=np.int64)
+    board, k = enc.puzzle.board, enc.label_bits
+    blocks, edge_cells = enc.blocks, enc.edge_cells
+    code_of = board.code  # (one-hot codes are the label indexes, 0..K-1)
+    inner = board.free & (code_of < 0)
+    x = np.zeros((board.num_cells, k), dtype=np.int64)
     x[inner] = base + np.arange(int(inner.sum()), dtype=np.int64)[:, None] * k + np.arange(k)
     edge_ids = np.arange(1, enc.num_edges + 1, dtype=np.int64)
     u_code, v_code = code_of[edge_cells[:, 0]], code_of[edge_cells[:, 1]]

@@ -300,6 +300,15 @@ class Puzzle:
         return self._via_of.get(cell)
 
     @cached_property
+    def board(self):
+        """The stack as a graph of cells in flat numpy arrays
+        (:class:`~puzzlesat.numberlink.board.Board`, ``layered``: edges on each layer and, as
+        :meth:`is_step` allows, between layers), built on first use and kept."""
+        from ..board import build_stack
+
+        return build_stack(self.layers, self.height, self.width, self.blocked, self.pairs, self.vias)
+
+    @cached_property
     def _via_of(self) -> dict[Cell, Via]:
         return {cell: via for via in self.vias for cell in via.cells}
 

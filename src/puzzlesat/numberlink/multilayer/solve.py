@@ -64,8 +64,8 @@ from ..engine.probes import detour_variant as _detour_variant  # (shape-free: it
 from ..search import SatSearch
 from ..search import check_answer as _check_answer
 from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict  # (shape-free: they serve both)
-from .encoding import Encoding
-from .encoding import encode as _encode
+from ..encoding import Encoding
+from ..encoding import encode as _encode
 from .model import Cell, Puzzle, Solution
 from .verify import verify
 
@@ -89,7 +89,8 @@ def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
 
 
 def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
-    """The formula of ``puzzle`` under ``rules`` (an :class:`~.encoding.Encoding`).
+    """The formula of ``puzzle`` under ``rules``: the one-layer
+    :class:`~puzzlesat.numberlink.encoding.Encoding`, over the stack's board.
 
     >>> enc = encode(Puzzle.from_layers([["A.", "B."], ["A.", "B."]]))
     >>> enc.num_edges, len(enc.answer_vars)
