@@ -30,7 +30,7 @@ from __future__ import annotations
 from ...errors import require_type
 from ...results import solution_hint
 from ..model import DEFAULT_RULES, Rules
-from ..verify import CODES, Violation, check_paths
+from ..verify import CODES, Violation, check_paths, plainly_valid
 from .model import Cell, Puzzle, Solution, is_adjacent
 
 __all__ = ["CODES", "Violation", "verify", "is_solution"]
@@ -49,6 +49,8 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     if not puzzle.vias:
+        if plainly_valid(puzzle, solution, rules):  # (the array checks of one layer, on the stack's board)
+            return []
         return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
     found = check_paths(puzzle, solution, rules, adjacent=is_adjacent,
                         onward=lambda cell: [n for n in _onward(cell) if puzzle.is_step(cell, n)])
