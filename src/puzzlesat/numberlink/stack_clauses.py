@@ -71,7 +71,7 @@ def used_bit_differs(enc: "Encoding", inner: np.ndarray, e_ii: np.ndarray, ub: n
     and b "bit i differs" variables per inner-inner edge ``e``:
     ``e OR -used_u OR -used_v OR d_0 OR ... OR d_{b-1}``; ``d_i -> (u_i OR v_i)``;
     ``d_i -> (-u_i OR -v_i)`` (only cells on paths must differ)."""
-    blocks, pool, b, board = enc.blocks, enc.pool, enc.label_bits, enc.puzzle.board
+    blocks, pool, b = enc.blocks, enc.pool, enc.label_bits
     d = pool.reserve(len(e_ii) * b) + np.arange(len(e_ii) * b, dtype=np.int64).reshape(len(e_ii), b)
     inner_count = int(inner.sum())
     used_of = np.zeros(len(inner), dtype=np.int64)
