@@ -435,6 +435,7 @@ def expected_sizes(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
         "edge-equal-labels": 2 * b * E_ii,
         "edge-endpoint-label": b * E_ei,
         "edge-endpoints-differ": E_diff,
+        "code-in-range": I * (b - bin(top).count("1")),
     }
     if cover:
         out["cell-at-least-two"] = sum(n(c) for c in inner if n(c) >= 2)

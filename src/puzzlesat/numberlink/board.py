@@ -19,8 +19,8 @@ arrays, so a board of a million cells is a few arrays and no Python object per c
 ([0, -1, 0, 1, -1, 1], [0, 0, 1, 2])
 >>> from puzzlesat.numberlink.multilayer.model import Puzzle as Stack
 >>> stack = Stack.from_layers([["A.", ".."], [".B", "AB"]]).board
->>> stack.layers, stack.num_edges, stack.incident[0].tolist()   # ... then layer below, layer above
-(2, 12, [0, 5, 0, 1, 0, 9])
+>>> stack.layers, stack.num_edges, stack.incident[0].tolist()   # layer below, layer above, then as on one layer
+(2, 12, [0, 9, 0, 5, 0, 1])
 >>> stack.cells([0, 7])
 [(0, 0, 0), (1, 1, 1)]
 """
@@ -47,7 +47,7 @@ class Board:
     starts: np.ndarray      # (K,) int64: each pair's start cell
     ends: np.ndarray        # (K,) int64: each pair's end cell
     edge_cells: np.ndarray  # (E, 2) int64: each edge's two cells (the lower number first)
-    incident: np.ndarray    # (N, 4 or 6) int64: the edges around each cell (up, down, left, right[, layer below, layer above]), 0 where none
+    incident: np.ndarray    # (N, 4 or 6) int64: the edges around each cell ([layer below, layer above,] up, down, left, right), 0 where none
     degree: np.ndarray      # (N,) int64: the number of edges around each cell
     layers: int = 1
     layered: bool = False
@@ -103,13 +103,14 @@ class Board:
         grid): on each layer, by the square's top-left cell, (top, bottom, left, right); then
         upright squares between layers along a row, then across rows (a layered board)."""
         around = self.incident.reshape(self.layers, self.height, self.width, -1)
+        down, right = _DOWN + self.incident.shape[1] - 4, _RIGHT + self.incident.shape[1] - 4
         sides = []
         if self.height >= 2 and self.width >= 2:  # rows r, r+1 and columns c, c+1
-            sides.append((around[:, :-1, :-1, 3], around[:, 1:, :-1, 3], around[:, :-1, :-1, 1], around[:, :-1, 1:, 1]))
+            sides.append((around[:, :-1, :-1, right], around[:, 1:, :-1, right], around[:, :-1, :-1, down], around[:, :-1, 1:, down]))
         if self.layers >= 2 and self.width >= 2:  # columns c, c+1 and layers z, z+1
-            sides.append((around[:-1, :, :-1, 3], around[1:, :, :-1, 3], around[:-1, :, :-1, 5], around[:-1, :, 1:, 5]))
+            sides.append((around[:-1, :, :-1, right], around[1:, :, :-1, right], around[:-1, :, :-1, _ABOVE], around[:-1, :, 1:, _ABOVE]))
         if self.layers >= 2 and self.height >= 2:  # rows r, r+1 and layers z, z+1
-            sides.append((around[:-1, :-1, :, 1], around[1:, :-1, :, 1], around[:-1, :-1, :, 5], around[:-1, 1:, :, 5]))
+            sides.append((around[:-1, :-1, :, down], around[1:, :-1, :, down], around[:-1, :-1, :, _ABOVE], around[:-1, 1:, :, _ABOVE]))
         fours = []
         for a, b, c, d in sides:
             square = (a > 0) & (b > 0) & (c > 0) & (d > 0)
@@ -120,6 +121,11 @@ class Board:
 
 
 LONG_WALK = 256  # lists of more cells are turned into coordinates with arrays
+# The columns of ``incident``: on one layer up, down, left, right; a stack's board puts the two
+# steps between layers first (below, above), the literal order the multi-layer formula was
+# tuned with (the solver is sensitive to it: encodings/numberlink-multilayer.md, "Clauses")
+_UP, _DOWN, _LEFT, _RIGHT = range(4)
+_BELOW, _ABOVE = 0, 1
 
 
 def build(height: int, width: int, blocked, pairs) -> Board:
@@ -180,13 +186,14 @@ def _graph(layers: int, height: int, width: int, free: np.ndarray, starts: np.nd
     num_edges = sum(counts)
     edge_cells = np.empty((num_edges, 2), dtype=np.int64)
     ids = np.arange(1, num_edges + 1, dtype=np.int64)
-    incident = np.zeros((size, 6 if layers > 1 else 4), dtype=np.int64)
+    shift = 2 if layers > 1 else 0  # (the columns of the steps between layers come first)
+    incident = np.zeros((size, 4 + shift), dtype=np.int64)
     begin = 0
     # (mask, first cells, second cells, column of the first cell's edge, of the second's)
     for count, (mask, first, second, ahead, back) in zip(counts, (
-            (xmask, flat[:, :, :-1], flat[:, :, 1:], 3, 2),   # right of the first cell, left of the second
-            (ymask, flat[:, :-1, :], flat[:, 1:, :], 1, 0),   # below the first cell, above the second
-            (zmask, flat[:-1], flat[1:], 5, 4))):             # the layer above the first, below the second
+            (xmask, flat[:, :, :-1], flat[:, :, 1:], shift + _RIGHT, shift + _LEFT),  # right of the first cell, left of the second
+            (ymask, flat[:, :-1, :], flat[:, 1:, :], shift + _DOWN, shift + _UP),     # below the first cell, above the second
+            (zmask, flat[:-1], flat[1:], _ABOVE, _BELOW))):                           # the layer above the first, below the second
         if not count:
             continue
         span = slice(begin, begin + count)

@@ -37,7 +37,7 @@ from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 from .clause_blocks import FEED_CHUNK, ClauseBlocks, DeferredTouch, EncodingTimeout, bits_equal_to
 from .label_clauses import edge_labels, onehot_labels
 from .search_clauses import bump_clauses, corner_move_clauses, orientation_blocks
-from .stack_clauses import used_bit_differs, via_blocks
+from .stack_clauses import code_in_range, used_bit_differs, via_blocks
 from .walk import _edges_present_first, walk_edges
 
 __all__ = ["Encoding", "encode", "EncodingTimeout", "ClauseBlocks", "DeferredTouch", "FEED_CHUNK", "walk_edges",
@@ -303,6 +303,8 @@ def _log_labels(enc: Encoding, rules: Rules, bit_base: int, check, defer_touch: 
     blocks.extend(labels.blocks)
     e_ii, ub, vb, e_ei, ei_bits = labels.e_ii, labels.ub, labels.vb, labels.e_ei, labels.ei_bits
     u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
+    if board.layered:
+        blocks.extend(code_in_range(labels.inner_bits, max(codes.values(), default=0)))
     check()
     if rules.no_self_touch:
         label_code_list = tuple(sorted(codes.values()))

@@ -1,7 +1,8 @@
 """The clause families of the Numberlink formula that only stacks of layers have (the rest of
 the formula is the one-layer one over the stack's graph, :mod:`puzzlesat.numberlink.encoding`):
-the via rules of the ADC 2016 problems, and the no-self-touch rows with "cell used" variables
-that stacks take under may-leave-empty rules when there are many labels. Each clause family,
+the via rules of the ADC 2016 problems, label codes kept in range, and the no-self-touch rows
+with "cell used" variables that stacks take under may-leave-empty rules when there are many
+labels. Each clause family,
 why it is sound and its size: ``encodings/numberlink-multilayer.md``.
 
 >>> from puzzlesat.numberlink.multilayer.model import Puzzle, Via
@@ -18,6 +19,24 @@ import numpy as np
 
 if TYPE_CHECKING:  # (the encoding imports this module)
     from .encoding import Encoding
+
+
+def code_in_range(inner_bits: np.ndarray, top: int) -> list[tuple[str, np.ndarray]]:
+    """Every inner cell's code is at most ``top``, the largest label code (``inner_bits``: the
+    (I, b) label bits of the inner cells): for each 0 bit i of ``top``, ``-x_i OR (-x_j for the
+    1 bits j > i of top)``. It keeps stray cycles from taking a code no label has, where the
+    no-self-touch rows do not see them (encodings/numberlink-multilayer.md, "Clauses").
+
+    >>> [(name, block.tolist()) for name, block in code_in_range(np.array([[5, 6], [7, 8]]), 2)]
+    [('code-in-range', [[-5, -6], [-7, -8]])]
+    """
+    b = inner_bits.shape[1]
+    out = []
+    for i in range(b):
+        if not (top >> i) & 1:
+            higher = [j for j in range(i + 1, b) if (top >> j) & 1]
+            out.append(("code-in-range", -inner_bits[:, [i] + higher]))
+    return out
 
 
 def via_labels(puzzle) -> dict[str, list[str]]:
