@@ -123,7 +123,7 @@ class Board:
 LONG_WALK = 256  # lists of more cells are turned into coordinates with arrays
 # The columns of ``incident``: on one layer up, down, left, right; a stack's board puts the two
 # steps between layers first (below, above), the literal order the multi-layer formula was
-# tuned with (the solver is sensitive to it: encodings/numberlink-multilayer.md, "Clauses")
+# tuned with (the solver is sensitive to it: encodings/numberlink-multilayer.md, "One formula over a graph")
 _UP, _DOWN, _LEFT, _RIGHT = range(4)
 _BELOW, _ABOVE = 0, 1
 

@@ -25,7 +25,7 @@ def code_in_range(inner_bits: np.ndarray, top: int) -> list[tuple[str, np.ndarra
     """Every inner cell's code is at most ``top``, the largest label code (``inner_bits``: the
     (I, b) label bits of the inner cells): for each 0 bit i of ``top``, ``-x_i OR (-x_j for the
     1 bits j > i of top)``. It keeps stray cycles from taking a code no label has, where the
-    no-self-touch rows do not see them (encodings/numberlink-multilayer.md, "Clauses").
+    no-self-touch rows do not see them (encodings/numberlink-multilayer.md, "One formula over a graph").
 
     >>> [(name, block.tolist()) for name, block in code_in_range(np.array([[5, 6], [7, 8]]), 2)]
     [('code-in-range', [[-5, -6], [-7, -8]])]
