@@ -210,6 +210,8 @@ def encode(
     board = puzzle.board
     if (no_corner_moves or no_bumps) and board.layered:
         raise ValueError("corner moves and bumps are built for boards of one layer")
+    if len(board.via_edges) and labels != "log":
+        raise ValueError("the via clauses are built on log labels")
     onehot = labels == "onehot"
 
     def check() -> None:
@@ -240,30 +242,34 @@ def encode(
     degree_cap, compact = _edges_present_first(incident)  # present edges first
     is_end = board.is_end
 
-    for kind, mask in (("end", is_end & board.free), ("inner", ~is_end & board.free)):
-        for n in range(incident.shape[1] + 1):
-            check()
-            rows = compact[mask & (degree_cap == n)][:, :n]
-            if len(rows) == 0:
+    kinds = (("end", is_end & board.free), ("inner", ~is_end & board.free))
+    sizes = range(incident.shape[1] + 1)
+    # (a stack's formula takes the cells by number of edges first, as the multi-layer encoder
+    # did: the solver is sensitive to clause order, encodings/numberlink-multilayer.md, "One formula over a graph")
+    groups = [(kind, n) for n in sizes for kind in kinds] if board.layered else [(kind, n) for kind in kinds for n in sizes]
+    for (kind, mask), n in groups:
+        check()
+        rows = compact[mask & (degree_cap == n)][:, :n]
+        if len(rows) == 0:
+            continue
+        if kind == "end":
+            if n == 0:
+                enc.contradiction = "an endpoint has no free neighbour"
                 continue
-            if kind == "end":
-                if n == 0:
-                    enc.contradiction = "an endpoint has no free neighbour"
-                    continue
-                blocks.append(("endpoint-at-least-one", rows))
-                if n >= 2:
-                    blocks.append(("endpoint-at-most-one", -_columns(rows, _PAIRS[n])))
+            blocks.append(("endpoint-at-least-one", rows))
+            if n >= 2:
+                blocks.append(("endpoint-at-most-one", -_columns(rows, _PAIRS[n])))
+            continue
+        if n >= 3:
+            blocks.append(("cell-at-most-two", -_columns(rows, _TRIPLES[n])))
+        if rules.cover_all:
+            if n < 2:
+                enc.contradiction = "a free cell has fewer than two free neighbours (cover-all)"
                 continue
-            if n >= 3:
-                blocks.append(("cell-at-most-two", -_columns(rows, _TRIPLES[n])))
-            if rules.cover_all:
-                if n < 2:
-                    enc.contradiction = "a free cell has fewer than two free neighbours (cover-all)"
-                    continue
-                blocks.append(("cell-at-least-two", _columns(rows, _OTHERS[n])))
-            elif n >= 1:
-                heads = -_columns(rows, np.arange(n)[:, None])
-                blocks.append(("cell-not-one", np.concatenate([heads, _columns(rows, _OTHERS[n])], axis=1)))
+            blocks.append(("cell-at-least-two", _columns(rows, _OTHERS[n])))
+        elif n >= 1:
+            heads = -_columns(rows, np.arange(n)[:, None])
+            blocks.append(("cell-not-one", np.concatenate([heads, _columns(rows, _OTHERS[n])], axis=1)))
     check()
 
     # -- labels ----------------------------------------------------------------------------------
@@ -272,8 +278,6 @@ def encode(
         check()
     else:
         _log_labels(enc, rules, bit_base, check, defer_touch=defer_touch and not touch_selectors)
-    if len(board.via_edges):
-        via_blocks(enc, bit_base)
     _squares(enc, rules.no_self_touch)
     if touch_selectors:
         _guard_no_touch(enc)
@@ -305,6 +309,8 @@ def _log_labels(enc: Encoding, rules: Rules, bit_base: int, check, defer_touch: 
     u_code, v_code, edge_ids = labels.u_code, labels.v_code, labels.edge_ids
     if board.layered:
         blocks.extend(code_in_range(labels.inner_bits, max(codes.values(), default=0)))
+    if len(board.via_edges):
+        via_blocks(enc, bit_base)
     check()
     if rules.no_self_touch:
         label_code_list = tuple(sorted(codes.values()))
