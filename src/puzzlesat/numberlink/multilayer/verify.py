@@ -35,6 +35,10 @@ from .model import Cell, Puzzle, Solution, is_adjacent
 
 __all__ = ["CODES", "Violation", "verify", "is_solution"]
 
+# Stacks of fewer cells skip the array checks: there the plain checks are quicker (0.03 ms on
+# 32 cells against 0.06 ms; 0.1 ms against 0.05 ms on 128)
+ARRAY_CHECK_CELLS = 64
+
 
 def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
     """Every rule the answer breaks, in the order of ``CODES``; empty when the answer is valid.
@@ -49,7 +53,7 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     if not puzzle.vias:
-        if plainly_valid(puzzle, solution, rules):  # (the array checks of one layer, on the stack's board)
+        if puzzle.num_cells >= ARRAY_CHECK_CELLS and plainly_valid(puzzle, solution, rules):  # (the one-layer array checks, on the stack's board)
             return []
         return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
     found = check_paths(puzzle, solution, rules, adjacent=is_adjacent,
