@@ -106,6 +106,6 @@ def test_a_stack_board_is_the_graph_of_the_steps_its_puzzle_allows() -> None:
                 corner = [tuple(a[k] + i * d1[k] + j * d2[k] for k in range(3)) for i in (0, 1) for j in (0, 1)]
                 sides = [(corner[0], corner[1]), (corner[2], corner[3]), (corner[0], corner[2]), (corner[1], corner[3])]
                 count += all(side in edge_set for side in sides)
-        assert len(board.squares) == count
-        assert all(len(set().union(*(board.cells(list(board.edge_cells[e - 1])) for e in square))) == 4 for square in board.squares.tolist())
+        assert len(board.squares()) == count
+        assert all(len(set().union(*(board.cells(list(board.edge_cells[e - 1])) for e in square))) == 4 for square in board.squares().tolist())
     assert with_vias >= 50

@@ -28,7 +28,6 @@ arrays, so a board of a million cells is a few arrays and no Python object per c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -97,7 +96,6 @@ class Board:
         z, rows = np.divmod(zr, self.height)
         return list(zip(z.tolist(), rows.tolist(), cols.tolist()))
 
-    @cached_property
     def squares(self) -> np.ndarray:
         """(Q, 4) the edges of every unit square whose four sides are edges (4-cycles of the
         grid): on each layer, by the square's top-left cell, (top, bottom, left, right); then
@@ -115,9 +113,7 @@ class Board:
         for a, b, c, d in sides:
             square = (a > 0) & (b > 0) & (c > 0) & (d > 0)
             fours.append(np.stack([a[square], b[square], c[square], d[square]], axis=1))
-        four = np.concatenate(fours) if fours else np.zeros((0, 4), dtype=np.int64)
-        four.flags.writeable = False
-        return four
+        return np.concatenate(fours) if fours else np.zeros((0, 4), dtype=np.int64)  # (made on each call: not kept on a big board)
 
 
 LONG_WALK = 256  # lists of more cells are turned into coordinates with arrays

@@ -353,9 +353,9 @@ def _guard_no_touch(enc: Encoding) -> None:
 
 
 def _squares(enc: Encoding, at_most_two: bool) -> None:
-    """The four edges of every unit square of the board (:attr:`Board.squares`): at most two
+    """The four edges of every unit square of the board (:meth:`Board.squares`): at most two
     on (no-self-touch), else not all four."""
-    four = enc.puzzle.board.squares
+    four = enc.puzzle.board.squares()
     if len(four):
         if at_most_two:
             enc.blocks.append(("square-at-most-two", -_columns(four, _TRIPLES[4])))
