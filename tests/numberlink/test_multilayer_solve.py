@@ -16,9 +16,8 @@ from math import comb
 import pytest
 
 from puzzlesat.numberlink.model import Rules
-from puzzlesat.numberlink.multilayer.encoding import encode, uses_bit_differs
 from puzzlesat.numberlink.multilayer.model import Pair, Puzzle, Solution
-from puzzlesat.numberlink.multilayer.solve import _route, _second_by_shrinking, _shrunk, contradiction, count, is_unique, solve
+from puzzlesat.numberlink.multilayer.solve import _route, encode, _second_by_shrinking, _shrunk, contradiction, count, is_unique, solve
 from puzzlesat.numberlink.multilayer.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from puzzlesat.sat import SatSolver
@@ -427,7 +426,7 @@ def expected_sizes(puzzle: Puzzle, rules: Rules) -> dict[str, int]:
     inner = [cell for cell in free if cell not in code]
     ends = [cell for cell in free if cell in code]
     I = len(inner)
-    bit_differs = nst and uses_bit_differs(K, b)
+    bit_differs = nst and K > 2 * b + 1  # ("many labels")
     out = {
         "vars": E + I * b + (E_ii * b + (0 if cover else I) if bit_differs else 0),
         "endpoint-at-least-one": sum(n(c) >= 1 for c in ends),

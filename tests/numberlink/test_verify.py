@@ -145,3 +145,51 @@ def test_a_cell_far_off_any_board_is_named_not_raised() -> None:
     far = Solution.from_mapping({"A": [(0, 0), (10**30, 1), (0, 2)]})
     assert not plainly_valid(puzzle, far)
     assert [v.code for v in verify(puzzle, far)] == ["off-board", "uncovered"]
+
+
+def _folded(puzzle: Puzzle, solution: Solution, height: int):
+    """A one-layer board of 2 * ``height`` rows folded onto two layers of ``height`` rows (row r
+    on layer 0, or row 2 * height - 1 - r on layer 1: every step stays a step, and cells that
+    were apart may come side by side across the layers), with its answer folded the same way."""
+    from puzzlesat.numberlink.multilayer.model import Pair as StackPair, Puzzle as Stack, Solution as StackSolution
+
+    def fold(cell):
+        r, c = cell
+        return (0, r, c) if r < height else (1, 2 * height - 1 - r, c)
+
+    stack = Stack(puzzle.width, height, 2, tuple(StackPair(p.label, fold(p.start), fold(p.end)) for p in puzzle.pairs),
+                  frozenset(fold(cell) for cell in puzzle.blocked))
+    return stack, StackSolution(tuple((label, tuple(fold(cell) for cell in cells)) for label, cells in solution.paths))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_array_check_agrees_with_the_plain_checks_on_stacks(seed: int) -> None:
+    """Stacks of two layers without vias: answers folded from one-layer ones, broken before or
+    after folding (a cell moved anywhere in the stack)."""
+    from puzzlesat.numberlink.multilayer.model import is_adjacent as step
+    from puzzlesat.numberlink.multilayer.verify import _onward as onward
+
+    rng = random.Random(seed)
+    verdicts = {True: 0, False: 0}
+    for _ in range(150):
+        width, height = rng.choice([(4, 2), (5, 3), (3, 3), (6, 2)])
+        links, blocked = [], frozenset()
+        while not links:
+            links, blocked = unionfind_links(width, 2 * height, rng)
+        flat = Puzzle(width, 2 * height, tuple(Pair(str(i), link[0], link[-1]) for i, link in enumerate(links)), blocked)
+        answer = Solution(tuple((str(i), tuple(link)) for i, link in enumerate(links)))
+        for broken in (answer, _broken(rng, flat, answer), _broken(rng, flat, answer)):
+            stack, candidate = _folded(flat, broken, height)
+            paths = {label: list(cells) for label, cells in candidate.paths}
+            label = rng.choice(sorted(paths)) if paths else None
+            moved = dict(paths)
+            if label is not None and paths[label]:
+                cells = list(paths[label])
+                cells[rng.randrange(len(cells))] = (rng.randrange(-1, 3), rng.randrange(height), rng.randrange(width))
+                moved[label] = cells
+            for case in (candidate, type(candidate).from_mapping(moved)):
+                for rules in RULE_SETS:
+                    plain = not check_paths(stack, case, rules, adjacent=step, onward=onward)
+                    assert plainly_valid(stack, case, rules) == plain, (stack, case, rules)
+                    verdicts[plain] += 1
+    assert min(verdicts.values()) >= 200, verdicts

@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from puzzlesat.numberlink import encoding
+from puzzlesat.numberlink import walk
 from puzzlesat.numberlink.encoding import walk_edges
 
 
@@ -87,7 +87,7 @@ def random_edges(rng: random.Random, edge_cells: np.ndarray, cells: int, most: i
 @pytest.fixture(params=["arrays", "cell by cell"])
 def walk_way(request, monkeypatch):
     """Every board walked with arrays (where the edges allow), or none."""
-    monkeypatch.setattr(encoding, "ARRAY_WALK_CELLS", 0 if request.param == "arrays" else 10**9)
+    monkeypatch.setattr(walk, "ARRAY_WALK_CELLS", 0 if request.param == "arrays" else 10**9)
     return request.param
 
 
@@ -122,7 +122,7 @@ def test_long_chains_pass_many_rulers(monkeypatch, walk_way):
     starts = [pieces[0][-1], pieces[1][0], pieces[2][0]]
     expected = [pieces[0][::-1], pieces[1], pieces[2]]
     for share in (0.25, 1.0, 0.0):
-        monkeypatch.setattr(encoding, "RULER_SHARE", share)
+        monkeypatch.setattr(walk, "RULER_SHARE", share)
         assert walk_edges(incident, edge_cells, len(edge_cells), edges, starts) == (expected, [])
 
 

@@ -62,9 +62,11 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
 
 
 def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> bool:
-    """The checks of :func:`verify` on arrays (the puzzle's :class:`~.board.Board`), with no
-    report: True exactly when ``verify`` finds no violation (held against it on many broken
-    answers in the tests). ``verify`` runs it first and, when it says False, runs its own checks
+    """The checks of :func:`verify` on arrays (the puzzle's :class:`~.board.Board`: its shape,
+    free cells and pair ends, not its edges, which the encoding reads), with no report: True
+    exactly when ``verify`` finds no violation (held against it on many broken answers in the
+    tests). Stacks of layers without vias too (steps between layers are then plain steps);
+    the via rules are checked by the multi-layer verify alone. ``verify`` runs it first and, when it says False, runs its own checks
     to name what is wrong: a valid answer costs a few array steps on any board size.
 
     >>> puzzle = Puzzle.from_rows(["A.A", "B.B"])
@@ -74,7 +76,7 @@ def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RUL
     False
     """
     board = puzzle.board
-    height, width = board.height, board.width
+    shape = board.shape  # (H, W), or (L, H, W) on a stack: cells are tuples of len(shape) numbers
     paths = solution.paths
     order = {label: k for k, label in enumerate(puzzle.labels)}
     pair_of = [order.get(label, -1) for label, _ in paths]
@@ -84,14 +86,14 @@ def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RUL
     if len(lengths) and lengths.min() < 2:
         return False
     total = int(lengths.sum())
+    dims = len(shape)
     try:
-        rc = np.fromiter(chain.from_iterable(chain.from_iterable(cells for _, cells in paths)), dtype=np.int64, count=2 * total).reshape(-1, 2)
-    except OverflowError:  # (a coordinate far off any board: the plain checks name it)
+        at = np.fromiter(chain.from_iterable(chain.from_iterable(cells for _, cells in paths)), dtype=np.int64, count=dims * total).reshape(-1, dims)
+    except (OverflowError, ValueError):  # (a coordinate far off any board, a cell of other dimensions: the plain checks name it)
         return False
-    rows, cols = rc[:, 0], rc[:, 1]
-    if total and (rows.min() < 0 or cols.min() < 0 or rows.max() >= height or cols.max() >= width):
+    if total and (at.min() < 0 or np.any(at.max(axis=0) >= shape)):
         return False
-    index = rows * width + cols
+    index = np.ravel_multi_index(tuple(at.T), shape) if total else np.zeros(0, dtype=np.int64)
     last = np.cumsum(lengths) - 1
     first = last - lengths + 1
     pairs = np.array(pair_of, dtype=np.int64)
@@ -99,22 +101,24 @@ def plainly_valid(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RUL
     head, tail = index[first], index[last]
     if not np.all(((head == starts) & (tail == ends)) | ((head == ends) & (tail == starts))):
         return False
-    step = np.abs(np.diff(rows)) + np.abs(np.diff(cols))
+    step = np.abs(np.diff(at, axis=0)).sum(axis=1)
     step[last[:-1]] = 1  # (from one path's last cell to the next path's first: no step)
     if np.any(step != 1) or not board.free[index].all():
         return False
-    if np.bincount(index, minlength=height * width).max(initial=0) > 1:
+    size = board.num_cells
+    if np.bincount(index, minlength=size).max(initial=0) > 1:
         return False  # a cell twice on one path, or on two (another label's endpoint lies on its own path)
     if rules.cover_all and total != int(board.free.sum()):
         return False  # (no cell twice and every one free: the free cells are covered exactly when counted)
     if rules.no_self_touch:
-        owner = np.full(height * width, -1, dtype=np.int64)
+        owner = np.full(size, -1, dtype=np.int64)
         owner[index] = np.repeat(np.arange(len(paths)), lengths)
-        position = np.zeros(height * width, dtype=np.int64)
+        position = np.zeros(size, dtype=np.int64)
         position[index] = np.arange(total) - np.repeat(first, lengths)
-        owner, position = owner.reshape(height, width), position.reshape(height, width)
-        for near, far in (((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
-                          ((slice(None, -1), slice(None)), (slice(1, None), slice(None)))):
+        owner, position = owner.reshape(shape), position.reshape(shape)
+        for axis in range(dims):  # each pair of neighbours along each axis once
+            near = tuple(slice(None, -1) if a == axis else slice(None) for a in range(dims))
+            far = tuple(slice(1, None) if a == axis else slice(None) for a in range(dims))
             same = (owner[near] >= 0) & (owner[near] == owner[far])
             if np.any(same & (np.abs(position[near] - position[far]) != 1)):
                 return False

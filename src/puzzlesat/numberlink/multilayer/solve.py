@@ -5,7 +5,8 @@ on the layer, the same place on the layer above or below); paths never share a c
 blocked cell; the :class:`~puzzlesat.numberlink.Rules` say whether every free cell must be
 covered and whether a path may run beside itself (the ADC contests: ``Rules(cover_all=False)``).
 
-The formula (:mod:`.encoding`, documented in ``encodings/numberlink-multilayer.md``) admits
+The formula (the one-layer :mod:`puzzlesat.numberlink.encoding` over the stack's graph of
+cells, documented in ``encodings/numberlink-multilayer.md``) admits
 stray cycles; a model with one is cut by a clause that no valid answer violates, in the same
 incremental solver, and the solver asked again (under may-leave-empty rules :func:`solve` may
 instead drop the cycle: what remains is still an answer), so no answer returned or counted ever
@@ -49,24 +50,22 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from ...child import run_with_deadline
 from ...errors import require_type
 from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
 from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
 from .. import routing
-from ..topology import CHECK_EVERY
 from ..model import DEFAULT_RULES, Rules
 from ...errors import UnverifiedAnswer  # (puzzlesat.errors', also here for older imports)
 from ..engine.probes import detour_variant as _detour_variant  # (shape-free: it serves both)
 from ..search import SatSearch
 from ..search import check_answer as _check_answer
 from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict  # (shape-free: they serve both)
-from .encoding import Encoding
-from .encoding import encode as _encode
-from .model import Cell, Puzzle, Solution
+from ..encoding import Encoding
+from ..encoding import encode as _encode
+from .model import Puzzle, Solution
+from .refute import contradiction
 from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
@@ -89,7 +88,8 @@ def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
 
 
 def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
-    """The formula of ``puzzle`` under ``rules`` (an :class:`~.encoding.Encoding`).
+    """The formula of ``puzzle`` under ``rules``: the one-layer
+    :class:`~puzzlesat.numberlink.encoding.Encoding`, over the stack's board.
 
     >>> enc = encode(Puzzle.from_layers([["A.", "B."], ["A.", "B."]]))
     >>> enc.num_edges, len(enc.answer_vars)
@@ -98,160 +98,6 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
     require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
     return _encode(puzzle, rules)
-
-
-# -- refutations without search ---------------------------------------------------------------
-
-def contradiction(puzzle: Puzzle, rules: Rules = DEFAULT_RULES, *, deadline: Deadline | None = None) -> str | None:
-    """A reason ``puzzle`` has no answer under ``rules`` that needs no search, or None (also
-    when ``deadline`` passes first: the caller's next step then answers "unknown").
-
-    Each check is sound (it reports only when no answer exists):
-
-    * an endpoint with no free neighbour has no path;
-    * a path runs through inner cells (free cells that are not endpoints) between its two
-      ends, so two ends that do not touch and whose inner neighbours lie in different
-      connected parts of the inner cells cannot be joined;
-    * cover-all: an inner cell with fewer than two free neighbours cannot be passed through;
-      a connected part of inner cells beside no endpoint cannot be reached by any path;
-    * cover-all, chessboard colours (``(layer + row + column) % 2``; every step changes it): a
-      path whose end cells have colours ``c1, c2`` (+1 / -1) covers ``(c1 + c2) / 2`` more cells
-      of colour +1 than -1, and the paths must cover the free cells' own difference.
-
-    >>> contradiction(Puzzle.from_layers([["A.#.A"]]))
-    "the ends of 'A' lie in different parts of the board: no path joins them"
-    >>> contradiction(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]))
-    'chessboard colours: the free cells have 0 more of colour +1 than -1, but paths between these endpoints cover 1'
-    >>> contradiction(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), Rules(cover_all=False)) is None
-    True
-    >>> contradiction(Puzzle.from_layers([["A.#.A"]]), deadline=Deadline(0.0)) is None
-    True
-    """
-    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
-    require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
-
-    def late(step: int = 0) -> bool:  # (a look at the clock every CHECK_EVERY pairs)
-        return deadline is not None and step % CHECK_EVERY == 0 and deadline.expired()
-
-    if late():
-        return None
-    layers, height, width = puzzle.layers, puzzle.height, puzzle.width
-    size = layers * height * width
-    free = np.ones(size, dtype=bool)
-    blocked = [(z * height + r) * width + c for z, r, c in puzzle.blocked]
-    free[blocked] = False
-    ends = puzzle.endpoints()
-    inner = free.copy()
-    inner[[(z * height + r) * width + c for z, r, c in ends]] = False
-
-    def flat(cell: Cell) -> int:
-        return (cell[0] * height + cell[1]) * width + cell[2]
-
-    for step, pair in enumerate(puzzle.pairs):
-        if late(step):
-            return None
-        for cell in (pair.start, pair.end):
-            if not any(True for _ in puzzle.neighbours(cell)):
-                return f"endpoint {cell} of {pair.label!r} has no free neighbour"
-    if puzzle.vias:
-        proof = _via_count_contradiction(puzzle)
-        if proof is not None:
-            return proof
-
-    if late():
-        return None
-    part = _parts(inner, layers, height, width)
-    for step, pair in enumerate(puzzle.pairs):
-        if late(step):
-            return None
-        if abs(pair.start[0] - pair.end[0]) + abs(pair.start[1] - pair.end[1]) + abs(pair.start[2] - pair.end[2]) == 1:
-            continue
-        near_start = {int(part[flat(n)]) for n in puzzle.neighbours(pair.start) if inner[flat(n)]}
-        near_end = {int(part[flat(n)]) for n in puzzle.neighbours(pair.end) if inner[flat(n)]}
-        if not near_start & near_end:
-            return f"the ends of {pair.label!r} lie in different parts of the board: no path joins them"
-
-    if not rules.cover_all or late():
-        return None
-    grid = np.pad(free.reshape(layers, height, width), 1).astype(np.int8)
-    around = (grid[:-2, 1:-1, 1:-1] + grid[2:, 1:-1, 1:-1] + grid[1:-1, :-2, 1:-1] + grid[1:-1, 2:, 1:-1]
-              + grid[1:-1, 1:-1, :-2] + grid[1:-1, 1:-1, 2:]).ravel()
-    narrow = np.flatnonzero(inner & (around < 2))
-    if len(narrow):
-        cell = tuple(int(i) for i in np.unravel_index(int(narrow[0]), (layers, height, width)))
-        return f"free cell {cell} has fewer than two free neighbours, so no path can pass through it (cover-all)"
-    if late():
-        return None
-    reached = {int(part[flat(n)]) for cell in ends for n in puzzle.neighbours(cell) if inner[flat(n)]}
-    lonely = np.flatnonzero(inner & ~np.isin(part, list(reached)))
-    if len(lonely):
-        cell = tuple(int(i) for i in np.unravel_index(int(lonely[0]), (layers, height, width)))
-        return f"the free cells around {cell} are walled off from every endpoint, so no path can cover them (cover-all)"
-    colour = np.where(np.indices((layers, height, width)).sum(axis=0).ravel() % 2 == 0, 1, -1)
-    difference = int(colour[free].sum())
-
-    def colour_of(cell: Cell) -> int:
-        return 1 if sum(cell) % 2 == 0 else -1
-
-    covered = sum((colour_of(pair.start) + colour_of(pair.end)) // 2 for pair in puzzle.pairs)
-    if covered != difference:
-        return (f"chessboard colours: the free cells have {difference} more of colour +1 than -1, "
-                f"but paths between these endpoints cover {covered}")
-    return None
-
-
-def _via_count_contradiction(puzzle: Puzzle) -> str | None:
-    """With vias: a path whose ends lie on layers ``z1 < z2`` passes exactly one via, one from
-    layer z1 to layer z2, and every via is passed by one path; so for every pair of layers
-    there must be as many such paths as vias.
-
-    >>> from .model import Via
-    >>> _via_count_contradiction(Puzzle.from_layers([["A.", ".."], ["..", ".A"]], vias=[Via("a", [(0, 0, 1), (1, 0, 1)]), Via("b", [(0, 1, 0), (1, 1, 0)])]))
-    'layers 1 to 2: 1 line(s) change layer there but 2 via(s) join them (each line passes one via, each via one line)'
-    """
-    spans: dict[tuple[int, int], list[int]] = {}
-    for pair in puzzle.pairs:
-        low, high = sorted((pair.start[0], pair.end[0]))
-        if low != high:
-            spans.setdefault((low, high), [0, 0])[0] += 1
-    for via in puzzle.vias:
-        spans.setdefault(via.layer_span, [0, 0])[1] += 1
-    for (low, high), (lines, vias) in sorted(spans.items()):
-        if lines != vias:
-            return (f"layers {low + 1} to {high + 1}: {lines} line(s) change layer there but {vias} via(s) join them "
-                    "(each line passes one via, each via one line)")
-    return None
-
-
-def _parts(mask: np.ndarray, layers: int, height: int, width: int) -> np.ndarray:
-    """A connected-part number for every cell of ``mask`` (six-neighbour steps inside it; -1
-    outside): hooking each part's root to the smallest root beside it, then pointer jumping,
-    until nothing changes (a few dozen numpy rounds even on snake-shaped parts)."""
-    size = layers * height * width
-    grid = mask.reshape(layers, height, width)
-    index = np.arange(size, dtype=np.int64).reshape(layers, height, width)
-    pairs = [
-        (index[:, :, :-1][grid[:, :, :-1] & grid[:, :, 1:]], index[:, :, 1:][grid[:, :, :-1] & grid[:, :, 1:]]),
-        (index[:, :-1][grid[:, :-1] & grid[:, 1:]], index[:, 1:][grid[:, :-1] & grid[:, 1:]]),
-        (index[:-1][grid[:-1] & grid[1:]], index[1:][grid[:-1] & grid[1:]]),
-    ]
-    u = np.concatenate([a for a, _ in pairs])
-    v = np.concatenate([b for _, b in pairs])
-    parent = np.arange(size, dtype=np.int64)
-    while True:
-        pu, pv = parent[u], parent[v]
-        low = np.minimum(pu, pv)
-        before = parent.copy()
-        np.minimum.at(parent, pu, low)
-        np.minimum.at(parent, pv, low)
-        while True:  # pointer jumping: every cell points at its root
-            jumped = parent[parent]
-            if np.array_equal(jumped, parent):
-                break
-            parent = jumped
-        if np.array_equal(parent, before):
-            break
-    return np.where(mask, parent, -1)
 
 
 # -- the SAT search ---------------------------------------------------------------------------

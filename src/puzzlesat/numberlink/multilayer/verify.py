@@ -30,10 +30,14 @@ from __future__ import annotations
 from ...errors import require_type
 from ...results import solution_hint
 from ..model import DEFAULT_RULES, Rules
-from ..verify import CODES, Violation, check_paths
+from ..verify import CODES, Violation, check_paths, plainly_valid
 from .model import Cell, Puzzle, Solution, is_adjacent
 
 __all__ = ["CODES", "Violation", "verify", "is_solution"]
+
+# Stacks of fewer cells skip the array checks: there the plain checks are quicker (0.03 ms on
+# 32 cells against 0.06 ms; 0.1 ms against 0.05 ms on 128)
+ARRAY_CHECK_CELLS = 64
 
 
 def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> list[Violation]:
@@ -49,6 +53,8 @@ def verify(puzzle: Puzzle, solution: Solution, rules: Rules = DEFAULT_RULES) -> 
     require_type(solution, Solution, "solution", solution_hint(solution))
     require_type(rules, Rules, "rules")
     if not puzzle.vias:
+        if puzzle.num_cells >= ARRAY_CHECK_CELLS and plainly_valid(puzzle, solution, rules):  # (the one-layer array checks, on the stack's board)
+            return []
         return check_paths(puzzle, solution, rules, adjacent=is_adjacent, onward=_onward)
     found = check_paths(puzzle, solution, rules, adjacent=is_adjacent,
                         onward=lambda cell: [n for n in _onward(cell) if puzzle.is_step(cell, n)])
