@@ -13,7 +13,7 @@ Each case runs in a fresh process of its own (``--one CASE``), so its peak resid
   with ``--quick``) of N*N/4 two-cell lines: the search-free checks stop at a passed deadline,
   and ``solve(time_limit=S)`` (default 3) ends within S + 1 s.
 
-Not with ``--quick``, the command itself on huge inputs (:mod:`benchmarks.command_runs`; peak
+Not with ``--quick``, the command itself on huge inputs (:mod:`benchmarks._command_runs`; peak
 memory is then the whole process tree's):
 
 * ``adc-million-lines``: ``puzzlesat solve`` of a 2000 x 2000 ADC problem of a million lines
@@ -157,7 +157,7 @@ def measure(case: str, *, time_limit: float) -> dict[str, Any]:
 
 def _command_case(case: str, time_limit: float) -> dict[str, Any]:
     """The row of a case that runs the ``puzzlesat`` command (its keys but ``instance``)."""
-    from benchmarks import command_runs
+    from benchmarks import _command_runs as command_runs
 
     with tempfile.TemporaryDirectory() as folder:
         if case == "adc-million-lines":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import command_runs
+from benchmarks import _command_runs as command_runs
 from puzzlesat.child import can_fork
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sys.platform.startswith("linux") or not can_fork(),
