@@ -184,14 +184,7 @@ class DeferredTouch:
         if self.diff_base:
             # e OR d_0 OR ... OR d_{b-1};  d_i -> (u_i OR v_i);  d_i -> (-u_i OR -v_i)
             d = self.diff_base + np.flatnonzero(picked)[:, None] * b + np.arange(b)
-            both = np.empty((len(e), b, 2, 3), dtype=np.int64)
-            both[:, :, 0, 0] = -d
-            both[:, :, 0, 1] = ub
-            both[:, :, 0, 2] = vb
-            both[:, :, 1, 0] = -d
-            both[:, :, 1, 1] = -ub
-            both[:, :, 1, 2] = -vb
-            return [("no-edge-some-bit-differs", np.concatenate([e, d], axis=1)), ("bit-differs", both.reshape(-1, 3))]
+            return [("no-edge-some-bit-differs", np.concatenate([e, d], axis=1)), ("bit-differs", bit_differs_rows(d, ub, vb))]
         # for each label code c: e OR not(u = c) OR not(v = c)
         parts = [np.concatenate([e, ub * sign, vb * sign], axis=1) for sign in (-bits_equal_to(np.array([c]), b) for c in self.codes)]
         return [("no-edge-different-labels", np.concatenate(parts) if parts else np.zeros((0, 1 + 2 * b), dtype=np.int64))]
@@ -200,3 +193,20 @@ class DeferredTouch:
 def bits_equal_to(code: np.ndarray, b: int) -> np.ndarray:
     """(n, b) signs: +1 where bit i of each code is 1, else -1."""
     return np.where((code[:, None] >> np.arange(b)) & 1, 1, -1).astype(np.int64)
+
+
+def bit_differs_rows(d: np.ndarray, ub: np.ndarray, vb: np.ndarray) -> np.ndarray:
+    """The rows ``d_i -> (u_i OR v_i)`` and ``d_i -> (-u_i OR -v_i)`` ("bit i differs across the
+    edge") for arrays of one row per edge and one column per bit, in that order per bit.
+
+    >>> bit_differs_rows(np.array([[5]]), np.array([[1]]), np.array([[2]])).tolist()
+    [[-5, 1, 2], [-5, -1, -2]]
+    """
+    both = np.empty((len(d), d.shape[1], 2, 3), dtype=np.int64)
+    both[:, :, 0, 0] = -d
+    both[:, :, 0, 1] = ub
+    both[:, :, 0, 2] = vb
+    both[:, :, 1, 0] = -d
+    both[:, :, 1, 1] = -ub
+    both[:, :, 1, 2] = -vb
+    return both.reshape(-1, 3)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .clause_blocks import bit_differs_rows
+
 if TYPE_CHECKING:  # (the encoding imports this module)
     from .encoding import Encoding
 
@@ -111,11 +113,4 @@ def used_bit_differs(enc: "Encoding", inner: np.ndarray, e_ii: np.ndarray, ub: n
         blocks.append(("used-has-edge", np.concatenate([-used, rows], axis=1)))
         if n:
             blocks.append(("edge-uses-cell", np.stack([-rows.T.ravel(), np.tile(used[:, 0], n)], axis=1)))
-    both = np.empty((len(e_ii), b, 2, 3), dtype=np.int64)
-    both[:, :, 0, 0] = -d
-    both[:, :, 0, 1] = ub
-    both[:, :, 0, 2] = vb
-    both[:, :, 1, 0] = -d
-    both[:, :, 1, 1] = -ub
-    both[:, :, 1, 2] = -vb
-    blocks.append(("bit-differs", both.reshape(-1, 3)))
+    blocks.append(("bit-differs", bit_differs_rows(d, ub, vb)))
