@@ -48,7 +48,7 @@ FRONTIER_POLL_SECONDS = 0.1  # length of a global-search step beside the count
 FRONTIER_SHARE = 0.5  # without fork: the count's share of the time left
 
 # -- after an undecided default-rules count (without_touch.py) -----------------------------------------
-WITHOUT_TOUCH_SECONDS = 1.0  # the no-self-touch uniqueness check may take at most this past the time limit
+WITHOUT_TOUCH_SECONDS = 0.5  # the no-self-touch uniqueness check may take at most this past the time limit (within N + 1 s in all)
 WITHOUT_TOUCH_MAX_CELLS = 40_000  # and runs only on boards of at most this many cells (its formula is cheap there)
 
 # -- the public verbs (solve.py) ------------------------------------------------------------------------
