@@ -68,6 +68,16 @@ def test_a_claim_that_cannot_be_certified_says_why(tmp_path) -> None:
     assert not os.path.exists(tmp_path / "manifest.json")
 
 
+def _read_json(path) -> dict:
+    with open(path) as file:
+        return json.load(file)
+
+
+def _write_json(path, manifest: dict) -> None:
+    with open(path, "w") as file:
+        json.dump(manifest, file)
+
+
 def _copy(directory: str, target) -> str:
     os.makedirs(target)
     for name in os.listdir(directory):
@@ -77,7 +87,7 @@ def _copy(directory: str, target) -> str:
 
 
 def _proof_path(directory: str) -> str:
-    return os.path.join(directory, json.load(open(os.path.join(directory, "manifest.json")))["proof"])
+    return os.path.join(directory, _read_json(os.path.join(directory, "manifest.json"))["proof"])
 
 
 def test_a_tampered_proof_is_refused(written, tmp_path) -> None:
@@ -135,9 +145,9 @@ def test_a_dropped_clause_is_refused_even_with_its_proof(written, tmp_path) -> N
 def test_a_wrong_minimum_is_refused(written, tmp_path, change, words) -> None:
     copy = _copy(written["roller minimum"][0], tmp_path / "c")
     path = os.path.join(copy, "manifest.json")
-    manifest = json.load(open(path))
+    manifest = _read_json(path)
     change(manifest)
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and words in check.reason, check.reason
 
@@ -146,18 +156,18 @@ def test_a_wrong_unique_claim_is_refused(written, tmp_path) -> None:
     # claim "unsolvable" with the proof of "unique": the formula without the block is satisfiable
     copy = _copy(written["numberlink unique"][0], tmp_path / "c")
     path = os.path.join(copy, "manifest.json")
-    manifest = json.load(open(path))
+    manifest = _read_json(path)
     manifest["claim"] = "unsolvable"
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and "blocks an answer" in check.reason
     manifest["additions"] = [item for item in manifest["additions"] if item != ["answer"]]
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and "not the puzzle's formula" in check.reason
     manifest["claim"], manifest["additions"] = "unique", manifest["additions"] + [["answer"]]
     manifest["answer"] = {"A": [[0, 0], [1, 0], [2, 0]], "B": [[0, 2], [2, 2]]}
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and "breaks the rules" in check.reason
 
@@ -165,9 +175,9 @@ def test_a_wrong_unique_claim_is_refused(written, tmp_path) -> None:
 def test_an_unsolvable_claim_with_too_small_a_bound_is_refused(written, tmp_path) -> None:
     copy = _copy(written["roller unsolvable"][0], tmp_path / "c")
     path = os.path.join(copy, "manifest.json")
-    manifest = json.load(open(path))
+    manifest = _read_json(path)
     manifest["bound"] = 1
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and "needs no plan up to" in check.reason
 
@@ -264,9 +274,9 @@ def test_export_formula_as_the_export_command_writes_it() -> None:
 def test_a_manifest_naming_files_outside_its_directory_is_refused(written, tmp_path) -> None:
     copy = _copy(written["swap minimum"][0], tmp_path / "c")
     path = os.path.join(copy, "manifest.json")
-    manifest = json.load(open(path))
+    manifest = _read_json(path)
     manifest["proof"] = "../elsewhere.drat"
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     check = check_certificate(copy)
     assert not check.confirmed and "must lie in its directory" in check.reason
 
@@ -290,9 +300,9 @@ def test_stacks_of_layers_are_certified_with_vias_too(tmp_path) -> None:
     assert check.confirmed, check.reason
     # the via taken away from the manifest's puzzle: its answer breaks the rules of the stack left
     path = tmp_path / "vias" / "manifest.json"
-    manifest = json.load(open(path))
+    manifest = _read_json(path)
     manifest["puzzle"] = family.format(Stack.from_layers([["A..", "..."], ["...", ".A."]]), fmt="layers")
-    json.dump(manifest, open(path, "w"))
+    _write_json(path, manifest)
     assert not check_certificate(str(tmp_path / "vias")).confirmed
 
 
