@@ -72,19 +72,32 @@ class StatedRules:
 
 
 @dataclass(frozen=True)
-class Pair:
-    """A label and its two endpoint cells."""
+class EndpointPair:
+    """A label and its two endpoint cells, each made a cell by the class's ``as_cell`` (one
+    layer: :class:`Pair`; a stack: :class:`.multilayer.cells.Pair`)."""
 
     label: str
-    start: Cell
-    end: Cell
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+    as_cell = staticmethod(as_cell)
 
     def __post_init__(self) -> None:
         if not isinstance(self.label, str):
             raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
         object.__setattr__(self, "label", str(self.label))  # a numpy str_ (a label read from an array) as a plain str
-        object.__setattr__(self, "start", as_cell(self.start, f"the start of {self.label!r}"))
-        object.__setattr__(self, "end", as_cell(self.end, f"the end of {self.label!r}"))
+        object.__setattr__(self, "start", self.as_cell(self.start, f"the start of {self.label!r}"))
+        object.__setattr__(self, "end", self.as_cell(self.end, f"the end of {self.label!r}"))
+
+
+class Pair(EndpointPair):
+    """A label and its two endpoint cells ``(row, column)``.
+
+    >>> Pair("A", [0, 1], (2, 3))
+    Pair(label='A', start=(0, 1), end=(2, 3))
+    """
+
+    start: Cell
+    end: Cell
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...errors import InvalidPuzzle
 from ...grid import is_whole_number
-from ..model import NotAPath, trace
+from ..model import EndpointPair, NotAPath, trace
 
 Cell = tuple[int, int, int]  # (layer, row, column)
 
@@ -45,19 +45,16 @@ def is_adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
 
 
-@dataclass(frozen=True)
-class Pair:
-    """A label and its two endpoint cells ``(layer, row, column)``."""
+class Pair(EndpointPair):
+    """A label and its two endpoint cells ``(layer, row, column)``.
 
-    label: str
+    >>> Pair("A", [1, 0, 1], (0, 2, 3))
+    Pair(label='A', start=(1, 0, 1), end=(0, 2, 3))
+    """
+
     start: Cell
     end: Cell
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.label, str):
-            raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
-        object.__setattr__(self, "start", as_cell(self.start, f"the start of {self.label!r}"))
-        object.__setattr__(self, "end", as_cell(self.end, f"the end of {self.label!r}"))
+    as_cell = staticmethod(as_cell)
 
 
 @dataclass(frozen=True)
