@@ -39,7 +39,6 @@ from .encoding import encode as _encode
 from .engine import pipeline, tuning
 from .engine.state import State
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
-from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "UnverifiedAnswer"]  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 
@@ -93,6 +92,7 @@ def solve(
 
     >>> solve(Puzzle.from_rows(["A.B", "...", "A.B"])).status.value   # colouring parity
     'unsatisfiable'
+    >>> from puzzlesat.numberlink.verify import verify
     >>> r = solve(Puzzle.from_rows(["A.B", "...", "A.B"]), rules=Rules(cover_all=False))
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])

@@ -3,8 +3,9 @@ formula (the one-layer :mod:`..encoding` over the stack's Board), its answers of
 type checked by the stack's :func:`~.verify.verify`. The engine's
 :class:`~..engine.state.State` makes it for a layered board (``Board.layered``).
 
->>> from ...timing import Deadline
->>> from ..model import Rules
+>>> from puzzlesat.timing import Deadline
+>>> from puzzlesat.numberlink.model import Rules
+>>> from puzzlesat.numberlink.multilayer.model import Puzzle
 >>> search = StackSearch(Puzzle.from_layers([["A..", "BB."], ["...", ".A."]]), Rules(), "cadical195", Deadline(None))
 >>> status, answer = search.next_answer()
 >>> status.value, len(answer.path("A"))
@@ -20,7 +21,7 @@ from ...timing import Deadline
 from ..encoding import Encoding
 from ..encoding import encode as _encode
 from ..search import SatSearch
-from .model import Puzzle, Solution
+from .model import Solution
 from .verify import verify
 
 
