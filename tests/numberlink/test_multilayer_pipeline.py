@@ -5,10 +5,12 @@ and ``--explain`` on a stack file."""
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
 
+from puzzlesat.child import can_fork, wants_child
 from puzzlesat.cli import main
 from puzzlesat.numberlink.engine import pipeline
 from puzzlesat.numberlink.engine.first import FIRST
@@ -119,3 +121,19 @@ def test_explain_on_a_stack_file(tmp_path, capsys) -> None:
     main(["verify", str(path), "--allow-empty", "--json", "--explain"])
     record = json.loads(capsys.readouterr().out.splitlines()[0])
     assert record["decided_by"] == "probes:detour" and [step[0] for step in record["steps"]] == ["refute", "first", "probes:detour"]
+
+
+def test_a_big_stack_runs_the_pipeline_in_a_child_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stack of more than the stack's CHILD_PROCESS_CELLS runs in a child process (where one
+    can be forked): answers checked by the stack's verify, the verdict the same, the refutation
+    made here first (no child for it)."""
+    monkeypatch.setattr(importlib.import_module("puzzlesat.numberlink.multilayer.solve"), "CHILD_PROCESS_CELLS", 4)
+    puzzle = Puzzle.from_layers([["A.", ".."], ["..", ".A"]])
+    counted = count(puzzle, time_limit=30)
+    assert counted.uniqueness is Uniqueness.MULTIPLE and all(verify(puzzle, s) == [] for s in counted.solutions)
+    assert wants_child(Deadline(30), cells=puzzle.num_cells, threshold=4) == can_fork()
+    assert [step[0] for step in counted.stats["steps"]] in (["refute", "first", "global-sat"], ["refute", "child process"])
+    solved = solve(puzzle, rules=EMPTY, time_limit=30)
+    assert solved.solved and verify(puzzle, solved.solution, EMPTY) == []
+    refuted = solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), time_limit=30)
+    assert refuted.status is Status.UNSATISFIABLE and refuted.stats["decided_by"] == "refute"
