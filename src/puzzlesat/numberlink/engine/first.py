@@ -9,8 +9,8 @@ May-leave-empty: an answer that covers every cell (the strong formula, briefly),
 router (:mod:`..routing`). When none of these finds one, the shared SAT search (the state's,
 whose learnt clauses the later strategies keep) finds the first answer or proves there is none
 (encodings/numberlink.md, "What each rule set runs (solve.py)").
-On a stack of layers only the router (may-leave-empty, no vias; in ``count`` too) and the SAT
-search run: the other steps read one grid (encodings/numberlink-multilayer.md, "Notes moved from
+On a stack of layers only the router (may-leave-empty, no vias) and the SAT search run: the
+other steps read one grid (encodings/numberlink-multilayer.md, "Notes moved from
 the code").
 
 >>> from ..model import Puzzle, Rules
@@ -83,10 +83,9 @@ class First:
             state.stats["first_answer"] = "covering"
             state.answer_stats = {"first_answer": "covering"}
             return Outcome.answer(covering, detail="covering")
-        # (one layer: count routes only where every answer shrinks to the formula's, solve under
-        # every may-leave-empty rule set; a stack routes in both, the SAT search alone being lost
-        # on the contest stacks. The router knows no via rules.)
-        if (state.shrink or state.verb == "solve" or not state.one_layer) and not len(puzzle.board.via_edges):
+        # (under every may-leave-empty rule set, solve and count: encodings/numberlink-multilayer.md,
+        # "Through the engine pipeline". The router knows no via rules.)
+        if not len(puzzle.board.via_edges):
             start = time.perf_counter()
             routed = _route(state, deadline)
             state.earlier = state.earlier + Timings(solve=time.perf_counter() - start)
