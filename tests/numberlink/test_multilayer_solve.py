@@ -17,7 +17,10 @@ import pytest
 
 from puzzlesat.numberlink.model import Rules
 from puzzlesat.numberlink.multilayer.model import Pair, Puzzle, Solution
-from puzzlesat.numberlink.multilayer.solve import _route, encode, _second_by_shrinking, _shrunk, contradiction, count, is_unique, solve
+from puzzlesat.numberlink.engine.first import _route
+from puzzlesat.numberlink.engine.probes import empty_cell_variant, shrunk as _shrunk
+from puzzlesat.numberlink.engine.state import State
+from puzzlesat.numberlink.multilayer.solve import encode, contradiction, count, is_unique, solve
 from puzzlesat.numberlink.multilayer.verify import verify
 from puzzlesat.results import Status, Uniqueness
 from puzzlesat.sat import SatSolver
@@ -286,10 +289,10 @@ def test_shrinking_a_path_that_runs_beside_itself() -> None:
     shrunk = _shrunk(puzzle, answer)
     assert shrunk.path("A") == ((0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 1, 1), (1, 2, 1), (1, 2, 2))
     assert verify(puzzle, shrunk, Rules(cover_all=False, no_self_touch=True)) == []
-    assert _second_by_shrinking(puzzle, answer) == (shrunk, "shrunk")
+    assert empty_cell_variant(puzzle, answer, grid=False) == (shrunk, "shrunk")
     straight = _shrunk(puzzle, shrunk)
     assert straight == shrunk
-    second, kind = _second_by_shrinking(puzzle, straight)
+    second, kind = empty_cell_variant(puzzle, straight, grid=False)
     assert kind == "detour" and second != straight and verify(puzzle, second, Rules(cover_all=False)) == []
 
 
@@ -299,7 +302,7 @@ def test_router_on_a_contest_problem() -> None:
     rules = Rules(cover_all=False)
     for name in ("Q13.txt", "Q18.txt"):
         puzzle = read(shared_path("numberlink", "dasadc-github-io-ADC2017-2018", "adc2018", "Questions", name))[0]
-        routed = _route(puzzle, Deadline(10.0))
+        routed = _route(State(puzzle, rules, solver="cadical195", limit=1, deadline=Deadline(10.0), verb="solve"), Deadline(10.0))
         assert routed is not None and verify(puzzle, routed, rules) == []
         result = solve(puzzle, rules=rules, time_limit=10)
         assert result.status is Status.SOLVED and result.stats["first_answer"] == "route"

@@ -88,7 +88,7 @@ def _without_inprocessing(encoding) -> bool:
 
 class SatSearch:
     """One formula in one incremental solver, yielding verified cycle-free answers; the searches
-    of one layer (:class:`Search`) and of several (``multilayer.solve``) build on it, each
+    of one layer (:class:`Search`) and of several (``multilayer.search``) build on it, each
     saying how its formula is built (:meth:`_build`) and giving its answer type and checker.
 
     ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
@@ -207,6 +207,10 @@ class SatSearch:
             out["touch_rows_given"] = self.touch_rows
         return out
 
+    def before_second(self, first: Solution) -> None:
+        """What the search adds, under may-leave-empty with touching allowed, once ``first`` is
+        found and before it looks for a second answer (each board's search says)."""
+
     def close(self) -> None:
         if self.solver is not None:
             self.solver.close()
@@ -226,6 +230,9 @@ class Search(SatSearch):
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=label_encoding(self.formula_rules), deadline=deadline,
                        touch_selectors=self.touch_selectors, defer_touch=True)
+
+    def before_second(self, first: Solution) -> None:
+        self.forbid_corner_moves_and_bumps()
 
     def forbid_corner_moves_and_bumps(self) -> None:
         """Add the "no-corner-move" and "no-bump" clauses (``encode(..., no_corner_moves=True,

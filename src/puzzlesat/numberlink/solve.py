@@ -39,7 +39,6 @@ from .encoding import encode as _encode
 from .engine import pipeline, tuning
 from .engine.state import State
 from .model import DEFAULT_RULES, ONE_LAYER_HINT, Puzzle, Rules, Solution
-from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "DEFAULT_SOLVER", "UnverifiedAnswer"]  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
 
@@ -62,15 +61,17 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     return _encode(puzzle, rules)
 
 
-def _in_child(verb, puzzle: Puzzle, arguments: dict, deadline: Deadline, state: State, **kw):
-    """``verb`` run in a child process on a board of more than CHILD_PROCESS_CELLS cells under a
-    time limit, stopped when the limit has passed by a second (on formulas of tens of millions of
-    clauses one solver call can overrun its budget by many seconds: encodings/numberlink.md,
-    "Notes from solve.py"); None when it runs here. A child stopped early leaves no steps of
-    its own: its result names the child."""
-    result = run_with_deadline(verb, puzzle, dict(arguments, time_limit=deadline), deadline=deadline,
-                               cells=puzzle.width * puzzle.height, threshold=tuning.CHILD_PROCESS_CELLS,
-                               check=lambda answer: verify(puzzle, answer, arguments["rules"]), method=state.method, **kw)
+def in_child(verb, arguments: dict, state: State, *, threshold: int | None = None, **kw):
+    """``verb`` run in a child process on a board of more than ``threshold`` cells
+    (CHILD_PROCESS_CELLS by default) under a time limit, stopped when the limit has passed by a
+    second (on formulas of tens of millions of clauses one solver call can overrun its budget
+    by many seconds: encodings/numberlink.md, "Notes from solve.py"); None when it runs here.
+    Answers pass the board's checker. A child stopped early leaves no steps of its own: its
+    result names the child. (Stacks of layers use it too, with their own threshold.)"""
+    puzzle, deadline, checker = state.puzzle, state.deadline, state.kind.search.checker
+    result = run_with_deadline(verb, puzzle, dict(arguments, time_limit=deadline), deadline=deadline, cells=state.cells,
+                               threshold=tuning.CHILD_PROCESS_CELLS if threshold is None else threshold,
+                               check=lambda answer: checker(puzzle, answer, arguments["rules"]), method=state.method, **kw)
     if result is not None and "steps" not in result.stats:
         result.stats.update(decided_by=None, steps=[*state.steps, ["child process", result.stats.get("stopped", ""), round(result.timings.total, 4)]])
     return result
@@ -91,6 +92,7 @@ def solve(
 
     >>> solve(Puzzle.from_rows(["A.B", "...", "A.B"])).status.value   # colouring parity
     'unsatisfiable'
+    >>> from puzzlesat.numberlink.verify import verify
     >>> r = solve(Puzzle.from_rows(["A.B", "...", "A.B"]), rules=Rules(cover_all=False))
     >>> r.status.value, verify(Puzzle.from_rows(["A.B", "...", "A.B"]), r.solution, Rules(cover_all=False))
     ('solved', [])
@@ -102,8 +104,8 @@ def solve(
     state = State(puzzle, rules, solver=solver, limit=1, deadline=deadline, verb="solve")
     if pipeline.refuted(state):  # (before any child process: no formula is needed)
         return state.solve_result()
-    in_child = _in_child(solve, puzzle, dict(rules=rules, solver=solver), deadline, state, wanted=1)
-    return in_child if in_child is not None else pipeline.solve(state)
+    child = in_child(solve, dict(rules=rules, solver=solver), state, wanted=1)
+    return child if child is not None else pipeline.solve(state)
 
 
 def count(
@@ -132,8 +134,8 @@ def count(
     state = State(puzzle, rules, solver=solver, limit=limit, deadline=deadline)
     if pipeline.refuted(state):  # (before any child process: no formula is needed)
         return state.count_result()
-    in_child = _in_child(count, puzzle, dict(rules=rules, limit=limit, solver=solver), deadline, state, wanted=limit, counting=True)
-    return in_child if in_child is not None else pipeline.count(state)
+    child = in_child(count, dict(rules=rules, limit=limit, solver=solver), state, wanted=limit, counting=True)
+    return child if child is not None else pipeline.count(state)
 
 
 def is_unique(

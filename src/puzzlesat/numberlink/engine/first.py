@@ -9,6 +9,9 @@ May-leave-empty: an answer that covers every cell (the strong formula, briefly),
 router (:mod:`..routing`). When none of these finds one, the shared SAT search (the state's,
 whose learnt clauses the later strategies keep) finds the first answer or proves there is none
 (encodings/numberlink.md, "What each rule set runs (solve.py)").
+On a stack of layers only the router (may-leave-empty, no vias) and the SAT search run: the
+other steps read one grid (encodings/numberlink-multilayer.md, "Notes moved from
+the code").
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State
@@ -51,10 +54,10 @@ class First:
         search = state.search()
         if search is None:
             return Outcome.unknown("no formula in time")
-        if not state.rules.cover_all and state.limit <= 2:
+        if not state.rules.cover_all and state.limit <= 2 and state.one_layer:
             status, solution = search.answer_with_few_empty()
-        else:  # (full counts cut the cycles as they come)
-            status, solution = search.next_answer()
+        else:  # (full counts cut the cycles as they come; a stack's solve drops them)
+            status, solution = search.next_answer(drop_cycles=not state.rules.cover_all and state.verb == "solve")
         if status is Status.SOLVED:
             return Outcome.answer(solution, detail="sat")
         return Outcome.none("sat") if status is Status.UNSATISFIABLE else Outcome.unknown("time limit")
@@ -63,7 +66,7 @@ class First:
         """The first answer by the steps before the shared search, or None. ``solve`` keeps the
         stats (and method) of the step that found it, ``count`` only its name."""
         puzzle, rules = state.puzzle, state.rules
-        first = _first_answer_default(puzzle, rules, state.solver, deadline)
+        first = _first_answer_default(puzzle, rules, state.solver, deadline) if state.one_layer else None
         if first is not None:
             state.earlier = state.earlier + first.timings
             if "first_answer" in first.stats:
@@ -74,21 +77,21 @@ class First:
         if rules.cover_all:
             return None
         start = time.perf_counter()
-        covering = _covering_first(puzzle, rules, state.solver, deadline)
+        covering = _covering_first(puzzle, rules, state.solver, deadline) if state.one_layer else None
         state.earlier = state.earlier + Timings(solve=time.perf_counter() - start)
         if covering is not None:
             state.stats["first_answer"] = "covering"
             state.answer_stats = {"first_answer": "covering"}
             return Outcome.answer(covering, detail="covering")
-        # (count routes only where every answer shrinks to the formula's; solve under every
-        # may-leave-empty rule set)
-        if state.shrink or state.verb == "solve":
+        # (under every may-leave-empty rule set, solve and count: encodings/numberlink-multilayer.md,
+        # "Through the engine pipeline". The router knows no via rules.)
+        if not len(puzzle.board.via_edges):
             start = time.perf_counter()
-            routed = _route(puzzle, rules, deadline)
+            routed = _route(state, deadline)
             state.earlier = state.earlier + Timings(solve=time.perf_counter() - start)
             if routed is not None:
                 state.stats["first_answer"] = "route"
-                state.answer_stats, state.answer_method = {}, "route"
+                state.answer_stats, state.answer_method = {"first_answer": "route"}, "route"
                 return Outcome.answer(routed, detail="route")
         return None
 
@@ -122,20 +125,29 @@ def _touching_in_a_window(puzzle: Puzzle, rules: Rules, solver: str, deadline: D
         search.close()
 
 
-def _route(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
-    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`) before
-    SAT, its paths shrunk to no touching under no-self-touch rules and verified; None when the
-    router gives up (it proves nothing). Routing problems with much empty space (the ADC sets)
-    are often solved this way at once where the SAT search is lost. (Its paths share no cell
-    and enter no other endpoint, so a rejected answer is a bug: raised, as for SAT answers.)"""
-    stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=puzzle.width * puzzle.height)
+def _route(state: State, deadline: Deadline) -> Solution | None:
+    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`, on one
+    layer or a stack without vias) before SAT, its paths shrunk to no touching under
+    no-self-touch rules and verified; None when the router gives up (it proves nothing).
+    Routing problems with much empty space (the ADC sets) are often solved this way at once
+    where the SAT search is lost. (Its paths share no cell and enter no other endpoint, so a
+    rejected answer is a bug: raised, as for SAT answers.)"""
+    puzzle = state.puzzle
+    stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=state.cells)
     paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
     if paths is None:
         return None
-    cut = routing.shrink if rules.no_self_touch else tuple
-    solution = Solution(tuple((label, cut(cells)) for label, cells in paths.items()))
-    check_answer(puzzle, solution, rules)
+    cut = routing.shrink if state.rules.no_self_touch else tuple
+    solution = state.kind.search.solution_type(tuple((label, cut(cells)) for label, cells in paths.items()))
+    state.check(solution)
     return solution
+
+
+def take_known(state: State, solution) -> None:
+    """Take an answer already at hand (checked by the caller) as the first: the step ``first``
+    (so the pipeline does not look for another), ``stats["first_answer"]`` "known"."""
+    state.stats["first_answer"] = "known"
+    state.step(FIRST, run=lambda: Outcome.answer(solution, detail="known"))
 
 
 def _without_touching_first(puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline) -> SolveResult[Solution] | None:

@@ -27,7 +27,7 @@ from ..model import Puzzle, Rules, Solution
 from ..search import Search, check_answer
 from . import tuning
 from .state import State
-from .strategy import Outcome
+from .strategy import Outcome, one_layer
 
 
 class Frontier:
@@ -61,7 +61,8 @@ FRONTIER = Frontier()
 
 
 def _frontier_applies(puzzle: Puzzle, rules: Rules) -> bool:
-    return rules.cover_all and not rules.no_self_touch and min(puzzle.width, puzzle.height) <= tuning.FRONTIER_MAX_SIDE
+    return (rules.cover_all and not rules.no_self_touch and one_layer(puzzle)
+            and min(puzzle.width, puzzle.height) <= tuning.FRONTIER_MAX_SIDE)
 
 
 def _frontier_second(puzzle: Puzzle, rules: Rules, answer: Solution, deadline: Deadline, reverse: bool = False) -> frontier.FrontierCount:

@@ -1,10 +1,13 @@
 """``probes``: a second answer next to the first by a local change, checked, with no SAT call:
 a path that runs along itself in the same direction swaps its middle (``swap``), a drawn board's
 window redrawn (``fill-window``), two paths that step side by side in two places trade the
-stretches between them (``two-turns``); under may-leave-empty rules with touching allowed, a
-step replaced by a detour through empty cells (``detour``) or a corner moved across its 2x2
-block (``corner-move``), which with the corner and bump clauses of the later search find every
-second answer (encodings/numberlink.md, "What each rule set runs (solve.py)").
+stretches between them (``two-turns``); under may-leave-empty rules with touching allowed, an
+answer that runs beside itself cut short there (``shrunk``), a step replaced by a detour through
+empty cells (``detour``) or a corner moved across its 2x2 block (``corner-move``), which with
+the corner and bump clauses of the later search find every second answer (encodings/numberlink.md,
+"What each rule set runs (solve.py)"). On a stack of layers only the shrinking and the detour
+run (the others read one grid); with the no-self-touch formula they find every second answer
+there (the argument is in ``multilayer/solve.py``'s docstring).
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State
@@ -19,41 +22,41 @@ from __future__ import annotations
 import time
 
 from ...timing import Deadline
-from .. import fill
+from .. import fill, routing
 from ..model import Cell, Puzzle, Rules, Solution
 from ..search import check_answer, shrinks_to_no_touch
 from ..verify import verify
 from .first import drawn_board, fill_budget
 from .state import State
-from .strategy import Outcome
+from .strategy import Outcome, one_layer
 
 # (name in stats["local_variant"], name of the step) of each probe
 KINDS = {"swap": "probes:swap", "fill-window": "probes:fill-window", "two turns": "probes:two-turns",
-         "detour": "probes:detour", "corner move": "probes:corner-move"}
+         "shrunk": "probes:shrunk", "detour": "probes:detour", "corner move": "probes:corner-move"}
 
 
 class Probes:
     name = "probes"
 
     def applies(self, puzzle: Puzzle, rules: Rules) -> bool:
-        return (rules.cover_all and not rules.no_self_touch) or shrinks_to_no_touch(rules)
+        return (rules.cover_all and not rules.no_self_touch and one_layer(puzzle)) or shrinks_to_no_touch(rules)
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
         if state.limit < 2 or len(state.found) != 1:
             return Outcome.nothing()
         puzzle, rules, first = state.puzzle, state.rules, state.found[0]
         second, kind = None, ""
-        if state.default_rules:
+        if state.default_rules and state.one_layer:
             if (second := _swap_variant(puzzle, first, rules)) is not None:
                 kind = "swap"
             elif (second := _drawn_variant(puzzle, first, rules, deadline)) is not None:
                 kind = "fill-window"
             elif (second := _two_turn_variant(puzzle, first, rules)) is not None:
                 kind = "two turns"
-        elif state.shrink and state.limit == 2 and _leaves_cells_empty(puzzle, first):  # (else: no detour, no corner move)
-            second, kind = _empty_cell_variant(puzzle, first)
+        elif state.shrink and state.limit == 2:
+            second, kind = empty_cell_variant(puzzle, first, state.one_layer)
             if second is not None:
-                check_answer(puzzle, second, rules)
+                state.check(second)
         if second is None:
             return Outcome.nothing()
         state.stats["local_variant"] = kind
@@ -64,19 +67,40 @@ PROBES = Probes()
 
 
 def _leaves_cells_empty(puzzle: Puzzle, solution: Solution) -> bool:
-    return sum(len(cells) for _, cells in solution.paths) < puzzle.width * puzzle.height - len(puzzle.blocked)
+    return sum(len(cells) for _, cells in solution.paths) < int(puzzle.board.free.sum())
 
 
-def _empty_cell_variant(puzzle: Puzzle, solution: Solution) -> tuple[Solution | None, str]:
+def empty_cell_variant(puzzle: Puzzle, solution: Solution, grid: bool = True) -> tuple[Solution | None, str]:
     """(May-leave-empty, touching allowed) a second answer that differs from ``solution`` only
-    through its empty cells, and how it was made: ("detour" or "corner move"), or (None, "").
-    (A bump, the third move of the normal form in encodings/numberlink.md, needs no test of its
-    own: a straight ``a -> m -> d`` with the three cells beside it empty has a detour.)"""
+    through its empty cells, and how it was made: ("shrunk", "detour" or, on one layer
+    (``grid``), "corner move"), or (None, ""). (A bump, the third move of the normal form in
+    encodings/numberlink.md, needs no test of its own: a straight ``a -> m -> d`` with the three
+    cells beside it empty has a detour.)"""
+    cut = shrunk(puzzle, solution)
+    if cut != solution:
+        return cut, "shrunk"
+    if not _leaves_cells_empty(puzzle, solution):
+        return None, ""  # (no detour, no corner move)
     detour = detour_variant(puzzle, solution)
     if detour is not None:
         return detour, "detour"
-    moved = _corner_variant(puzzle, solution)
+    moved = _corner_variant(puzzle, solution) if grid else None
     return (moved, "corner move") if moved is not None else (None, "")
+
+
+def shrunk(puzzle: Puzzle, solution: Solution) -> Solution:
+    """``solution`` with every path cut short wherever it runs beside itself
+    (:func:`..routing.shrink`): under may-leave-empty rules an answer that does not touch
+    itself, another answer when ``solution`` touches itself. With vias (a stack's ADC 2016
+    problems) "beside" is where a path may step (``puzzle.neighbours``).
+
+    >>> from ..model import Puzzle, Solution
+    >>> puzzle = Puzzle.from_rows(["A.", "..", "A."])
+    >>> shrunk(puzzle, Solution.from_mapping({"A": [(0, 0), (0, 1), (1, 1), (1, 0), (2, 0)]})).path("A")
+    ((0, 0), (1, 0), (2, 0))
+    """
+    beside = puzzle.neighbours if len(puzzle.board.via_edges) else None
+    return type(solution)(tuple((label, routing.shrink(cells, beside)) for label, cells in solution.paths))
 
 
 def _corner_variant(puzzle: Puzzle, solution: Solution) -> Solution | None:

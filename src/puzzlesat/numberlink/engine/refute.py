@@ -1,6 +1,9 @@
-"""``refute``: a contradiction found without search (:mod:`..topology`: parity, colour counts,
-cut regions, dead ends) decides that the puzzle has no answer, before any formula is built
-(encodings/numberlink.md, "Before any formula: refutations without search (topology.py)").
+"""``refute``: a contradiction found without search (one layer: :mod:`..topology`, parity,
+colour counts, cut regions, dead ends; a stack: :mod:`..multilayer.refute`, the checks that hold
+on any graph of cells, and the vias' counts) decides that the puzzle has no answer, before any
+formula is built (encodings/numberlink.md, "Before any formula: refutations without search
+(topology.py)"; encodings/numberlink-multilayer.md, "Before any formula: refutations without
+search (`refute.contradiction`)"). The board's :class:`~.state.Kind` gives the check.
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State, Deadline
@@ -12,7 +15,6 @@ cut regions, dead ends) decides that the puzzle has no answer, before any formul
 from __future__ import annotations
 
 from ...timing import Deadline
-from .. import topology
 from ..model import Puzzle, Rules
 from .state import State
 from .strategy import Outcome
@@ -25,7 +27,7 @@ class Refute:
         return True  # (every rule set has checks; each says when it does not apply)
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
-        contradiction = topology.contradiction(state.puzzle, state.rules, deadline=deadline)
+        contradiction = state.kind.refutation(state.puzzle, state.rules, deadline=deadline)
         if contradiction is None:
             return Outcome.nothing()
         state.stats["proof"] = contradiction

@@ -2,6 +2,10 @@
 found, the SAT search (made on first use, shared by the strategies after it), the stats and the
 steps taken (``[name, outcome, seconds]``, for ``--explain``).
 
+What differs between one layer and a stack of layers is the board's :class:`Kind`, read from
+``puzzle.board.layered``: the SAT search (with its answer type and checker) and the refutation
+without search. The strategies that read a grid ask :func:`~.strategy.one_layer`.
+
 >>> from ..model import Puzzle, Rules
 >>> from .strategy import Outcome
 >>> state = State(Puzzle.from_rows(["A.A", "B.B"]), Rules(), solver="cadical195", limit=2, deadline=Deadline(None))
@@ -22,14 +26,39 @@ steps taken (``[name, outcome, seconds]``, for ``--explain``).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...results import CountResult, SolveResult, Status, Timings
 from ...timing import Deadline
 from ..model import Puzzle, Rules, Solution
-from ..search import Search, shrinks_to_no_touch, strict
+from .. import topology
+from ..search import SatSearch, Search, check_answer, shrinks_to_no_touch, strict
 from . import tuning
 from .strategy import ANSWER, NONE, UNIQUE, Outcome
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a board of one kind gives the pipeline: its SAT search (a :class:`~..search.SatSearch`,
+    whose ``checker`` verifies answers) and its refutation without search (``refutation(puzzle,
+    rules, deadline=)``: a reason there is no answer, or None)."""
+
+    search: type
+    refutation: Callable[..., str | None]
+
+
+ONE_LAYER = Kind(Search, topology.contradiction)
+
+
+def kind_of(puzzle: Any) -> Kind:
+    """The kind of ``puzzle``'s board: one layer, or a stack (``Board.layered``)."""
+    if not puzzle.board.layered:
+        return ONE_LAYER
+    from ..multilayer.refute import contradiction  # (deferred: the stack's package imports the engine)
+    from ..multilayer.search import StackSearch
+
+    return Kind(StackSearch, contradiction)
 
 
 class State:
@@ -41,6 +70,7 @@ class State:
 
     def __init__(self, puzzle: Puzzle, rules: Rules, *, solver: str, limit: int, deadline: Deadline, verb: str = "count") -> None:
         self.puzzle, self.rules, self.solver, self.limit, self.deadline, self.verb = puzzle, rules, solver, limit, deadline, verb
+        self.kind = kind_of(puzzle)
         self.found: list[Solution] = []
         self.stats: dict[str, Any] = {}
         self.answer_stats: dict[str, Any] | None = None  # solve: the stats of the step that found the answer, when not the search's
@@ -52,7 +82,7 @@ class State:
         self.decided_by: str | None = None
         self.stop: Callable[[], bool] | None = None
         self.stop_in_steps = False
-        self._search: Search | None = None
+        self._search: SatSearch | None = None
         self.race: Any = None  # the frontier race, once the portfolio has started it
 
     @property
@@ -80,19 +110,27 @@ class State:
         """Whether the global search for a second answer gets the direction variables: default
         rules, on boards of at most ORIENT_MAX_CELLS cells (encodings/numberlink.md, "What each
         rule set runs (solve.py)", step 5)."""
-        return self.limit == 2 and self.default_rules and self.cells <= tuning.ORIENT_MAX_CELLS
+        return self.limit == 2 and self.default_rules and self.one_layer and self.cells <= tuning.ORIENT_MAX_CELLS
+
+    @property
+    def one_layer(self) -> bool:
+        return self.kind is ONE_LAYER
 
     @property
     def cells(self) -> int:
-        return self.puzzle.width * self.puzzle.height
+        return self.puzzle.board.num_cells
 
-    def search(self) -> Search | None:
+    def check(self, solution: Any) -> None:
+        """Raise UnverifiedAnswer unless ``solution`` passes the board's checker under the rules."""
+        check_answer(self.puzzle, solution, self.rules, self.kind.search.checker)
+
+    def search(self) -> SatSearch | None:
         """The shared SAT search, made on first use (the no-self-touch formula under ``shrink``),
         with every answer found so far blocked and its phases set to the first; None when the
         deadline passed while its formula was built."""
         if self._search is None:
-            self._search = Search(self.puzzle, self.rules, self.solver, self.deadline,
-                                  formula_rules=strict(self.rules) if self.shrink else self.rules)
+            self._search = self.kind.search(self.puzzle, self.rules, self.solver, self.deadline,
+                                            formula_rules=strict(self.rules) if self.shrink else self.rules)
             if self._search.ready:
                 for answer in self.found:
                     self._search.block(answer)
@@ -100,13 +138,14 @@ class State:
                     self._search.prefer(self.found[0])
         return self._search if self._search.ready else None
 
-    def search_for_second(self) -> Search | None:
+    def search_for_second(self) -> SatSearch | None:
         """The shared search, ready to look for a second answer: under ``shrink`` with one
-        answer found its corner-move and bump clauses are added first (not before: they slow the
-        search for a first answer; encodings/numberlink.md, "Notes from solve.py")."""
+        answer found, one layer's corner-move and bump clauses are added first (not before: they
+        slow the search for a first answer; encodings/numberlink.md, "Notes from solve.py"), a
+        stack's phases set to the first answer (``before_second``)."""
         search = self.search()
         if search is not None and self.shrink and len(self.found) == 1:
-            search.forbid_corner_moves_and_bumps()
+            search.before_second(self.found[0])
         return search
 
     def add(self, solution: Solution) -> None:

@@ -21,6 +21,10 @@ decided, ``stats["decided_by"]``.
 ('answer', True, False)
 >>> str(Outcome.unknown("time limit"))
 'unknown (time limit)'
+
+A strategy that reads the board as one grid of rows and columns (topology, fill, windows, the
+frontier count, the probes other than the shrinking and the detour) says so in ``applies`` with
+:func:`one_layer`; the others serve one layer and a stack of layers alike.
 """
 
 from __future__ import annotations
@@ -77,6 +81,18 @@ class Outcome:
 
     def __str__(self) -> str:
         return f"{self.word} ({self.detail})" if self.detail else self.word
+
+
+def one_layer(puzzle: Any) -> bool:
+    """Whether ``puzzle``'s board is one layer of rows and columns (not a stack of layers,
+    ``Board.layered``): what the strategies that read a grid need.
+
+    >>> from ..model import Puzzle
+    >>> from ..multilayer.model import Puzzle as Stack
+    >>> one_layer(Puzzle.from_rows(["A.A"])), one_layer(Stack.from_layers([["A.A"]]))
+    (True, False)
+    """
+    return not puzzle.board.layered
 
 
 class Strategy(Protocol):

@@ -31,18 +31,18 @@ from ..model import Cell, Puzzle, Rules, Solution
 from ..search import Search
 from . import tuning
 from .state import State
-from .strategy import Outcome
+from .strategy import Outcome, one_layer
 
 
 class Windows:
-    """Square windows around the first answer (every rule set but cover-all no-self-touch,
-    which is decided fast enough without)."""
+    """Square windows around the first answer (one layer, every rule set but cover-all
+    no-self-touch, which is decided fast enough without)."""
 
     name = "windows"
     local_variant = "window"
 
     def applies(self, puzzle: Puzzle, rules: Rules) -> bool:
-        return not (rules.cover_all and rules.no_self_touch)
+        return not (rules.cover_all and rules.no_self_touch) and one_layer(puzzle)
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
         search = state.search_for_second()

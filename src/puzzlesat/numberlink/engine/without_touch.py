@@ -33,7 +33,7 @@ class WithoutSelfTouch:
         self.count = count
 
     def applies(self, puzzle: Puzzle, rules: Rules) -> bool:
-        return rules.cover_all and not rules.no_self_touch and puzzle.width * puzzle.height <= tuning.WITHOUT_TOUCH_MAX_CELLS
+        return rules.cover_all and not rules.no_self_touch and puzzle.board.num_cells <= tuning.WITHOUT_TOUCH_MAX_CELLS
 
     def wanted(self, state: State) -> bool:
         """After the pipeline: a second answer was wanted, the first is known, nothing decided."""

@@ -396,7 +396,8 @@ def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: in
     """
     from ...sat import DEFAULT_SOLVER
     from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict
-    from .solve import _Search, _second_by_shrinking
+    from ..engine.probes import empty_cell_variant
+    from .search import StackSearch
 
     _check_conflicts(conflicts)
     deadline = Deadline.of(time_limit)
@@ -404,10 +405,11 @@ def count_by_work(puzzle: Puzzle, *, rules: Rules = DEFAULT_RULES, conflicts: in
         raise ValueError("known is not an answer of this puzzle under these rules")
     shrink = _shrinks_to_no_touch(rules) and known is not None  # (the reasoning starts from an answer)
     if shrink:
-        second = _second_by_shrinking(puzzle, known)
+        second, _ = empty_cell_variant(puzzle, known, grid=False)
         if second is not None:
-            return CountResult(2, True, 2, (known, second[0]), method="shrink")
-    search = _Search(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=_strict(rules) if shrink else rules)
+            require_valid(verify(puzzle, second, rules), "the shrinking")
+            return CountResult(2, True, 2, (known, second), method="shrink")
+    search = StackSearch(puzzle, rules, solver or DEFAULT_SOLVER, deadline, formula_rules=_strict(rules) if shrink else rules)
     return count_in_search(search, conflicts=conflicts, deadline=deadline, known=known)
 
 

@@ -30,10 +30,18 @@ beside itself, its shrunk form is a second answer at once. Counting beyond 2 use
 formula (shrinking merges answers).
 
 **May-leave-empty: routing first.** Before any formula, a negotiated-congestion router
-(:func:`_route`) looks for an answer for a bounded time; its answer is verified like any other
+(:mod:`..routing`) looks for an answer for a bounded time; its answer is verified like any other
 and, under no-self-touch rules, shrunk first. The contest problems (ADC 2018) are routing
 problems with much empty space: the router answers all 29 in at most a few seconds, where the
 SAT search alone leaves several open at 60 s (``encodings/numberlink-multilayer.md``).
+
+**The pipeline.** The verbs here take the arguments, send a big stack to a child process, and
+run the one-layer family's pipeline (:mod:`..engine.pipeline`) on the stack: ``refute`` (the
+stack's checks, :mod:`.refute`), ``first`` (the router, then the SAT search over the stack's
+board, :mod:`.search`), ``probes`` (the shrunk answer and the detour above), then the global SAT
+search. The steps that read one grid (topology, fill, windows, the frontier count, the other
+probes) say in their ``applies`` that they need one layer. Every result says which step decided
+it (``stats["decided_by"]``) and the steps taken (``stats["steps"]``).
 
 >>> from puzzlesat.numberlink.multilayer.model import Puzzle
 >>> puzzle = Puzzle.from_layers([["A..", "BB."], ["...", ".A."]])
@@ -48,31 +56,23 @@ SAT search alone leaves several open at 60 s (``encodings/numberlink-multilayer.
 
 from __future__ import annotations
 
-import time
-
-from ...child import run_with_deadline
-from ...errors import require_type
-from ...results import CountResult, SolveResult, Status, Timings, check_count_limit
+from ...errors import UnverifiedAnswer, require_type  # (UnverifiedAnswer: puzzlesat.errors', also here for older imports)
+from ...results import CountResult, SolveResult, check_count_limit
 from ...sat import DEFAULT_SOLVER, check_solver_name
 from ...timing import Deadline
-from .. import routing
-from ..model import DEFAULT_RULES, Rules
-from ...errors import UnverifiedAnswer  # (puzzlesat.errors', also here for older imports)
-from ..engine.probes import detour_variant as _detour_variant  # (shape-free: it serves both)
-from ..search import SatSearch
-from ..search import check_answer as _check_answer
-from ..search import shrinks_to_no_touch as _shrinks_to_no_touch, strict as _strict  # (shape-free: they serve both)
 from ..encoding import Encoding
 from ..encoding import encode as _encode
+from ..engine import pipeline
+from ..engine.first import take_known
+from ..engine.state import State
+from ..model import DEFAULT_RULES, Rules
+from ..solve import in_child
 from .model import Puzzle, Solution
 from .refute import contradiction
 from .verify import verify
 
 __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SOLVER", "UnverifiedAnswer"]
 
-# The solver is loaded as on one layer (``loaded_solver``: its CaDiCaL options, and over 2 M
-# clauses none of the inprocessing that runs in bursts of seconds between two conflicts; time
-# kept back before the deadline in proportion to the formula's size).
 # Boards with more cells are solved in a forked child process under a time limit, stopped a
 # second after the limit: one solver call can overrun its step. A layered board's formula
 # is about 150 clauses per cell (6.5 M on 41,472 cells), so the bound is far lower than on one
@@ -80,9 +80,11 @@ __all__ = ["solve", "count", "is_unique", "encode", "contradiction", "DEFAULT_SO
 # "Notes moved from the code".
 CHILD_PROCESS_CELLS = 20_000
 
+STACK_HINT = "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)"
+
 
 def _check_arguments(puzzle: Puzzle, rules: Rules, solver: str) -> None:
-    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
+    require_type(puzzle, Puzzle, "puzzle", STACK_HINT)
     require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
     check_solver_name(solver)  # even where no SAT call turns out to be needed
 
@@ -95,82 +97,10 @@ def encode(puzzle: Puzzle, rules: Rules = DEFAULT_RULES) -> Encoding:
     >>> enc.num_edges, len(enc.answer_vars)
     (12, 12)
     """
-    require_type(puzzle, Puzzle, "puzzle", "a multi-layer puzzle (puzzlesat.numberlink.multilayer.Puzzle)")
+    require_type(puzzle, Puzzle, "puzzle", STACK_HINT)
     require_type(rules, Rules, "rules", "e.g. Rules(cover_all=False)")
     return _encode(puzzle, rules)
 
-
-# -- the SAT search ---------------------------------------------------------------------------
-
-class _Search(SatSearch):
-    """One formula in one incremental solver, yielding verified cycle-free answers (the search
-    shared with one layer, :class:`..search.SatSearch`, on the multi-layer formula)."""
-
-    solution_type = Solution
-    checker = staticmethod(verify)
-
-    def _build(self, deadline: Deadline) -> Encoding:
-        return _encode(self.puzzle, self.formula_rules, deadline=deadline)
-
-
-def _check(puzzle: Puzzle, solution: Solution, rules: Rules) -> None:
-    _check_answer(puzzle, solution, rules, verify)
-
-
-def _second_by_shrinking(puzzle: Puzzle, answer: Solution) -> tuple[Solution, str] | None:
-    """May-leave-empty with touching allowed: a second answer without search, if ``answer``
-    runs beside itself (its shrunk form differs) or has a detour; with its kind. None means
-    every other answer, if any, is a no-self-touch answer other than ``answer`` (module
-    docstring), which the no-self-touch formula with ``answer`` blocked finds."""
-    rules = Rules(cover_all=False)
-    shrunk = _shrunk(puzzle, answer)
-    if shrunk != answer:
-        _check(puzzle, shrunk, rules)
-        return shrunk, "shrunk"
-    detour = _detour_variant(puzzle, answer)
-    if detour is not None:
-        _check(puzzle, detour, rules)
-        return detour, "detour"
-    return None
-
-
-# -- routing first (may-leave-empty) ---------------------------------------------------------
-
-def _route(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
-    """May-leave-empty: an answer by negotiated-congestion routing (:mod:`..routing`), or None
-    when the router gives up (it proves nothing). The contest problems this is for (ADC 2018)
-    are routing problems with much empty space: all 29 are routed in seconds, where the SAT
-    search alone leaves several open at 60 s (encodings/numberlink-multilayer.md, "Notes moved
-    from the code"). Puzzles with vias (ADC 2016) are not routed: the router knows no via rules."""
-    if puzzle.vias:
-        return None  # the router lets paths change layer anywhere and knows no via rules
-    stop = time.perf_counter() + routing.route_budget(deadline.remaining(), cells=puzzle.num_cells)
-    paths = routing.route(puzzle.free_mask(), [(pair.label, pair.start, pair.end) for pair in puzzle.pairs], stop)
-    return None if paths is None else Solution(tuple((label, tuple(cells)) for label, cells in paths.items()))
-
-
-def _shrunk(puzzle: Puzzle, solution: Solution) -> Solution:
-    """``solution`` with every path cut short wherever it runs beside itself
-    (:func:`..routing.shrink`): under may-leave-empty rules an answer that does not touch itself."""
-    beside = puzzle.neighbours if puzzle.vias else None  # with vias: only where a path may step
-    return Solution(tuple((label, routing.shrink(cells, beside)) for label, cells in solution.paths))
-
-
-def _routed(puzzle: Puzzle, rules: Rules, deadline: Deadline) -> Solution | None:
-    """May-leave-empty: the router's answer (shrunk to no touching under no-self-touch
-    rules), verified; None under cover-all rules or when the router finds none."""
-    if rules.cover_all:
-        return None
-    routed = _route(puzzle, deadline)
-    if routed is None:
-        return None
-    if rules.no_self_touch:
-        routed = _shrunk(puzzle, routed)
-    _check(puzzle, routed, rules)
-    return routed
-
-
-# -- the verbs --------------------------------------------------------------------------------
 
 def solve(
     puzzle: Puzzle,
@@ -190,33 +120,16 @@ def solve(
     >>> r = solve(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), rules=Rules(cover_all=False))
     >>> r.status.value, verify(Puzzle.from_layers([["A.", ".A"], ["..", ".."]]), r.solution, Rules(cover_all=False))
     ('solved', [])
+    >>> r.stats["decided_by"], [step[0] for step in r.stats["steps"]]
+    ('first', ['refute', 'first'])
     """
     _only_sat(method)
     _check_arguments(puzzle, rules, solver)
-    deadline = Deadline.of(time_limit)
-    method = f"sat-{solver}"
-    proof = contradiction(puzzle, rules, deadline=deadline)
-    if proof is not None:
-        return SolveResult(Status.UNSATISFIABLE, method=method, stats={"proof": proof})
-    in_child = run_with_deadline(solve, puzzle, dict(rules=rules, time_limit=deadline, solver=solver), deadline=deadline,
-                                 cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
-                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=1)
-    if in_child is not None:
-        return in_child
-    start = time.perf_counter()
-    routed = _routed(puzzle, rules, deadline)
-    earlier = Timings(solve=time.perf_counter() - start)
-    if routed is not None:
-        return SolveResult(Status.SOLVED, routed, timings=earlier, method="route", stats={"first_answer": "route"})
-    formula = _strict(rules) if _shrinks_to_no_touch(rules) else rules
-    search = _Search(puzzle, rules, solver, deadline, formula_rules=formula)
-    try:
-        if not search.ready:
-            return SolveResult(Status.UNKNOWN, timings=earlier + search.timings(), method=method, stats=search.stats())
-        status, solution = search.next_answer(drop_cycles=not rules.cover_all)
-        return SolveResult(status, solution, timings=earlier + search.timings(), method=method, stats=search.stats())
-    finally:
-        search.close()
+    state = State(puzzle, rules, solver=solver, limit=1, deadline=Deadline.of(time_limit), verb="solve")
+    if pipeline.refuted(state):  # (before any child process: no formula is needed)
+        return state.solve_result()
+    child = in_child(solve, dict(rules=rules, solver=solver), state, threshold=CHILD_PROCESS_CELLS, wanted=1)
+    return child if child is not None else pipeline.solve(state)
 
 
 def count(
@@ -244,8 +157,8 @@ def count(
     >>> stack = Puzzle.from_layers([["A..", "BB."], ["...", ".A."]])
     >>> known = solve(stack).solution
     >>> result = count(stack, known=known)
-    >>> result.uniqueness.value, result.solutions[0] == known, result.stats["first_answer"]
-    ('unique', True, 'known')
+    >>> result.uniqueness.value, result.solutions[0] == known, result.stats["first_answer"], result.stats["decided_by"]
+    ('unique', True, 'known', 'global-sat')
     """
     _only_sat(method)
     _check_arguments(puzzle, rules, solver)
@@ -255,63 +168,16 @@ def count(
         violations = verify(puzzle, known, rules)
         if violations:
             raise ValueError(f"known is not an answer of this puzzle under these rules: {violations[0]}")
-    deadline = Deadline.of(time_limit)
-    method = f"sat-{solver}"
-    proof = contradiction(puzzle, rules, deadline=deadline)
-    if proof is not None:
-        return CountResult(0, True, limit, (), method=method, stats={"proof": proof})
-    in_child = run_with_deadline(count, puzzle, dict(rules=rules, limit=limit, time_limit=deadline, solver=solver, known=known),
-                                 deadline=deadline, cells=puzzle.num_cells, threshold=CHILD_PROCESS_CELLS,
-                                 check=lambda answer: verify(puzzle, answer, rules), method=method, wanted=limit, counting=True)
-    if in_child is not None:
-        return in_child
-    # uniqueness under may-leave-empty with touching allowed: no-self-touch answers plus one
-    # detour search (module docstring); full counts use the full formula
-    shrink = _shrinks_to_no_touch(rules) and limit <= 2
-    found: list[Solution] = []
-    stats: dict[str, int | str] = {}
-    start = time.perf_counter()
-    first = known if known is not None else _routed(puzzle, rules, deadline)
-    if first is not None:
-        found.append(first)
-        stats["first_answer"] = "known" if known is not None else "route"
-        if shrink and limit == 2:
-            second = _second_by_shrinking(puzzle, first)
-            if second is not None:
-                found.append(second[0])
-                stats["local_variant"] = second[1]
-    earlier = Timings(solve=time.perf_counter() - start)
-    if len(found) >= limit:
-        return CountResult(len(found), True, limit, tuple(found), method=method, timings=earlier, stats=stats)
-    search = _Search(puzzle, rules, solver, deadline, formula_rules=_strict(rules) if shrink else rules)
-    if not search.ready:
-        return CountResult(len(found), False, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
-    complete = True
-    try:
-        for answer in found:
-            search.block(answer)
-        if found:
-            search.prefer(found[0])
-        while len(found) < limit:
-            status, solution = search.next_answer()
-            if status is Status.UNKNOWN:
-                complete = False
-                break
-            if status is Status.UNSATISFIABLE:
-                break
-            assert solution is not None
-            found.append(solution)
-            search.block(solution)
-            if shrink and len(found) == 1 and limit == 2:
-                second = _second_by_shrinking(puzzle, solution)
-                if second is not None:
-                    found.append(second[0])
-                    stats["local_variant"] = second[1]
-                else:
-                    search.prefer(solution)
-        return CountResult(len(found), complete, limit, tuple(found), method=method, timings=earlier + search.timings(), stats={**stats, **search.stats()})
-    finally:
-        search.close()
+    state = State(puzzle, rules, solver=solver, limit=limit, deadline=Deadline.of(time_limit))
+    if pipeline.refuted(state):  # (before any child process: no formula is needed)
+        return state.count_result()
+    child = in_child(count, dict(rules=rules, limit=limit, solver=solver, known=known), state,
+                     threshold=CHILD_PROCESS_CELLS, wanted=limit, counting=True)
+    if child is not None:
+        return child
+    if known is not None:
+        take_known(state, known)
+    return pipeline.count(state)
 
 
 def is_unique(
