@@ -17,26 +17,26 @@ import numpy as np
 
 def lines_text(values: np.ndarray, line_ends: np.ndarray) -> str:
     """``values`` written in decimal, one space apart, with a line break after each position
-    in ``line_ends`` (increasing; the last value ends a line) instead of the space."""
+    in ``line_ends`` (the last value ends a line) instead of the space."""
     v = np.asarray(values, dtype=np.int64)
     if not v.size:
         return ""
-    negative = v < 0
     magnitude = np.abs(v)
+    widest = len(str(int(magnitude.max())))
+    magnitude = magnitude.astype(np.int32 if widest < 10 else np.int64)
     digits = np.ones(v.size, dtype=np.int64)
-    rest = magnitude // 10
-    while rest.any():
-        digits += rest > 0
-        rest //= 10
+    for k in range(1, widest):
+        digits += magnitude >= 10 ** k
+    negative = v < 0
     width = digits + negative + 1  # (the sign, the digits, the separator)
     ends = np.cumsum(width)
-    out = np.full(int(ends[-1]), ord(" "), dtype=np.uint8)
+    total = int(ends[-1])
+    out = np.full(total + 1, ord(" "), dtype=np.uint8)  # (the byte past the end: where writes to no place go)
     out[ends[np.asarray(line_ends, dtype=np.int64)] - 1] = ord("\n")
-    out[(ends - width)[negative]] = ord("-")
+    out[np.where(negative, ends - width, total)] = ord("-")
     place = ends - 2  # the last digit's position, then one to the left per digit
-    for k in range(int(digits.max())):
-        if k:
-            keep = digits > k
-            place, magnitude, digits = place[keep] - 1, magnitude[keep] // 10, digits[keep]
-        out[place] = ord("0") + magnitude % 10
-    return out.tobytes().decode("ascii")
+    for k in range(widest):
+        rest = magnitude // 10
+        out[place if k == 0 else np.where(digits > k, place, total)] = (magnitude - 10 * rest + 48).astype(np.uint8)
+        magnitude, place = rest, place - 1
+    return out[:total].tobytes().decode("ascii")
