@@ -31,7 +31,7 @@ from itertools import chain
 
 import numpy as np
 
-from . import drat, lrat
+from . import drat, lrat, lrat_arrays
 
 MANIFEST = "manifest.json"
 
@@ -110,14 +110,15 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
             raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
         text = source.read()
-    _same_formula(text, formula)
+    arrays = _same_formula(text, formula)
     with open(os.path.join(directory, manifest["proof"])) as source:
-        proof = source.read().splitlines()
+        proof = source.read()
     proof_format = manifest.get("proof_format", "drat")
-    if proof_format == "lrat":
-        outcome = lrat.check(formula.clauses, proof, time_limit=time_limit)
+    if proof_format == "lrat":  # all lemmas at once; where that confirms nothing, lemma by lemma (and why)
+        outcome = (lrat_arrays.check(*arrays, proof) if arrays else None) \
+            or lrat.check(formula.clauses, proof.splitlines(), time_limit=time_limit)
     elif proof_format == "drat":
-        outcome = drat.check(text.splitlines(), proof, time_limit=time_limit)
+        outcome = drat.check(text.splitlines(), proof.splitlines(), time_limit=time_limit)
     else:
         raise Refused(f"unknown proof format {proof_format!r}")
     if not outcome.valid:
@@ -125,24 +126,30 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
     return f"{said}: {outcome.reason}"
 
 
-def _same_formula(text: str, formula) -> None:
+def _same_formula(text: str, formula):
     """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
     variable count). Fast path: the clause part read as one array of numbers and compared with
-    the clauses at once; the slow path (any doubt) reads clause by clause and says where."""
+    the clauses at once, which returns them as arrays (the literals, where each clause starts);
+    the slow path (any doubt) reads clause by clause and says where (and returns None)."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
-    clauses = formula.clauses
-    if header and int(header[1]) == formula.nv and int(header[2]) == len(clauses) and "c" not in text[header.end():]:
+    clauses = formula.clauses if not hasattr(formula, "arrays") else None
+    count = len(clauses) if clauses is not None else formula.arrays()[1].size - 1
+    if header and int(header[1]) == formula.nv and int(header[2]) == count and "c" not in text[header.end():]:
         try:
             found = np.fromstring(text[header.end():], dtype=np.int64, sep=" ")
         except ValueError:  # not numbers: the slow path says where
             found = None
         if found is not None:
-            ends = np.cumsum(np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses)) + 1) - 1
-            size = int(ends[-1]) + 1 if len(clauses) else 0
-            if found.size == size and not found[ends].any() and np.count_nonzero(found) == size - len(clauses):
-                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=size - len(clauses))
-                if np.array_equal(found[found != 0], lits):
-                    return
+            if clauses is None:  # (a formula that keeps its clauses as arrays)
+                lits, starts = formula.arrays()
+            else:
+                lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=count)
+                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum()))
+                starts = np.concatenate(([0], np.cumsum(lengths)))
+            ends = starts[1:] + np.arange(count)  # where each clause's 0 lies in the file
+            if found.size == lits.size + count and not found[ends].any() and np.count_nonzero(found) == lits.size \
+                    and np.array_equal(found[found != 0], lits):
+                return lits, starts
     try:
         nvars, clauses = drat.parse_dimacs(text.splitlines())
     except ValueError as error:
@@ -153,3 +160,4 @@ def _same_formula(text: str, formula) -> None:
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
+    return None
