@@ -147,12 +147,12 @@ def _numbers(trace: bytes) -> np.ndarray:
     ends = np.flatnonzero(raw < 128)
     if not ends.size or ends[-1] != raw.size - 1:
         return np.zeros(1, dtype=np.int64)  # (a number cut short: no record reads)
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    if np.all(starts == ends):  # (every number one byte)
-        return raw.astype(np.int64)
-    owner = np.repeat(np.arange(ends.size), ends - starts + 1)
-    shift = 7 * (np.arange(raw.size) - starts[owner])
-    return np.add.reduceat((raw & 127).astype(np.int64) << shift, starts)
+    length = np.diff(ends, prepend=-1)
+    value = raw[ends].astype(np.int64)
+    for k in range(1, int(length.max())):  # the bytes below the last, from the top down
+        more = length > k
+        value = np.where(more, (value << 7) | (raw[np.where(more, ends - k, 0)] & 127), value)
+    return value
 
 
 def _additions(numbers: np.ndarray):
