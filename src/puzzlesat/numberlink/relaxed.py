@@ -86,7 +86,8 @@ class Formula:
     def clauses(self) -> list[list[int]]:
         """Every clause, as lists (the base, then the additions' rows)."""
         if self._base_lists is None:
-            self._base_lists = [row for rows in self._lists() for row in rows]
+            with paused():
+                self._base_lists = [row for rows in self._lists() for row in rows]
         return self._base_lists + self._added
 
     def _lists(self):

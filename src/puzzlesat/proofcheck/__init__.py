@@ -31,7 +31,7 @@ from itertools import chain
 
 import numpy as np
 
-from . import drat, lrat, lrat_arrays
+from . import drat, lrat
 
 MANIFEST = "manifest.json"
 
@@ -110,13 +110,12 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
             raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
         text = source.read()
-    arrays = _same_formula(text, formula)
+    _same_formula(text, formula)
     with open(os.path.join(directory, manifest["proof"])) as source:
         proof = source.read()
     proof_format = manifest.get("proof_format", "drat")
-    if proof_format == "lrat":  # all lemmas at once; where that confirms nothing, lemma by lemma (and why)
-        outcome = (lrat_arrays.check(*arrays, proof) if arrays else None) \
-            or lrat.check(formula.clauses, proof.splitlines(), time_limit=time_limit)
+    if proof_format == "lrat":
+        outcome = lrat.check(formula.clauses, proof, time_limit=time_limit)
     elif proof_format == "drat":
         outcome = drat.check(text.splitlines(), proof.splitlines(), time_limit=time_limit)
     else:
@@ -126,11 +125,11 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
     return f"{said}: {outcome.reason}"
 
 
-def _same_formula(text: str, formula):
+def _same_formula(text: str, formula) -> None:
     """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
     variable count). Fast path: the clause part read as one array of numbers and compared with
-    the clauses at once, which returns them as arrays (the literals, where each clause starts);
-    the slow path (any doubt) reads clause by clause and says where (and returns None)."""
+    the clauses at once (taken as arrays from a formula that keeps them so); the slow path (any
+    doubt) reads clause by clause and says where."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
     clauses = formula.clauses if not hasattr(formula, "arrays") else None
     count = len(clauses) if clauses is not None else formula.arrays()[1].size - 1
@@ -149,7 +148,7 @@ def _same_formula(text: str, formula):
             ends = starts[1:] + np.arange(count)  # where each clause's 0 lies in the file
             if found.size == lits.size + count and not found[ends].any() and np.count_nonzero(found) == lits.size \
                     and np.array_equal(found[found != 0], lits):
-                return lits, starts
+                return
     try:
         nvars, clauses = drat.parse_dimacs(text.splitlines())
     except ValueError as error:
@@ -160,4 +159,3 @@ def _same_formula(text: str, formula):
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
-    return None
