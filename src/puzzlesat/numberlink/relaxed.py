@@ -315,9 +315,10 @@ class Formula:
     @property
     def comments(self) -> list[str]:
         lines = list(self.notes)
-        lines += [f"c var {e} edge {_cell(u)}-{_cell(v)}" for (u, v), e in self.edge.items()]
+        name = {c: _cell(c) for c in self.around}  # (each cell's name made once)
+        lines += [f"c var {e} edge {name[u]}-{name[v]}" for (u, v), e in self.edge.items()]
         if self.bits:
-            lines += [f"c vars {xs[0]}-{xs[-1]} label code of {_cell(c)}, least significant bit first" for c, xs in self.x.items()]
+            lines += [f"c vars {xs[0]}-{xs[-1]} label code of {name[c]}, least significant bit first" for c, xs in self.x.items()]
         lines += [f"c vars {ds[0]}-{ds[-1]} the code bits of {_cell(u)} and {_cell(v)} that differ" for (u, v), ds in self._differs.items() if ds]
         lines.append("c label codes: " + ", ".join(f"{label} {k}" for label, k in self.code.items())
                      + (" (0: an empty cell)" if self.empty_code else ""))
