@@ -103,7 +103,7 @@ def write(directory: str, *, family: str, puzzle_text: str, fmt: str, options: M
         with open(os.path.join(directory, FORMULA), "w") as out:  # (a formula that keeps its clauses as arrays: written from them)
             out.write(dimacs_arrays(cnf.nv, *cnf.arrays(), cnf.comments) if hasattr(cnf, "arrays") else dimacs_text(cnf.nv, cnf.clauses, cnf.comments))
         manifest["formula"] = FORMULA
-        manifest["sizes"] = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
+        manifest["sizes"] = {"variables": cnf.nv, "clauses": cnf.arrays()[1].size - 1 if hasattr(cnf, "arrays") else len(cnf.clauses)}
     if proof is not None:
         with open(os.path.join(directory, PROOF), "w") as out:
             out.write("".join(line + "\n" for line in proof))

@@ -110,12 +110,13 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
             raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
         text = source.read()
-    _same_formula(text, formula)
+    arrays = _same_formula(text, formula)
     with open(os.path.join(directory, manifest["proof"])) as source:
         proof = source.read()
     proof_format = manifest.get("proof_format", "drat")
-    if proof_format == "lrat":
-        outcome = lrat.check(formula.clauses, proof, time_limit=time_limit)
+    if proof_format == "lrat":  # (the clauses as the file's numbers, read above: no list per clause)
+        clauses = lrat.Flat(arrays[0].tolist(), arrays[1].tolist(), bool(np.any(np.diff(arrays[1]) == 0))) if arrays else formula.clauses
+        outcome = lrat.check(clauses, proof, time_limit=time_limit)
     elif proof_format == "drat":
         outcome = drat.check(text.splitlines(), proof.splitlines(), time_limit=time_limit)
     else:
@@ -125,11 +126,12 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
     return f"{said}: {outcome.reason}"
 
 
-def _same_formula(text: str, formula) -> None:
+def _same_formula(text: str, formula):
     """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
     variable count). Fast path: the clause part read as one array of numbers and compared with
-    the clauses at once (taken as arrays from a formula that keeps them so); the slow path (any
-    doubt) reads clause by clause and says where."""
+    the clauses at once (taken as arrays from a formula that keeps them so), which returns them
+    (the literals, where each clause starts); the slow path (any doubt) reads clause by clause,
+    says where they differ, and returns None."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
     clauses = formula.clauses if not hasattr(formula, "arrays") else None
     count = len(clauses) if clauses is not None else formula.arrays()[1].size - 1
@@ -148,7 +150,7 @@ def _same_formula(text: str, formula) -> None:
             ends = starts[1:] + np.arange(count)  # where each clause's 0 lies in the file
             if found.size == lits.size + count and not found[ends].any() and np.count_nonzero(found) == lits.size \
                     and np.array_equal(found[found != 0], lits):
-                return
+                return lits, starts
     try:
         nvars, clauses = drat.parse_dimacs(text.splitlines())
     except ValueError as error:
@@ -159,3 +161,4 @@ def _same_formula(text: str, formula) -> None:
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
+    return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -34,12 +34,27 @@ def _clause_text(lits: Sequence[int]) -> str:
     return " ".join(map(str, lits)) or "the empty clause"
 
 
-def check(clauses: Sequence[Sequence[int]], proof: Iterable[str] | str, *, time_limit: float | None = None) -> Outcome:
+class Flat(NamedTuple):
+    """A formula's clauses as one list of literals, where each clause starts in it (and the
+    last ends), and whether one is empty: :func:`check` reads a hinted clause from them, and
+    no list per clause is made."""
+
+    lits: list[int]
+    starts: list[int]
+    empty: bool
+
+
+def check(clauses: Sequence[Sequence[int]] | Flat, proof: Iterable[str] | str, *, time_limit: float | None = None) -> Outcome:
     """Check the LRAT ``proof`` (lines of text, or the whole text) of the unsatisfiability of
-    ``clauses`` (the formula's clauses, numbered from 1), within ``time_limit`` seconds when given."""
+    ``clauses`` (the formula's clauses, numbered from 1), within ``time_limit`` seconds when given.
+
+    >>> check(Flat([1, 2, -1, 2, 1, -2, -1, -2], [0, 2, 4, 6, 8], False), "5 2 0 1 2 0\\n6 0 5 3 4 0\\n").reason
+    'the empty clause is derived'
+    """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    m = len(clauses)
-    if not all(clauses):
+    flat, starts = (clauses.lits, clauses.starts) if isinstance(clauses, Flat) else (None, None)
+    m = len(starts) - 1 if flat is not None else len(clauses)
+    if clauses.empty if flat is not None else not all(clauses):
         return Outcome(True, "the formula holds the empty clause", 0, 0, 0)
     lemmas: dict[int, list[int]] = {}
     deleted: set[int] = set()  # original clauses deleted (lemmas deleted leave ``lemmas``)
@@ -61,7 +76,7 @@ def check(clauses: Sequence[Sequence[int]], proof: Iterable[str] | str, *, time_
             false = set(lits)  # the literals that are false: the lemma's, then those of the units found
             for h in hints:
                 if 0 < h <= m and h not in deleted:
-                    clause = clauses[h - 1]
+                    clause = clauses[h - 1] if flat is None else flat[starts[h - 1]:starts[h]]
                 elif h > m and h in lemmas:
                     clause = lemmas[h]
                 else:
