@@ -75,10 +75,12 @@ def check(clauses: Sequence[Sequence[int]] | Flat, proof: Iterable[str] | str, *
                 raise _Refused(f"proof line {number}: lemma {ident} does not come after clause {last}")
             false = set(lits)  # the literals that are false: the lemma's, then those of the units found
             for h in hints:
-                if 0 < h <= m and h not in deleted:
+                if h > m:
+                    clause = lemmas.get(h)
+                    if clause is None:
+                        raise _Refused(_bad_hint(ident, h, m))
+                elif h > 0 and h not in deleted:
                     clause = clauses[h - 1] if flat is None else flat[starts[h - 1]:starts[h]]
-                elif h > m and h in lemmas:
-                    clause = lemmas[h]
                 else:
                     raise _Refused(_bad_hint(ident, h, m))
                 unit = 0
