@@ -36,6 +36,7 @@ stack with vias, the via rows (:meth:`Formula._vias`). The additions:
 
 from __future__ import annotations
 
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -69,8 +70,12 @@ class Formula:
                       "(the rules without 'no stray cycle'; rows and cuts that every answer satisfies follow the base)"]
         with paused():
             free = list(puzzle.free_cells())
-            self._graph(free)
-            pieces = self._degrees(free) + self._labels() + self._squares()
+            if hasattr(puzzle, "layers"):
+                self._graph(free)
+                pieces = self._degrees(free) + self._labels() + self._squares()
+            else:  # one layer: the graph and the rows from arrays over the board
+                self._free = free
+                pieces = self._board(free)
             if getattr(puzzle, "vias", ()):
                 vias = self._vias()
                 pieces += [[c for c in vias if len(c) > 1], [c for c in vias if len(c) < 2]]
@@ -108,6 +113,82 @@ class Formula:
             return lits, np.concatenate(([0], ends))
         more, more_ends = _flat([self._added])
         return np.concatenate((lits, more)), np.concatenate(([0], ends, more_ends + lits.size))
+
+    def _board(self, free: list) -> list:
+        """One layer's numbering (as :meth:`_graph` numbers a stack) and base rows, from grids of
+        the board: the edge to the right of and below each cell, each endpoint's label code,
+        each inner cell's first code bit."""
+        height, width, bits, nst = self.puzzle.height, self.puzzle.width, self.bits, self.rules.no_self_touch
+        at = np.array(free, dtype=np.int64).reshape(-1, 2)
+        is_free = np.zeros((height, width), dtype=bool)
+        is_free[at[:, 0], at[:, 1]] = True
+        exists = np.zeros((height, width, 2), dtype=bool)
+        exists[:, :-1, 0] = is_free[:, :-1] & is_free[:, 1:]
+        exists[:-1, :, 1] = is_free[:-1, :] & is_free[1:, :]
+        ids = np.cumsum(exists.ravel()).reshape(height, width, 2) * exists  # (reading order, right before below)
+        right, down = ids[..., 0], ids[..., 1]
+        code = np.full((height, width), -1, dtype=np.int64)
+        for cell, label in self.endpoint.items():
+            code[cell] = self.code[label]
+        inner = is_free & (code < 0)
+        edges = int(exists.sum())
+        first = np.where(inner, edges + 1 + (np.cumsum(inner.ravel()).reshape(height, width) - 1) * bits, 0)
+        self.nv = edges + int(inner.sum()) * bits
+        self._grids = (right, down, first)
+        up, left = np.zeros_like(right), np.zeros_like(right)
+        up[1:], left[:, 1:] = down[:-1], right[:, :-1]
+        around = np.stack([up, left, right, down], axis=-1)  # each cell's edges, in increasing number
+        degree = (around > 0).sum(axis=-1)
+        blocks = []
+        for end in (True, False):
+            for n in range(5):
+                chosen = is_free & ((code >= 0) == end) & (degree == n)
+                if chosen.any():
+                    rows = around[chosen]
+                    blocks += rowblocks.degree_blocks(rows[rows > 0].reshape(len(rows), n), endpoint=end, cover=self.rules.cover_all)
+        # each edge: its number, the codes of its two cells (-1: inner), their first code bits
+        e, cu, cv, fu, fv = (np.concatenate([a[right > 0], b[down > 0]]) for a, b in (
+            (right, down), (code, code), (np.pad(code[:, 1:], ((0, 0), (0, 1))), np.pad(code[1:], ((0, 1), (0, 0)))),
+            (first, first), (np.pad(first[:, 1:], ((0, 0), (0, 1))), np.pad(first[1:], ((0, 1), (0, 0))))))
+        ends = (cu >= 0) & (cv >= 0)
+        blocks.append(-e[ends & (cu != cv)][:, None])  # endpoints of two labels: never joined
+        if nst:
+            blocks.append(e[ends & (cu == cv)][:, None])  # of one label: joined
+        one = (cu >= 0) != (cv >= 0)
+        if one.any():
+            blocks += rowblocks.end_blocks(e[one], np.where(cu >= 0, fv, fu)[one], np.maximum(cu, cv)[one], bits, nst=nst)
+        both = (cu < 0) & (cv < 0)
+        if bits and both.any():
+            blocks.append(rowblocks.copy_block(e[both], fu[both], fv[both], bits))
+        top, bottom, side_left, side_right = right[:-1, :-1], right[1:, :-1], down[:-1, :-1], down[:-1, 1:]
+        whole = (top > 0) & (bottom > 0) & (side_left > 0) & (side_right > 0)
+        blocks.append(rowblocks.square_block(top[whole], bottom[whole], side_left[whole], side_right[whole], nst=nst))
+        return blocks
+
+    # one layer: the graph as dictionaries, made from the grids when asked for
+    @cached_property
+    def edges(self) -> list[tuple]:
+        right, down, _ = self._grids
+        found = [(e, (r, c), (r, c + 1)) for e, (r, c) in zip(right[right > 0].tolist(), np.argwhere(right > 0).tolist())]
+        found += [(e, (r, c), (r + 1, c)) for e, (r, c) in zip(down[down > 0].tolist(), np.argwhere(down > 0).tolist())]
+        return [(u, v) for _, u, v in sorted(found)]
+
+    @cached_property
+    def edge(self) -> dict[tuple, int]:
+        return {pair: e for e, pair in enumerate(self.edges, 1)}
+
+    @cached_property
+    def around(self) -> dict:
+        around: dict = {c: [] for c in self._free}
+        for (u, v), e in self.edge.items():
+            around[u].append((v, e))
+            around[v].append((u, e))
+        return around
+
+    @cached_property
+    def x(self) -> dict:
+        first = self._grids[2]
+        return {c: list(range(int(first[c]), int(first[c]) + self.bits)) for c in self._free if first[c]}
 
     def _graph(self, free: list) -> None:
         """The edges (numbered from 1 in reading order of their first cell), the edges around
