@@ -311,12 +311,26 @@ class Formula:
         elif kind == "cycle":
             rows = self._cycle(item[1], item[2] if len(item) > 2 else None)
         elif kind == "answer":
-            rows = [[-self.edge[tuple(sorted((a, b)))] for _, cells in item[1].paths for a, b in zip(cells, cells[1:])]]
+            rows = [[-e for e in self._steps(item[1])]]
         else:
             raise ValueError(f"unknown addition {kind!r}")
         self._added.extend(rows)
         self.additions.append(item)
         return rows
+
+    def _steps(self, answer) -> list[int]:
+        """The edges an answer's paths take (KeyError for a step along no edge)."""
+        if getattr(self, "_grids", None) is None:
+            return [self.edge[tuple(sorted((a, b)))] for _, cells in answer.paths for a, b in zip(cells, cells[1:])]
+        right, down, _ = self._grids  # (one layer: read from the grids, no dictionary made)
+        steps = np.array([(a, b) for _, cells in answer.paths for a, b in zip(cells, cells[1:])], dtype=np.int64).reshape(-1, 2, 2)
+        low, apart = steps.min(axis=1), np.abs(steps[:, 0] - steps[:, 1])
+        inside = (low >= 0).all(axis=1) & (low[:, 0] < right.shape[0]) & (low[:, 1] < right.shape[1])
+        low = np.where(inside[:, None], low, 0)
+        edges = np.where(apart[:, 0] == 0, right[low[:, 0], low[:, 1]], down[low[:, 0], low[:, 1]])
+        if not (inside.all() and (apart.sum(axis=1) == 1).all() and (edges > 0).all()):
+            raise KeyError("an answer's step joins no two adjacent free cells")
+        return edges.tolist()
 
     def _touch(self, u, v) -> list[list[int]]:
         u, v = sorted((tuple(u), tuple(v)))
