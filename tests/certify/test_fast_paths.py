@@ -101,3 +101,10 @@ def test_other_proof_texts_are_read_line_by_line(text: str) -> None:
     formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
     assert lrat.check(formula, text).valid == lrat.check(formula, text.splitlines()).valid
     assert lrat.check(formula, text).reason == lrat.check(formula, text.splitlines()).reason
+
+
+def test_a_number_past_int64_is_read_as_written() -> None:
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    text = "5 2 0 1 99999999999999999999999 0\n6 0 5 3 4 0\n"
+    assert lrat.check(formula, text).reason == lrat.check(formula, text.splitlines()).reason
+    assert "99999999999999999999999" in lrat.check(formula, text).reason

@@ -133,8 +133,8 @@ def _numbered_steps(text: str) -> list | None:
     chars = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
     blank = (chars == 32) | (chars == 10)
     last = np.flatnonzero(~blank[:-1] & blank[1:])  # the last character of each number
-    if tokens.size != last.size:
-        return None
+    if tokens.size != last.size or (tokens.size and np.abs(tokens).max() >= 2 ** 62):
+        return None  # (something that is no number; a number past int64, which numpy would clip)
     zeros = np.flatnonzero(tokens == 0)
     if not zeros.size or zeros.size % 2 or not np.array_equal(np.flatnonzero(chars[last + 1] == 10), zeros[1::2]):
         return None  # a line that is not "number literals 0 hints 0"
