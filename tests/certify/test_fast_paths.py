@@ -108,3 +108,34 @@ def test_a_number_past_int64_is_read_as_written() -> None:
     text = "5 2 0 1 99999999999999999999999 0\n6 0 5 3 4 0\n"
     assert lrat.check(formula, text).reason == lrat.check(formula, text.splitlines()).reason
     assert "99999999999999999999999" in lrat.check(formula, text).reason
+
+
+def test_a_formula_file_with_the_clauses_in_another_order_is_checked_by_its_own_numbers(tmp_path) -> None:
+    # (certificates written before the rows were grouped by kind list the same clauses in another order)
+    from puzzlesat.certify import certify
+    from puzzlesat.proofcheck import check_certificate
+
+    directory = tmp_path / "cert"
+    assert certify(Puzzle.from_rows(["A..B", "....", "..C.", "A.BC"]), family="numberlink", options={"no_self_touch": True},
+                   directory=str(directory))["certificate"]
+    lines = (directory / "formula.cnf").read_text().splitlines(keepends=True)
+    head = next(i for i, line in enumerate(lines) if line.startswith("p cnf")) + 1
+    clauses = lines[head:]
+    order = list(range(len(clauses)))
+    random.Random(5).shuffle(order)  # the clause first numbered order[k] + 1 now stands at k + 1
+    moved = {old + 1: new + 1 for new, old in enumerate(order)}
+    proof = (directory / "proof.lrat").read_text()
+    (directory / "formula.cnf").write_text("".join(lines[:head] + [clauses[old] for old in order]))
+    assert not check_certificate(str(directory)).confirmed  # the proof's numbers no longer fit
+
+    def renumbered(line: str) -> str:
+        tokens = line.split()
+        end = tokens.index("0", 1)
+        return " ".join(tokens[:end + 1] + [str(moved.get(int(h), int(h))) for h in tokens[end + 1:-1]] + ["0"])
+
+    (directory / "proof.lrat").write_text("".join(renumbered(line) + "\n" for line in proof.splitlines()))
+    check = check_certificate(str(directory))
+    assert check.confirmed, check.reason
+    lines[-1] = lines[-1].replace(" 0", " 1 0", 1)  # and a clause changed is still refused
+    (directory / "formula.cnf").write_text("".join(lines[:head] + [clauses[old] for old in order[:-1]] + [lines[-1]]))
+    assert "not the puzzle's formula" in check_certificate(str(directory)).reason

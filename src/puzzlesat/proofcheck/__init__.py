@@ -127,11 +127,12 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
 
 
 def _same_formula(text: str, formula):
-    """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
-    variable count). Fast path: the clause part read as one array of numbers and compared with
-    the clauses at once (taken as arrays from a formula that keeps them so), which returns them
-    (the literals, where each clause starts); the slow path (any doubt) reads clause by clause,
-    says where they differ, and returns None."""
+    """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses (and its variable
+    count), and return the file's clauses as arrays (the literals, where each clause starts) for
+    the replay. Fast path: the clause part read as one array of numbers and compared with the
+    clauses, in order, at once (taken as arrays from a formula that keeps them so); the slow path
+    (any doubt) reads clause by clause, takes the same clauses in another order, and else says
+    where the two differ."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
     clauses = formula.clauses if not hasattr(formula, "arrays") else None
     count = len(clauses) if clauses is not None else formula.arrays()[1].size - 1
@@ -158,6 +159,11 @@ def _same_formula(text: str, formula):
     if nvars != formula.nv or len(clauses) != len(formula.clauses):
         raise Refused(f"the formula file is not the puzzle's formula: {nvars} variables and {len(clauses)} clauses, "
                       f"the puzzle gives {formula.nv} and {len(formula.clauses)}")
+    if sorted(map(sorted, clauses)) == sorted(map(sorted, formula.clauses)):
+        # the same clauses in another order (a certificate written before the formula's rows were
+        # grouped by kind): the proof numbers the file's clauses, so the replay reads those
+        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+        return np.fromiter(chain.from_iterable(clauses), dtype=np.int64), np.concatenate(([0], np.cumsum(lengths)))
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
