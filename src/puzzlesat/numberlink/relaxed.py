@@ -410,7 +410,7 @@ class Formula:
     @property
     def comments(self) -> list[str]:
         lines = list(self.notes)
-        name = {c: _cell(c) for c in self.around}  # (each cell's name made once)
+        name = {c: _cell(c) for c in getattr(self, "_free", None) or self.around}  # (each cell's name made once)
         lines += [f"c var {e} edge {name[u]}-{name[v]}" for (u, v), e in self.edge.items()]
         if self.bits:
             lines += [f"c vars {xs[0]}-{xs[-1]} label code of {name[c]}, least significant bit first" for c, xs in self.x.items()]
