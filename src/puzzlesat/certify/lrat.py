@@ -28,8 +28,11 @@ import time
 from collections import deque
 from itertools import repeat
 
+import numpy as np
 import pysolvers  # PySAT's compiled module: the C entry points of its solvers
 from pysat.solvers import Cadical195
+
+from .numtext import lines_text
 
 NAME = "pysat cadical195 (LRAT, trimmed)"
 
@@ -40,7 +43,7 @@ class ProofSolver:
 
     def __init__(self, options: dict | None = None) -> None:
         self._solver = Cadical195()
-        self._solver.configure({**(options or {}), "lrat": 1, "binary": 0})
+        self._solver.configure({**(options or {}), "lrat": 1, "binary": 1})  # (binary: half the bytes to write)
         self._trace = tempfile.TemporaryFile()
         # as PySAT's own with_proof does, so that its delete() closes the trace
         self._solver.prfile = self._trace
@@ -84,7 +87,7 @@ class ProofSolver:
             return []
         pysolvers.flushpr(self._solver.prfp)
         self._trace.seek(0)
-        return renumbered(self._trace.read().decode("ascii").splitlines(), self.added)
+        return renumbered(self._trace.read(), self.added)
 
     def close(self) -> None:
         self._solver.delete()
@@ -96,55 +99,133 @@ class ProofSolver:
         self.close()
 
 
-def renumbered(trace: list[str], originals: int) -> list[str] | None:
-    """CaDiCaL's LRAT ``trace`` of a formula of ``originals`` clauses as a standard LRAT proof
-    (originals 1..m), trimmed to the lemmas the last one (the empty clause) rests on.
+def renumbered(trace: bytes, originals: int) -> list[str] | None:
+    """CaDiCaL's binary LRAT ``trace`` of a formula of ``originals`` clauses as a standard LRAT
+    proof (originals 1..m, text lines), trimmed to the lemmas the last one (the empty clause)
+    rests on; None when the trace does not read so.
 
-    >>> renumbered(["3 1 0 1 2 0", "4 d 1 0", "5 0 3 4 0"], 3)  # the third original took number 4
+    >>> trace = bytes([97, 6, 2, 0, 2, 4, 0, 100, 2, 0, 97, 10, 0, 6, 8, 0])  # a 3 1 0 1 2 0, d 1 0, a 5 0 3 4 0
+    >>> renumbered(trace, 3)  # the third original took number 4
     ['4 1 0 1 2 0', '5 0 4 3 0']
     """
-    text: dict[str, str] = {}  # lemma number (as written) -> the rest of its line
-    for line in trace:
-        head, _, rest = line.partition(" ")
-        if rest and rest[0] != "d":  # (a deletion line reads "number d ...")
-            text[head] = rest
-    if not text:
+    records = _additions(_numbers(trace))
+    if records is None:
+        return None
+    ids, lit_tokens, lit_owner, hint_tokens, hint_owner = records
+    count = len(ids)
+    if not count:
         return []
-    order = list(map(int, text))
-    first, top = order[0], originals + len(order)
-    if order != sorted(order) or order[-1] > top:
+    top = originals + count
+    if ids[0] < 1 or np.any(np.diff(ids) <= 0) or ids[-1] > top:
         return None  # numbers out of order, or some number neither an original nor a lemma took
-    last = next(reversed(text))
-    lemmas: dict[str, tuple[list[str], list[str]]] = {}
-    todo = [last]
-    while todo:  # the lemmas the last one rests on, followed back through their hints
-        i = todo.pop()
-        if i in lemmas:
-            continue
-        tokens = text[i].split()
-        end = tokens.index("0")
-        hints = tokens[end + 1:-1]
-        if "-" in "".join(hints):
-            return None  # a RAT hint: not in this proof's language
-        lemmas[i] = (tokens[:end], hints)
-        todo += [h for h in hints if h in text and h not in lemmas]
-    if lemmas[last][0]:
+    if np.any(hint_tokens & 1):
+        return None  # a RAT hint (negative): not in this proof's language
+    if np.any(lit_owner == count - 1):
         return None  # the trace does not end with the empty clause
-    # new numbers, as text: a lemma kept takes the next one after the originals; an original
-    # added after the first lemma moves down by the lemmas before it (one added before keeps its own)
-    new: dict[str, str] = {}
-    lemma_ids = iter(order)
-    below, upcoming = 0, next(lemma_ids)
-    for old in range(first, order[-1] + 1):
-        if old == upcoming:
-            below += 1
-            upcoming = next(lemma_ids, 0)
+    hints = hint_tokens >> 1
+    at = np.searchsorted(ids, hints)
+    is_lemma = ids[np.minimum(at, count - 1)] == hints
+    kept = _needed(count, hint_owner, at, is_lemma)
+    # new numbers: a lemma kept takes the next one after the originals; an original added after
+    # the first lemma moves down by the lemmas before it (one added before keeps its own)
+    new_lemma = np.cumsum(kept) + originals
+    renamed = np.where(is_lemma, new_lemma[np.minimum(at, count - 1)], hints - at)
+    keep_lits, keep_hints = kept[lit_owner], kept[hint_owner]
+    lits = lit_tokens[keep_lits] >> 1
+    lits = np.where(lit_tokens[keep_lits] & 1, -lits, lits)
+    rank = new_lemma - originals - 1  # (a kept lemma's place among those kept)
+    return _lines(new_lemma[kept], lits, rank[lit_owner[keep_lits]], renamed[keep_hints], rank[hint_owner[keep_hints]]).splitlines()
+
+
+def _numbers(trace: bytes) -> np.ndarray:
+    """The numbers of a binary LRAT trace, each as written (7 bits a byte, least significant
+    first, the high bit set on all but the last byte); the letters ``a`` and ``d`` read as
+    the one-byte numbers 97 and 100."""
+    raw = np.frombuffer(trace, dtype=np.uint8)
+    if not raw.size:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.flatnonzero(raw < 128)
+    if not ends.size or ends[-1] != raw.size - 1:
+        return np.zeros(1, dtype=np.int64)  # (a number cut short: no record reads)
+    length = np.diff(ends, prepend=-1)
+    value = raw[ends].astype(np.int64)
+    for k in range(1, int(length.max())):  # the bytes below the last, from the top down
+        more = length > k
+        value = np.where(more, (value << 7) | (raw[np.where(more, ends - k, 0)] & 127), value)
+    return value
+
+
+def _additions(numbers: np.ndarray):
+    """The addition records of a binary LRAT trace (``a id lits 0 hints 0``; deletions ``d ids
+    0`` skipped): (ids, the literals' numbers as written and their record, the hints' likewise),
+    or None when the records do not read."""
+    zeros = np.flatnonzero(numbers == 0)
+    size, found = numbers.size, zeros.size
+    if not size:
+        return np.zeros(0, dtype=np.int64), *[np.zeros(0, dtype=np.int64)] * 4
+    after = numbers[np.minimum(zeros + 1, size - 1)].tolist()  # the number after each zero
+    first_zero, marker, i = [], int(numbers[0]), 0
+    while True:  # a record ends at its second zero (an addition) or its first (a deletion)
+        if marker == 97:
+            first_zero.append(i)
+            i += 2
+        elif marker == 100:
+            i += 1
         else:
-            new[str(old)] = str(old - below)
-    kept = [i for i in text if i in lemmas]
-    new.update(zip(kept, map(str, range(originals + 1, originals + 1 + len(kept)))))
-    out = []
-    for i in kept:
-        lits, hints = lemmas[i]
-        out.append(" ".join([new[i], *lits, "0", *[new.get(h, h) for h in hints], "0"]))
-    return out
+            return None
+        if i >= found:
+            break
+        marker = after[i - 1]
+    if i != found or zeros[-1] != size - 1:
+        return None
+    which = np.array(first_zero, dtype=np.int64)
+    head = np.where(which > 0, zeros[np.maximum(which - 1, 0)] + 1, 0)  # the record's letter
+    mid, end = zeros[which], zeros[which + 1]
+    if np.any(mid < head + 2) or np.any(numbers[head + 1] & 1):
+        return None  # a record without its number, or a negative one
+    ids = numbers[head + 1] >> 1
+    lit_at, lit_owner = _spans(head + 2, mid)
+    hint_at, hint_owner = _spans(mid + 1, end)
+    return ids, numbers[lit_at], lit_owner, numbers[hint_at], hint_owner
+
+
+def _spans(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions start..stop-1 of each span, concatenated, and the span each belongs to."""
+    lengths = stops - starts
+    owner = np.repeat(np.arange(lengths.size), lengths)
+    offsets = np.cumsum(lengths) - lengths
+    return np.arange(int(lengths.sum())) - offsets[owner] + starts[owner], owner
+
+
+def _needed(count: int, hint_owner: np.ndarray, at: np.ndarray, is_lemma: np.ndarray) -> np.ndarray:
+    """Which lemmas the last one rests on, followed back through the hints that name lemmas."""
+    owners, targets = hint_owner[is_lemma], at[is_lemma]
+    bounds = np.searchsorted(owners, np.arange(count + 1)).tolist()
+    targets = targets.tolist()
+    kept = [False] * count
+    kept[-1] = True
+    todo = [count - 1]
+    while todo:
+        k = todo.pop()
+        for t in targets[bounds[k]:bounds[k + 1]]:
+            if not kept[t]:
+                kept[t] = True
+                todo.append(t)
+    return np.array(kept, dtype=bool)
+
+
+def _lines(ids, lits, lit_owner, hints, hint_owner) -> str:
+    """LRAT text: per lemma ``id lits 0 hints 0``."""
+    count = ids.size
+    nlits = np.bincount(lit_owner, minlength=count)
+    nhints = np.bincount(hint_owner, minlength=count)
+    width = nlits + nhints + 3
+    ends = np.cumsum(width)
+    start = ends - width
+    out = np.zeros(int(ends[-1]) if count else 0, dtype=np.int64)
+    out[start] = ids
+    rank = np.arange(lits.size) - (np.cumsum(nlits) - nlits)[lit_owner]
+    out[start[lit_owner] + 1 + rank] = lits
+    rank = np.arange(hints.size) - (np.cumsum(nhints) - nhints)[hint_owner]
+    out[(start + 2 + nlits)[hint_owner] + rank] = hints
+    return lines_text(out, ends - 1)

@@ -19,7 +19,10 @@ import time
 from itertools import chain, groupby
 from typing import Any, Mapping
 
+import numpy as np
+
 from .lrat import NAME as PROOF_SOLVER, ProofSolver
+from .numtext import lines_text
 
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
@@ -60,6 +63,25 @@ def dimacs_text(nv: int, clauses: list[list[int]], comments: list[str]) -> str:
     return "".join(parts)
 
 
+def dimacs_arrays(nv: int, lits: np.ndarray, starts: np.ndarray, comments: list[str]) -> str:
+    """:func:`dimacs_text` of clauses given as one array of literals and where each clause
+    starts (and the last ends), formatted at once (:mod:`.numtext`).
+
+    >>> print(dimacs_arrays(2, np.array([1, -2, 2]), np.array([0, 2, 3, 3]), ["c demo"]), end="")
+    c demo
+    p cnf 2 3
+    1 -2 0
+    2 0
+    0
+    """
+    count = starts.size - 1
+    numbers = np.zeros(lits.size + count, dtype=np.int64)  # each clause and its 0
+    lengths = np.diff(starts)
+    numbers[np.arange(lits.size) + np.repeat(np.arange(count), lengths)] = lits
+    head = "".join(line + "\n" for line in comments) + f"p cnf {nv} {count}\n"
+    return head + lines_text(numbers, starts[1:] + np.arange(count))
+
+
 UNREADABLE = "the solver's proof trace could not be read as LRAT"
 
 
@@ -78,10 +100,10 @@ def write(directory: str, *, family: str, puzzle_text: str, fmt: str, options: M
         "formula": None, "proof": None, "solver": None,
     }
     if cnf is not None:
-        with open(os.path.join(directory, FORMULA), "w") as out:
-            out.write(dimacs_text(cnf.nv, cnf.clauses, cnf.comments))
+        with open(os.path.join(directory, FORMULA), "w") as out:  # (a formula that keeps its clauses as arrays: written from them)
+            out.write(dimacs_arrays(cnf.nv, *cnf.arrays(), cnf.comments) if hasattr(cnf, "arrays") else dimacs_text(cnf.nv, cnf.clauses, cnf.comments))
         manifest["formula"] = FORMULA
-        manifest["sizes"] = {"variables": cnf.nv, "clauses": len(cnf.clauses)}
+        manifest["sizes"] = {"variables": cnf.nv, "clauses": cnf.arrays()[1].size - 1 if hasattr(cnf, "arrays") else len(cnf.clauses)}
     if proof is not None:
         with open(os.path.join(directory, PROOF), "w") as out:
             out.write("".join(line + "\n" for line in proof))

@@ -23,6 +23,7 @@ import time
 from typing import Mapping
 
 from ..certify.lrat import ProofSolver
+from ..collector import paused
 from ..certify.tools import UNREADABLE, left, solve_formula, uncertified, write
 from .export import decode
 from .model import Puzzle, Rules, Solution
@@ -66,7 +67,9 @@ def prove(family, puzzle, claim: str | None, *, options: Mapping, time_limit: fl
     formula = Formula(puzzle, rules)
     answer = None
     with ProofSolver() as solver:
-        solver.add(formula.clauses)
+        with paused():  # (a block's lists live while it is added)
+            for rows in formula.pieces():
+                solver.add(rows)
         while True:
             sat = solver.solve(time_limit=left(deadline))
             if sat is None:

@@ -36,17 +36,14 @@ stack with vias, the via rows (:meth:`Formula._vias`). The additions:
 
 from __future__ import annotations
 
+from functools import cached_property
+from itertools import chain
+
 import numpy as np
 
+from . import relaxed_rows as rowblocks
 from ..collector import paused
 from .model import Rules
-
-# row patterns by a cell's number of edges (at most 6, on a stack): the pairs and triples of
-# its edges, and for each edge the others
-_PAIRS = [[(i, j) for i in range(n) for j in range(i + 1, n)] for n in range(7)]
-_TRIPLES = [[(i, j, k) for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)] for n in range(7)]
-_OTHERS = [[[i for i in range(n) if i != k] for k in range(n)] for n in range(7)]
-
 
 def _cell(c) -> str:
     return str(tuple(c)).replace(" ", "")  # (2,3)
@@ -58,7 +55,7 @@ class Formula:
 
     def __init__(self, puzzle, rules: Rules) -> None:
         self.puzzle, self.rules = puzzle, rules
-        self.clauses: list[list[int]] = []
+        self._added: list[list[int]] = []  # the additions' rows, after the base
         self.additions: list[tuple] = []
         self.endpoint = puzzle.endpoints()
         labels = puzzle.labels
@@ -73,16 +70,125 @@ class Formula:
                       "(the rules without 'no stray cycle'; rows and cuts that every answer satisfies follow the base)"]
         with paused():
             free = list(puzzle.free_cells())
-            self._graph(free)
-            self._degrees(free)
-            self._labels()
-            self._squares()
+            if hasattr(puzzle, "layers"):
+                self._graph(free)
+                pieces = self._degrees(free) + self._labels() + self._squares()
+            else:  # one layer: the graph and the rows from arrays over the board
+                self._free = free
+                pieces = self._board(free)
             if getattr(puzzle, "vias", ()):
-                self._vias()
-            # units last: a solver propagates a unit as it comes, deriving lemmas between the
-            # clauses, and a proof's numbers are simplest when few clauses come after lemmas
-            self.clauses[:] = [c for c in self.clauses if len(c) > 1] + [c for c in self.clauses if len(c) < 2]
-        self.base = len(self.clauses)
+                vias = self._vias()
+                pieces += [[c for c in vias if len(c) > 1], [c for c in vias if len(c) < 2]]
+        # units last: a solver propagates a unit as it comes, deriving lemmas between the
+        # clauses, and a proof's numbers are simplest when few clauses come after lemmas
+        wide = [_width(piece) > 1 for piece in pieces]
+        self._pieces = [p for p, w in zip(pieces, wide) if w and len(p)] + [p for p, w in zip(pieces, wide) if not w and len(p)]
+        self.base = sum(map(len, self._pieces))
+        self._base_lists: list | None = None
+        self._base_arrays: tuple | None = None
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        """Every clause, as lists (the base, then the additions' rows)."""
+        if self._base_lists is None:
+            with paused():
+                self._base_lists = [row for rows in self._lists() for row in rows]
+        return self._base_lists + self._added
+
+    def _lists(self):
+        for piece in self._pieces:
+            yield piece.tolist() if isinstance(piece, np.ndarray) else piece
+
+    def pieces(self):
+        """The clauses as lists, a block at a time (for a solver: no list of them all kept)."""
+        yield from self._lists()
+        yield self._added
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The clauses as one array of literals and where each clause starts in it (and the end)."""
+        if self._base_arrays is None:
+            self._base_arrays = _flat(self._pieces)
+        lits, ends = self._base_arrays
+        if not self._added:
+            return lits, np.concatenate(([0], ends))
+        more, more_ends = _flat([self._added])
+        return np.concatenate((lits, more)), np.concatenate(([0], ends, more_ends + lits.size))
+
+    def _board(self, free: list) -> list:
+        """One layer's numbering (as :meth:`_graph` numbers a stack) and base rows, from grids of
+        the board: the edge to the right of and below each cell, each endpoint's label code,
+        each inner cell's first code bit."""
+        height, width, bits, nst = self.puzzle.height, self.puzzle.width, self.bits, self.rules.no_self_touch
+        at = np.array(free, dtype=np.int64).reshape(-1, 2)
+        is_free = np.zeros((height, width), dtype=bool)
+        is_free[at[:, 0], at[:, 1]] = True
+        exists = np.zeros((height, width, 2), dtype=bool)
+        exists[:, :-1, 0] = is_free[:, :-1] & is_free[:, 1:]
+        exists[:-1, :, 1] = is_free[:-1, :] & is_free[1:, :]
+        ids = np.cumsum(exists.ravel()).reshape(height, width, 2) * exists  # (reading order, right before below)
+        right, down = ids[..., 0], ids[..., 1]
+        code = np.full((height, width), -1, dtype=np.int64)
+        for cell, label in self.endpoint.items():
+            code[cell] = self.code[label]
+        inner = is_free & (code < 0)
+        edges = int(exists.sum())
+        first = np.where(inner, edges + 1 + (np.cumsum(inner.ravel()).reshape(height, width) - 1) * bits, 0)
+        self.nv = edges + int(inner.sum()) * bits
+        self._grids = (right, down, first)
+        up, left = np.zeros_like(right), np.zeros_like(right)
+        up[1:], left[:, 1:] = down[:-1], right[:, :-1]
+        around = np.stack([up, left, right, down], axis=-1)  # each cell's edges, in increasing number
+        degree = (around > 0).sum(axis=-1)
+        blocks = []
+        for end in (True, False):
+            for n in range(5):
+                chosen = is_free & ((code >= 0) == end) & (degree == n)
+                if chosen.any():
+                    rows = around[chosen]
+                    blocks += rowblocks.degree_blocks(rows[rows > 0].reshape(len(rows), n), endpoint=end, cover=self.rules.cover_all)
+        # each edge: its number, the codes of its two cells (-1: inner), their first code bits
+        e, cu, cv, fu, fv = (np.concatenate([a[right > 0], b[down > 0]]) for a, b in (
+            (right, down), (code, code), (np.pad(code[:, 1:], ((0, 0), (0, 1))), np.pad(code[1:], ((0, 1), (0, 0)))),
+            (first, first), (np.pad(first[:, 1:], ((0, 0), (0, 1))), np.pad(first[1:], ((0, 1), (0, 0))))))
+        ends = (cu >= 0) & (cv >= 0)
+        blocks.append(-e[ends & (cu != cv)][:, None])  # endpoints of two labels: never joined
+        if nst:
+            blocks.append(e[ends & (cu == cv)][:, None])  # of one label: joined
+        one = (cu >= 0) != (cv >= 0)
+        if one.any():
+            blocks += rowblocks.end_blocks(e[one], np.where(cu >= 0, fv, fu)[one], np.maximum(cu, cv)[one], bits, nst=nst)
+        both = (cu < 0) & (cv < 0)
+        if bits and both.any():
+            blocks.append(rowblocks.copy_block(e[both], fu[both], fv[both], bits))
+        top, bottom, side_left, side_right = right[:-1, :-1], right[1:, :-1], down[:-1, :-1], down[:-1, 1:]
+        whole = (top > 0) & (bottom > 0) & (side_left > 0) & (side_right > 0)
+        blocks.append(rowblocks.square_block(top[whole], bottom[whole], side_left[whole], side_right[whole], nst=nst))
+        return blocks
+
+    # one layer: the graph as dictionaries, made from the grids when asked for
+    @cached_property
+    def edges(self) -> list[tuple]:
+        right, down, _ = self._grids
+        found = [(e, (r, c), (r, c + 1)) for e, (r, c) in zip(right[right > 0].tolist(), np.argwhere(right > 0).tolist())]
+        found += [(e, (r, c), (r + 1, c)) for e, (r, c) in zip(down[down > 0].tolist(), np.argwhere(down > 0).tolist())]
+        return [(u, v) for _, u, v in sorted(found)]
+
+    @cached_property
+    def edge(self) -> dict[tuple, int]:
+        return {pair: e for e, pair in enumerate(self.edges, 1)}
+
+    @cached_property
+    def around(self) -> dict:
+        around: dict = {c: [] for c in self._free}
+        for (u, v), e in self.edge.items():
+            around[u].append((v, e))
+            around[v].append((u, e))
+        return around
+
+    @cached_property
+    def x(self) -> dict:
+        first = self._grids[2]
+        return {c: list(range(int(first[c]), int(first[c]) + self.bits)) for c in self._free if first[c]}
 
     def _graph(self, free: list) -> None:
         """The edges (numbered from 1 in reading order of their first cell), the edges around
@@ -109,71 +215,68 @@ class Formula:
 
     # -- the base -------------------------------------------------------------------------------
 
-    def _degrees(self, free) -> None:
-        clauses, cover, endpoint, around = self.clauses, self.rules.cover_all, self.endpoint, self.around
+    def _degrees(self, free) -> list:
+        cover, endpoint, around = self.rules.cover_all, self.endpoint, self.around
+        groups: dict[tuple, list] = {}  # (endpoint or not, edges): the cells' edges
         for c in free:
-            es = [-e for _, e in around[c]]  # negated: most rows are "not these"
-            n = len(es)
-            if c in endpoint:
-                clauses.append([-e for e in es])
-                clauses += [[es[i], es[j]] for i, j in _PAIRS[n]]
-                continue
-            clauses += [[es[i], es[j], es[k]] for i, j, k in _TRIPLES[n]]
-            if cover:
-                clauses += [[-es[i] for i in rest] for rest in _OTHERS[n]]
-                if not n:
-                    clauses.append([])
-            else:
-                clauses += [[es[k]] + [-es[i] for i in rest] for k, rest in enumerate(_OTHERS[n])]
+            es = [e for _, e in around[c]]
+            groups.setdefault((c in endpoint, len(es)), []).append(es)
+        blocks = []
+        for (end, n), cells in sorted(groups.items()):
+            edges = np.array(cells, dtype=np.int64).reshape(len(cells), n)
+            blocks += rowblocks.degree_blocks(edges, endpoint=end, cover=cover)
+        return blocks
 
     def has(self, c, k: int) -> list[int]:
         """The literals that together say "inner cell ``c`` has label code ``k``"."""
         return [x if (k >> i) & 1 else -x for i, x in enumerate(self.x[c])]
 
-    def _labels(self) -> None:
-        clauses, nst, endpoint, code, x = self.clauses, self.rules.no_self_touch, self.endpoint, self.code, self.x
-        inner = []  # (edge, first bit variable of u, of v) for inner-inner edges
+    def _labels(self) -> list:
+        nst, endpoint, code, x, bits = self.rules.no_self_touch, self.endpoint, self.code, self.x, self.bits
+        units: list[list[int]] = []
+        ends: list[tuple] = []  # (edge, first bit variable of the inner cell, the endpoint's code)
+        inner: list[tuple] = []  # (edge, first bit variable of u, of v) for inner-inner edges
         for (u, v), e in self.edge.items():
             if u in endpoint and v in endpoint:
                 if endpoint[u] != endpoint[v]:
-                    clauses.append([-e])
+                    units.append([-e])
                 elif nst:
-                    clauses.append([e])
+                    units.append([e])
             elif u in endpoint or v in endpoint:
                 end, c = (u, v) if u in endpoint else (v, u)
-                lits = self.has(c, code[endpoint[end]])
-                clauses += [[-e, lit] for lit in lits]
-                if nst:
-                    clauses.append([e] + [-lit for lit in lits])
-            elif self.bits:
+                ends.append((e, x[c][0] if bits else 0, code[endpoint[end]]))
+            elif bits:
                 inner.append((e, x[u][0], x[v][0]))
-        if inner:  # an edge copies each bit both ways: -e -a b, -e a -b (a block of rows at once)
+        blocks: list = [units]
+        if ends:
+            e, first, k = np.array(ends, dtype=np.int64).T
+            blocks += rowblocks.end_blocks(e, first, k, bits, nst=nst)
+        if inner:
             e, a, b = np.array(inner, dtype=np.int64).T
-            bit = np.arange(self.bits)
-            a, b = a[:, None] + bit, b[:, None] + bit
-            e = np.broadcast_to(-e[:, None], a.shape)
-            clauses += np.stack([e, -a, b, e, a, -b], axis=-1).reshape(-1, 3).tolist()
+            blocks.append(rowblocks.copy_block(e, a, b, bits))
+        return blocks
 
-    def _squares(self) -> None:
-        puzzle, edge, clauses, nst = self.puzzle, self.edge, self.clauses, self.rules.no_self_touch
-        layers = [(z,) for z in range(puzzle.layers)] if hasattr(puzzle, "layers") else [()]
-        for z in layers:
-            for r in range(puzzle.height - 1):
-                for c in range(puzzle.width - 1):
-                    a, b, d, f = z + (r, c), z + (r, c + 1), z + (r + 1, c), z + (r + 1, c + 1)
-                    top, bottom, left, right = edge.get((a, b)), edge.get((d, f)), edge.get((a, d)), edge.get((b, f))
-                    if top and bottom and left and right:  # (edges are numbered from 1)
-                        if nst:  # no three of the four
-                            clauses += [[-bottom, -left, -right], [-top, -left, -right], [-top, -bottom, -right], [-top, -bottom, -left]]
-                        else:
-                            clauses.append([-top, -bottom, -left, -right])
+    def _squares(self) -> list:
+        puzzle = self.puzzle
+        layers = puzzle.layers if hasattr(puzzle, "layers") else 1
+        right = np.zeros((layers, puzzle.height, puzzle.width), dtype=np.int64)  # the edge to the right of a cell, below it
+        down = np.zeros_like(right)
+        for (u, v), e in self.edge.items():
+            z, (r, c) = (u[0], u[1:]) if layers > 1 or len(u) == 3 else (0, u)
+            if v[-1] == c + 1 and v[-2] == r:
+                right[z, r, c] = e
+            elif v[-2] == r + 1 and v[-1] == c:
+                down[z, r, c] = e
+        top, bottom, left, side = right[:, :-1, :-1], right[:, 1:, :-1], down[:, :-1, :-1], down[:, :-1, 1:]
+        whole = (top > 0) & (bottom > 0) & (left > 0) & (side > 0)  # (edges are numbered from 1)
+        return [rowblocks.square_block(top[whole], bottom[whole], left[whole], side[whole], nst=self.rules.no_self_touch)]
 
-    def _vias(self) -> None:
+    def _vias(self) -> list[list[int]]:
         """A stack's vias (``numberlink-multilayer.md``): the steps of each via on (one path passes
         it whole); its first cell has the code of a label whose ends lie on the via's first and
         last layers (a path changes layer only in a via, and in one at most); two vias that one
         label could pass have different codes (no path passes two)."""
-        puzzle, clauses = self.puzzle, self.clauses  # (no via holds an endpoint: the puzzle refuses one)
+        puzzle, clauses = self.puzzle, []  # (no via holds an endpoint: the puzzle refuses one)
         allowed = {via.name: {pair.label for pair in puzzle.pairs if sorted((pair.start[0], pair.end[0])) == list(via.layer_span)}
                    for via in puzzle.vias}
         for via in puzzle.vias:
@@ -183,6 +286,7 @@ class Formula:
             for w in puzzle.vias[i + 1:]:
                 if allowed[v.name] & allowed[w.name]:
                     clauses += self._differ(v.cells[0], w.cells[0])
+        return clauses
 
     def _differ(self, u, v) -> list[list[int]]:
         """Rows defining "bit i of the codes of ``u`` and ``v`` differs" (``b`` variables, made once
@@ -207,12 +311,26 @@ class Formula:
         elif kind == "cycle":
             rows = self._cycle(item[1], item[2] if len(item) > 2 else None)
         elif kind == "answer":
-            rows = [[-self.edge[tuple(sorted((a, b)))] for _, cells in item[1].paths for a, b in zip(cells, cells[1:])]]
+            rows = [[-e for e in self._steps(item[1])]]
         else:
             raise ValueError(f"unknown addition {kind!r}")
-        self.clauses.extend(rows)
+        self._added.extend(rows)
         self.additions.append(item)
         return rows
+
+    def _steps(self, answer) -> list[int]:
+        """The edges an answer's paths take (KeyError for a step along no edge)."""
+        if getattr(self, "_grids", None) is None:
+            return [self.edge[tuple(sorted((a, b)))] for _, cells in answer.paths for a, b in zip(cells, cells[1:])]
+        right, down, _ = self._grids  # (one layer: read from the grids, no dictionary made)
+        steps = np.array([(a, b) for _, cells in answer.paths for a, b in zip(cells, cells[1:])], dtype=np.int64).reshape(-1, 2, 2)
+        low, apart = steps.min(axis=1), np.abs(steps[:, 0] - steps[:, 1])
+        inside = (low >= 0).all(axis=1) & (low[:, 0] < right.shape[0]) & (low[:, 1] < right.shape[1])
+        low = np.where(inside[:, None], low, 0)
+        edges = np.where(apart[:, 0] == 0, right[low[:, 0], low[:, 1]], down[low[:, 0], low[:, 1]])
+        if not (inside.all() and (apart.sum(axis=1) == 1).all() and (edges > 0).all()):
+            raise KeyError("an answer's step joins no two adjacent free cells")
+        return edges.tolist()
 
     def _touch(self, u, v) -> list[list[int]]:
         u, v = sorted((tuple(u), tuple(v)))
@@ -292,15 +410,38 @@ class Formula:
     @property
     def comments(self) -> list[str]:
         lines = list(self.notes)
-        lines += [f"c var {e} edge {_cell(u)}-{_cell(v)}" for (u, v), e in self.edge.items()]
+        name = {c: _cell(c) for c in getattr(self, "_free", None) or self.around}  # (each cell's name made once)
+        lines += [f"c var {e} edge {name[u]}-{name[v]}" for (u, v), e in self.edge.items()]
         if self.bits:
-            lines += [f"c vars {xs[0]}-{xs[-1]} label code of {_cell(c)}, least significant bit first" for c, xs in self.x.items()]
+            lines += [f"c vars {xs[0]}-{xs[-1]} label code of {name[c]}, least significant bit first" for c, xs in self.x.items()]
         lines += [f"c vars {ds[0]}-{ds[-1]} the code bits of {_cell(u)} and {_cell(v)} that differ" for (u, v), ds in self._differs.items() if ds]
         lines.append("c label codes: " + ", ".join(f"{label} {k}" for label, k in self.code.items())
                      + (" (0: an empty cell)" if self.empty_code else ""))
         lines.append(f"c base: clauses 1-{self.base}; then " + (", ".join(_addition_text(item) for item in self.additions) or "nothing"))
         lines.append("c answer " + " ".join(map(str, range(1, len(self.edges) + 1))))
         return lines
+
+
+def _width(piece) -> int:
+    """The width of a block's clauses (a list of rows: its widest)."""
+    if isinstance(piece, np.ndarray):
+        return piece.shape[1]
+    return max(map(len, piece), default=0)
+
+
+def _flat(pieces) -> tuple[np.ndarray, np.ndarray]:
+    """Blocks of clauses as one array of literals, and where each clause ends in it."""
+    lits, lengths = [], []
+    for piece in pieces:
+        if isinstance(piece, np.ndarray):
+            lits.append(piece.ravel())
+            lengths.append(np.full(piece.shape[0], piece.shape[1], dtype=np.int64))
+        else:
+            lengths.append(np.fromiter(map(len, piece), dtype=np.int64, count=len(piece)))
+            lits.append(np.fromiter(chain.from_iterable(piece), dtype=np.int64, count=int(lengths[-1].sum())))
+    if not lits:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(lits).astype(np.int64, copy=False), np.cumsum(np.concatenate(lengths))
 
 
 def _addition_text(item: tuple) -> str:

@@ -110,14 +110,15 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
             raise Refused(f"the certificate's files must lie in its directory, not {name!r}")
     with open(os.path.join(directory, manifest["formula"])) as source:
         text = source.read()
-    _same_formula(text, formula)
+    arrays = _same_formula(text, formula)
     with open(os.path.join(directory, manifest["proof"])) as source:
-        proof = source.read().splitlines()
+        proof = source.read()
     proof_format = manifest.get("proof_format", "drat")
-    if proof_format == "lrat":
-        outcome = lrat.check(formula.clauses, proof, time_limit=time_limit)
+    if proof_format == "lrat":  # (the clauses as the file's numbers, read above: no list per clause)
+        clauses = lrat.Flat(arrays[0].tolist(), arrays[1].tolist(), bool(np.any(np.diff(arrays[1]) == 0))) if arrays else formula.clauses
+        outcome = lrat.check(clauses, proof, time_limit=time_limit)
     elif proof_format == "drat":
-        outcome = drat.check(text.splitlines(), proof, time_limit=time_limit)
+        outcome = drat.check(text.splitlines(), proof.splitlines(), time_limit=time_limit)
     else:
         raise Refused(f"unknown proof format {proof_format!r}")
     if not outcome.valid:
@@ -125,24 +126,32 @@ def _replay(directory: str, manifest: dict, formula, said: str, time_limit: floa
     return f"{said}: {outcome.reason}"
 
 
-def _same_formula(text: str, formula) -> None:
-    """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses, in order (and its
-    variable count). Fast path: the clause part read as one array of numbers and compared with
-    the clauses at once; the slow path (any doubt) reads clause by clause and says where."""
+def _same_formula(text: str, formula):
+    """Refuse unless the DIMACS ``text`` holds exactly ``formula``'s clauses (and its variable
+    count), and return the file's clauses as arrays (the literals, where each clause starts) for
+    the replay. Fast path: the clause part read as one array of numbers and compared with the
+    clauses, in order, at once (taken as arrays from a formula that keeps them so); the slow path
+    (any doubt) reads clause by clause, takes the same clauses in another order, and else says
+    where the two differ."""
     header = re.search(r"^p cnf (\d+) (\d+)[ \t]*$", text, re.M)
-    clauses = formula.clauses
-    if header and int(header[1]) == formula.nv and int(header[2]) == len(clauses) and "c" not in text[header.end():]:
+    clauses = formula.clauses if not hasattr(formula, "arrays") else None
+    count = len(clauses) if clauses is not None else formula.arrays()[1].size - 1
+    if header and int(header[1]) == formula.nv and int(header[2]) == count and "c" not in text[header.end():]:
         try:
             found = np.fromstring(text[header.end():], dtype=np.int64, sep=" ")
         except ValueError:  # not numbers: the slow path says where
             found = None
         if found is not None:
-            ends = np.cumsum(np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses)) + 1) - 1
-            size = int(ends[-1]) + 1 if len(clauses) else 0
-            if found.size == size and not found[ends].any() and np.count_nonzero(found) == size - len(clauses):
-                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=size - len(clauses))
-                if np.array_equal(found[found != 0], lits):
-                    return
+            if clauses is None:  # (a formula that keeps its clauses as arrays)
+                lits, starts = formula.arrays()
+            else:
+                lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=count)
+                lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum()))
+                starts = np.concatenate(([0], np.cumsum(lengths)))
+            ends = starts[1:] + np.arange(count)  # where each clause's 0 lies in the file
+            if found.size == lits.size + count and not found[ends].any() and np.count_nonzero(found) == lits.size \
+                    and np.array_equal(found[found != 0], lits):
+                return lits, starts
     try:
         nvars, clauses = drat.parse_dimacs(text.splitlines())
     except ValueError as error:
@@ -150,6 +159,12 @@ def _same_formula(text: str, formula) -> None:
     if nvars != formula.nv or len(clauses) != len(formula.clauses):
         raise Refused(f"the formula file is not the puzzle's formula: {nvars} variables and {len(clauses)} clauses, "
                       f"the puzzle gives {formula.nv} and {len(formula.clauses)}")
+    if sorted(map(sorted, clauses)) == sorted(map(sorted, formula.clauses)):
+        # the same clauses in another order (a certificate written before the formula's rows were
+        # grouped by kind): the proof numbers the file's clauses, so the replay reads those
+        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+        return np.fromiter(chain.from_iterable(clauses), dtype=np.int64), np.concatenate(([0], np.cumsum(lengths)))
     for number, (mine, theirs) in enumerate(zip(formula.clauses, clauses), 1):
         if list(mine) != theirs:
             raise Refused(f"the formula file is not the puzzle's formula: clause {number} reads {theirs}, the puzzle gives {list(mine)}")
+    return None
