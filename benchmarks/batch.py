@@ -18,12 +18,17 @@ on localhost, store writes per second, and the time to resume a finished store.
 - **store writes**: 10,000 records committed one by one; target at least 1,000 per second.
 - **resume**: a store holding the records of 10,000 jobs, run again: nothing runs, every
   record comes from the store; target under 2 s.
-- **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes generated and
-  then verified (from their pack entries) through the engine into a store, each job under a
-  time limit of 10 s: throughput per worker and the engine's overhead per job (``wall x
-  workers - the jobs' own seconds``, per job); then the time to resume the store (every
-  finished job of both phases run again: nothing runs) and its throughput (the run's own
-  records written again, one committed row each, into a new store).
+- **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes (``MIX``, in
+  turn) generated and then verified (from their pack entries) through the engine into a store,
+  each job under a time limit of 10 s: throughput per worker, CPU seconds, and the engine's
+  overhead per job (``wall x workers - the jobs' own seconds``, per job), with a row per entry
+  of the mix (its share of the phase's seconds, its longest job, its jobs at the limit); then
+  the time to resume the store (every finished job of both phases run again: nothing runs) and
+  its throughput (the run's own records written again, one committed row each, into a new store).
+
+Every run row also gives ``cpu_seconds`` (this process and its workers): on a shared machine,
+what the run cost whatever else ran. The throughput rows of a fewest-moves set give how many
+records hold a proven minimum and a digest of those minima (equal digests: the same minima).
 
 This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to itself).
 """
@@ -190,8 +195,11 @@ def store_writes(folder: Path, count: int = 10_000) -> Iterator[dict[str, Any]]:
            "bytes": os.path.getsize(path)}
 
 
+# (family, size, generate options), in turn: every family, several sizes. Swap's None: sizes
+# drawn at the hard difficulty (3 to 5 a side): at its default (expert, 4 to 6) a few percent of
+# draws need minutes of proof and run into SCALE_LIMIT, and cost more than all the other jobs.
 MIX = (("numberlink", (7, 7), {}), ("numberlink", (10, 10), {}), ("roller", (6, 6), {}), ("roller", (8, 8), {}),
-       ("swap", (4, 4), {}), ("swap", None, {}))  # (swap's None: its default difficulty's sizes)
+       ("swap", (4, 4), {}), ("swap", None, {"difficulty": "hard"}))
 
 
 def mix_profile(phase: str, records: list[dict[str, Any]], own: float) -> Iterator[dict[str, Any]]:
