@@ -153,13 +153,15 @@ def throughput(workers: int, count: int, sets: tuple[str, ...] = SETS) -> Iterat
 
 
 def _minima(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """For a set with a fewest-moves objective: how many records hold a proven minimum, and a
-    digest of those minima (equal digests: the same minima, puzzle by puzzle)."""
+    """For a set with a fewest-moves objective: how many records hold a proven minimum, a
+    digest of those minima (equal digests: the same minima, puzzle by puzzle) and the puzzles
+    left without one (compare two runs' lists to see a verdict lost)."""
     if all(record.get("optimal") is None for record in records):
         return {}
     proven = [(record["source"], record.get("moves_count")) for record in records if record.get("optimal")]
     digest = hashlib.sha256(json.dumps(sorted(proven)).encode()).hexdigest()[:12]
-    return {"proven": len(proven), "minima": digest}
+    return {"proven": len(proven), "minima": digest,
+            "unproven": sorted(record["source"] for record in records if not record.get("optimal"))}
 
 
 def idle_jobs(count: int) -> list[Job]:
