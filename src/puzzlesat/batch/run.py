@@ -39,9 +39,10 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
     starts no helper process beside it (:func:`~puzzlesat.child.one_process`), so that its record
     and its use of the cores are the same at every number of workers; a batch of one job runs
     here, with helpers if its solver has them (the cores are its own). ``client``: a
-    ``distributed.Client`` (see :mod:`puzzlesat.batch.dask`) runs them on its Dask cluster instead. ``store``: a :class:`Store` or the path of one; a job
-    whose key it holds is not run again (its stored record is yielded, with this job's source
-    and index), and every new record is committed to it as it arrives. A job whose key came
+    ``distributed.Client`` (see :mod:`puzzlesat.batch.dask`) runs them on its Dask cluster
+    instead. ``store``: a :class:`Store` or the path of one; a job whose key it holds is not
+    run again (its stored record is yielded, with this job's source and index), and every new
+    record is committed to it as it arrives. A job whose key came
     earlier in the same batch runs once. ``ordered``: records in the order of ``jobs``,
     else as they finish. ``on_progress``: called with a :class:`Progress` after each record.
     ``memory_limit``: bytes one job may take (None: no limit); a job that reaches it is a
