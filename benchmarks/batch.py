@@ -18,12 +18,17 @@ on localhost, store writes per second, and the time to resume a finished store.
 - **store writes**: 10,000 records committed one by one; target at least 1,000 per second.
 - **resume**: a store holding the records of 10,000 jobs, run again: nothing runs, every
   record comes from the store; target under 2 s.
-- **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes generated and
-  then verified (from their pack entries) through the engine into a store, each job under a
-  time limit of 10 s: throughput per worker and the engine's overhead per job (``wall x
-  workers - the jobs' own seconds``, per job); then the time to resume the store (every
-  finished job of both phases run again: nothing runs) and its throughput (the run's own
-  records written again, one committed row each, into a new store).
+- **scale** (``--scale N``, e.g. 10000): N puzzles of mixed families and sizes (``MIX``, in
+  turn) generated and then verified (from their pack entries) through the engine into a store,
+  each job under a time limit of 10 s: throughput per worker, CPU seconds, and the engine's
+  overhead per job (``wall x workers - the jobs' own seconds``, per job), with a row per entry
+  of the mix (its share of the phase's seconds, its longest job, its jobs at the limit); then
+  the time to resume the store (every finished job of both phases run again: nothing runs) and
+  its throughput (the run's own records written again, one committed row each, into a new store).
+
+Every run row also gives ``cpu_seconds`` (this process and its workers): on a shared machine,
+what the run cost whatever else ran. The throughput rows of a fewest-moves set give how many
+records hold a proven minimum and a digest of those minima (equal digests: the same minima).
 
 This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to itself).
 """
@@ -31,6 +36,7 @@ This is its own run (``python -m benchmarks`` leaves it out: it needs 2 cores to
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -92,33 +98,70 @@ def verify_jobs(name: str, entries: list[str]) -> list[Job]:
             for job in jobs_from_text(entry, verb="verify", source=f"{name}#{index}", family=name, time_limit=SCALED_LIMIT)]
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children waited for (the pool's workers, a
+    solver's helpers): what a run costs whatever else the machine runs (0 where not known)."""
+    try:
+        import resource
+    except ImportError:  # (not on Windows)
+        return 0.0
+    return sum(usage.ru_utime + usage.ru_stime
+               for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
 def timed(jobs: list[Job], **how: Any) -> tuple[float, list[dict[str, Any]]]:
     started = time.perf_counter()
     records = list(run(jobs, **how))
     return time.perf_counter() - started, records
 
 
+def timed_cpu(jobs: list[Job], **how: Any) -> tuple[float, float, list[dict[str, Any]]]:
+    """(wall seconds, CPU seconds, records) of a run (the pool's workers end with it, so
+    their CPU is counted)."""
+    cpu = cpu_seconds()
+    seconds, records = timed(jobs, **how)
+    return seconds, cpu_seconds() - cpu, records
+
+
 CHUNKS = 4  # the throughput runs alternate between one and more workers, chunk by chunk
 
 
-def throughput(workers: int, count: int, sets: tuple[str, ...] = ("numberlink", "roller", "swap")) -> Iterator[dict[str, Any]]:
+SETS = ("numberlink", "roller", "swap")
+
+
+def throughput(workers: int, count: int, sets: tuple[str, ...] = SETS) -> Iterator[dict[str, Any]]:
     """Each set verified with one worker and with ``workers``, in CHUNKS chunks that take turns
     (1 then N, N then 1, ...): on a shared machine whose load drifts, the two see the same drift."""
     for name in sets:
         jobs = verify_jobs(name, generated_set(name, PUZZLES if name == "numberlink" else count, workers))
         spent = {1: 0.0, workers: 0.0}
+        cpu = {1: 0.0, workers: 0.0}
         records: dict[int, list[dict[str, Any]]] = {1: [], workers: []}
         size = -(-len(jobs) // CHUNKS)
         for chunk in range(CHUNKS):
             part = jobs[chunk * size:(chunk + 1) * size]
             for how in ((1, workers) if chunk % 2 == 0 else (workers, 1)):
-                seconds, made = timed(part, workers=how)
+                seconds, used, made = timed_cpu(part, workers=how)
                 spent[how] += seconds
+                cpu[how] += used
                 records[how] += made
         for how in (1, workers):
             yield {"measure": "throughput", "set": name, "workers": how, "jobs": len(jobs), "seconds": round(spent[how], 3),
-                   "per_second": round(len(jobs) / spent[how], 1), "statuses": _statuses(records[how]),
+                   "per_second": round(len(jobs) / spent[how], 1), "cpu_seconds": round(cpu[how], 1),
+                   "statuses": _statuses(records[how]), **_minima(records[how]),
                    **({"speedup": round(spent[1] / spent[how], 2)} if how != 1 else {})}
+
+
+def _minima(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """For a set with a fewest-moves objective: how many records hold a proven minimum, a
+    digest of those minima (equal digests: the same minima, puzzle by puzzle) and the puzzles
+    left without one (compare two runs' lists to see a verdict lost)."""
+    if all(record.get("optimal") is None for record in records):
+        return {}
+    proven = [(record["source"], record.get("moves_count")) for record in records if record.get("optimal")]
+    digest = hashlib.sha256(json.dumps(sorted(proven)).encode()).hexdigest()[:12]
+    return {"proven": len(proven), "minima": digest,
+            "unproven": sorted(record["source"] for record in records if not record.get("optimal"))}
 
 
 def idle_jobs(count: int) -> list[Job]:
@@ -154,29 +197,47 @@ def store_writes(folder: Path, count: int = 10_000) -> Iterator[dict[str, Any]]:
            "bytes": os.path.getsize(path)}
 
 
-MIX = (("numberlink", (7, 7)), ("numberlink", (10, 10)), ("roller", (6, 6)), ("roller", (8, 8)),
-       ("swap", (4, 4)), ("swap", None))  # (swap's None: its default difficulty's sizes)
+# (family, size, generate options), in turn: every family, several sizes. Swap's None: sizes
+# drawn at the hard difficulty (3 to 5 a side): at its default (expert, 4 to 6) a few percent of
+# draws need minutes of proof and run into SCALE_LIMIT, and cost more than all the other jobs.
+MIX = (("numberlink", (7, 7), {}), ("numberlink", (10, 10), {}), ("roller", (6, 6), {}), ("roller", (8, 8), {}),
+       ("swap", (4, 4), {}), ("swap", None, {"difficulty": "hard"}))
+
+
+def mix_profile(phase: str, records: list[dict[str, Any]], own: float) -> Iterator[dict[str, Any]]:
+    """Where a scale phase's time went: per entry of MIX, its jobs' own seconds (and their share
+    of the phase's), the longest, and how many ran into the per-job limit."""
+    for place, (family, size, options) in enumerate(MIX):
+        mine = [r for r in records if int(str(r["source"]).rpartition("#")[2] if "#" in str(r["source"]) else r["index"])
+                % len(MIX) == place]
+        spent = [float(r.get("seconds") or 0) for r in mine]
+        yield {"measure": f"scale {phase} mix", "family": family, "size": "x".join(map(str, size)) if size else "drawn",
+               **({"options": options} if options else {}), "jobs": len(mine), "seconds": round(sum(spent), 1),
+               "share": round(sum(spent) / own, 3) if own else 0.0, "longest": round(max(spent, default=0.0), 2),
+               "at_limit": sum(s >= 0.9 * SCALE_LIMIT for s in spent), "statuses": _statuses(mine)}
 
 
 def scale(count: int, workers: int, folder: Path) -> Iterator[dict[str, Any]]:
     store = folder / "scale.sqlite"
-    jobs = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n, time_limit=SCALE_LIMIT) for n in range(count)
-            for family, size in [MIX[n % len(MIX)]]]
+    jobs = [Job.generate(family, size, seed=n, source=f"{family}-mix", index=n, options=options, time_limit=SCALE_LIMIT)
+            for n in range(count) for family, size, options in [MIX[n % len(MIX)]]]
     done: list[tuple[Job, dict[str, Any]]] = []  # every (job, record) of both phases
     for phase in ("generate", "verify"):
         if phase == "verify":
             jobs = [job for _, record in done if record["status"] == "generated" for job in jobs_from_text(
                 record["pack_entry"], verb="verify", source=f"{record['family']}-mix#{record['index']}", family=record["family"],
                 time_limit=SCALE_LIMIT)]
-        seconds, records = timed(jobs, workers=workers, store=store)
+        seconds, cpu, records = timed_cpu(jobs, workers=workers, store=store)
         done += zip(jobs, records)
         own = sum(float(r.get("seconds") or 0) for r in records)
         yield {"measure": f"scale {phase}", "workers": workers, "jobs": len(records), "seconds": round(seconds, 2),
-               "per_second": round(len(records) / seconds, 1), "per_worker_per_second": round(len(records) / seconds / workers, 2),
+               "cpu_seconds": round(cpu, 1), "per_second": round(len(records) / seconds, 1),
+               "per_worker_per_second": round(len(records) / seconds / workers, 2),
                "worker_seconds_per_job": round(seconds * workers / max(1, len(records)), 3),
                "own_seconds_per_job": round(own / max(1, len(records)), 3),
                "overhead_ms_per_job": round(1000 * max(0.0, seconds * workers - own) / max(1, len(records)), 2),
                "statuses": _statuses(records), "first_error": next((r["error"] for r in records if r["status"] == "error"), None)}
+        yield from mix_profile(phase, records, own)
     seen: list[Any] = []  # (resumed: every finished job again; an error record is not finished, a rerun runs it)
     finished = [job for job, record in done if record["status"] != "error"]
     seconds, _ = timed(finished, workers=workers, store=store, on_progress=seen.append)
@@ -213,9 +274,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-scale", action="store_true", help="with --scale: that measure alone")
     parser.add_argument("--set-size", type=int, default=PUZZLES, metavar="N",
                         help=f"puzzles of the scaled Roller and Swap example sets (default {PUZZLES})")
+    parser.add_argument("--sets", default=",".join(SETS), metavar="NAMES",
+                        help=f"the throughput sets to measure, comma-separated (default {','.join(SETS)})")
     args = parser.parse_args(argv)
+    sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
+    if not sets or set(sets) - set(SETS):
+        parser.error(f"argument --sets: names among {', '.join(SETS)}, not {args.sets!r}")
     with RowWriter(args.json) as rows, tempfile.TemporaryDirectory() as folder:
-        measures = [throughput(args.workers, args.set_size), store_writes(Path(folder))]
+        measures = [throughput(args.workers, args.set_size, sets), store_writes(Path(folder))]
         if importlib.util.find_spec("distributed") is None:
             print("dask overhead: not measured (pip install 'puzzlesat[cluster]')", file=sys.stderr)
         else:

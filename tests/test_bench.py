@@ -648,8 +648,14 @@ def test_the_scale_benchmark_runs_end_to_end_and_its_resume_runs_nothing(tmp_pat
     finished jobs all come from the store; their records written again make a store as large."""
     from benchmarks import batch
 
-    rows = {row["measure"]: row for row in batch.scale(4, 2, tmp_path)}
+    made = list(batch.scale(4, 2, tmp_path))
+    rows = {row["measure"]: row for row in made}
     assert rows["scale generate"]["statuses"] == {"generated": 4} and rows["scale verify"]["statuses"] == {"solved": 4}
+    for phase, status in (("generate", "generated"), ("verify", "solved")):  # (where the time went, per entry of the mix)
+        mix = [row for row in made if row["measure"] == f"scale {phase} mix"]
+        assert [(row["family"], row["jobs"], row["statuses"]) for row in mix] == [
+            (family, int(n < 4), {status: 1} if n < 4 else {}) for n, (family, _, _) in enumerate(batch.MIX)]
+        assert abs(sum(row["share"] for row in mix) - 1) < 0.01 and rows[f"scale {phase}"]["cpu_seconds"] > 0
     assert rows["scale generate"]["overhead_ms_per_job"] >= 0 and rows["scale verify"]["per_worker_per_second"] > 0
     assert (rows["scale resume"]["jobs"], rows["scale resume"]["resumed"], rows["scale resume"]["ran"]) == (8, 8, 0)
     assert rows["scale store"]["records"] == 8 and rows["scale store"]["per_second"] > 0

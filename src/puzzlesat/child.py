@@ -20,6 +20,7 @@ A child never outlives its parent: it ends when the parent does (:func:`_exit_wi
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -27,7 +28,7 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .errors import PuzzlesatError, require_valid
 from .memory import MemoryLimitReached, check_limit, current_limit, limit_this_process
@@ -206,6 +207,37 @@ def can_fork() -> bool:
     may not: the work then runs in this process, as where fork is not available)."""
     return (not _in_child_process and not multiprocessing.current_process().daemon
             and "fork" in multiprocessing.get_all_start_methods())
+
+
+_one_process = False  # inside one_process(): no helper process beside the work
+
+
+@contextlib.contextmanager
+def one_process() -> Iterator[None]:
+    """Work done inside runs alone in its process: :func:`may_work_beside` is False, so a solver
+    starts no helper process to work beside it (a process that waits for a child doing the work
+    in its place, :func:`run_with_deadline`, is still allowed). A batch of several jobs runs
+    each so, wherever it lands, so that its records and its use of the cores are the same at
+    every number of workers.
+
+    >>> with one_process():
+    ...     may_work_beside()
+    False
+    >>> may_work_beside() == can_fork()
+    True
+    """
+    global _one_process
+    before, _one_process = _one_process, True
+    try:
+        yield
+    finally:
+        _one_process = before
+
+
+def may_work_beside() -> bool:
+    """Whether a solver may start a helper process that works at the same time as it (on
+    another core): :func:`can_fork`, and not inside :func:`one_process`."""
+    return can_fork() and not _one_process
 
 
 POLL_SECONDS = 0.05  # how often run_in_child asks ``stop_when`` while it waits

@@ -76,3 +76,11 @@ def _dying_solve(puzzle: Any, *, options: Any, time_limit: Any) -> dict[str, Any
 
 def dying_family() -> Any:
     return dataclasses.replace(get_family("numberlink"), name="dying", solve_record=_dying_solve)
+
+
+def may_work_beside(n: int) -> bool:
+    """A call job's row: whether its solver could start a helper process beside it (``n`` only
+    makes the jobs' keys differ)."""
+    from puzzlesat.child import may_work_beside as allowed
+
+    return allowed()

@@ -102,3 +102,15 @@ def _parent(pid: str) -> int | None:
             return int(stat.read().rsplit(")", 1)[1].split()[1])
     except (OSError, ValueError, IndexError):
         return None
+
+
+def test_a_job_of_a_batch_of_several_runs_alone_and_the_only_job_may_have_helpers() -> None:
+    """In a batch of several a job runs in one process at every -j (no helper beside its
+    solver: the same record and cores wherever it lands); a batch of one job runs here with
+    helpers where this process may fork, at any -j."""
+    from puzzlesat.child import can_fork
+
+    jobs = [Job.call("tests.batch.helpers:may_work_beside", {"n": n}, index=n) for n in range(3)]
+    for how in ({"workers": 1}, {"workers": 2}, {"workers": 1, "memory_limit": 2**34}):
+        assert [record["rows"] for record in run(jobs, **how)] == [[False]] * 3, how
+        assert [record["rows"] for record in run(jobs[:1], **how)] == [[can_fork()]], how  # (True on Linux)

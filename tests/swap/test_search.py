@@ -195,7 +195,7 @@ def test_solve_with_plateau_bounds_on_every_open_proof(monkeypatch):
     """In one process (no fork, or a pool worker) and with no time for the two proof slices,
     every level the quick plan does not settle gets the plateau bounds (the running A*
     strengthened): the minima stay those of plain A*."""
-    monkeypatch.setattr(proof_module, "can_fork", lambda: False)
+    monkeypatch.setattr(proof_module, "may_work_beside", lambda: False)
     monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(proof_module, "SECOND_SLICE_SHARE", 0.0)
@@ -224,7 +224,7 @@ def test_solve_with_the_wide_beam_phase_on_every_level(monkeypatch):
     the quick plan does not settle goes through the wide beams at the proven bound and the
     resumed proof: the minima stay those of the plain A* (no plans handed over), and every
     answer passes verify."""
-    monkeypatch.setattr(proof_module, "can_fork", lambda: False)
+    monkeypatch.setattr(proof_module, "may_work_beside", lambda: False)
     monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
@@ -276,7 +276,7 @@ def test_the_helpers_findings_are_taken_in(monkeypatch, phase):
     """Every finding of the helper (a wide-beam plan, plateau step-cost bounds) reaches the
     running A* (``improve``, ``strengthen``) and the minima stay those of plain A*."""
     monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
-    monkeypatch.setattr(proof_module, "can_fork", lambda: True)
+    monkeypatch.setattr(proof_module, "may_work_beside", lambda: True)
     monkeypatch.setattr(proof_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(proof_module, "PROBE_SHARE", 0.0)
     monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
@@ -295,7 +295,7 @@ def test_the_beams_for_a_shorter_plan_run_in_the_helper_beside_a_star(monkeypatc
     one after it: each finding reaches A* (the beam plan in the stats, the helper's kind), and
     the minima stay those of plain A*."""
     monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
-    monkeypatch.setattr(proof_module, "can_fork", lambda: True)
+    monkeypatch.setattr(proof_module, "may_work_beside", lambda: True)
     monkeypatch.setattr(proof_module, "PLATEAU_BOUNDS", 2)
     started = []
     original = proof_module.helper_work
@@ -418,7 +418,7 @@ def test_a_shorter_distance_plan_reaches_a_star(monkeypatch):
     monkeypatch.setattr(proof_module, "BEAM_WIDTHS", ())
     monkeypatch.setattr(proof_module, "Child", HelperInThisProcess)
     for beside in (True, False):
-        monkeypatch.setattr(proof_module, "can_fork", lambda: beside)
+        monkeypatch.setattr(proof_module, "may_work_beside", lambda: beside)
         _, taken = solved_like_plain_a_star(49, 8, [(4, 4), (4, 5)], lambda r: "distance_plan" in r.stats)
         assert taken >= 3, (beside, taken)
 

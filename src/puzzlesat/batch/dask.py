@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Hashable, Iterable, Iterator
 
-from .execute import error_record, execute
+from .execute import error_record, execute_in_one_process
 from .jobs import Job
 
 MISSING = "Dask runs need the cluster extra: pip install 'puzzlesat[cluster]' (distributed)"
@@ -79,7 +79,7 @@ def imap(client: Any, tasks: Iterable[tuple[Hashable, Job]], *,
         if task is None:
             return False
         token, job = task
-        future = client.submit(execute, job, pure=False)
+        future = client.submit(execute_in_one_process, job, pure=False)  # (as in a pool: run.run)
         out[future.key] = (token, job, future)
         completed.add(future)
         return True

@@ -24,6 +24,7 @@ import time
 import traceback
 from typing import Any, Iterator
 
+from ..child import one_process
 from ..errors import PuzzlesatError
 from ..memory import REASON
 from ..registry import get_family
@@ -112,6 +113,13 @@ def execute(job: Job) -> dict[str, Any]:
         record["seconds"] = round(time.perf_counter() - start, 4)
     record.setdefault("seconds", round(time.perf_counter() - start, 4))
     return record
+
+
+def execute_in_one_process(job: Job) -> dict[str, Any]:
+    """:func:`execute` with no helper process beside the job's solver
+    (:func:`~puzzlesat.child.one_process`): how a batch of several jobs runs each of them."""
+    with one_process():
+        return execute(job)
 
 
 def called(job: Job) -> dict[str, Any]:

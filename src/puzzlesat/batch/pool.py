@@ -32,7 +32,7 @@ from typing import Any, Hashable, Iterable, Iterator
 
 from ..registry import families
 from ..memory import REASON, check_limit, limit_this_process
-from .execute import error_record, execute, memory_record
+from .execute import error_record, execute_in_one_process, memory_record
 from .jobs import Job
 
 START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -72,7 +72,7 @@ def _serve(conn: Connection, parent: int, memory_limit: int | None = None) -> No
         if job is None:
             return
         try:
-            conn.send(execute(job))
+            conn.send(execute_in_one_process(job))
         except (BrokenPipeError, OSError):  # the pool's owner is gone: nobody wants the record
             return
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import nullcontext
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
-from ..child import Child, can_fork
+from ..child import Child, can_fork, one_process
 from ..memory import MemoryLimitReached, held_memory, check_limit, limited
-from .execute import error_record, execute, memory_record
+from .execute import error_record, execute, execute_in_one_process, memory_record
 from .jobs import Job
 from .pool import Pool, cpu_count, overrun
 from .progress import Progress
@@ -34,10 +35,14 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
 
     ``workers``: 1 runs the jobs here, one after another; more runs them on that many worker
     processes (0: one per core); a worker that dies makes its job an error record and is
-    replaced. ``client``: a ``distributed.Client`` (see :mod:`puzzlesat.batch.dask`) runs
-    them on its Dask cluster instead. ``store``: a :class:`Store` or the path of one; a job
-    whose key it holds is not run again (its stored record is yielded, with this job's source
-    and index), and every new record is committed to it as it arrives. A job whose key came
+    replaced. Wherever it runs, each job of a batch of several runs in one process: its solver
+    starts no helper process beside it (:func:`~puzzlesat.child.one_process`), so that its record
+    and its use of the cores are the same at every number of workers; a batch of one job runs
+    here, with helpers if its solver has them (the cores are its own). ``client``: a
+    ``distributed.Client`` (see :mod:`puzzlesat.batch.dask`) runs them on its Dask cluster
+    instead. ``store``: a :class:`Store` or the path of one; a job whose key it holds is not
+    run again (its stored record is yielded, with this job's source and index), and every new
+    record is committed to it as it arrives. A job whose key came
     earlier in the same batch runs once. ``ordered``: records in the order of ``jobs``,
     else as they finish. ``on_progress``: called with a :class:`Progress` after each record.
     ``memory_limit``: bytes one job may take (None: no limit); a job that reaches it is a
@@ -70,8 +75,10 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
             from .dask import imap as dask_imap
 
             executor: Callable[[Tasks], Iterator[tuple[Hashable, dict[str, Any]]]] = lambda tasks: dask_imap(client, tasks)
-        elif workers == 1:
-            executor = _inline if memory_limit is None else lambda tasks: _bounded(tasks, memory_limit)
+        elif workers == 1 or total == 1:  # (one job: here, whatever the workers, with the cores to itself)
+            alone = total == 1
+            executor = ((lambda tasks: _inline(tasks, alone=alone)) if memory_limit is None
+                        else lambda tasks: _bounded(tasks, memory_limit, alone=alone))
         else:
             pool = Pool(workers if workers > 0 else cpu_count(), memory_limit=memory_limit)
             executor = pool.imap
@@ -88,9 +95,13 @@ def run(jobs: Iterable[Job], *, workers: int = 1, store: Store | str | None = No
             opened.close()
 
 
-def _inline(tasks: Tasks) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+def _inline(tasks: Tasks, *, alone: bool = False) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+    """Each job here in turn, in one process (:func:`~puzzlesat.child.one_process`) unless
+    ``alone`` (the batch's only job may have helpers beside it)."""
     for token, job in tasks:
-        yield token, execute(job)
+        with nullcontext() if alone else one_process():
+            record = execute(job)
+        yield token, record
 
 
 IN_PROCESS_CHARS = 2_500  # a job whose puzzle text (or generated board) is this small runs here under a memory limit
@@ -109,20 +120,22 @@ def in_process(job: Job, memory_limit: int) -> bool:
     return size <= IN_PROCESS_CHARS and held is not None and held < memory_limit // 2
 
 
-def _bounded(tasks: Tasks, memory_limit: int) -> Iterator[tuple[Hashable, dict[str, Any]]]:
+def _bounded(tasks: Tasks, memory_limit: int, *, alone: bool = False) -> Iterator[tuple[Hashable, dict[str, Any]]]:
     """Each job under ``memory_limit``: a small one (:func:`in_process`) here, with the limit set
     on this process for its span (a :class:`MemoryError` makes it "unknown"); any other in a
     forked child of its own, whose death from the limit (a C extension may abort on a failed
     allocation) ends that job, not this process. A child still running well past its time
-    limit is stopped, as in a pool (:func:`overrun`)."""
+    limit is stopped, as in a pool (:func:`overrun`). In one process each unless ``alone``, as
+    :func:`_inline`."""
     for token, job in tasks:
         if not can_fork() or in_process(job, memory_limit):
-            with limited(memory_limit):
+            with limited(memory_limit), nullcontext() if alone else one_process():
                 record = execute(job)
             yield token, record
             continue
         start = time.perf_counter()
-        child = Child(execute, job, {}, memory_limit=memory_limit, nested=True)  # (its family may fork for its deadline)
+        work = execute if alone else execute_in_one_process
+        child = Child(work, job, {}, memory_limit=memory_limit, nested=True)  # (its family may fork for its deadline)
         try:
             limit = overrun(job.time_limit)
             if child.done(limit):

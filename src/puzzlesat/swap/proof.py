@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..child import Child, can_fork, report_answer, report_progress
+from ..child import Child, may_work_beside, report_answer, report_progress
 from ..errors import PuzzlesatError
 from ..timing import Deadline
 from .compiled import MATCH, Task
@@ -164,13 +164,13 @@ def prove(
     budget: Budget | None = None,
 ) -> "tuple[SearchOutcome, list[tuple[int, int]] | None]":
     """The proof by search, told of ``plan`` (a valid plan, or None). With ``shorten_first`` (``plan``
-    longer than the bound, and the process can fork), A* starts at once while a helper process runs
+    longer than the bound, and :func:`~puzzlesat.child.may_work_beside`), A* starts at once while a helper process runs
     the beams for a shorter plan first (:func:`prove_with_helper`). Otherwise A* for a first slice
     (``remaining`` is the time left when solving began); when that does not decide, wide beams for a
     plan of exactly A*'s proven bound (the A* order may reach one late on a wide f plateau), a
     second slice, then (match goal) further step-cost bounds optimised at states of the plateau the
-    proof must clear (fewer states, at some LP time) and A* with the rest of the time (where this
-    process can fork, the beams and those bounds run in a helper process beside A* instead:
+    proof must clear (fewer states, at some LP time) and A* with the rest of the time (where
+    a helper may work beside it, the beams and those bounds run in a helper process beside A* instead:
     :func:`prove_with_helper`); when A*'s table fills up, the layered breadth-first proof of "no
     plan shorter than ``plan``". Returns the :class:`search.SearchOutcome` and the best plan known
     (the beams' when shorter); records what it ran in ``stats``, and its bounds and plans in
@@ -183,14 +183,14 @@ def prove(
     more: list[StepCostBound] = []  # further step-cost bounds, for hard proofs
     run = Search(task, known_plan=plan, step_costs=step_costs, time_limit=deadline, max_states=SEARCH_MAX_STATES,
                  on_bound=on_bound)
-    if shorten_first and plan is not None and can_fork():
+    if shorten_first and plan is not None and may_work_beside():
         outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
                                                 progress=progress, shorten_first=True)
     else:
         outcome = run.run(budget.phase(deadline.within(PROBE_SECONDS if remaining is None else PROBE_SHARE * remaining)),
                           max_expanded=budget.expansions(PROBE_SHARE, PROBE_SECONDS, used=0))
         open_with_plan = outcome.status == "unknown" and "state_cap" not in outcome.stats and plan is not None
-        if open_with_plan and can_fork() and not budget.by_work:
+        if open_with_plan and may_work_beside() and not budget.by_work:
             outcome, plan, more = prove_with_helper(run, plan, step_costs=step_costs, deadline=deadline, stats=stats,
                                                     progress=progress)
         elif open_with_plan:

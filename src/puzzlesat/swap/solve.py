@@ -160,7 +160,8 @@ def solve(
                 if plan is not None:
                     plan_stats["beam_first_plan"] = len(plan)
                     progress.found(plan)
-            beside = proof.can_fork() and not budget.by_work  # (then the beams for a shorter plan run in a helper beside A*)
+            # (then the beams for a shorter plan run in a helper beside A*; not in a batch of several: child.one_process)
+            beside = proof.may_work_beside() and not budget.by_work
             if plan is not None and len(plan) > lower and not beside:
                 share = budget.phase(deadline.within(proof.BEAM_SECONDS if remaining is None else proof.BEAM_SHARE * remaining))
                 plan = proof.shorter_plan(task, plan, lower, widths=proof.BEAM_WIDTHS, time_limit=share, step_costs=step_costs)
