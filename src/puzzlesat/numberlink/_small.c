@@ -1,13 +1,17 @@
 /* puzzlesat.numberlink._small: a complete backtracking search for one-layer Numberlink boards.
  *
- * The design, its pruning and why each check is sound are in encodings/numberlink.md, "A
- * compiled search for small boards (_small.c)". In short: every pair grows a head from each of
- * its two ends; at each node the most constrained head is extended (a cell only it can thread
- * forces it), so each answer is reached exactly once. A node is cut when a necessary condition
- * fails: a free cell no path can thread (cover-all), an open pair whose heads share no free
- * region, or (cover-all) free regions that the open pairs cannot fill, each pair serving at
- * most one region and the chessboard colours of each region balanced (a matching). Under
- * no-self-touch rules a step beside its own path is never made.
+ * The cells are swept in a fixed order (by rows, or by columns on a wide board); each cell
+ * chooses its edges to the right and down, so that its degree is 1 at an end, 2 on a free cell
+ * under cover-all (0 or 2 otherwise); its edges up and left were chosen before it. The partial
+ * paths are kept in a union-find, undone on the way back, whose parts know their pair once they
+ * hold an end: a cell that would close a cycle or join two pairs is refused, and so, looking one
+ * cell ahead along each new edge, is one whose edge leads into such a join. Under no-self-touch
+ * two cells side by side in one part without an edge between them are refused, and under
+ * cover-all and no-self-touch the corner rule holds (a cell turning between directions a and b
+ * leaves the cell one step along a and b blocked, an end, or turning the same way). Each answer
+ * is one choice of edges per cell, so it is reached exactly once; a full board is checked for
+ * self-touch once more (parts that met late). Why each check is sound: encodings/numberlink.md,
+ * "A compiled search for small boards (_small.c)".
  *
  * search(width, height, cells, ends, cover_all, no_self_touch, limit, budget, seconds)
  *   cells: int32 buffer, one per cell (row * width + col): -2 blocked, -1 free, k an end of pair k;
@@ -26,33 +30,7 @@
 
 #define FREE (-1)
 #define WALL (-2)
-#define STEP 0
-#define JOIN 1
-#define STEP_JOIN 2
 #define CLOCK_EVERY 4096
-
-typedef struct { int k, side, cell, kind; } Move;
-
-typedef struct {
-    int n, w, npairs, cover_all, no_touch, limit;
-    long long budget, nodes;
-    double stop_at;
-    int stopped, failed;
-    int *nb;          /* 4 neighbours per cell, -1 for none */
-    int *owner;       /* FREE, WALL or the pair */
-    int *prev;        /* the cell a path came from (its end: itself) */
-    unsigned char *black;
-    int *head;        /* 2 per pair */
-    unsigned char *done;
-    int free_count, open_pairs;
-    /* scratch of the feasibility check */
-    int *reg, *stack, *rsize, *rblack;
-    int *claims;      /* 4 regions per pair, -1 for none */
-    int *surplus;     /* per pair: black minus white its remaining stretch adds */
-    int *slot_region, *pair_slot, *seen;
-    int seen_mark;
-    PyObject *answers;
-} Search;
 
 static double now(void) {
     struct timespec t;
@@ -60,357 +38,12 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int is_head(const Search *s, int q) {
-    int o = s->owner[q];
-    return o >= 0 && !s->done[o] && (s->head[2 * o] == q || s->head[2 * o + 1] == q);
-}
-
-static int adjacent(const Search *s, int a, int b) {
-    const int *nb = s->nb + 4 * a;
-    return nb[0] == b || nb[1] == b || nb[2] == b || nb[3] == b;
-}
-
-/* The legal moves of one head, joins first, then steps into cells with fewer free neighbours. */
-static int moves_of(const Search *s, int k, int side, Move *out) {
-    int here = s->head[2 * k + side], other = s->head[2 * k + 1 - side];
-    int count = 0, exits[4];
-    if (s->no_touch && adjacent(s, here, other)) {  /* adjacent heads must join, or the path touches itself */
-        out[0].k = k; out[0].side = side; out[0].cell = other; out[0].kind = JOIN;
-        return 1;
-    }
-    for (int i = 0; i < 4; i++) {
-        int m = s->nb[4 * here + i];
-        if (m < 0) continue;
-        if (m == other) {
-            for (int j = count; j > 0; j--) { out[j] = out[j - 1]; exits[j] = exits[j - 1]; }
-            out[0].k = k; out[0].side = side; out[0].cell = m; out[0].kind = JOIN; exits[0] = -1;
-            count++;
-            continue;
-        }
-        if (s->owner[m] != FREE) continue;
-        int kind = STEP, bad = 0, free_around = 0;
-        for (int j = 0; j < 4; j++) {
-            int q = s->nb[4 * m + j];
-            if (q < 0 || q == here) continue;
-            if (s->owner[q] == FREE) free_around++;
-            else if (s->no_touch && s->owner[q] == k) {
-                if (q == other) kind = STEP_JOIN; else bad = 1;
-            }
-        }
-        if (bad) continue;
-        int j = count;
-        while (j > 0 && exits[j - 1] > free_around) { out[j] = out[j - 1]; exits[j] = exits[j - 1]; j--; }
-        out[j].k = k; out[j].side = side; out[j].cell = m; out[j].kind = kind; exits[j] = free_around;
-        count++;
-    }
-    return count;
-}
-
-/* The moves of the most constrained head (0 moves: a dead end). Under cover-all a free cell
- * beside a head with at most two ways left to be threaded (free neighbours or open heads) can
- * only be entered from that head: it forces the head; two such cells around one head are a
- * dead end (a head has one edge left). */
-static int choose(const Search *s, Move *out) {
-    Move tmp[4];
-    int best = 5;
-    for (int k = 0; k < s->npairs; k++) {
-        if (s->done[k]) continue;
-        for (int side = 0; side < 2; side++) {
-            int here = s->head[2 * k + side];
-            if (s->cover_all) {
-                int forced = -1;
-                for (int i = 0; i < 4; i++) {
-                    int m = s->nb[4 * here + i];
-                    if (m < 0 || s->owner[m] != FREE) continue;
-                    int ways = 0;
-                    for (int j = 0; j < 4; j++) {
-                        int q = s->nb[4 * m + j];
-                        if (q >= 0 && (s->owner[q] == FREE || is_head(s, q))) ways++;
-                    }
-                    if (ways <= 2) {
-                        if (forced >= 0) return 0;
-                        forced = m;
-                    }
-                }
-                if (forced >= 0) {
-                    int c = moves_of(s, k, side, tmp);
-                    for (int i = 0; i < c; i++)
-                        if (tmp[i].cell == forced) { out[0] = tmp[i]; return 1; }
-                    return 0;
-                }
-            }
-            int c = moves_of(s, k, side, tmp);
-            if (c == 0) return 0;
-            if (c < best) {
-                best = c;
-                memcpy(out, tmp, sizeof(Move) * (size_t)c);
-                if (c == 1 && !s->cover_all) return 1;
-            }
-        }
-    }
-    return best == 5 ? 0 : best;
-}
-
-/* Kuhn's augmenting path from a slot (a place in a region a pair must fill) to a free pair. */
-static int augment(Search *s, int slot) {
-    int r = s->slot_region[slot], d = 2 * s->rblack[r] - s->rsize[r];
-    for (int k = 0; k < s->npairs; k++) {
-        if (s->done[k] || s->seen[k] == s->seen_mark) continue;
-        if (d > 0 && s->surplus[k] <= 0) continue;
-        if (d < 0 && s->surplus[k] >= 0) continue;
-        const int *c = s->claims + 4 * k;
-        if (c[0] != r && c[1] != r && c[2] != r && c[3] != r) continue;
-        s->seen[k] = s->seen_mark;
-        if (s->pair_slot[k] < 0 || augment(s, s->pair_slot[k])) {
-            s->pair_slot[k] = slot;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Whether the node may still hold an answer: only necessary conditions, see the header. */
-static int feasible(Search *s) {
-    int n = s->n, nreg = 0;
-    for (int c = 0; c < n; c++) s->reg[c] = -1;
-    for (int c = 0; c < n; c++) {
-        if (s->owner[c] != FREE || s->reg[c] >= 0) continue;
-        int top = 0, size = 0, blacks = 0;
-        s->stack[top++] = c;
-        s->reg[c] = nreg;
-        while (top) {
-            int x = s->stack[--top];
-            size++;
-            blacks += s->black[x];
-            for (int i = 0; i < 4; i++) {
-                int m = s->nb[4 * x + i];
-                if (m >= 0 && s->owner[m] == FREE && s->reg[m] < 0) { s->reg[m] = nreg; s->stack[top++] = m; }
-            }
-        }
-        s->rsize[nreg] = size;
-        s->rblack[nreg] = blacks;
-        nreg++;
-    }
-    if (s->cover_all) {  /* every free cell can still be threaded */
-        for (int c = 0; c < n; c++) {
-            if (s->owner[c] != FREE) continue;
-            int free_n = 0, nh = 0, hp[4];
-            for (int i = 0; i < 4; i++) {
-                int q = s->nb[4 * c + i];
-                if (q < 0) continue;
-                if (s->owner[q] == FREE) free_n++;
-                else if (is_head(s, q)) hp[nh++] = s->owner[q];
-            }
-            if (free_n + nh < 2) return 0;
-            if (free_n == 0) {  /* its two path neighbours must be the two heads of one pair */
-                int same = 0;
-                for (int i = 0; i < nh; i++)
-                    for (int j = i + 1; j < nh; j++) if (hp[i] == hp[j]) same = 1;
-                if (!same) return 0;
-            }
-        }
-    }
-    int open_serving = 0;
-    for (int k = 0; k < s->npairs; k++) {
-        int *cl = s->claims + 4 * k;
-        cl[0] = cl[1] = cl[2] = cl[3] = -1;
-        if (s->done[k]) continue;
-        int a = s->head[2 * k], b = s->head[2 * k + 1];
-        int adj = adjacent(s, a, b);
-        if (s->no_touch && adj) continue;  /* they must join: no stretch left */
-        int near_a[4], na = 0, nc = 0;
-        for (int i = 0; i < 4; i++) {
-            int m = s->nb[4 * a + i];
-            if (m >= 0 && s->owner[m] == FREE) near_a[na++] = s->reg[m];
-        }
-        for (int i = 0; i < 4; i++) {
-            int m = s->nb[4 * b + i];
-            if (m < 0 || s->owner[m] != FREE) continue;
-            int r = s->reg[m], in_a = 0, dup = 0;
-            for (int j = 0; j < na; j++) if (near_a[j] == r) in_a = 1;
-            for (int j = 0; j < nc; j++) if (cl[j] == r) dup = 1;
-            if (in_a && !dup) cl[nc++] = r;
-        }
-        if (nc == 0 && !adj) return 0;
-        if (nc) open_serving++;
-        s->surplus[k] = s->black[a] != s->black[b] ? 0 : (s->black[a] ? -1 : 1);
-    }
-    if (!s->cover_all || nreg == 0) return 1;
-    /* every region needs max(1, |d|) pairs of its own (d: black minus white cells; a pair's
-     * stretch lies in one region and adds its surplus there) */
-    int slots = 0;
-    for (int r = 0; r < nreg; r++) {
-        int d = 2 * s->rblack[r] - s->rsize[r];
-        int need = d > 0 ? d : (d < 0 ? -d : 1);
-        if (slots + need > open_serving) return 0;
-        for (int i = 0; i < need; i++) s->slot_region[slots++] = r;
-    }
-    for (int k = 0; k < s->npairs; k++) s->pair_slot[k] = -1;
-    for (int slot = 0; slot < slots; slot++) {
-        s->seen_mark++;
-        if (!augment(s, slot)) return 0;
-    }
-    return 1;
-}
-
-static void apply(Search *s, const Move *m) {
-    if (m->kind != JOIN) {
-        int here = s->head[2 * m->k + m->side];
-        s->owner[m->cell] = m->k;
-        s->prev[m->cell] = here;
-        s->head[2 * m->k + m->side] = m->cell;
-        s->free_count--;
-    }
-    if (m->kind != STEP) { s->done[m->k] = 1; s->open_pairs--; }
-}
-
-static void undo(Search *s, const Move *m) {
-    if (m->kind != STEP) { s->done[m->k] = 0; s->open_pairs++; }
-    if (m->kind != JOIN) {
-        s->head[2 * m->k + m->side] = s->prev[m->cell];
-        s->owner[m->cell] = FREE;
-        s->free_count++;
-    }
-}
-
-static PyObject *cell_tuple(const Search *s, int c) {
-    return Py_BuildValue("(ii)", c / s->w, c % s->w);
-}
-
-/* The answer on the board now: per pair, its first end's chain reversed, then the second's. */
-static int record(Search *s) {
-    PyObject *answer = PyTuple_New(s->npairs);
-    if (answer == NULL) return -1;
-    int *chain = s->stack;
-    for (int k = 0; k < s->npairs; k++) {
-        int len0 = 0, len = 0;
-        for (int c = s->head[2 * k];; c = s->prev[c]) { chain[len0++] = c; if (s->prev[c] == c) break; }
-        PyObject *path;
-        int len1 = 0;
-        for (int c = s->head[2 * k + 1];; c = s->prev[c]) { len1++; if (s->prev[c] == c) break; }
-        path = PyTuple_New(len0 + len1);
-        if (path == NULL) { Py_DECREF(answer); return -1; }
-        for (int i = len0 - 1; i >= 0; i--) {
-            PyObject *cell = cell_tuple(s, chain[i]);
-            if (cell == NULL) { Py_DECREF(path); Py_DECREF(answer); return -1; }
-            PyTuple_SET_ITEM(path, len++, cell);
-        }
-        for (int c = s->head[2 * k + 1];; c = s->prev[c]) {
-            PyObject *cell = cell_tuple(s, c);
-            if (cell == NULL) { Py_DECREF(path); Py_DECREF(answer); return -1; }
-            PyTuple_SET_ITEM(path, len++, cell);
-            if (s->prev[c] == c) break;
-        }
-        PyTuple_SET_ITEM(answer, k, path);
-    }
-    int failed = PyList_Append(s->answers, answer);
-    Py_DECREF(answer);
-    return failed;
-}
-
-/* Depth first from the current node; 1 when the search is to end (limit, budget, time, error). */
-static int dfs(Search *s) {
-    if (s->open_pairs == 0) {
-        if (s->cover_all && s->free_count > 0) return 0;
-        if (record(s) < 0) { s->failed = 1; return 1; }
-        return PyList_GET_SIZE(s->answers) >= s->limit;
-    }
-    Move moves[4];
-    int count = choose(s, moves);
-    for (int i = 0; i < count; i++) {
-        if (s->nodes >= s->budget) { s->stopped = 1; return 1; }
-        s->nodes++;
-        if (s->stop_at >= 0 && s->nodes % CLOCK_EVERY == 0 && now() > s->stop_at) { s->stopped = 1; return 1; }
-        apply(s, &moves[i]);
-        int end = feasible(s) ? dfs(s) : 0;
-        undo(s, &moves[i]);
-        if (end) return 1;
-    }
-    return 0;
-}
-
-static PyObject *search(PyObject *self, PyObject *args) {
-    int w, h, cover_all, no_touch, limit;
-    long long budget;
-    double seconds;
-    Py_buffer cells, ends;
-    if (!PyArg_ParseTuple(args, "iiy*y*ppiLd", &w, &h, &cells, &ends, &cover_all, &no_touch, &limit, &budget, &seconds))
-        return NULL;
-    PyObject *result = NULL;
-    Search s;
-    memset(&s, 0, sizeof s);
-    int n = w * h, npairs = (int)(ends.len / (Py_ssize_t)(2 * sizeof(int32_t)));
-    if (w < 1 || h < 1 || cells.len != (Py_ssize_t)n * (Py_ssize_t)sizeof(int32_t)
-        || ends.len != (Py_ssize_t)npairs * 2 * (Py_ssize_t)sizeof(int32_t) || limit < 1) {
-        PyErr_SetString(PyExc_ValueError, "search: cells must hold width * height int32 values and ends two per pair");
-        goto out;
-    }
-    const int32_t *cell = (const int32_t *)cells.buf, *end = (const int32_t *)ends.buf;
-    s.n = n; s.w = w; s.npairs = npairs; s.cover_all = cover_all; s.no_touch = no_touch; s.limit = limit;
-    s.budget = budget; s.stop_at = seconds < 0 ? -1.0 : now() + seconds;
-    s.nb = malloc(sizeof(int) * 4 * (size_t)n);
-    s.owner = malloc(sizeof(int) * (size_t)n);
-    s.prev = malloc(sizeof(int) * (size_t)n);
-    s.black = malloc((size_t)n);
-    s.reg = malloc(sizeof(int) * (size_t)n);
-    s.stack = malloc(sizeof(int) * (size_t)n);
-    s.rsize = malloc(sizeof(int) * (size_t)n);
-    s.rblack = malloc(sizeof(int) * (size_t)n);
-    s.slot_region = malloc(sizeof(int) * (size_t)(npairs + 1));
-    s.head = malloc(sizeof(int) * 2 * (size_t)(npairs + 1));
-    s.done = calloc((size_t)(npairs + 1), 1);
-    s.claims = malloc(sizeof(int) * 4 * (size_t)(npairs + 1));
-    s.surplus = malloc(sizeof(int) * (size_t)(npairs + 1));
-    s.pair_slot = malloc(sizeof(int) * (size_t)(npairs + 1));
-    s.seen = calloc((size_t)(npairs + 1), sizeof(int));
-    s.answers = PyList_New(0);
-    if (!s.nb || !s.owner || !s.prev || !s.black || !s.reg || !s.stack || !s.rsize || !s.rblack || !s.slot_region
-        || !s.head || !s.done || !s.claims || !s.surplus || !s.pair_slot || !s.seen || !s.answers) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        goto out;
-    }
-    for (int c = 0; c < n; c++) {
-        int r = c / w, col = c % w;
-        s.nb[4 * c] = r > 0 ? c - w : -1;
-        s.nb[4 * c + 1] = r + 1 < h ? c + w : -1;
-        s.nb[4 * c + 2] = col > 0 ? c - 1 : -1;
-        s.nb[4 * c + 3] = col + 1 < w ? c + 1 : -1;
-        s.black[c] = (unsigned char)((r + col) % 2 == 0);
-        s.owner[c] = cell[c] < 0 ? (cell[c] == WALL ? WALL : FREE) : cell[c];
-        s.prev[c] = c;
-        if (cell[c] >= npairs || cell[c] < WALL) {
-            PyErr_SetString(PyExc_ValueError, "search: a cell names no pair");
-            goto out;
-        }
-        if (s.owner[c] == FREE) s.free_count++;
-    }
-    for (int k = 0; k < 2 * npairs; k++) {
-        if (end[k] < 0 || end[k] >= n || cell[end[k]] != k / 2) {
-            PyErr_SetString(PyExc_ValueError, "search: an end is not a cell of its pair");
-            goto out;
-        }
-        s.head[k] = end[k];
-    }
-    s.open_pairs = npairs;
-    if (feasible(&s)) dfs(&s);
-    if (s.failed) goto out;
-    result = Py_BuildValue("(OOL)", s.answers, s.stopped ? Py_False : Py_True, s.nodes);
-out:
-    Py_XDECREF(s.answers);
-    free(s.nb); free(s.owner); free(s.prev); free(s.black); free(s.reg); free(s.stack); free(s.rsize);
-    free(s.rblack); free(s.slot_region); free(s.head); free(s.done); free(s.claims); free(s.surplus);
-    free(s.pair_slot); free(s.seen);
-    PyBuffer_Release(&cells);
-    PyBuffer_Release(&ends);
-    return result;
-}
-
-
 /* ---- the sweep: cells in a fixed order (rows, or columns on a wide board), each deciding its
  * edges to the right and down; up and left were decided before it. Paths so far are joined in a
  * union-find (undone on the way back) that knows each part's pair once it holds an end. */
 typedef struct {
-    int n, w, h, npairs, cover_all, no_touch, limit, columns;
+    int n, w, h, npairs, cover_all, no_touch, limit;
+    int *order, *rank;     /* the cell swept i-th, and the turn of each cell */
     long long budget, nodes;
     double stop_at;
     int stopped, failed;
@@ -477,7 +110,7 @@ static int ahead(const Sweep *s, int c, int t) {
  * leaves the cell one step along a and one along b either blocked, an end, or turning the same
  * way (anything else would be a path beside itself or an uncovered cell). Checked for each pair
  * of such cells once both are swept. Edges: 1 up, 2 down, 4 left, 8 right. */
-static int sweep_index(const Sweep *s, int c) { return s->columns ? (c % s->w) * s->h + c / s->w : c; }
+static int sweep_index(const Sweep *s, int c) { return s->rank[c]; }
 
 static int edge_mask(const Sweep *s, int z) {
     int col = z % s->w;
@@ -504,7 +137,7 @@ static int corner_ok(const Sweep *s, int c, int i) {
 }
 
 static int sweep_cell(const Sweep *s, int i) {
-    return s->columns ? (i % s->h) * s->w + i / s->h : i;
+    return s->order[i];
 }
 
 static int sweep_record(Sweep *s) {
@@ -603,13 +236,18 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     }
     s.cell = (const int32_t *)cells.buf; s.ends = (const int32_t *)ends.buf;
     s.n = n; s.w = w; s.h = h; s.npairs = npairs; s.cover_all = cover_all; s.no_touch = no_touch; s.limit = limit;
-    s.columns = w > h;
+    s.order = malloc(sizeof(int) * (size_t)n); s.rank = malloc(sizeof(int) * (size_t)n);
+    if (s.order && s.rank) {  /* along the diagonals row + col = d, each from its top */
+        int i = 0;
+        for (int d = 0; d < w + h - 1; d++)
+            for (int r = d < w ? 0 : d - w + 1; r <= d && r < h; r++) { s.order[i] = r * w + d - r; s.rank[r * w + d - r] = i; i++; }
+    }
     s.budget = budget; s.stop_at = seconds < 0 ? -1.0 : now() + seconds;
     s.right = calloc((size_t)n, 1); s.down = calloc((size_t)n, 1); s.used = calloc((size_t)n, 1);
     s.parent = malloc(sizeof(int) * (size_t)n); s.size = malloc(sizeof(int) * (size_t)n);
     s.colour = malloc(sizeof(int) * (size_t)n); s.hist = malloc(sizeof(int) * 6 * (size_t)n);
     s.answers = PyList_New(0);
-    if (!s.right || !s.down || !s.used || !s.parent || !s.size || !s.colour || !s.hist || !s.answers) {
+    if (!s.order || !s.rank || !s.right || !s.down || !s.used || !s.parent || !s.size || !s.colour || !s.hist || !s.answers) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto out;
     }
@@ -627,16 +265,15 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(OOL)", s.answers, s.stopped ? Py_False : Py_True, s.nodes);
 out:
     Py_XDECREF(s.answers);
-    free(s.right); free(s.down); free(s.used); free(s.parent); free(s.size); free(s.colour); free(s.hist);
+    free(s.order); free(s.rank); free(s.right); free(s.down); free(s.used); free(s.parent); free(s.size); free(s.colour); free(s.hist);
     PyBuffer_Release(&cells);
     PyBuffer_Release(&ends);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"search", search, METH_VARARGS,
+    {"search", sweep, METH_VARARGS,
      "search(width, height, cells, ends, cover_all, no_self_touch, limit, budget, seconds) -> (answers, complete, nodes)"},
-    {"sweep", sweep, METH_VARARGS, "sweep(...): the same, by a sweep over the cells"},
     {NULL, NULL, 0, NULL},
 };
 

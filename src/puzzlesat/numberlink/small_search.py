@@ -34,7 +34,6 @@ except ImportError:  # (installed without a C compiler: the SAT road runs alone)
     _small = None
 
 AVAILABLE = _small is not None
-METHOD = "sweep"
 WALL, FREE = -2, -1
 
 
@@ -63,7 +62,7 @@ def search(puzzle: Puzzle, rules: Rules, *, limit: int, nodes: int, deadline: De
             cells[r * width + c] = k
             ends.append(r * width + c)
     remaining = None if deadline is None else deadline.remaining()
-    paths, complete, made = getattr(_small, METHOD)(width, puzzle.height, cells, ends, rules.cover_all, rules.no_self_touch,
+    paths, complete, made = _small.search(width, puzzle.height, cells, ends, rules.cover_all, rules.no_self_touch,
                                           limit, nodes, -1.0 if remaining is None else max(remaining, 0.0))
     labels = [pair.label for pair in puzzle.pairs]
     answers = tuple(Solution(tuple(zip(labels, answer))) for answer in paths)
