@@ -89,15 +89,19 @@ def test_counts_equal_the_backtracking_baseline_and_sat_on_random_small_boards()
     assert seen == {(rules, k) for rules in RULE_SETS for k in (0, 1, 2)}  # every rule set, none / one / several
 
 
-@pytest.mark.parametrize("rules", [Rules(no_self_touch=True), Rules()], ids=["no-self-touch", "default"])
-def test_verdicts_on_janko_equal_the_sat_pipeline_s(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,budget,decided", [(Rules(no_self_touch=True), 300_000, 250), (Rules(), 20_000, 40)],
+                         ids=["no-self-touch", "default"])
+def test_verdicts_on_janko_equal_the_sat_pipeline_s(rules: Rules, budget: int, decided: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every janko puzzle the search decides within the budget (under default rules, without the
+    corner rule, far fewer) gets the SAT pipeline's verdict."""
     puzzles = numberlink.read(shared_path("numberlink", "thomasahle-numberlink", "puzzles", "janko"))
     compiled = {}
     for i, puzzle in enumerate(puzzles):
-        found = small_search.search(puzzle, rules, limit=2, nodes=tuning.SMALL_BOARD_NODES)
+        found = small_search.search(puzzle, rules, limit=2, nodes=budget)
         if found.complete:
             compiled[i] = len(found.answers)
-    assert len(compiled) >= 60  # (the budget decides many; the others are the SAT road's anyway)
+    assert len(compiled) >= decided
     monkeypatch.setattr(tuning, "SMALL_BOARD_CELLS", 0)
     for i, answers in compiled.items():
         sat = sat_count(puzzles[i], rules=rules, limit=2, time_limit=60)
@@ -119,45 +123,51 @@ def test_the_deadline_stops_the_search() -> None:
     assert all(verify(open_board, answer, rules) == [] for answer in stopped.answers)
 
 
+NST = Rules(no_self_touch=True)
+TWO_ANSWERS = ["12...3", ".2.4..", "...4..", "5.56.3", "..16.7", ".88..7", "....99"]  # under no-self-touch
+FIRST_BEFORE_THE_END = ["...#.1", ".#...#", ".12..2"]  # one answer, found before the search ends
+
+
 def run_count(puzzle: Puzzle, rules: Rules) -> State:
     state = State(puzzle, rules, solver="cadical195", limit=2, deadline=Deadline(60))
     pipeline.count(state)
     return state
 
 
-@pytest.mark.parametrize("rows,rules,count", [
-    (["A.B", "...", "A.B"], Rules(cover_all=False), 2),
-    (["A..B", "....", "A..B"], Rules(), 2),
-    (["A.A", "B.B"], Rules(), 1),
-    (["AB.", "...", ".BA"], Rules(), 0),
-    (["AB.", "...", "..."], Rules(), 0),
-])
-def test_the_pipeline_decides_small_boards_by_the_compiled_search(rows, rules: Rules, count: int) -> None:
-    state = run_count(Puzzle.from_rows(rows), rules)
-    result = state.count_result()
-    assert result.complete and result.count == count and result.stats["decided_by"] in ("small-board", "refute")
-    if result.stats["decided_by"] == "small-board":
-        assert [step[0] for step in result.stats["steps"]] == ["refute", "small-board"]
+@pytest.mark.parametrize("rows,count", [(TWO_ANSWERS, 2), (["A..A", "B..B"], 1), (["AB.", "...", ".BA"], 0), (["A.B", "...", "A.B"], 0)])
+def test_the_pipeline_decides_small_no_self_touch_boards_by_the_compiled_search(rows, count: int) -> None:
+    result = run_count(Puzzle.from_rows(rows), NST).count_result()
+    assert result.complete and result.count == count and result.stats["decided_by"] == "small-board"
+    assert [step[0] for step in result.stats["steps"]] == ["small-board"]
+    solved = numberlink.solve(Puzzle.from_rows(rows), rules=NST)
+    assert solved.stats["decided_by"] == "small-board" and (solved.solution is not None) == (count > 0)
+    if count:
+        assert solved.method == "small-board" and verify(Puzzle.from_rows(rows), solved.solution, NST) == []
 
 
 def test_a_stopped_search_keeps_its_answer_and_the_pipeline_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    puzzle = Puzzle.from_rows(["A....", ".....", "..B..", ".....", "A...B"])
-    rules = Rules(cover_all=False)
-    first = small_search.search(puzzle, rules, limit=1, nodes=10**6)
+    puzzle = Puzzle.from_rows(FIRST_BEFORE_THE_END)
+    first = small_search.search(puzzle, NST, limit=1, nodes=10**6)
     assert first.complete and len(first.answers) == 1
+    assert small_search.search(puzzle, NST, limit=2, nodes=10**6).nodes > first.nodes
     monkeypatch.setattr(tuning, "SMALL_BOARD_NODES", first.nodes)  # a first answer, then the budget ends
-    state = run_count(puzzle, rules)
-    steps = [step[0] for step in state.steps]
-    assert steps[:3] == ["refute", "small-board", "first"] and state.steps[1][1].startswith("nothing (stopped")
-    assert state.found[0] == first.answers[0] and len(state.found) == 2 and state.decided_by != "small-board"
+    state = run_count(puzzle, NST)
+    assert [step[0] for step in state.steps][:3] == ["small-board", "refute", "first"]
+    assert state.steps[0][1].startswith("nothing (stopped") and state.steps[2][1].startswith("nothing")
+    assert state.found == [first.answers[0]] and state.exhausted and state.decided_by not in (None, "small-board")
     monkeypatch.setattr(tuning, "SMALL_BOARD_NODES", 1)  # stopped at once: the SAT road decides alone
-    assert len(run_count(puzzle, rules).found) == 2
+    again = run_count(puzzle, NST)
+    assert again.found == [first.answers[0]] and again.exhausted and again.steps[2][0] == "first"
 
 
-def test_solve_takes_the_compiled_answer_and_counts_past_two_skip_it() -> None:
-    puzzle = Puzzle.from_rows(["A.A", "B.B"])
-    solved = numberlink.solve(puzzle)
+def test_default_rules_take_a_first_answer_without_touching_and_no_verdict() -> None:
+    puzzle = Puzzle.from_rows(["A..B", "....", "A..B"])  # no answer without touching; two with
+    assert small_search.search(puzzle, NST, limit=1, nodes=10**6).answers == ()
+    counted = numberlink.count(puzzle)
+    assert counted.count == 2 and counted.complete and counted.stats["decided_by"] != "small-board"
+    assert counted.stats["steps"][0][0] == "small-board" and counted.stats["steps"][0][1].startswith("nothing (no answer without touching")
+    solved = numberlink.solve(Puzzle.from_rows(["A.A", "B.B"]))
     assert solved.stats["decided_by"] == "small-board" and solved.method == "small-board"
-    assert verify(puzzle, solved.solution, Rules()) == []
     many = numberlink.count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=20)
-    assert many.count == 12 and many.complete and "small-board" != many.stats["decided_by"]
+    assert many.count == 12 and many.complete and many.stats["decided_by"] != "small-board"
+    assert not SMALL_BOARD.applies(puzzle, Rules(cover_all=False))

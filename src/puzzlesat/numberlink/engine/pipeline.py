@@ -3,10 +3,11 @@
 (docs/numberlink-engine.md, "The pipeline"; the reasons for the order are in
 encodings/numberlink.md, "What each rule set runs (solve.py)").
 
-``solve``: refute, the compiled search on a small board, then the first answer. ``count(limit=2)``:
+``solve``: the compiled search on a small board, refute, then the first answer. ``count(limit=2)``:
 
-1. ``refute``   a contradiction without search decides "none" (:mod:`.refute`);
-2. ``small-board`` the compiled search on small boards, within a node budget (:mod:`.small_board`);
+1. ``small-board`` the compiled search on small boards, within a node budget (:mod:`.small_board`;
+   it decides "none" itself, faster than the refutations on such boards);
+2. ``refute``   a contradiction without search decides "none" (:mod:`.refute`);
 3. ``first``    the first answer, or the proof there is none (:mod:`.first`);
 4. ``probes``   local second answers next to the first: cheap, no SAT (:mod:`.probes`);
 5. ``deciders`` the complete deciders (frontier count, global SAT) as a portfolio, with the
@@ -18,7 +19,7 @@ then, under default rules when nothing decided, the no-self-touch statement
 of step 5; counting to one stops after step 3.
 
 >>> [s.name for s in count_strategies(2)], [s.name for s in SOLVE]
-(['refute', 'small-board', 'first', 'probes', 'deciders'], ['refute', 'small-board', 'first'])
+(['small-board', 'refute', 'first', 'probes', 'deciders'], ['small-board', 'refute', 'first'])
 >>> from ...timing import Deadline
 >>> from ..model import Puzzle, Rules
 >>> state = State(Puzzle.from_rows(["...A", ".A..", "...."]), Rules(), solver="cadical195", limit=2, deadline=Deadline(None))
@@ -41,15 +42,15 @@ from .small_board import SMALL_BOARD
 from .state import State
 from .without_touch import WithoutSelfTouch
 
-SOLVE = (REFUTE, SMALL_BOARD, FIRST)
+SOLVE = (SMALL_BOARD, REFUTE, FIRST)
 
 
 def count_strategies(limit: int) -> tuple:
     """The strategies of ``count(limit=...)``, in order."""
     if limit == 1:
-        return (REFUTE, SMALL_BOARD, FIRST)
+        return (SMALL_BOARD, REFUTE, FIRST)
     if limit == 2:
-        return (REFUTE, SMALL_BOARD, FIRST, PROBES, DECIDERS)
+        return (SMALL_BOARD, REFUTE, FIRST, PROBES, DECIDERS)
     return (REFUTE, FIRST, PROBES, ENUMERATE)
 
 
@@ -72,7 +73,10 @@ WITHOUT_SELF_TOUCH = WithoutSelfTouch(lambda state: run(state, count_strategies(
 
 
 def refuted(state: State) -> bool:
-    """Run ``refute`` alone (before a child process is started for a big board)."""
+    """Run ``refute`` alone (before a child process is started for a big board); on a board the
+    compiled search takes, the pipeline runs it after that search instead."""
+    if SMALL_BOARD.applies(state.puzzle, state.rules) and state.limit <= 2:
+        return False
     run(state, (REFUTE,))
     return state.decided
 
