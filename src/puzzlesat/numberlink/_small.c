@@ -31,6 +31,7 @@
 #define FREE (-1)
 #define WALL (-2)
 #define CLOCK_EVERY 4096
+#define MAX_CELLS 16384
 
 static double now(void) {
     struct timespec t;
@@ -228,8 +229,13 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Sweep s;
     memset(&s, 0, sizeof s);
-    int n = w * h, npairs = (int)(ends.len / (Py_ssize_t)(2 * sizeof(int32_t)));
-    if (w < 1 || h < 1 || cells.len != (Py_ssize_t)n * (Py_ssize_t)sizeof(int32_t)
+    int npairs = (int)(ends.len / (Py_ssize_t)(2 * sizeof(int32_t)));
+    if (w < 1 || h < 1 || (long long)w * h > MAX_CELLS) {  /* (one C stack frame per cell swept) */
+        PyErr_SetString(PyExc_ValueError, "search: boards of at most 16384 cells");
+        goto out;
+    }
+    int n = w * h;
+    if (cells.len != (Py_ssize_t)n * (Py_ssize_t)sizeof(int32_t)
         || ends.len != (Py_ssize_t)npairs * 2 * (Py_ssize_t)sizeof(int32_t) || limit < 1) {
         PyErr_SetString(PyExc_ValueError, "sweep: cells must hold width * height int32 values and ends two per pair");
         goto out;

@@ -48,8 +48,9 @@ class Found:
 
 
 def search(puzzle: Puzzle, rules: Rules, *, limit: int, nodes: int, deadline: Deadline | None = None) -> Found:
-    """Up to ``limit`` answers of the one-layer ``puzzle`` under ``rules``, within ``nodes``
-    search nodes and ``deadline``. Raises RuntimeError when the extension is not built."""
+    """Up to ``limit`` answers of the one-layer ``puzzle`` (at most 16,384 cells: the search
+    recurses once per cell) under ``rules``, within ``nodes`` search nodes and ``deadline``.
+    Raises RuntimeError when the extension is not built, ValueError on a larger board."""
     if _small is None:
         raise RuntimeError("the compiled search puzzlesat.numberlink._small is not built (no C compiler at install)")
     width = puzzle.width
