@@ -142,7 +142,7 @@ def test_the_pipeline_decides_small_no_self_touch_boards_by_the_compiled_search(
     solved = numberlink.solve(Puzzle.from_rows(rows), rules=NST)
     assert solved.stats["decided_by"] == "small-board" and (solved.solution is not None) == (count > 0)
     if count:
-        assert solved.method == "small-board" and verify(Puzzle.from_rows(rows), solved.solution, NST) == []
+        assert solved.stats["first_answer"] == "small-board" and verify(Puzzle.from_rows(rows), solved.solution, NST) == []
 
 
 def test_a_stopped_search_keeps_its_answer_and_the_pipeline_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,7 +167,7 @@ def test_default_rules_take_a_first_answer_without_touching_and_no_verdict() -> 
     assert counted.count == 2 and counted.complete and counted.stats["decided_by"] != "small-board"
     assert counted.stats["steps"][0][0] == "small-board" and counted.stats["steps"][0][1].startswith("nothing (no answer without touching")
     solved = numberlink.solve(Puzzle.from_rows(["A.A", "B.B"]))
-    assert solved.stats["decided_by"] == "small-board" and solved.method == "small-board"
+    assert solved.stats["decided_by"] == "small-board" and solved.stats["first_answer"] == "small-board"
     many = numberlink.count(Puzzle.from_rows(["A..", "...", "..A"]), rules=Rules(cover_all=False), limit=20)
     assert many.count == 12 and many.complete and many.stats["decided_by"] != "small-board"
     assert not SMALL_BOARD.applies(puzzle, Rules(cover_all=False))

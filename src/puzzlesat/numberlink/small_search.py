@@ -29,11 +29,11 @@ from .model import Puzzle, Rules, Solution
 from .verify import verify
 
 try:
-    from . import _small
+    from ._small import search as _compiled
 except ImportError:  # (installed without a C compiler: the SAT road runs alone)
-    _small = None
+    _compiled = None
 
-AVAILABLE = _small is not None
+AVAILABLE = _compiled is not None
 WALL, FREE = -2, -1
 
 
@@ -51,7 +51,7 @@ def search(puzzle: Puzzle, rules: Rules, *, limit: int, nodes: int, deadline: De
     """Up to ``limit`` answers of the one-layer ``puzzle`` (at most 16,384 cells: the search
     recurses once per cell) under ``rules``, within ``nodes`` search nodes and ``deadline``.
     Raises RuntimeError when the extension is not built, ValueError on a larger board."""
-    if _small is None:
+    if _compiled is None:
         raise RuntimeError("the compiled search puzzlesat.numberlink._small is not built (no C compiler at install)")
     width = puzzle.width
     cells = array("i", [FREE]) * (width * puzzle.height)
@@ -63,7 +63,7 @@ def search(puzzle: Puzzle, rules: Rules, *, limit: int, nodes: int, deadline: De
             cells[r * width + c] = k
             ends.append(r * width + c)
     remaining = None if deadline is None else deadline.remaining()
-    paths, complete, made = _small.search(width, puzzle.height, cells, ends, rules.cover_all, rules.no_self_touch,
+    paths, complete, made = _compiled(width, puzzle.height, cells, ends, rules.cover_all, rules.no_self_touch,
                                           limit, nodes, -1.0 if remaining is None else max(remaining, 0.0))
     labels = [pair.label for pair in puzzle.pairs]
     answers = tuple(Solution(tuple(zip(labels, answer))) for answer in paths)

@@ -58,7 +58,7 @@ class SmallBoard:
         detail = f"{found.nodes} nodes"
         if found.answers and not state.found:
             state.stats["first_answer"] = self.name
-            state.answer_stats, state.answer_method = {"first_answer": self.name, "small_board_nodes": found.nodes}, self.name
+            state.answer_stats = {"first_answer": self.name, "small_board_nodes": found.nodes}
         if not verdicts:
             if not found.answers:
                 return Outcome.nothing(f"no answer without touching in {detail}")
