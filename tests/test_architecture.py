@@ -67,12 +67,17 @@ def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def extensions() -> set[str]:
+    """Dotted names of the C extension modules (``src/puzzlesat/**/_name.c``): they import nothing."""
+    return {".".join(path.relative_to(SRC).with_suffix("").parts) for path in ROOT.rglob("*.c")}
+
+
 def graph() -> dict[str, set[str]]:
-    known = modules()
+    known, compiled = modules(), extensions()
     edges: dict[str, set[str]] = {name: set() for name in known}
     for name in known:
         for target, _ in imports(name):
-            while target and target not in known and "." in target:  # puzzlesat.x.y.Name -> puzzlesat.x.y
+            while target and target not in known and target not in compiled and "." in target:  # puzzlesat.x.y.Name -> puzzlesat.x.y
                 target = target.rsplit(".", 1)[0]
             if target in known and target != name:
                 edges[name].add(target)

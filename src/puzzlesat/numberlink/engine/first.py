@@ -48,6 +48,8 @@ class First:
         return True
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
+        if state.found:  # (the compiled search found one before it stopped)
+            return Outcome.nothing("an answer is found")
         found = self._without_the_search(state, deadline)
         if found is not None:
             return found

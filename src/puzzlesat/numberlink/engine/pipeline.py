@@ -3,25 +3,27 @@
 (docs/numberlink-engine.md, "The pipeline"; the reasons for the order are in
 encodings/numberlink.md, "What each rule set runs (solve.py)").
 
-``solve``: refute, then the first answer. ``count(limit=2)``:
+``solve``: the compiled search on a small board, refute, then the first answer. ``count(limit=2)``:
 
-1. ``refute``   a contradiction without search decides "none" (:mod:`.refute`);
-2. ``first``    the first answer, or the proof there is none (:mod:`.first`);
-3. ``probes``   local second answers next to the first: cheap, no SAT (:mod:`.probes`);
-4. ``deciders`` the complete deciders (frontier count, global SAT) as a portfolio, with the
+1. ``small-board`` the compiled search on small boards, within a node budget (:mod:`.small_board`;
+   it decides "none" itself, faster than the refutations on such boards);
+2. ``refute``   a contradiction without search decides "none" (:mod:`.refute`);
+3. ``first``    the first answer, or the proof there is none (:mod:`.first`);
+4. ``probes``   local second answers next to the first: cheap, no SAT (:mod:`.probes`);
+5. ``deciders`` the complete deciders (frontier count, global SAT) as a portfolio, with the
    windows run while they run (:mod:`.portfolio`, :mod:`.windows`, :mod:`.frontier_race`,
    :mod:`.global_sat`);
 
 then, under default rules when nothing decided, the no-self-touch statement
 (:mod:`.without_touch`). Counting past two answers enumerates with the global search instead
-of step 4; counting to one stops after step 2.
+of step 5; counting to one stops after step 3.
 
 >>> [s.name for s in count_strategies(2)], [s.name for s in SOLVE]
-(['refute', 'first', 'probes', 'deciders'], ['refute', 'first'])
+(['small-board', 'refute', 'first', 'probes', 'deciders'], ['small-board', 'refute', 'first'])
 >>> from ...timing import Deadline
 >>> from ..model import Puzzle, Rules
 >>> state = State(Puzzle.from_rows(["...A", ".A..", "...."]), Rules(), solver="cadical195", limit=2, deadline=Deadline(None))
->>> result = count(state)
+>>> result = count(state, (REFUTE, FIRST, PROBES, DECIDERS))   # (the SAT road alone)
 >>> result.count, result.stats["decided_by"], [step[0] for step in result.stats["steps"]]
 (2, 'probes:swap', ['refute', 'first', 'probes:swap'])
 """
@@ -36,18 +38,19 @@ from .first import FIRST
 from .portfolio import DECIDERS, ENUMERATE
 from .probes import PROBES
 from .refute import REFUTE
+from .small_board import SMALL_BOARD
 from .state import State
 from .without_touch import WithoutSelfTouch
 
-SOLVE = (REFUTE, FIRST)
+SOLVE = (SMALL_BOARD, REFUTE, FIRST)
 
 
 def count_strategies(limit: int) -> tuple:
     """The strategies of ``count(limit=...)``, in order."""
     if limit == 1:
-        return (REFUTE, FIRST)
+        return (SMALL_BOARD, REFUTE, FIRST)
     if limit == 2:
-        return (REFUTE, FIRST, PROBES, DECIDERS)
+        return (SMALL_BOARD, REFUTE, FIRST, PROBES, DECIDERS)
     return (REFUTE, FIRST, PROBES, ENUMERATE)
 
 
@@ -70,7 +73,10 @@ WITHOUT_SELF_TOUCH = WithoutSelfTouch(lambda state: run(state, count_strategies(
 
 
 def refuted(state: State) -> bool:
-    """Run ``refute`` alone (before a child process is started for a big board)."""
+    """Run ``refute`` alone (before a child process is started for a big board); on a board the
+    compiled search takes, the pipeline runs it after that search instead."""
+    if SMALL_BOARD.applies(state.puzzle, state.rules) and state.limit <= 2:
+        return False
     run(state, (REFUTE,))
     return state.decided
 

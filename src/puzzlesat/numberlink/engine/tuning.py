@@ -16,6 +16,11 @@ CADICAL_BIG_FORMULA_OPTIONS = {"walk": 0, "probe": 0, "vivify": 0, "subsume": 0,
 STRICT_FORMULA_CLAUSES = 60_000  # one-layer cover-all no-self-touch formulas past this run without inprocessing too
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause, to stop a step and free the formula
 
+# -- the compiled search on small boards (small_board.py) ----------------------------------------------
+SMALL_BOARD_CELLS = 720  # cover-all one-layer boards of at most this many cells are searched by the compiled sweep first
+SMALL_BOARD_NODES = 1_000_000  # no-self-touch count to two: its node budget (about 0.1 s) before the SAT road takes over
+SMALL_BOARD_SOLVE_NODES = 300_000  # a first answer (solve, count to one, default rules without touching): its node budget
+
 # -- the first answer (first.py) ---------------------------------------------------------------------
 NO_TOUCH_FIRST_SECONDS = 10.0  # default rules: the no-self-touch formula's first answer gets at most this (and half the time)
 NO_TOUCH_FIRST_SECONDS_PER_CELL = 2e-5  # ... plus this per cell (20 s per million cells)
