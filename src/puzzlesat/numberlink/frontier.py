@@ -42,6 +42,7 @@ this module runs the count and reads an answer back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from ..errors import require_type, require_valid

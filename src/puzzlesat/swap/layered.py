@@ -10,6 +10,7 @@ A* would stop at its cap.
 from __future__ import annotations
 
 from typing import Callable, Sequence
+
 import numpy as np
 
 from ..timing import Deadline

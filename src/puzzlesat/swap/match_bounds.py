@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from typing import Hashable, Mapping, Sequence
+
 import numpy as np
 
 from .assignment import SCIPY_FROM_SQUARES, min_cost_assignment, scipy_assignment

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from typing import Iterator, Sequence
+
 import numpy as np
 
 from ..timing import Deadline
