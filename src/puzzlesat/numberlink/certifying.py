@@ -16,7 +16,6 @@ from .model import DEFAULT_RULES, Puzzle, Rules, Solution
 from .verify import verify
 
 
-# -- certification ----------------------------------------------------------------------------
 def puzzle_text(puzzle: Puzzle) -> str:
     """Native text that always starts with the ``W H`` size line, so that no row (for instance
     one starting with a blocked cell) can be read as a comment.

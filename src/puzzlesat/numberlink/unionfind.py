@@ -17,7 +17,6 @@ from ..timing import Deadline
 from .links import CellT, _neighbours
 
 
-# -- union-find -------------------------------------------------------------------------------
 class _DisjointSets:
     def __init__(self, cells: Sequence[Cell]) -> None:
         self.parent = {cell: cell for cell in cells}

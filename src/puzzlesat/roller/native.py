@@ -18,7 +18,6 @@ from .model import BALL, FLOOR, MAX_CELLS, MOVES, WALL, Level
 from .reading import default_name, make_level
 
 
-# -- native text --------------------------------------------------------------------------------
 METADATA_RE = re.compile(r"^#\s+(name|par|answer)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
 

@@ -15,7 +15,6 @@ from .native import NATIVE_SYMBOLS, _blocks, _metadata_fields, _parse_grid_block
 from .reading import DEFAULT_START, check_size, check_start_rule, default_name, implied_start, make_level
 
 
-# -- other text grids ---------------------------------------------------------------------------
 def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
                       source: str | None, first_block_only: bool = False, start: str | None = None,
                       default_start: str | None = None, each: bool = False) -> list[Level]:

@@ -21,7 +21,6 @@ from .compiled import CLUSTER, TOUCH, Task
 from .swapgraph import UNREACHABLE_DISTANCE, swap_distances
 
 
-# ------------------------------------------------------------------ cluster and touch bounds
 REGION_LIMIT = 20_000  # connected regions of one size enumerated for the cluster bound; past it, its relaxation
 
 
