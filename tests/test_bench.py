@@ -122,7 +122,7 @@ def test_a_module_in_its_own_process_is_stopped_at_its_budget(tmp_path, monkeypa
     the child process at the budget and says so in the notes and the report."""
     package = tmp_path / "pkg"
     (package / "benchmarks").mkdir(parents=True)
-    for name in ("__init__.py", "__main__.py", "_engine.py", "report.py"):
+    for name in ("__init__.py", "__main__.py", "_engine.py", "report.py", "_report_rows.py", "_report_tables.py", "_report_plots.py"):
         (package / "benchmarks" / name).write_text((runner.ROOT / "benchmarks" / name).read_text())
     (package / "benchmarks" / "hangs.py").write_text(
         "import time\n"

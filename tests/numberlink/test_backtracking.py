@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from puzzlesat.numberlink import backtracking
+from puzzlesat.numberlink import backtracking, backtracking_search
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules
 from puzzlesat.numberlink.verify import verify
 from puzzlesat.results import Status
@@ -188,7 +188,7 @@ def test_time_limit_stops_the_set_up_of_a_large_board(monkeypatch: pytest.Monkey
 
 
 def test_imports_nothing_from_the_sat_layer() -> None:
-    source = open(backtracking.__file__, encoding="utf-8").read()
+    source = "".join(open(module.__file__, encoding="utf-8").read() for module in (backtracking, backtracking_search))
     imports = [line.split() for line in source.splitlines() if line.startswith(("from ", "import "))]
     modules = {words[1] for words in imports}
-    assert modules <= {"__future__", "typing", "..errors", "..results", "..timing", "..grid", ".model", ".verify"}, modules
+    assert modules <= {"__future__", "typing", "..errors", "..results", "..timing", "..grid", ".model", ".verify", ".backtracking_search"}, modules

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from puzzlesat.swap import bounds
+from puzzlesat.swap import bounds, layout_bounds, match_bounds
 from puzzlesat.swap.compiled import Task
 from puzzlesat.swap.generate import draw_level
 from puzzlesat.swap.model import Goal, Level
@@ -287,7 +287,7 @@ def test_past_the_region_limit_the_part_filling_bound_agrees_with_plain_search(m
     rng = random.Random(31)
     checked = 0
     for limit in (3, 12, 60):
-        monkeypatch.setattr(bounds, "REGION_LIMIT", limit)
+        monkeypatch.setattr(layout_bounds, "REGION_LIMIT", limit)
         for _ in range(60):
             height, width = rng.randint(2, 4), rng.randint(2, 4)
             rows = [" ".join("###" if rng.random() < 0.12 else f"T1{rng.choice('RGB'[:rng.randint(2, 3)])}"
@@ -385,7 +385,8 @@ def test_scipy_and_our_own_assignment_give_the_same_bounds(monkeypatch):
             states.append(state)
         values = {}
         for threshold in (1, 10**6):  # SciPy for every colour, then for none
-            monkeypatch.setattr(bounds, "SCIPY_FROM_SQUARES", threshold)
+            monkeypatch.setattr(bounds, "SCIPY_FROM_SQUARES", threshold)  # (read there by stepcost)
+            monkeypatch.setattr(match_bounds, "SCIPY_FROM_SQUARES", threshold)  # (read there by AssignmentBound)
             assignment, step_cost = bounds.AssignmentBound(task), StepCostBound(task, costs=half_costs(task))
             values[threshold] = [(assignment.bound(s), step_cost.bound(s)) for s in states]
         assert values[1] == values[10**6], n

@@ -4,6 +4,9 @@ Rules: connect the two cells of every label by an orthogonal path; paths never s
 never enter blocked cells. Options (:class:`Rules`): every free cell covered (default) or cells
 may stay empty; paths may run beside themselves (default) or not.
 
+The rule options and the pairs are defined in :mod:`.parts`, the reading of a path from its
+cells in :mod:`.paths`; this module holds the puzzle and the answer.
+
 >>> p = Puzzle.from_rows(["A.B", "...", "A.B"])
 >>> p.width, p.height, p.labels
 (3, 3, ('A', 'B'))
@@ -22,82 +25,21 @@ import operator
 from itertools import chain
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ..errors import InvalidPuzzle, require_iterable, require_mapping
-from ..grid import ORTHOGONAL, Cell, as_cell, is_whole_number, orthogonal_neighbours
+from ..grid import Cell, as_cell, is_whole_number, orthogonal_neighbours
+from .parts import DEFAULT_RULES, EndpointPair, Pair, Rules, StatedRules  # noqa: F401 (some imported from here too)
+from .paths import NotAPath, TraceCapped, trace  # noqa: F401 (some imported from here too)
+
 
 EMPTY = "."
 BLOCKED = "#"
 
 MAX_CELLS = 4_000_000  # 2000 x 2000: beyond this a board is refused as absurd
 ONE_LAYER_HINT = "parse text with numberlink.parse; a puzzle of several layers has its own verbs in numberlink.multilayer"
-
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Rule options. ``cover_all``: every free cell must lie on a path (Flow Free; default).
-    ``no_self_touch``: a path may not run beside itself (no cell of a path orthogonally next to
-    a non-consecutive cell of the same path)."""
-
-    cover_all: bool = True
-    no_self_touch: bool = False
-
-    def __post_init__(self) -> None:
-        for name in ("cover_all", "no_self_touch"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"Rules.{name} must be True or False, not {getattr(self, name)!r}")
-
-    def __str__(self) -> str:
-        parts = ["cover-all" if self.cover_all else "may-leave-empty"]
-        if self.no_self_touch:
-            parts.append("no-self-touch")
-        return ", ".join(parts)
-
-
-DEFAULT_RULES = Rules()
-
-
-@dataclass(frozen=True)
-class StatedRules:
-    """The rules a puzzle's source asks for, kept beside the puzzle and never applied silently:
-    ``by`` is "url" (a puzz.link URL's variety) or "pack" (the first line of a generated pack).
-    Writing the puzzle to a format that states rules keeps them."""
-
-    rules: Rules
-    by: str
-
-
-@dataclass(frozen=True)
-class EndpointPair:
-    """A label and its two endpoint cells, each made a cell by the class's ``as_cell`` (one
-    layer: :class:`Pair`; a stack: :class:`.multilayer.cells.Pair`)."""
-
-    label: str
-    start: tuple[int, ...]
-    end: tuple[int, ...]
-    as_cell = staticmethod(as_cell)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.label, str):
-            raise TypeError(f"a pair's label must be a str, not {type(self.label).__name__}")
-        object.__setattr__(self, "label", str(self.label))  # a numpy str_ (a label read from an array) as a plain str
-        object.__setattr__(self, "start", self.as_cell(self.start, f"the start of {self.label!r}"))
-        object.__setattr__(self, "end", self.as_cell(self.end, f"the end of {self.label!r}"))
-
-
-class Pair(EndpointPair):
-    """A label and its two endpoint cells ``(row, column)``.
-
-    >>> Pair("A", [0, 1], (2, 3))
-    Pair(label='A', start=(0, 1), end=(2, 3))
-    """
-
-    start: Cell
-    end: Cell
 
 
 @dataclass(frozen=True)
@@ -366,93 +308,3 @@ class Solution:
             raise ValueError(f"the answer's cell {off[0]} lies off the {puzzle.width}x{puzzle.height} board (an answer to another puzzle?)")
 
 
-class NotAPath(ValueError):
-    """An answer drawing in which the cells of ``label`` form no simple path between its
-    endpoints (raised by ``Solution.from_rows`` and the multi-layer ``Solution.from_layers``)."""
-
-    def __init__(self, message: str, label: str) -> None:
-        super().__init__(message)
-        self.label = label
-
-
-class TraceCapped(NotAPath):
-    """A label's cells were not traced as one path within the step bound (a path that runs
-    beside itself is ambiguous in a drawing, and the search for it was cut short)."""
-
-
-def trace(pair: Pair, cells: set[Cell], max_steps: int | None = None, *,
-          steps: Sequence[tuple[int, ...]] = ORTHOGONAL,
-          allowed: Callable[[Cell, Cell], bool] | None = None) -> tuple[Cell, ...] | None:
-    """A simple path from ``pair.start`` to ``pair.end`` through exactly ``cells``, moving by
-    ``steps`` (one layer's four by default; boards of several layers pass six; ``allowed(a,
-    b)``, when given, says which of those moves a path may make), or None when
-    there is none. Where the path runs beside itself the drawing is ambiguous and this is a
-    search for a Hamiltonian path: depth first, trying the cell with the fewest ways on first,
-    and backing out as soon as a cell not yet on the path has too few neighbours left to be
-    passed through (two) or reached (one, for the far end). Raises :class:`TraceCapped` after
-    ``max_steps`` moves (default 200,000 plus 20 per cell).
-
-    >>> trace(Pair("A", (0, 0), (0, 1)), {(0, 0), (1, 0), (1, 1), (0, 1)})
-    ((0, 0), (1, 0), (1, 1), (0, 1))
-    """
-    if max_steps is None:
-        max_steps = 200_000 + 20 * len(cells)
-    start, end = pair.start, pair.end
-    if start not in cells or end not in cells or start == end:
-        return None
-    around = {cell: [n for n in (tuple(a + b for a, b in zip(cell, step)) for step in steps)
-                     if n in cells and (allowed is None or allowed(cell, n))] for cell in cells}
-
-    def need(cell: Cell) -> int:
-        return 1 if cell == start or cell == end else 2
-
-    if any(len(ns) < need(cell) for cell, ns in around.items()):
-        return None
-    # open[c]: neighbours of c not yet inside the path (unvisited, or the path's head)
-    open_count = {cell: len(ns) for cell, ns in around.items()}
-    target = len(cells)
-    path = [start]
-    on_path = {start}
-
-    def onward(head: Cell) -> Iterator[Cell]:
-        free = [n for n in around[head] if n not in on_path]
-        free.sort(key=lambda n: (n == end, sum(1 for m in around[n] if m not in on_path)))
-        return iter(free)
-
-    def blocked_in(head: Cell, nxt: Cell) -> bool:
-        if nxt != end and open_count[nxt] < 1:
-            return True
-        return any(m not in on_path and open_count[m] < need(m) for m in around[head])
-
-    stack = [onward(start)]
-    moves = 0
-    while stack:
-        nxt = next(stack[-1], None)
-        if nxt is None:
-            stack.pop()
-            on_path.discard(path.pop())
-            if path:  # the cell before becomes the head again
-                for m in around[path[-1]]:
-                    open_count[m] += 1
-            continue
-        if nxt == end and len(path) + 1 != target:
-            continue
-        moves += 1
-        if moves > max_steps:
-            raise TraceCapped(f"label {pair.label!r}: its {len(cells)} cells were not traced as one path within {max_steps} steps",
-                              pair.label)
-        head = path[-1]
-        for m in around[head]:  # the head moves on: it is inside the path now
-            open_count[m] -= 1
-        path.append(nxt)
-        on_path.add(nxt)
-        if nxt == end:
-            return tuple(path)
-        if blocked_in(head, nxt):
-            path.pop()
-            on_path.discard(nxt)
-            for m in around[head]:
-                open_count[m] += 1
-            continue
-        stack.append(onward(nxt))
-    return None

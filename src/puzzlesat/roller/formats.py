@@ -1,6 +1,7 @@
 """Reading and writing Roller levels: the native text format and the formats of public level sets.
-This module reads the text grids and holds the entry points; the Tiled maps, starhermit JSON
-and herbou arrays are read by :mod:`.tmx`, :mod:`.starhermit` and :mod:`.herbou`, every format
+This module tells the formats apart and holds the entry points; the native text is read by
+:mod:`.native`, the other text grids by :mod:`.textgrids`, the Tiled maps, starhermit JSON
+and herbou arrays by :mod:`.tmx`, :mod:`.starhermit` and :mod:`.herbou`, every format
 is written by :mod:`.writers`, and TabTale answer tables are read by :mod:`.answers`.
 
 Native grammar (``.roller`` files; :func:`format` writes it)::
@@ -48,189 +49,27 @@ puzzlesat.errors.ParseError: 2:4: two starts: 'o' at line 2 column 2 and here
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from ..errors import NotAPuzzle, ParseError, quoted, require_type
+from ..errors import NotAPuzzle, ParseError, require_type
 from ..textio import as_text, split_lines, with_file_name_hint
+from ..textio import MAX_INPUT_BYTES
 from . import writers
 from .answers import ANSWER_DIGITS, is_answer_line, parse_answers, read_answers, with_answers  # noqa: F401 (read through formats too)
 from .herbou import parse_herbou
-from .model import BALL, FLOOR, MAX_CELLS, MOVES, WALL, Level
-from ..textio import MAX_INPUT_BYTES
+from .model import Level
+from .native import NATIVE_SYMBOLS, _blocks, _is_comment, parse_native
 from .reading import DEFAULT_START, check_size, check_start_rule, default_name, implied_start, make_level, read_text  # noqa: F401
 from .starhermit import parse_starhermit
+from .textgrids import parse_joseleite19, parse_mazepaint, parse_nohtaray, parse_rollersplat
 from .tmx import TILED_GID_MASK, parse_tmx  # noqa: F401
+
 
 FORMATS = ("native", "tmx", "starhermit", "joseleite19", "nohtaray", "herbou", "mazepaint", "rollersplat")
 FORMAT_ALIASES = {"roller": "native", "text": "native", "tiled": "tmx", "xml": "tmx", "tabtale": "tmx",
                   "json": "starhermit", "js": "herbou", "amaze": "nohtaray"}
-
-
-# -- native text --------------------------------------------------------------------------------
-METADATA_RE = re.compile(r"^#\s+(name|par|answer)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-
-
-def _is_comment(line: str) -> bool:
-    return line.startswith("#") and len(line) > 1 and line[1] in " \t"
-
-
-def _blocks(lines: list[str]) -> list[list[tuple[int, str]]]:
-    """Non-blank lines grouped into blocks separated by blank lines, with 1-based line numbers."""
-    blocks: list[list[tuple[int, str]]] = []
-    current: list[tuple[int, str]] = []
-    previous = -2
-    for index in itertools.compress(itertools.count(), lines):  # (empty lines skipped at C speed: they end a block too)
-        line = lines[index].rstrip()
-        if current and (not line or index != previous + 1):
-            blocks.append(current)
-            current = []
-        if line:
-            current.append((index + 1, line))
-        previous = index
-    if current:
-        blocks.append(current)
-    return blocks
-
-
-def _parse_grid_block(
-    block: list[tuple[int, str]],
-    *,
-    symbols: dict[str, str],
-    start_symbol: str,
-    fmt: str,
-) -> tuple[list[str], tuple[int, int] | None, dict[str, tuple[str, int]], int]:
-    """Read one block of a text grid: (board rows over '#'/'.', start, metadata as key -> (value,
-    line), first row line).
-
-    ``symbols`` maps each accepted character to WALL, FLOOR or BALL.
-    """
-    metadata: dict[str, tuple[str, int]] = {}  # key -> (value, line)
-    rows: list[str] = []
-    row_lines: list[int] = []
-    start: tuple[int, int] | None = None
-    start_where: tuple[int, int] | None = None
-    title_where: tuple[int, int, str] | None = None
-    widest = 0
-    for number, line in block:
-        if _is_comment(line):
-            match = METADATA_RE.match(line)
-            if match:
-                key = match.group(1).lower()
-                if key in metadata:  # two pars (or names, answers): which one the file claims is unclear
-                    raise ParseError(f"a second '# {key}:' line for the same level (the first is line {metadata[key][1]})",
-                                     line=number)
-                metadata[key] = (match.group(2), number)
-            continue
-        text = line.strip()
-        indent = len(line) - len(line.lstrip())
-        if not rows and text[0] not in symbols:
-            metadata.setdefault("title", (text, number))  # a title line before the grid
-            title_where = title_where or (number, indent + 1, text[0])
-            continue
-        cells = []
-        for i, ch in enumerate(text):
-            column = indent + i + 1
-            kind = symbols.get(ch)
-            if kind is None:
-                symbol = "a space" if ch.isspace() else repr(ch)
-                raise ParseError(f"unknown symbol {symbol} in a {fmt} grid (accepted: {' '.join(repr(s) for s in symbols)})",
-                                 line=number, column=column)
-            if kind == BALL:
-                if start is not None:
-                    assert start_where is not None
-                    raise ParseError(f"two starts: {start_symbol!r} at line {start_where[0]} column {start_where[1]} and here",
-                                     line=number, column=column)
-                start = (len(rows), i)
-                start_where = (number, column)
-                kind = FLOOR
-            cells.append(kind)
-        rows.append("".join(cells))
-        row_lines.append(number)
-        widest = max(widest, len(cells))
-        if len(rows) * widest > MAX_CELLS:
-            raise ParseError(f"board is absurdly large (more than {MAX_CELLS} cells)", line=number)
-    if not rows:
-        if title_where is not None:
-            number, column, ch = title_where
-            raise ParseError(f"no grid rows: this line starts with {ch!r}, not a {fmt} grid symbol "
-                             f"({' '.join(repr(s) for s in symbols)})", line=number, column=column)
-        raise ParseError("empty level: comments but no grid rows", line=block[0][0])
-    width = max(len(row) for row in rows)
-    for row, number in zip(rows, row_lines):
-        if len(row) < width and row[-1] != WALL:
-            raise ParseError(f"ragged row: {len(row)} cells where the widest row has {width}, and it ends in floor "
-                             f"(pad short rows with '#')", line=number, column=len(row) + 1)
-    rows = [row.ljust(width, WALL) for row in rows]
-    return rows, start, metadata, row_lines[0]
-
-
-def _metadata_fields(metadata: dict[str, tuple[str, int]]) -> dict[str, Any]:
-    """Level fields from ``# name:``, ``# par:`` and ``# answer:`` lines (errors name their line)."""
-    fields: dict[str, Any] = {}
-    if "name" in metadata:
-        fields["name"] = metadata["name"][0]
-    elif "title" in metadata:
-        fields["name"] = metadata["title"][0]
-    if "par" in metadata:
-        par, line = metadata["par"]
-        try:
-            fields["par"] = int(par)
-        except ValueError:
-            raise ParseError(f"par must be a whole number, not {quoted(par)}", line=line) from None
-        if fields["par"] < 0:
-            raise ParseError(f"par must be a whole number of moves, zero or more, not {quoted(par)}", line=line)
-    if "answer" in metadata:
-        text, line = metadata["answer"]
-        answer = re.sub(r"[\s,]", "", text).upper()
-        if answer.strip(MOVES):
-            raise ParseError(f"answer {quoted(text)} holds a letter other than U, D, L, R", line=line)
-        fields["known_answer"] = answer
-    return fields
-
-
-NATIVE_SYMBOLS = {WALL: WALL, FLOOR: FLOOR, BALL: BALL}
-
-
-def parse_native(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
-    """Every level of a native text (blocks separated by blank lines). ``each``: a level that
-    cannot be read is its ParseError in the list (see :func:`parse_each`)."""
-    blocks = _native_blocks(text)
-    levels: list = []
-    for index, block in enumerate(blocks):
-        try:
-            levels.append(_native_level(block, index, len(blocks), source))
-        except ParseError as error:
-            if not each:
-                raise
-            levels.append(error)
-    return levels
-
-
-def _native_blocks(text: str) -> list:
-    """The level blocks of a native text. A block of comments only (a file's header, a note
-    between levels, a trailing note) is not a level and is dropped; a text of comments only
-    keeps its first block, which is then an error naming it.
-
-    >>> len(_native_blocks("# my pack\\n\\n###\\n#o#\\n###\\n\\n# the end"))
-    1
-    """
-    blocks = _blocks(split_lines(text))
-    if not blocks:
-        raise ParseError("empty input: no level found")
-    levels = [block for block in blocks if not all(_is_comment(line) for _, line in block)]
-    return levels or blocks[:1]
-
-
-def _native_level(block: list, index: int, count: int, source: str | None) -> Level:
-    rows, start, metadata, first = _parse_grid_block(block, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="native")
-    if start is None:
-        raise ParseError("no start: the grid has no 'o'", line=first)
-    fields = _metadata_fields(metadata)
-    fields.setdefault("name", default_name(source, index, count))
-    return make_level(rows, start, line=first, **fields)
 
 
 def format(level: Level, *, fmt: str = "native", start: str | None = None) -> str:
@@ -274,93 +113,6 @@ def format_all(levels: list[Level], *, fmt: str = "native", start: str | None = 
         require_type(level, Level, "level", "parse text with roller.parse")
     check_start_rule(start)
     return writers.write_all(levels, normalise_format(fmt), start)
-
-
-# -- other text grids ---------------------------------------------------------------------------
-def _parse_text_grids(text: str, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
-                      source: str | None, first_block_only: bool = False, start: str | None = None,
-                      default_start: str | None = None, each: bool = False) -> list[Level]:
-    blocks = _blocks(split_lines(text))
-    if not blocks:
-        raise ParseError("empty input: no level found")
-    if first_block_only:
-        blocks = blocks[:1]
-    levels: list = []
-    for index, block in enumerate(blocks):
-        try:
-            levels.append(_text_grid_level(block, index, len(blocks), symbols=symbols, start_symbol=start_symbol, fmt=fmt,
-                                           source=source, start=start, default_start=default_start))
-        except ParseError as error:
-            if not each:
-                raise
-            levels.append(error)
-    return levels
-
-
-def _text_grid_level(block: list, index: int, count: int, *, symbols: dict[str, str], start_symbol: str | None, fmt: str,
-                     source: str | None, start: str | None, default_start: str | None) -> Level:
-    rows, cell, metadata, first = _parse_grid_block(block, symbols=symbols, start_symbol=start_symbol or "", fmt=fmt)
-    rule = None
-    if cell is None:
-        if start_symbol is not None and start is None:
-            raise ParseError(f"no start: the grid has no {start_symbol!r}", line=first)
-        rule = start or default_start
-        assert rule is not None
-        cell = implied_start(rows, rule, line=first)
-    fields = _metadata_fields(metadata)
-    fields.setdefault("name", default_name(source, index, count))
-    return make_level(rows, cell, line=first, start_rule=rule, **fields)
-
-
-def parse_joseleite19(text: str, *, source: str | None = None, each: bool = False) -> list[Level]:
-    """joseleite19 grids: ``#`` wall, ``.`` floor, ``x`` start."""
-    return _parse_text_grids(text, symbols={WALL: WALL, FLOOR: FLOOR, "x": BALL}, start_symbol="x", fmt="joseleite19", source=source,
-                             each=each)
-
-
-def parse_nohtaray(text: str, *, source: str | None = None) -> list[Level]:
-    """nohtaray's solver input: the first grid (``o`` start); the rest is commentary."""
-    return _parse_text_grids(text, symbols=NATIVE_SYMBOLS, start_symbol=BALL, fmt="nohtaray", source=source, first_block_only=True)
-
-
-def parse_rollersplat(text: str, *, start: str | None = None, source: str | None = None, each: bool = False) -> list[Level]:
-    """RollerSplat grids: ``W`` wall, ``G`` ground; no start stored (default: first floor cell in reading order)."""
-    check_start_rule(start)
-    return _parse_text_grids(text, symbols={"W": WALL, "G": FLOOR}, start_symbol=None, fmt="rollersplat", source=source,
-                             start=start, default_start=DEFAULT_START["rollersplat"], each=each)
-
-
-def parse_mazepaint(text: str, *, start: str | None = None, source: str | None = None) -> list[Level]:
-    """MazePaint maps: rows of space-separated ``0`` floor / ``1`` wall; start (1, 1) as the game fixes it."""
-    check_start_rule(start)
-    rows: list[str] = []
-    first = None
-    for number, line in enumerate(split_lines(text), 1):
-        tokens = line.split()
-        if not tokens:
-            if rows:
-                break  # one map per file; anything after a blank line is ignored
-            continue
-        first = first or number
-        cells = []
-        for token in tokens:
-            if token not in ("0", "1"):
-                column = line.find(token) + 1
-                raise ParseError(f"unknown value {quoted(token)} in a MazePaint map (0 floor, 1 wall)", line=number, column=column)
-            cells.append(FLOOR if token == "0" else WALL)
-        if rows and len(cells) != len(rows[0]):
-            raise ParseError(f"ragged row: {len(cells)} values where the first row has {len(rows[0])}", line=number)
-        rows.append("".join(cells))
-        check_size(len(rows[0]), len(rows), number)
-    if not rows:
-        raise ParseError("empty input: no map rows")
-    if start is not None:
-        cell, rule = implied_start(rows, start, line=first), start
-    else:
-        cell, rule = (1, 1), "fixed (1, 1)"
-        if len(rows) < 2 or len(rows[0]) < 2 or rows[1][1] != FLOOR:
-            raise ParseError("MazePaint's fixed start (row 1, column 1) is not a floor cell", line=(first or 1) + 1)
-    return [make_level(rows, cell, line=first, name=default_name(source, 0, 1), start_rule=rule)]
 
 
 # -- detection and the public entry points ------------------------------------------------------

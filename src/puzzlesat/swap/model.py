@@ -12,6 +12,9 @@ neighbour of its own colour. The objective is the fewest moves.
 A board is a tuple of rows, each a tuple of :class:`Square` or ``None`` (a wall): hashable, so
 it serves directly as a search state.
 
+Squares, boards and goals are defined in :mod:`.parts`, moves in :mod:`.notation`; this module
+holds the level, the board functions that take a level too, and the goal tests.
+
 >>> level = Level.from_rows(["T1R B1G", "T1G T1R"], goal=["R G", "R G"])
 >>> level.rows, level.cols, level.goal.kind
 (2, 2, 'match')
@@ -32,88 +35,15 @@ Square(figure='B', scope=1, colour='G')
 
 from __future__ import annotations
 
-import re
-import reprlib
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional, Sequence, Union
+from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
 from ..errors import InvalidPuzzle, require_iterable, require_type
-from ..grid import Cell, is_whole_number
-from ..results import solve_result_hint
-
-FIGURE_DIRECTIONS: dict[str, tuple[Cell, ...]] = {
-    "T": ((-1, 0), (1, 0), (0, -1), (0, 1)),
-    "B": ((-1, -1), (-1, 1), (1, -1), (1, 1)),
-    "Q": ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)),
-}
-FIGURE_NAMES = {"T": "tower", "B": "bishop", "Q": "queen"}
-FIGURES = tuple(FIGURE_DIRECTIONS)
-COLOURS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_SCOPE = 9  # the longest reach a square's figure may have (one digit in the notation)
-WALL_TOKEN = "###"
-GOAL_WALL = "#"
-GOAL_KINDS = ("match", "cluster", "touch")
-MAX_CELLS = 10_000  # 100 x 100: beyond this a swap board is refused as absurd
-MAX_SIDE = 1_000  # rows or columns beyond this are refused as absurd too
-
-
-@dataclass(frozen=True)
-class Square:
-    """One movable square: figure ``T``/``B``/``Q``, scope 1..9, colour ``A``-``Z``.
-
-    >>> Square.parse("Q3Y"), str(Square("T", 1, "R"))
-    (Square(figure='Q', scope=3, colour='Y'), 'T1R')
-    """
-
-    figure: str
-    scope: int
-    colour: str
-
-    def __post_init__(self) -> None:
-        if self.figure not in FIGURE_DIRECTIONS:
-            raise InvalidPuzzle(f"unknown figure {self.figure!r} (expected T, B or Q)")
-        if not is_whole_number(self.scope) or not 1 <= self.scope <= MAX_SCOPE:  # (a bool is not one: scope True was written TTrueR)
-            raise InvalidPuzzle(f"scope {self.scope!r} must be an integer 1-{MAX_SCOPE}")
-        object.__setattr__(self, "scope", int(self.scope))
-        if len(self.colour) != 1 or self.colour not in COLOURS:
-            raise InvalidPuzzle(f"colour {self.colour!r} must be one letter A-Z")
-
-    @classmethod
-    def parse(cls, token: str) -> "Square":
-        if len(token) != 3 or not token[1].isdigit():
-            raise InvalidPuzzle(f"square token {token!r} is not <figure><scope><colour> such as T1R")
-        return cls(token[0], int(token[1]), token[2])
-
-    @property
-    def directions(self) -> tuple[Cell, ...]:
-        return FIGURE_DIRECTIONS[self.figure]
-
-    def __str__(self) -> str:
-        return f"{self.figure}{self.scope}{self.colour}"
-
-
-Board = tuple[tuple[Optional[Square], ...], ...]
-"""Rows of cells, each a :class:`Square` or ``None`` for a wall. Hashable: a search state."""
-
-
-def board_from_rows(rows: Sequence[str | Sequence[str]]) -> Board:
-    """A board from rows of tokens (``T1R``, ``###``); a row may be one space-separated string.
-
-    Each token becomes a :class:`Square` and ``###`` becomes ``None`` (a wall).
-
-    >>> board = board_from_rows(["T1R ###", ["B2G", "Q1R"]])
-    >>> board[0]
-    (Square(figure='T', scope=1, colour='R'), None)
-    >>> board[1][0].figure, board[1][0].scope
-    ('B', 2)
-    """
-    require_iterable(rows, "rows", "a list of rows (strings of tokens or lists of tokens)")
-    for row in rows:
-        require_iterable(row, "each row", "a string of tokens or a list of tokens", text=True)
-    grid = [row.split() if isinstance(row, str) else list(row) for row in rows]
-    return tuple(tuple(None if token == WALL_TOKEN else Square.parse(token) for token in row) for row in grid)
+from ..grid import Cell
+from .notation import Move, MoveLike, parse_moves  # noqa: F401 (some imported from here too)
+from .parts import COLOURS, FIGURE_DIRECTIONS, GOAL_WALL, MAX_CELLS, MAX_SCOPE, MAX_SIDE, WALL_TOKEN, Board, Goal, Square, board_from_rows  # noqa: F401 (some imported from here too)
 
 
 def as_board(board: "Board | Level") -> Board:
@@ -185,104 +115,6 @@ def apply_swap(board: "Board | Level", u: Cell, v: Cell) -> Board:
     rows = [list(row) for row in board]
     rows[u[0]][u[1]], rows[v[0]][v[1]] = rows[v[0]][v[1]], rows[u[0]][u[1]]
     return tuple(tuple(row) for row in rows)
-
-
-MOVE_PATTERN = re.compile(r"^\s*([0-9]+)\s*,\s*([0-9]+)\s*>\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
-
-
-@dataclass(frozen=True, order=True)
-class Move:
-    """A swap written ``r1,c1>r2,c2`` (0-based): the moving square's cell, then the target.
-
-    The effect is symmetric (the two contents exchange), and a swap is legal when *either*
-    square can reach the other's cell, so both ``a>b`` and ``b>a`` are accepted for a legal swap.
-    Moves produced by this library (``legal_moves``, solvers) name a square that can actually
-    reach the other first (the earlier cell in row-major order when both can).
-
-    >>> m = Move.parse("0,1>2,3")
-    >>> m.source, m.target, m.cells == Move((2, 3), (0, 1)).cells
-    ((0, 1), (2, 3), True)
-    """
-
-    source: Cell
-    target: Cell
-
-    @classmethod
-    def parse(cls, text: str) -> "Move":
-        """Read ``r1,c1>r2,c2``; raises ValueError on any other text, TypeError on a non-string."""
-        if not isinstance(text, str):
-            raise TypeError(f"a move must be a Move or a string r1,c1>r2,c2, not {type(text).__name__} {reprlib.repr(text)}"
-                            " (Move(source, target) builds one from two (row, column) cells)")
-        match = MOVE_PATTERN.match(text)
-        if not match:
-            raise ValueError(f"move {text!r} is not written r1,c1>r2,c2")
-        r1, c1, r2, c2 = (int(x) for x in match.groups())
-        return cls((r1, c1), (r2, c2))
-
-    @property
-    def cells(self) -> frozenset[Cell]:
-        """The unordered pair of cells swapped."""
-        return frozenset((self.source, self.target))
-
-    def reversed(self) -> "Move":
-        return Move(self.target, self.source)
-
-    def __str__(self) -> str:
-        return f"{self.source[0]},{self.source[1]}>{self.target[0]},{self.target[1]}"
-
-
-MoveLike = Union[Move, str]
-
-
-def parse_moves(moves: str | Iterable[MoveLike]) -> tuple[Move, ...]:
-    """Moves from a space-separated string or a sequence of Move / ``r1,c1>r2,c2`` strings.
-
-    >>> [str(m) for m in parse_moves("0,0>0,1  1,1>0,0")]
-    ['0,0>0,1', '1,1>0,0']
-    >>> parse_moves([((0, 0), (0, 1))])
-    Traceback (most recent call last):
-    ...
-    TypeError: a move must be a Move or a string r1,c1>r2,c2, not tuple ((0, 0), (0, 1)) (Move(source, target) builds one from two (row, column) cells)
-    """
-    if isinstance(moves, bytes) or not isinstance(moves, (str, Iterable)):
-        raise TypeError(f"moves must be a string of moves or a sequence of moves, not {type(moves).__name__}{solve_result_hint(moves)}")
-    items = moves.split() if isinstance(moves, str) else list(moves)
-    return tuple(m if isinstance(m, Move) else Move.parse(m) for m in items)
-
-
-@dataclass(frozen=True)
-class Goal:
-    """What must hold at the end: ``match`` a colour matrix (``None`` at walls), ``cluster`` or
-    ``touch``.
-
-    >>> Goal.cluster().kind, Goal.match(["R #", "G B"]).colours
-    ('cluster', (('R', None), ('G', 'B')))
-    """
-
-    kind: str
-    colours: Optional[tuple[tuple[Optional[str], ...], ...]] = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in GOAL_KINDS:
-            raise InvalidPuzzle(f"unknown goal {self.kind!r} (expected one of {', '.join(GOAL_KINDS)})")
-        if (self.kind == "match") != (self.colours is not None):
-            raise InvalidPuzzle("a match goal needs a colour matrix; cluster and touch goals take none")
-        if self.colours is not None:
-            object.__setattr__(self, "colours", tuple(tuple(row) for row in self.colours))
-
-    @classmethod
-    def match(cls, rows: Sequence[str | Sequence[Optional[str]]]) -> "Goal":
-        """A match goal from rows of colour letters, ``#`` (or None) at walls."""
-        grid = [row.split() if isinstance(row, str) else list(row) for row in rows]
-        return cls("match", tuple(tuple(None if t in (None, GOAL_WALL) else t for t in row) for row in grid))
-
-    @classmethod
-    def cluster(cls) -> "Goal":
-        return cls("cluster")
-
-    @classmethod
-    def touch(cls) -> "Goal":
-        return cls("touch")
 
 
 @dataclass(frozen=True)
