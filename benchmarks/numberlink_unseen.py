@@ -1,7 +1,7 @@
 """Numberlink uniqueness on puzzles the tuning never saw: a test half of the public sets, and
 fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
 
-    python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [--workers 2]
+    python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [-j 2] [--halves tuning,test,fresh]
     python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
 
 Every puzzle is one ``solve`` job of the batch engine (``puzzlesat.batch.run``: the answer and a
@@ -20,6 +20,13 @@ tuned on.
 no-self-touch rules by the generator from the puzzle's text, as published sets are made, and
 kept only when ``numberlink.is_unique(rules=Rules(no_self_touch=True))`` agrees. A set certified
 under default rules would hold only puzzles the engine already decides.
+
+**One puzzle at a time or two.** With ``-j 2`` (``--workers``, the default) two puzzles run at
+a time, one per core, each in a batch worker; a worker is a daemon process, which may start no
+process of its own, so the engine's deciders take turns in it (no global search beside the
+windows, no second proof, no frontier count in a process of its own). With ``-j 1`` one puzzle
+runs at a time, in this process, and may use both cores for those: what a user checking one
+puzzle gets. Report both.
 
 The table gives, per set and half: puzzles, decided (unique, several answers, or none),
 first answers found, undecided, errors, total and max seconds, and the share decided (target:
@@ -142,18 +149,21 @@ def fresh_puzzles(path: Path = FRESH_FILE) -> dict[str, list[tuple[str, numberli
 
 # -- the run --------------------------------------------------------------------------------
 
-def groups(*, quick: bool) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
-    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh")."""
-    for name in PUBLIC_SETS:
+def groups(*, quick: bool, halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
+    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh");
+    only the ``halves`` named."""
+    for name in PUBLIC_SETS if set(halves) & set(HALVES) else ():
         puzzles = public_puzzles(name)
         if not any(path.is_file() for path in PUBLIC_SETS[name]()):
             print(f"numberlink_unseen: {name}: no puzzles under {data_folder() / 'numberlink'} (data set absent), skipped", file=sys.stderr)
         elif not puzzles:
             print(f"numberlink_unseen: {name}: no board of at most {MAX_CELLS} cells, skipped", file=sys.stderr)
-        for which in HALVES:
+        for which in (which for which in HALVES if which in halves):
             chosen = [(n, p) for n, p in puzzles if half(p) == which]
             if chosen:
                 yield name, which, chosen[:QUICK_PUZZLES] if quick else chosen
+    if "fresh" not in halves:
+        return
     fresh = fresh_puzzles()
     if not fresh:
         print(f"numberlink_unseen: no fresh sets at {FRESH_FILE} (make them with --make-fresh), skipped", file=sys.stderr)
@@ -171,9 +181,10 @@ def row_of(record: dict[str, Any], set_name: str, which: str, instance: str, puz
             "half": which, "rules": "default", "unique": record.get("unique"), "decided": decided, "error": record.get("error")}
 
 
-def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2) -> Iterator[dict[str, Any]]:
+def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2,
+        halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[dict[str, Any]]:
     """One row per puzzle (default rules, ``time_limit`` seconds each), set by set."""
-    for set_name, which, puzzles in groups(quick=quick):
+    for set_name, which, puzzles in groups(quick=quick, halves=halves):
         jobs = [Job.of("numberlink", "solve", puzzle, source=set_name, index=i, time_limit=time_limit)
                 for i, (_, puzzle) in enumerate(puzzles)]
         for record in batch_run(jobs, workers=workers):
@@ -233,10 +244,21 @@ def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str
     return "\n".join(lines)
 
 
+def _halves(text: str) -> tuple[str, ...]:
+    named = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [part for part in named if part not in HALVES + ("fresh",)]
+    if unknown or not named:
+        raise argparse.ArgumentTypeError(f"halves are tuning, test and fresh, not {', '.join(unknown) or 'none'}")
+    return named
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink_unseen", description=__doc__.split("\n\n")[0])
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness; default 10)")
-    parser.add_argument("--workers", type=int, default=2, metavar="N", help="batch engine worker processes (default 2)")
+    parser.add_argument("-j", "--workers", type=int, default=2, metavar="N",
+                        help="batch engine worker processes (default 2); 1: one puzzle at a time, which may use every core")
+    parser.add_argument("--halves", type=_halves, default=HALVES + ("fresh",), metavar="LIST",
+                        help="the halves to run, of tuning,test,fresh (default all three)")
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set and half, and per fresh size")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} and stop")
@@ -247,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     kept: list[dict[str, Any]] = []
     with RowWriter(args.json) as sink:
-        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers):
+        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers, halves=args.halves):
             kept.append(r)
             sink.write(r)
             print(f"{r['set']:22} {r['half']:7} {r['instance']:24} {r['size']:>7} {r['status']:>13} unique={str(r['unique']):5} "
