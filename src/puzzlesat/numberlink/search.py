@@ -55,18 +55,19 @@ def check_answer(puzzle, solution, rules: Rules, checker=verify) -> None:
     report_answer(solution)
 
 
-def loaded_solver(encoding, solver: str, deadline: Deadline, *, options: dict[str, int] | None = None) -> tuple[SatSolver, Deadline]:
-    """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options, then
-    ``options`` over them; without its inprocessing on big formulas and on large no-self-touch
-    ones), and the deadline to search by: time is kept back to stop a solver step and free a big
-    formula within the limit (encodings/numberlink.md, "Notes from solve.py").
+def loaded_solver(encoding, solver: str, deadline: Deadline) -> tuple[SatSolver, Deadline]:
+    """A solver holding ``encoding``'s clauses (CaDiCaL with this family's options; without its
+    inprocessing on big formulas and on large no-self-touch ones), and the deadline to search
+    by: time is kept back to stop a solver step and free a big formula within the limit
+    (encodings/numberlink.md, "Notes from solve.py").
     Raises EncodingTimeout when ``deadline`` passes while the clauses are fed (the solver is
     closed first). Serves formulas of one layer and of several."""
-    chosen = None
+    options = None
     if solver == "cadical195":
-        big = tuning.CADICAL_BIG_FORMULA_OPTIONS if _without_inprocessing(encoding) else {}
-        chosen = {**tuning.CADICAL_OPTIONS, **big, **(options or {})}
-    sat = SatSolver(name=solver, options=chosen)
+        options = tuning.CADICAL_OPTIONS
+        if _without_inprocessing(encoding):
+            options = {**tuning.CADICAL_OPTIONS, **tuning.CADICAL_BIG_FORMULA_OPTIONS}
+    sat = SatSolver(name=solver, options=options)
     try:
         encoding.feed(sat, deadline, release=encoding.num_clauses > tuning.BIG_FORMULA_CLAUSES)
     except EncodingTimeout:
@@ -91,14 +92,12 @@ class SatSearch:
     saying how its formula is built (:meth:`_build`) and giving its answer type and checker.
 
     ``formula_rules`` (default ``rules``) picks the formula; every answer is checked against
-    ``rules``; ``solver_options`` go to the solver over the family's (:func:`loaded_solver`).
-    ``ready`` is False when the deadline passed while the formula was being built."""
+    ``rules``. ``ready`` is False when the deadline passed while the formula was being built."""
 
     solution_type = Solution
     checker = staticmethod(verify)
 
-    def __init__(self, puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None,
-                 solver_options: dict[str, int] | None = None) -> None:
+    def __init__(self, puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None) -> None:
         self.puzzle, self.rules, self.deadline = puzzle, rules, deadline
         self.formula_rules = formula_rules or rules
         self.encode_seconds = 0.0
@@ -112,7 +111,7 @@ class SatSearch:
         start = time.perf_counter()
         try:
             self.encoding = self._build(deadline)
-            self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline, options=solver_options)
+            self.solver, self.deadline = loaded_solver(self.encoding, solver, deadline)
         except EncodingTimeout:
             self.close()
         finally:
@@ -218,12 +217,11 @@ class Search(SatSearch):
     """The one-layer search: the shared one, and the tools of the hard proofs (answers with few
     empty cells, bounded calls, direction variables, touch selectors)."""
 
-    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None,
-                 touch_selectors: bool = False, solver_options: dict[str, int] | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, rules: Rules, solver: str, deadline: Deadline, *, formula_rules: Rules | None = None, touch_selectors: bool = False) -> None:
         self.touch_selectors = touch_selectors
         self.oriented = False
         self.moves_forbidden = False
-        super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules, solver_options=solver_options)
+        super().__init__(puzzle, rules, solver, deadline, formula_rules=formula_rules)
 
     def _build(self, deadline: Deadline) -> Encoding:
         return _encode(self.puzzle, self.formula_rules, labels=label_encoding(self.formula_rules), deadline=deadline,

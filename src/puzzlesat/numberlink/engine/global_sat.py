@@ -44,7 +44,7 @@ class GlobalSat:
             return Outcome.unknown("no formula in time")
         if state.orient and len(state.found) == 1 and state.race is None:
             search.orient()
-        return outcome_of(*search.next_answer())
+        return _outcome(*search.next_answer())
 
     def head_start(self, state: State) -> Outcome:
         """LABEL_WINDOW_AFTER seconds of the global search, between the square and the label
@@ -54,7 +54,7 @@ class GlobalSat:
         if state.orient:
             search.orient()
         status, solution = search.next_answer(search.deadline.within(tuning.LABEL_WINDOW_AFTER))
-        return Outcome.nothing("head start over") if status is Status.UNKNOWN else outcome_of(status, solution)
+        return Outcome.nothing("head start over") if status is Status.UNKNOWN else _outcome(status, solution)
 
     def runs_beside(self, state: State) -> bool:
         """Whether the search runs in a forked copy beside the windows: default rules (with the
@@ -74,17 +74,15 @@ class GlobalSat:
         found = beside.answer(state.stats)
         if found is None:
             return Outcome.nothing(str(state.stats.get("global_search", "failed")))
-        return outcome_of(*found, where="beside the windows")
+        return _outcome(*found, where="beside the windows")
 
 
-def outcome_of(status: Status, solution: Solution | None, where: str = "", by: str = "") -> Outcome:
-    """The outcome of a global search's ``(status, solution)``; ``by`` names the step when not
-    ``global-sat`` (:mod:`.second_proof`)."""
+def _outcome(status: Status, solution: Solution | None, where: str = "") -> Outcome:
     if status is Status.SOLVED:
-        return Outcome.answer(solution, detail=where, by=by)
+        return Outcome.answer(solution, detail=where)
     if status is Status.UNSATISFIABLE:
-        return Outcome.unique(where, by=by)
-    return Outcome.unknown(f"time limit, {where}" if where else "time limit", by=by)
+        return Outcome.unique(where)
+    return Outcome.unknown(f"time limit, {where}" if where else "time limit")
 
 
 GLOBAL_SAT = GlobalSat()

@@ -8,10 +8,8 @@ With one answer found and a second wanted, on the shared search (the first answe
    whether it has decided (the race within a window too, every STOP_STEP_CONFLICTS conflicts);
 3. without the race: the global search has LABEL_WINDOW_AFTER seconds (when nothing runs
    beside), then the label windows;
-4. the deciders end it: the search beside is waited for, with a second, differently configured
-   proof beside it in a process of its own (:mod:`.second_proof`; if the search beside died
-   and the second did not decide, the search goes on here), or the race is run to its
-   verdict, or the global search alone.
+4. the deciders end it: the search beside is waited for (if its process died, the search goes
+   on here), or the race is run to its verdict, or the global search alone.
 
 The first answer, second answer or proof wins; the others are stopped. This is the order of
 encodings/numberlink.md, "What each rule set runs (solve.py)", steps 4 and 5.
@@ -33,7 +31,6 @@ from __future__ import annotations
 from ..model import Puzzle, Rules
 from .frontier_race import FRONTIER
 from .global_sat import GLOBAL_SAT
-from .second_proof import SECOND_PROOF
 from .state import State
 from .strategy import NOTHING, Outcome
 from .windows import LABEL_WINDOWS, WINDOWS
@@ -68,7 +65,7 @@ class Deciders:
                 finally:
                     state.stop, state.stop_in_steps = None, False
             if beside is not None:
-                if state.step(GLOBAL_SAT, run=lambda: SECOND_PROOF.outcome(state, beside)).word != NOTHING:
+                if state.step(GLOBAL_SAT, run=lambda: GLOBAL_SAT.outcome_beside(state, beside)).word != NOTHING:
                     return
             state.step(FRONTIER if race is not None else GLOBAL_SAT)
         finally:

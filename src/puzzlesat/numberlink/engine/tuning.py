@@ -46,9 +46,6 @@ FRONTIER_REVERSE_MAX_STATES = 4_000_000  # the reverse count gives up past this 
 FRONTIER_SAT_FIRST = 0.25  # without fork: SAT's seconds (at most a quarter of the time left) before the count
 FRONTIER_POLL_SECONDS = 0.1  # length of a global-search step beside the count
 FRONTIER_SHARE = 0.5  # without fork: the count's share of the time left
-SECOND_PROOF_OPTIONS = {"stabilize": 0}  # CaDiCaL options (over CADICAL_OPTIONS) of the second global proof, run once the windows end
-SECOND_PROOF_PREFER = True  # whether the second proof's phases are set to the first answer (as the first proof's)
-SECOND_PROOF_MIN_SECONDS = 1.0  # the second proof starts only with at least this many seconds left
 
 # -- after an undecided default-rules count (without_touch.py) -----------------------------------------
 WITHOUT_TOUCH_SECONDS = 0.5  # the no-self-touch uniqueness check may take at most this past the time limit (within N + 1 s in all)
