@@ -3,6 +3,7 @@ fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
 
     python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [-j 2] [--halves tuning,test,fresh]
     python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
+    python -m benchmarks.numberlink_unseen --proof-conflicts 4600020027,4600025016 [--conflicts 300000]
 
 Every puzzle is one ``solve`` job of the batch engine (``puzzlesat.batch.run``: the answer and a
 count to two under default rules, the answer checked) with ``--time-limit`` seconds each.
@@ -32,6 +33,13 @@ The table gives, per set and half: puzzles, decided (unique, several answers, or
 first answers found, undecided, errors, total and max seconds, and the share decided (target:
 at least 99.5 % on each fresh size and each test half). ``--undecided-stats`` then runs each
 undecided puzzle again in this process (``numberlink.count``) and prints what its stats report.
+
+``--proof-conflicts SEEDS`` measures instead, for the fresh puzzles of those seeds, the global
+proof alone (the search for a second answer after the first, which it blocks, with its phases
+and the direction variables, as the engine runs it) in solver conflicts, which the machine's
+load does not change, and CPU seconds, up to ``--conflicts`` each, as the engine configures
+CaDiCaL and in focused mode (``stabilize=0``): the yardstick of encodings/numberlink.md, "Hard
+uniqueness proofs under default rules".
 """
 
 from __future__ import annotations
@@ -244,6 +252,56 @@ def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str
     return "\n".join(lines)
 
 
+PROOF_VARIANTS = {"as today": {}, "focused": {"stabilize": 0}}  # CaDiCaL options over the engine's
+
+
+def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[str, int]) -> dict[str, Any]:
+    """The global proof of ``puzzle`` (default rules) with CaDiCaL ``options`` over the
+    engine's, up to ``conflicts``: its verdict ("unique", "several", "open"), conflicts and CPU s."""
+    from puzzlesat.numberlink.engine import tuning
+    from puzzlesat.numberlink.search import Search
+    from puzzlesat.timing import Deadline
+
+    first = numberlink.solve(puzzle, time_limit=60).solution
+    kept = tuning.CADICAL_OPTIONS
+    tuning.CADICAL_OPTIONS = {**kept, **options}
+    try:
+        search = Search(puzzle, Rules(), "cadical195", Deadline(None))
+    finally:
+        tuning.CADICAL_OPTIONS = kept
+    try:
+        search.block(first)
+        search.prefer(first)
+        search.orient()
+        start, verdict = time.process_time(), "open"
+        while (left := conflicts - search.solver.stats().get("conflicts", 0)) > 0:
+            outcome = search.solver.solve(conflict_limit=left)
+            if outcome is None:
+                break
+            if outcome is False or search._answer_in_model() is not None:  # (else a cycle was cut: on)
+                verdict = "unique" if outcome is False else "several"
+                break
+        return {"verdict": verdict, "conflicts": search.solver.stats().get("conflicts", 0), "cpu_s": time.process_time() - start}
+    finally:
+        search.close()
+
+
+def proof_table(seeds: Sequence[str], conflicts: int) -> str:
+    """One line per fresh puzzle of ``seeds`` and variant of PROOF_VARIANTS (proof_conflicts)."""
+    named = {name.split()[-1]: puzzle for puzzles in fresh_puzzles().values() for name, puzzle in puzzles}
+    lines = [f"{'seed':>11} {'size':>6} {'variant':9} {'verdict':>8} {'conflicts':>10} {'CPU s':>7}"]
+    for seed in seeds:
+        if seed not in named:
+            lines.append(f"{seed:>11} not a seed of {FRESH_FILE.name}")
+            continue
+        puzzle = named[seed]
+        for variant, options in PROOF_VARIANTS.items():
+            m = proof_conflicts(puzzle, conflicts=conflicts, options=options)
+            lines.append(f"{seed:>11} {puzzle.width}x{puzzle.height:<3} {variant:9} {m['verdict']:>8} {m['conflicts']:10d} {m['cpu_s']:7.2f}")
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
 def _halves(text: str) -> tuple[str, ...]:
     named = tuple(part.strip() for part in text.split(",") if part.strip())
     unknown = [part for part in named if part not in HALVES + ("fresh",)]
@@ -263,7 +321,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} and stop")
     parser.add_argument("--undecided-stats", action="store_true", help="after the table, run each undecided puzzle again and print its stats")
+    parser.add_argument("--proof-conflicts", metavar="SEEDS", help="measure the global proof of these fresh puzzles (comma-separated seeds) in conflicts instead")
+    parser.add_argument("--conflicts", type=int, default=300_000, metavar="N", help="--proof-conflicts: conflicts at most per proof (default 300000)")
     args = parser.parse_args(argv)
+    if args.proof_conflicts:
+        print(proof_table([seed.strip() for seed in args.proof_conflicts.split(",") if seed.strip()], args.conflicts))
+        return 0
     if args.make_fresh:
         print(f"{make_fresh()} puzzles written to {FRESH_FILE}")
         return 0
