@@ -38,11 +38,18 @@ class GlobalSat:
         return True
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
-        """The next answer, or the proof that there is none (the search's own deadline)."""
-        search = state.search_for_second()
+        """The next answer, or the proof that there is none (the search's own deadline). The
+        proof of uniqueness in turn after the windows runs on a fresh solver (boards of at most
+        FRESH_PROOF_MAX_CELLS cells; :meth:`.State.fresh_search_for_second`)."""
+        proof = state.orient and len(state.found) == 1 and state.race is None
+        if proof and state.cells <= tuning.FRESH_PROOF_MAX_CELLS and any(step[0].startswith("windows") for step in state.steps):
+            search = state.fresh_search_for_second()
+            state.stats["proof_solver"] = "fresh after the windows"
+        else:
+            search = state.search_for_second()
         if search is None:
             return Outcome.unknown("no formula in time")
-        if state.orient and len(state.found) == 1 and state.race is None:
+        if proof:
             search.orient()
         return _outcome(*search.next_answer())
 
