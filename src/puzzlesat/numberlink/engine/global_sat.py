@@ -3,8 +3,9 @@ and its phases set to the first, cycles cut as they come. Under default rules (b
 ORIENT_MAX_CELLS cells) it gets the direction variables first, which make the hard uniqueness
 proofs much faster; where it can, it runs in a forked copy beside the windows instead of after
 them (:class:`GlobalSearchBeside`), and where it runs in turn with them it has LABEL_WINDOW_AFTER
-seconds before the label windows (:meth:`GlobalSat.head_start`) (encodings/numberlink.md,
-"What each rule set runs (solve.py)", step 5, and "Notes from solve.py").
+seconds before the label windows (:meth:`GlobalSat.head_start`) and proves after them on a fresh
+solver (encodings/numberlink.md, "What each rule set runs (solve.py)", step 5, "Notes from
+solve.py" and "Hard uniqueness proofs under default rules").
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State
