@@ -1,8 +1,9 @@
 """Numberlink uniqueness on puzzles the tuning never saw: a test half of the public sets, and
 fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
 
-    python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [--workers 2]
+    python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [-j 2] [--halves tuning,test,fresh]
     python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
+    python -m benchmarks.numberlink_unseen --proof-conflicts 4600020027,4600025016 [--conflicts 300000]
 
 Every puzzle is one ``solve`` job of the batch engine (``puzzlesat.batch.run``: the answer and a
 count to two under default rules, the answer checked) with ``--time-limit`` seconds each.
@@ -21,10 +22,24 @@ no-self-touch rules by the generator from the puzzle's text, as published sets a
 kept only when ``numberlink.is_unique(rules=Rules(no_self_touch=True))`` agrees. A set certified
 under default rules would hold only puzzles the engine already decides.
 
+**One puzzle at a time or two.** With ``-j 2`` (``--workers``, the default) two puzzles run at
+a time, one per core, each in a batch worker; a worker is a daemon process, which may start no
+process of its own, so the engine's deciders take turns in it (no global search beside the
+windows, no second proof, no frontier count in a process of its own). With ``-j 1`` one puzzle
+runs at a time, in this process, and may use both cores for those: what a user checking one
+puzzle gets. Report both.
+
 The table gives, per set and half: puzzles, decided (unique, several answers, or none),
 first answers found, undecided, errors, total and max seconds, and the share decided (target:
 at least 99.5 % on each fresh size and each test half). ``--undecided-stats`` then runs each
 undecided puzzle again in this process (``numberlink.count``) and prints what its stats report.
+
+``--proof-conflicts SEEDS`` measures instead, for the fresh puzzles of those seeds, the global
+proof alone (the search for a second answer after the first, which it blocks, with its phases
+and the direction variables, as the engine runs it) in solver conflicts, which the machine's
+load does not change, and CPU seconds, up to ``--conflicts`` each, as the engine configures
+CaDiCaL and in focused mode (``stabilize=0``): the yardstick of encodings/numberlink.md, "Hard
+uniqueness proofs under default rules".
 """
 
 from __future__ import annotations
@@ -142,18 +157,21 @@ def fresh_puzzles(path: Path = FRESH_FILE) -> dict[str, list[tuple[str, numberli
 
 # -- the run --------------------------------------------------------------------------------
 
-def groups(*, quick: bool) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
-    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh")."""
-    for name in PUBLIC_SETS:
+def groups(*, quick: bool, halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
+    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh");
+    only the ``halves`` named."""
+    for name in PUBLIC_SETS if set(halves) & set(HALVES) else ():
         puzzles = public_puzzles(name)
         if not any(path.is_file() for path in PUBLIC_SETS[name]()):
             print(f"numberlink_unseen: {name}: no puzzles under {data_folder() / 'numberlink'} (data set absent), skipped", file=sys.stderr)
         elif not puzzles:
             print(f"numberlink_unseen: {name}: no board of at most {MAX_CELLS} cells, skipped", file=sys.stderr)
-        for which in HALVES:
+        for which in (which for which in HALVES if which in halves):
             chosen = [(n, p) for n, p in puzzles if half(p) == which]
             if chosen:
                 yield name, which, chosen[:QUICK_PUZZLES] if quick else chosen
+    if "fresh" not in halves:
+        return
     fresh = fresh_puzzles()
     if not fresh:
         print(f"numberlink_unseen: no fresh sets at {FRESH_FILE} (make them with --make-fresh), skipped", file=sys.stderr)
@@ -171,9 +189,10 @@ def row_of(record: dict[str, Any], set_name: str, which: str, instance: str, puz
             "half": which, "rules": "default", "unique": record.get("unique"), "decided": decided, "error": record.get("error")}
 
 
-def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2) -> Iterator[dict[str, Any]]:
+def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2,
+        halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[dict[str, Any]]:
     """One row per puzzle (default rules, ``time_limit`` seconds each), set by set."""
-    for set_name, which, puzzles in groups(quick=quick):
+    for set_name, which, puzzles in groups(quick=quick, halves=halves):
         jobs = [Job.of("numberlink", "solve", puzzle, source=set_name, index=i, time_limit=time_limit)
                 for i, (_, puzzle) in enumerate(puzzles)]
         for record in batch_run(jobs, workers=workers):
@@ -233,21 +252,87 @@ def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str
     return "\n".join(lines)
 
 
+PROOF_VARIANTS = {"as today": {}, "focused": {"stabilize": 0}}  # CaDiCaL options over the engine's
+
+
+def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[str, int]) -> dict[str, Any]:
+    """The global proof of ``puzzle`` (default rules) with CaDiCaL ``options`` over the
+    engine's, up to ``conflicts``: its verdict ("unique", "several", "open"), conflicts and CPU s."""
+    from puzzlesat.numberlink.engine import tuning
+    from puzzlesat.numberlink.search import Search
+    from puzzlesat.timing import Deadline
+
+    first = numberlink.solve(puzzle, time_limit=60).solution
+    kept = tuning.CADICAL_OPTIONS
+    tuning.CADICAL_OPTIONS = {**kept, **options}
+    try:
+        search = Search(puzzle, Rules(), "cadical195", Deadline(None))
+    finally:
+        tuning.CADICAL_OPTIONS = kept
+    try:
+        search.block(first)
+        search.prefer(first)
+        search.orient()
+        start, verdict = time.process_time(), "open"
+        while (left := conflicts - search.solver.stats().get("conflicts", 0)) > 0:
+            outcome = search.solver.solve(conflict_limit=left)
+            if outcome is None:
+                break
+            if outcome is False or search._answer_in_model() is not None:  # (else a cycle was cut: on)
+                verdict = "unique" if outcome is False else "several"
+                break
+        return {"verdict": verdict, "conflicts": search.solver.stats().get("conflicts", 0), "cpu_s": time.process_time() - start}
+    finally:
+        search.close()
+
+
+def proof_table(seeds: Sequence[str], conflicts: int) -> str:
+    """One line per fresh puzzle of ``seeds`` and variant of PROOF_VARIANTS (proof_conflicts)."""
+    named = {name.split()[-1]: puzzle for puzzles in fresh_puzzles().values() for name, puzzle in puzzles}
+    lines = [f"{'seed':>11} {'size':>6} {'variant':9} {'verdict':>8} {'conflicts':>10} {'CPU s':>7}"]
+    for seed in seeds:
+        if seed not in named:
+            lines.append(f"{seed:>11} not a seed of {FRESH_FILE.name}")
+            continue
+        puzzle = named[seed]
+        for variant, options in PROOF_VARIANTS.items():
+            m = proof_conflicts(puzzle, conflicts=conflicts, options=options)
+            lines.append(f"{seed:>11} {puzzle.width}x{puzzle.height:<3} {variant:9} {m['verdict']:>8} {m['conflicts']:10d} {m['cpu_s']:7.2f}")
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+def _halves(text: str) -> tuple[str, ...]:
+    named = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [part for part in named if part not in HALVES + ("fresh",)]
+    if unknown or not named:
+        raise argparse.ArgumentTypeError(f"halves are tuning, test and fresh, not {', '.join(unknown) or 'none'}")
+    return named
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.numberlink_unseen", description=__doc__.split("\n\n")[0])
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds per puzzle (solve + uniqueness; default 10)")
-    parser.add_argument("--workers", type=int, default=2, metavar="N", help="batch engine worker processes (default 2)")
+    parser.add_argument("-j", "--workers", type=int, default=2, metavar="N",
+                        help="batch engine worker processes (default 2); 1: one puzzle at a time, which may use every core")
+    parser.add_argument("--halves", type=_halves, default=HALVES + ("fresh",), metavar="LIST",
+                        help="the halves to run, of tuning,test,fresh (default all three)")
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set and half, and per fresh size")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
     parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} and stop")
     parser.add_argument("--undecided-stats", action="store_true", help="after the table, run each undecided puzzle again and print its stats")
+    parser.add_argument("--proof-conflicts", metavar="SEEDS", help="measure the global proof of these fresh puzzles (comma-separated seeds) in conflicts instead")
+    parser.add_argument("--conflicts", type=int, default=300_000, metavar="N", help="--proof-conflicts: conflicts at most per proof (default 300000)")
     args = parser.parse_args(argv)
+    if args.proof_conflicts:
+        print(proof_table([seed.strip() for seed in args.proof_conflicts.split(",") if seed.strip()], args.conflicts))
+        return 0
     if args.make_fresh:
         print(f"{make_fresh()} puzzles written to {FRESH_FILE}")
         return 0
     kept: list[dict[str, Any]] = []
     with RowWriter(args.json) as sink:
-        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers):
+        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers, halves=args.halves):
             kept.append(r)
             sink.write(r)
             print(f"{r['set']:22} {r['half']:7} {r['instance']:24} {r['size']:>7} {r['status']:>13} unique={str(r['unique']):5} "

@@ -9,6 +9,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from benchmarks import numberlink_peer, numberlink_unseen
 from puzzlesat import numberlink
 from puzzlesat.numberlink import Rules
@@ -67,3 +69,14 @@ def test_absent_data_is_said_and_skipped(tmp_path, monkeypatch, capsys) -> None:
     assert "data set absent" in capsys.readouterr().err
     assert numberlink_unseen.public_puzzles("janko") == []
     assert not os.listdir(tmp_path)
+
+
+def test_the_unseen_benchmark_runs_the_halves_named(tmp_path, monkeypatch) -> None:
+    only_fresh = list(numberlink_unseen.groups(quick=True, halves=("fresh",)))
+    assert [(name, which, len(puzzles)) for name, which, puzzles in only_fresh] == [
+        (f"fresh-{n}x{n}", "fresh", numberlink_unseen.QUICK_PUZZLES) for n in numberlink_unseen.FRESH_SIZES]
+    monkeypatch.setenv("PUZZLESAT_SHARED_DATA", str(tmp_path))  # (no public set: nothing else to run)
+    assert list(numberlink_unseen.groups(quick=True, halves=("tuning", "test"))) == []
+    assert numberlink_unseen._halves("test, fresh") == ("test", "fresh")
+    with pytest.raises(Exception, match="not tuning2"):
+        numberlink_unseen._halves("tuning2")

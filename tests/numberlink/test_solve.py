@@ -469,6 +469,23 @@ def test_the_global_search_runs_beside_the_windows_where_no_frontier_count_does(
     assert all(verify(several, answer) == [] for answer in result.solutions)
 
 
+@pytest.mark.parametrize("fresh", [True, False])
+def test_the_global_proof_in_turn_after_the_windows_runs_on_a_fresh_solver(monkeypatch: pytest.MonkeyPatch, fresh: bool) -> None:
+    """Where nothing runs beside the windows (no fork, as in a batch worker), the proof of
+    uniqueness after them gets a fresh solver (boards of at most FRESH_PROOF_MAX_CELLS cells),
+    with the first answer blocked: the same verdict, the time before it kept."""
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(global_sat, "_can_fork", lambda: False)
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)  # (the head start ends at once: the proof comes after the label windows)
+    monkeypatch.setattr(tuning, "FRESH_PROOF_MAX_CELLS", 10_000 if fresh else 0)
+    result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)
+    assert result.complete and result.uniqueness is Uniqueness.UNIQUE and result.stats["decided_by"] == "global-sat"
+    names = [step[0] for step in result.stats["steps"]]
+    assert names[-1] == "global-sat" and names.index("windows:label") < len(names) - 1
+    assert result.stats.get("proof_solver") == ("fresh after the windows" if fresh else None)
+    assert result.timings.encode > 0 and result.timings.solve > 0
+
+
 def test_count_searches_on_by_itself_when_the_search_beside_dies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
     monkeypatch.setattr(global_sat, "_global_search", lambda search: os._exit(1))

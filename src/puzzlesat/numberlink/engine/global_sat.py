@@ -3,8 +3,9 @@ and its phases set to the first, cycles cut as they come. Under default rules (b
 ORIENT_MAX_CELLS cells) it gets the direction variables first, which make the hard uniqueness
 proofs much faster; where it can, it runs in a forked copy beside the windows instead of after
 them (:class:`GlobalSearchBeside`), and where it runs in turn with them it has LABEL_WINDOW_AFTER
-seconds before the label windows (:meth:`GlobalSat.head_start`) (encodings/numberlink.md,
-"What each rule set runs (solve.py)", step 5, and "Notes from solve.py").
+seconds before the label windows (:meth:`GlobalSat.head_start`) and proves after them on a fresh
+solver (encodings/numberlink.md, "What each rule set runs (solve.py)", step 5, "Notes from
+solve.py" and "Hard uniqueness proofs under default rules").
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State
@@ -38,11 +39,18 @@ class GlobalSat:
         return True
 
     def run(self, state: State, deadline: Deadline) -> Outcome:
-        """The next answer, or the proof that there is none (the search's own deadline)."""
-        search = state.search_for_second()
+        """The next answer, or the proof that there is none (the search's own deadline). The
+        proof of uniqueness in turn after the windows runs on a fresh solver (boards of at most
+        FRESH_PROOF_MAX_CELLS cells; :meth:`.State.fresh_search_for_second`)."""
+        proof = state.orient and len(state.found) == 1 and state.race is None
+        if proof and state.cells <= tuning.FRESH_PROOF_MAX_CELLS and any(step[0].startswith("windows") for step in state.steps):
+            search = state.fresh_search_for_second()
+            state.stats["proof_solver"] = "fresh after the windows"
+        else:
+            search = state.search_for_second()
         if search is None:
             return Outcome.unknown("no formula in time")
-        if state.orient and len(state.found) == 1 and state.race is None:
+        if proof:
             search.orient()
         return _outcome(*search.next_answer())
 

@@ -148,6 +148,17 @@ class State:
             search.before_second(self.found[0])
         return search
 
+    def fresh_search_for_second(self) -> Search | None:
+        """The shared search made anew (its time so far kept in ``earlier``), ready to look for
+        a second answer: for the global proof in turn after the windows, whose many bounded calls
+        leave a solver that proves uniqueness about twice as slowly as a fresh one
+        (encodings/numberlink.md, "Hard uniqueness proofs under default rules")."""
+        if self._search is not None:
+            self.earlier = self.timings()
+            self._search.close()
+            self._search = None
+        return self.search_for_second()
+
     def add(self, solution: Solution) -> None:
         """Keep a new (verified) answer, blocked in the search when there is one."""
         self.found.append(solution)

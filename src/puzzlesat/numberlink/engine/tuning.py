@@ -44,6 +44,7 @@ LABEL_WINDOW_AFTER = 0.5  # seconds the global search has on its own before the 
 
 # -- the complete deciders (frontier_race.py, global_sat.py) -------------------------------------------
 ORIENT_MAX_CELLS = 40_000  # boards with more cells get no direction variables (they cost more than they save there)
+FRESH_PROOF_MAX_CELLS = 4_096  # the global proof in turn after the windows gets a fresh solver on boards of at most this many cells
 FRONTIER_MAX_SIDE = 18  # boards at most this many cells across get the exact frontier count
 FRONTIER_DELAY = 0.05  # seconds SAT has alone after the first answer before the count starts
 FRONTIER_REVERSE_AFTER = 1.0  # seconds of the forward count before the reverse one starts
