@@ -24,8 +24,11 @@ touches a solver.
 
 from __future__ import annotations
 
+from collections import deque
+
 from ..sat.dimacs import Builder, bounded_export
 from .model import MOVES, Level, slide
+from .stopgraph import StopGraph
 
 
 def _cell(c) -> str:
@@ -42,10 +45,12 @@ def export_cnf(level: Level, *, moves: int):
     start = level.start
     reach = [{start}]  # stops the ball can stand on after t steps (a walk may end early: sets grow)
     painters: dict = {c: [] for c in level.floor_cells if c != start}
+    step_painters: list[dict] = [{}]  # per step t: cell -> the moves of step t that paint it
     answer = []
     b.add([b.var(("at", 0, start), f"ball at {_cell(start)} after step 0")])
     for t in range(1, moves + 1):
         done = b.var(("done", t), f"the walk has ended before step {t} (no move at step {t})")
+        step_painters.append({})
         answer.append(done)
         if t > 1:
             b.add([-b.var(("done", t - 1), ""), done])
@@ -71,6 +76,7 @@ def export_cnf(level: Level, *, moves: int):
                 for c in painted:
                     if c != start:
                         painters[c].append(m)
+                        step_painters[-1].setdefault(c, []).append(m)
             for i in range(len(out)):
                 for j in range(i + 1, len(out)):
                     b.add([-out[i], -out[j]])
@@ -84,10 +90,44 @@ def export_cnf(level: Level, *, moves: int):
             if stayed:
                 b.add([-stayed, done])
                 b.add([-stayed, b.var(("at", t - 1, v), "")])
+        positions = [b.var(("at", t, v), "") for v in sorted(here)]
+        b.add(positions)  # implied: exactly one position (one-hot by induction, said outright)
+        b.at_most_one(positions, f"positions after step {t}")
         reach.append(here)
+    _implied_painting(b, StopGraph.of(level), reach, step_painters, moves)
     for c, ms in painters.items():
         b.add(ms)  # empty (unsatisfiable) when no walk this short can paint c
     return b.cnf(answer=answer)
+
+
+def _implied_painting(b: Builder, graph: StopGraph, reach: list, step_painters: list, moves: int) -> None:
+    """``painted[t, c]`` for each key cell (painted by a move of step ``t`` or before), true at
+    step ``moves``, and the deadline rows: ``at[t, v] => painted[t, c]`` when no walk from ``v``
+    paints ``c`` within ``moves - t`` moves (none at all: the distance is infinite)."""
+    into: dict = {}
+    for m in graph.moves:
+        into.setdefault(m.head, []).append(m.tail)
+    for c in graph.key_cells:
+        painted = [b.var(("painted", t, c), f"cell {_cell(c)} is painted by step {t}") for t in range(1, moves + 1)]
+        for t, p in enumerate(painted, 1):
+            now = step_painters[t].get(c, []) + ([painted[t - 2]] if t > 1 else [])
+            b.add([-p] + now)
+            for x in now:
+                b.add([-x, p])
+        if painted:
+            b.add([painted[-1]])
+        far = {graph.moves[i].tail: 1 for i in graph.painting_moves[c]}  # fewest moves from a stop until c is painted
+        todo = deque(far)
+        while todo:
+            v = todo.popleft()
+            for u in into.get(v, ()):
+                if u not in far:
+                    far[u] = far[v] + 1
+                    todo.append(u)
+        for t in range(moves + 1):
+            for v in sorted(reach[t]):
+                if far.get(v, moves + 1) > moves - t:
+                    b.add([-b.var(("at", t, v), "")] + ([painted[t - 1]] if t else []))
 
 
 def decode(cnf, model) -> str:
