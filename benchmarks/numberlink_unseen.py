@@ -23,11 +23,11 @@ kept only when ``numberlink.is_unique(rules=Rules(no_self_touch=True))`` agrees.
 under default rules would hold only puzzles the engine already decides.
 
 **One puzzle at a time or two.** With ``-j 2`` (``--workers``, the default) two puzzles run at
-a time, one per core, each in a batch worker; a worker is a daemon process, which may start no
-process of its own, so the engine's deciders take turns in it (no global search beside the
-windows, no second proof, no frontier count in a process of its own). With ``-j 1`` one puzzle
-runs at a time, in this process, and may use both cores for those: what a user checking one
-puzzle gets. Report both.
+a time, one per core, each in one process of its own (a batch of several jobs runs every job
+alone in its process, at any number of workers), so the engine's deciders take turns in it (no
+global search beside the windows, no frontier count in a process of its own). With ``-j 1`` one
+puzzle runs at a time, each a batch of its own in this process, and may use both cores for
+those: what a user checking one puzzle gets. Report both.
 
 The table gives, per set and half: puzzles, decided (unique, several answers, or none),
 first answers found, undecided, errors, total and max seconds, and the share decided (target:
@@ -195,7 +195,10 @@ def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 
     for set_name, which, puzzles in groups(quick=quick, halves=halves):
         jobs = [Job.of("numberlink", "solve", puzzle, source=set_name, index=i, time_limit=time_limit)
                 for i, (_, puzzle) in enumerate(puzzles)]
-        for record in batch_run(jobs, workers=workers):
+        # (-j 1: each puzzle a batch of its own, which may start processes beside itself; a batch
+        # of several jobs runs each in one process, whatever its number of workers)
+        records = batch_run(jobs, workers=workers) if workers != 1 else (r for job in jobs for r in batch_run([job]))
+        for record in records:
             instance, puzzle = puzzles[record["index"]]
             yield row_of(record, set_name, which, instance, puzzle, time_limit)
 

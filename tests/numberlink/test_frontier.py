@@ -195,7 +195,7 @@ def test_an_interrupt_while_the_race_stops_leaves_no_count_running() -> None:
 
 
 def test_without_fork_the_count_runs_in_turn_with_sat(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(frontier_race, "_can_fork", lambda: False)
+    monkeypatch.setattr(frontier_race, "_may_work_beside", lambda: False)
     monkeypatch.setattr(tuning, "FRONTIER_SAT_FIRST", 0.0)  # SAT gets no time of its own first
     monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: None)  # no windows first
     exact = count_answers(UNIQUE_NEEDS_PROOF, limit=2)

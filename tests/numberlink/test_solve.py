@@ -415,7 +415,7 @@ def test_label_window_holds_a_second_answer_that_no_small_square_holds(monkeypat
     square_windows = windows._window_variant
     monkeypatch.setattr(windows, "_window_variant", lambda *args, **kwargs: square_windows(*args, **kwargs, windows=((2, 1000),)))
     monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)  # no frontier count beside
-    monkeypatch.setattr(global_sat, "_can_fork", lambda: False)  # no global search beside
+    monkeypatch.setattr(global_sat, "_may_work_beside", lambda: False)  # no global search beside
     monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)  # no global search first
     assert count(puzzle, time_limit=30).stats["local_variant"] == "two turns"  # (found before any window)
     monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
@@ -475,7 +475,7 @@ def test_the_global_proof_in_turn_after_the_windows_runs_on_a_fresh_solver(monke
     uniqueness after them gets a fresh solver (boards of at most FRESH_PROOF_MAX_CELLS cells),
     with the first answer blocked: the same verdict, the time before it kept."""
     monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
-    monkeypatch.setattr(global_sat, "_can_fork", lambda: False)
+    monkeypatch.setattr(global_sat, "_may_work_beside", lambda: False)
     monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)  # (the head start ends at once: the proof comes after the label windows)
     monkeypatch.setattr(tuning, "FRESH_PROOF_MAX_CELLS", 10_000 if fresh else 0)
     result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)

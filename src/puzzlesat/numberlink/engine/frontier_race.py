@@ -18,7 +18,7 @@ import math
 import time
 from multiprocessing.connection import wait
 
-from ...child import Child as _Child, can_fork as _can_fork, stop_all as _stop_all
+from ...child import Child as _Child, may_work_beside as _may_work_beside, stop_all as _stop_all
 from ...errors import PuzzlesatError
 from ...results import Status
 from ...timing import Deadline
@@ -90,7 +90,7 @@ class FrontierRace:
         return _Child(_frontier_second, self.puzzle, dict(rules=self.rules, answer=self.answer, deadline=self.deadline, reverse=reverse))
 
     def _start(self) -> None:
-        if not self.counts and _can_fork():
+        if not self.counts and _may_work_beside():
             self.forward_start = time.perf_counter()
             self.counts.append(self._count(reverse=False))
 

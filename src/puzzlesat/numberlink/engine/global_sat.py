@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 
-from ...child import GRACE_SECONDS, Child as _Child, can_fork as _can_fork, stop_all as _stop_all
+from ...child import GRACE_SECONDS, Child as _Child, may_work_beside as _may_work_beside, stop_all as _stop_all
 from ...errors import PuzzlesatError
 from ...results import Status
 from ...timing import Deadline
@@ -68,7 +68,7 @@ class GlobalSat:
         """Whether the search runs in a forked copy beside the windows: default rules (with the
         direction variables), no frontier count, a fork, and windows at all on this board."""
         search = state.search()
-        return (state.race is None and state.orient and _can_fork() and search is not None
+        return (state.race is None and state.orient and _may_work_beside() and search is not None
                 and window_phase(search) is not None)
 
     def beside(self, state: State) -> "GlobalSearchBeside":
