@@ -2,7 +2,7 @@
 other SAT solvers.
 
     python -m benchmarks.certificates [--time-limit S] [--json PATH] [--quick]
-    python -m benchmarks.certificates --target numberlink|roller [--sets SET ...] [--per-set N] [--json PATH]
+    python -m benchmarks.certificates --target numberlink|roller [--sets SET ...] [--per-set N] [--shard K/N] [--json PATH]
 
 Part 1 (task ``certify+check``): a small sample per family (the bundled examples; with the public
 data present, the first janko puzzles under no-self-touch rules and the first starhermit levels):
@@ -161,7 +161,7 @@ def fits_target(puzzle) -> bool:
     return not hasattr(puzzle, "layers") and ((w <= 40 and h <= 20) or (w <= 20 and h <= 40))
 
 
-def target_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+def target_rows(sets: Sequence[str], per_set: int | None, time_limit: float, shard: tuple[int, int] = (1, 1)) -> Iterator[dict[str, Any]]:
     """One row per puzzle of the target: ``uncertified_s`` (``numberlink.is_unique`` under
     no-self-touch rules, with its verdict) beside ``certify_s`` and ``check_s``."""
     from benchmarks import numberlink as nl_bench
@@ -172,7 +172,7 @@ def target_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> 
     numberlink.is_unique(warm, rules=Rules(no_self_touch=True))
     measure_certificate("numberlink", "-", "-", warm, {"no_self_touch": True}, time_limit)
     for set_name in sets:
-        puzzles = [(name, p) for name, p in nl_bench.load_set(set_name) if fits_target(p)][:per_set]
+        puzzles = in_shard([(name, p) for name, p in nl_bench.load_set(set_name) if fits_target(p)][:per_set], shard)
         if not puzzles:
             print(f"{set_name}: no puzzles under {nl_bench.DATA} (data set absent), skipped", file=sys.stderr, flush=True)
         for instance, puzzle in puzzles:
@@ -205,14 +205,35 @@ def target_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def roller_rows(sets: Sequence[str], per_set: int | None, time_limit: float) -> Iterator[dict[str, Any]]:
+def in_shard(items: list, shard: tuple[int, int]) -> list:
+    """The K-th of N shards of ``items`` (``shard`` = (K, N)): positions K-1, K-1+N, ...
+
+    >>> in_shard(list("abcde"), (2, 2)), in_shard(list("abc"), (1, 1))
+    (['b', 'd'], ['a', 'b', 'c'])
+    """
+    k, n = shard
+    return items[k - 1::n]
+
+
+def shard_argument(text: str) -> tuple[int, int]:
+    """``K/N`` with 1 <= K <= N, for ``--shard``."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (two whole numbers)") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be between 1 and N")
+    return k, n
+
+
+def roller_rows(sets: Sequence[str], per_set: int | None, time_limit: float, shard: tuple[int, int] = (1, 1)) -> Iterator[dict[str, Any]]:
     """One row per level: its minimum certified, then checked (each within ``time_limit``);
     ``in_time``: both done and confirmed within ``time_limit`` CPU seconds in all (a shared
     machine's wall seconds are given too: ``in_time_wall``)."""
     from benchmarks import roller as roller_bench
 
     for set_name in sets:
-        for level in roller_bench.load_set(set_name)[:per_set]:
+        for level in in_shard(roller_bench.load_set(set_name)[:per_set], shard):
             row = measure_certificate("roller", set_name, level.name, level, {}, time_limit)
             row.update(task="target", in_time=row["verified"] and row["certify_cpu_s"] + row["check_cpu_s"] <= time_limit,
                        in_time_wall=row["verified"] and row["seconds"] <= time_limit)
@@ -348,17 +369,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", choices=TARGET_SETS + ROLLER_SETS, metavar="SET",
                         help=f"with --target: these sets only (numberlink: {', '.join(TARGET_SETS)}; roller: {', '.join(ROLLER_SETS)})")
     parser.add_argument("--per-set", type=int, metavar="N", help="with --target: the first N puzzles of each set")
+    parser.add_argument("--shard", type=shard_argument, default=(1, 1), metavar="K/N",
+                        help="with --target: the K-th of N shards of each set (positions K-1, K-1+N, ...), so that N runs side by side "
+                             "(one per core, each with --json) cover the sets; the targets are then read from their rows together")
     args = parser.parse_args(argv)
-    if (args.sets or args.per_set) and not args.target:
-        parser.error("--sets and --per-set go with --target")
+    if (args.sets or args.per_set or args.shard != (1, 1)) and not args.target:
+        parser.error("--sets, --per-set and --shard go with --target")
     known = TARGET_SETS if args.target == "numberlink" else ROLLER_SETS
     if args.sets and set(args.sets) - set(known):
         parser.error(f"--target {args.target} has the sets {', '.join(known)}")
     rows: list[dict[str, Any]] = []
     if args.target == "numberlink":
-        rows_of, show = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit)), target_table
+        rows_of, show = (lambda: target_rows(args.sets or TARGET_SETS, args.per_set, args.time_limit, args.shard)), target_table
     elif args.target == "roller":
-        rows_of, show = (lambda: roller_rows(args.sets or ROLLER_DEFAULT_SETS, args.per_set, args.time_limit)), roller_table
+        rows_of, show = (lambda: roller_rows(args.sets or ROLLER_DEFAULT_SETS, args.per_set, args.time_limit, args.shard)), roller_table
     else:
         rows_of, show = (lambda: run(time_limit=args.time_limit, quick=args.quick)), table
     with RowWriter(args.json) as writer:
