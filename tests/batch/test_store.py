@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -90,6 +91,7 @@ WRITERS = """
 import os
 import sys
 import time
+import traceback
 from puzzlesat.batch import Job, run
 from puzzlesat.registry import families
 
@@ -109,6 +111,8 @@ while sys.stdin.readline():  # a writer per line: a process of its own, forked, 
             jobs = [Job.call("__main__:work", {"n": n}, source="pack", index=n) for n in range(count)]
             for record in run(jobs, workers=2, store=path, ordered=False):
                 print(record["index"], flush=True)
+        except BaseException:
+            traceback.print_exc()  # (to the test's stderr: the writer then ends without its records)
         finally:
             os._exit(0)
     print("writer", pid, flush=True)
@@ -117,6 +121,7 @@ while sys.stdin.readline():  # a writer per line: a process of its own, forked, 
 """
 
 
+WATCHDOG_SECONDS = 120.0  # (the 20 kills take 4-7 s under load)
 KILLS = 20  # (the issue's number: each writer is forked from one process, so a kill costs no process start)
 
 
@@ -143,7 +148,11 @@ def test_sigkill_at_random_moments_loses_nothing_finished(tmp_path) -> None:
                     return line
             elif line.startswith(mark):
                 return line
+            elif line.startswith("ended"):  # (before any record: it failed, its traceback is on stderr)
+                raise AssertionError("a writer ended before its first record")
 
+    watchdog = threading.Timer(WATCHDOG_SECONDS, writers.kill)  # (a stuck writer fails the test, never hangs it)
+    watchdog.start()
     try:
         for kill in range(KILLS):
             writers.stdin.write("go\n")
@@ -157,6 +166,7 @@ def test_sigkill_at_random_moments_loses_nothing_finished(tmp_path) -> None:
             os.kill(pid, signal.SIGKILL)
             read_until("ended")
     finally:
+        watchdog.cancel()
         writers.stdin.close()
         writers.wait(timeout=60)
     with sqlite3.connect(path) as db:
