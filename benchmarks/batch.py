@@ -6,7 +6,8 @@ on localhost, store writes per second, and the time to resume a finished store.
 
 - **throughput**: three sets, each generated once with fixed seeds through the engine (cached
   in the temp folder), verified with ``workers=1`` and ``workers=2`` in four chunks that take
-  turns (so the two see the same drift of a shared machine's load); target: ``-j 2`` at least
+  turns (so the two see the same drift of a shared machine's load; ``--chunks 1`` on a quiet
+  machine measures each set as one batch, with one tail instead of four); target: ``-j 2`` at least
   1.7x one worker on 2 cores. ``numberlink``: 200 12x12 puzzles; ``roller``: the Roller example
   set scaled up by generation (``--set-size`` puzzles, default 200, at the sizes of the example
   puzzles in turn); ``swap``: the same for the Swap example set (the settings its generated
@@ -123,22 +124,25 @@ def timed_cpu(jobs: list[Job], **how: Any) -> tuple[float, float, list[dict[str,
     return seconds, cpu_seconds() - cpu, records
 
 
-CHUNKS = 4  # the throughput runs alternate between one and more workers, chunk by chunk
+CHUNKS = 4  # the throughput runs alternate between one and more workers, chunk by chunk (--chunks)
 
 
 SETS = ("numberlink", "roller", "swap")
 
 
-def throughput(workers: int, count: int, sets: tuple[str, ...] = SETS) -> Iterator[dict[str, Any]]:
-    """Each set verified with one worker and with ``workers``, in CHUNKS chunks that take turns
-    (1 then N, N then 1, ...): on a shared machine whose load drifts, the two see the same drift."""
+def throughput(workers: int, count: int, sets: tuple[str, ...] = SETS, chunks: int = CHUNKS) -> Iterator[dict[str, Any]]:
+    """Each set verified with one worker and with ``workers``, in ``chunks`` chunks that take
+    turns (1 then N, N then 1, ...): on a shared machine whose load drifts, the two see the same
+    drift. Each chunk is a batch of its own, so each ends with a tail where one worker finishes
+    its last job and the other waits: on a quiet machine, ``chunks=1`` measures the set as the
+    one batch a user runs."""
     for name in sets:
         jobs = verify_jobs(name, generated_set(name, PUZZLES if name == "numberlink" else count, workers))
         spent = {1: 0.0, workers: 0.0}
         cpu = {1: 0.0, workers: 0.0}
         records: dict[int, list[dict[str, Any]]] = {1: [], workers: []}
-        size = -(-len(jobs) // CHUNKS)
-        for chunk in range(CHUNKS):
+        size = -(-len(jobs) // chunks)
+        for chunk in range(chunks):
             part = jobs[chunk * size:(chunk + 1) * size]
             for how in ((1, workers) if chunk % 2 == 0 else (workers, 1)):
                 seconds, used, made = timed_cpu(part, workers=how)
@@ -149,7 +153,7 @@ def throughput(workers: int, count: int, sets: tuple[str, ...] = SETS) -> Iterat
             yield {"measure": "throughput", "set": name, "workers": how, "jobs": len(jobs), "seconds": round(spent[how], 3),
                    "per_second": round(len(jobs) / spent[how], 1), "cpu_seconds": round(cpu[how], 1),
                    "statuses": _statuses(records[how]), **_minima(records[how]),
-                   **({"speedup": round(spent[1] / spent[how], 2)} if how != 1 else {})}
+                   "chunks": chunks, **({"speedup": round(spent[1] / spent[how], 2)} if how != 1 else {})}
 
 
 def _minima(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -272,16 +276,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="workers of the parallel runs (default 2)")
     parser.add_argument("--scale", type=int, default=0, metavar="N", help="also generate and verify N mixed puzzles (e.g. 10000)")
     parser.add_argument("--only-scale", action="store_true", help="with --scale: that measure alone")
+    parser.add_argument("--chunks", type=int, default=CHUNKS, metavar="N",
+                        help=f"throughput: one and more workers take turns over N chunks of each set (default {CHUNKS}, for a "
+                             "shared machine whose load drifts; 1 on a quiet machine: the set as one batch)")
     parser.add_argument("--set-size", type=int, default=PUZZLES, metavar="N",
                         help=f"puzzles of the scaled Roller and Swap example sets (default {PUZZLES})")
     parser.add_argument("--sets", default=",".join(SETS), metavar="NAMES",
                         help=f"the throughput sets to measure, comma-separated (default {','.join(SETS)})")
     args = parser.parse_args(argv)
+    if args.chunks < 1:
+        parser.error("--chunks takes a whole number of at least 1")
     sets = tuple(name.strip() for name in args.sets.split(",") if name.strip())
     if not sets or set(sets) - set(SETS):
         parser.error(f"argument --sets: names among {', '.join(SETS)}, not {args.sets!r}")
     with RowWriter(args.json) as rows, tempfile.TemporaryDirectory() as folder:
-        measures = [throughput(args.workers, args.set_size, sets), store_writes(Path(folder))]
+        measures = [throughput(args.workers, args.set_size, sets, args.chunks), store_writes(Path(folder))]
         if importlib.util.find_spec("distributed") is None:
             print("dask overhead: not measured (pip install 'puzzlesat[cluster]')", file=sys.stderr)
         else:
