@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks._report_rows import answered, limit_of, method_label, seconds_of
+from benchmarks._report_rows import answered, by_method as rows_by_method, limit_of, seconds_of
 
 
 NOT_PLOTTED = ("generate",)  # tasks shown in the tables but not on the solver plots
@@ -77,12 +77,7 @@ def plot_family(rows: list[dict[str, Any]], family: str, out: Path, default_limi
     rows = [r for r in rows if r.get("task") not in NOT_PLOTTED]  # generators are not solvers: tables only
     if not rows:
         return []
-    tasks: dict[str, set] = defaultdict(set)
-    for row in rows:
-        tasks[row.get("family")].add(row.get("task"))
-    by_method: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_method[method_label(row, tasks)].append(row)
+    by_method = rows_by_method(rows)
     limit = max((limit_of(r, default_limit) for r in rows), default=default_limit)
     written = []
 

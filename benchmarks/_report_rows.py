@@ -126,6 +126,21 @@ def method_label(row: dict[str, Any], tasks_per_family: dict[str, set]) -> str:
     return method
 
 
+def by_method(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The rows grouped by :func:`method_label` (the task named where a family has several).
+
+    >>> sorted(by_method([{"family": "f", "task": "solve", "method": "sat"}]))
+    ['sat']
+    """
+    tasks: dict[str, set] = {}
+    for row in rows:
+        tasks.setdefault(row.get("family"), set()).add(row.get("task"))
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(method_label(row, tasks), []).append(row)
+    return groups
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:

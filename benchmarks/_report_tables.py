@@ -13,7 +13,7 @@ import statistics
 from collections import defaultdict
 from typing import Any
 
-from benchmarks._report_rows import PROOF_OF_NONE, answered, method_label, method_name, natural_key, par2, percentile, seconds_of, unproven
+from benchmarks._report_rows import PROOF_OF_NONE, answered, by_method, method_label, method_name, natural_key, par2, percentile, seconds_of, unproven
 
 
 def _fmt(value: float) -> str:
@@ -113,12 +113,7 @@ def bound_quality_table(rows: list[dict[str, Any]]) -> list[str]:
 
 def par2_table(rows: list[dict[str, Any]], default_limit: float) -> list[str]:
     """Per method over the whole family: answered / instances and the PAR2 total, best first."""
-    tasks: dict[str, set] = defaultdict(set)
-    for row in rows:
-        tasks[row.get("family")].add(row.get("task"))
-    groups: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        groups[method_label(row, tasks)].append(row)
+    groups = by_method(rows)
     scored = sorted(groups.items(), key=lambda kv: sum(par2(r, default_limit) for r in kv[1]) / len(kv[1]))
     lines = ["| method | answered | instances | PAR2 total s | PAR2 mean s |", "|---|---:|---:|---:|---:|"]
     for label, group in scored:
