@@ -18,7 +18,7 @@ CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per c
 
 # -- the compiled search on small boards (small_board.py) ----------------------------------------------
 SMALL_BOARD_CELLS = 720  # cover-all one-layer boards of at most this many cells are searched by the compiled sweep first
-SMALL_BOARD_NODES = 1_000_000  # no-self-touch count to two: its node budget (about 0.1 s) before the SAT road takes over
+SMALL_BOARD_NODES = 1_000_000  # no-self-touch count to two: its node budget before the SAT road takes over (chosen: encodings/numberlink.md, "After the compiled small-board search")
 SMALL_BOARD_SOLVE_NODES = 300_000  # a first answer (solve, count to one, default rules without touching): its node budget
 
 # -- the first answer (first.py) ---------------------------------------------------------------------
