@@ -38,6 +38,9 @@ time limit cut a count short); puzzle ``i`` of a run with seed ``s`` uses
 :func:`puzzlesat.seeds.puzzle_seed`. The result is the one-layer family's
 :class:`..generate.Generated` holding multi-layer puzzles and answers.
 
+This module holds the request check, the certificates and the verb; the answers are drawn by
+:mod:`.drawing` (the board, union-find, joins and splits) and :mod:`.routes` (routing problems).
+
 >>> made = generate(4, 4, 2, seed=1)
 >>> made.unique, made.puzzle.size, made.method
 (True, (4, 4, 2), 'split')
@@ -53,10 +56,9 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import time
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable
 
 from ...errors import require_count, require_type, require_valid
 from ...grid import is_whole_number
@@ -64,14 +66,19 @@ from ...results import CountResult
 from ...sat import check_solver_name
 from ...seeds import require_seed
 from ...timing import Deadline
-from .. import routing
 from ..generate import _check_conflicts, certify_conflicts, count_in_search
-from ..generate import (DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, grow_unionfind, links_in_label_order,
-                        turned_down)
+from ..generate import DEFAULT_MAX_TRIES, TIMED_OUT_STREAK, Generated, GenerationFailed, turned_down
 from ..model import DEFAULT_RULES, Rules
+from .drawing import (  # noqa: F401 (the private ones imported from here too)
+    MIN_LENGTH, _cells, _clean, _join_short_pieces, _neighbours, _puzzle_from_links, _split_where_answers_differ,
+    unionfind_links,
+)
 from .formats import format as format_text
 from .formats import parse
-from .model import MAX_CELLS, STEPS, Cell, Pair, Puzzle, Solution, is_adjacent
+from .model import MAX_CELLS, Puzzle, Solution
+from .routes import (  # noqa: F401 (the private ones imported from here too)
+    ROUTE_ATTEMPTS, _draw_unused, _random_shortest_path, longest_line, routing_links, target_lines,
+)
 from .solve import count
 from .verify import verify
 
@@ -79,34 +86,9 @@ __all__ = ["METHODS", "generate", "check_request", "certify", "reread", "TEXT_FO
            "unionfind_links", "routing_links", "Generated", "GenerationFailed"]
 
 METHODS = ("split", "unionfind", "routing")
-MIN_LENGTH = 3  # cells of the shortest link a split leaves, and the routing method's default shortest line
-ROUTE_ATTEMPTS = 20  # starts tried per line of a routing problem before the draw is given up
 # the text each method's puzzles are written in (and certified from): the contest's own format
 # for routing problems, which have no blocked cells; the layered text, which has, for the others
 TEXT_FORMAT = {"split": "layers", "unionfind": "layers", "routing": "adc"}
-
-
-def target_lines(width: int, height: int, layers: int) -> int:
-    """The routing method's default number of lines: half the side of a layer per layer,
-    ``round(sqrt(width * height) * layers / 2)``, at least 1; near the ADC 2018 problems' own
-    counts on small boards (8 lines on 5x5x3, 16 on 8x8x4 against 20, 32 on 8x8x8 against 44
-    and 49) and fewer than most of theirs on 72x72x8 (288 against 10 to 1,500).
-
-    >>> target_lines(5, 5, 3), target_lines(8, 8, 4), target_lines(72, 72, 8)
-    (8, 16, 288)
-    """
-    return max(1, round(math.sqrt(width * height) * layers / 2))
-
-
-def longest_line(width: int, height: int, layers: int) -> int:
-    """The longest line (in cells) the routing method aims for: half a layer's width and
-    height, plus the layers, ``(width + height) // 2 + layers``; wanted lengths are drawn
-    evenly between ``min_length`` and this.
-
-    >>> longest_line(5, 5, 3), longest_line(72, 72, 8)
-    (8, 80)
-    """
-    return (width + height) // 2 + layers
 
 
 def check_request(width: int, height: int, layers: int, *, method: str = "split", rules: Rules = DEFAULT_RULES,
@@ -162,192 +144,6 @@ def check_request(width: int, height: int, layers: int, *, method: str = "split"
                          f"but a {width}x{height}x{layers} stack has {cells} cells and leaves at most "
                          f"{cells // shortest} such lines")
     return False, count_of_lines, shortest
-
-
-# -- the board --------------------------------------------------------------------------------
-def _neighbours(cell: Cell, width: int, height: int, layers: int) -> Iterator[Cell]:
-    """The cells one step from ``cell`` on the stack, in the order of ``STEPS``."""
-    z, r, c = cell
-    for dz, dr, dc in STEPS:
-        nz, nr, nc = z + dz, r + dr, c + dc
-        if 0 <= nz < layers and 0 <= nr < height and 0 <= nc < width:
-            yield (nz, nr, nc)
-
-
-def _cells(width: int, height: int, layers: int) -> list[Cell]:
-    return [(z, r, c) for z in range(layers) for r in range(height) for c in range(width)]
-
-
-def _puzzle_from_links(width: int, height: int, layers: int, links: Sequence[Sequence[Cell]],
-                       blocked: frozenset[Cell]) -> tuple[Puzzle, Solution]:
-    """Labels 1..K in reading order (layer first) of each link's first end."""
-    oriented = links_in_label_order(links)
-    pairs = tuple(Pair(str(i + 1), link[0], link[-1]) for i, link in enumerate(oriented))
-    paths = tuple((str(i + 1), link) for i, link in enumerate(oriented))
-    return Puzzle(width, height, layers, pairs, blocked), Solution(paths)
-
-
-# -- union-find, and splitting where two answers part -------------------------------------------
-def unionfind_links(width: int, height: int, layers: int, rng: random.Random, *,
-                    deadline: Deadline | None = None) -> tuple[list[list[Cell]], frozenset[Cell]]:
-    """One union-find partition of the stack (:func:`..generate.grow_unionfind`, steps on a
-    layer and between layers): the paths and the cells on none; no paths at all when
-    ``deadline`` passes first.
-
-    >>> links, leftovers = unionfind_links(3, 3, 2, random.Random(0))
-    >>> sum(map(len, links)) + len(leftovers)
-    18
-    """
-    return grow_unionfind(_cells(width, height, layers), lambda cell: _neighbours(cell, width, height, layers),
-                          rng, deadline=deadline)
-
-
-def _clean(link: Sequence[Cell]) -> bool:
-    """Runs nowhere beside itself, its ends included (cut short by :func:`..routing.shrink` it
-    would lose cells otherwise)."""
-    return routing.shrink(link) == tuple(link)
-
-
-def _join_short_pieces(links: list[list[Cell]], leftovers: frozenset[Cell], rng: random.Random, rules: Rules,
-                       neighbours: Callable[[Cell], Iterable[Cell]], deadline: Deadline | None = None,
-                       ) -> tuple[list[list[Cell]], frozenset[Cell]] | None:
-    """Join every short piece (a 2-cell link, or a leftover cell) to a piece whose end touches
-    one of its ends, where that makes no loop (ends side by side) and, under no-self-touch
-    rules, no link beside itself; short pieces are taken in random order, each joined at a
-    random one of its joins, in rounds until a round joins none. The pieces of fewer than 3
-    cells that remain are returned as leftover cells; None when ``deadline`` passes first.
-
-    >>> line = lambda cell: [(0, 0, cell[2] + d) for d in (-1, 1) if 0 <= cell[2] + d < 4]
-    >>> _join_short_pieces([[(0, 0, 0), (0, 0, 1), (0, 0, 2)]], frozenset({(0, 0, 3)}), random.Random(0), Rules(), line)
-    ([[(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)]], frozenset())
-    """
-    pieces = dict(enumerate([list(link) for link in links] + [[cell] for cell in sorted(leftovers)]))
-    end_of = {piece[end]: k for k, piece in pieces.items() for end in (0, -1)}  # an end cell -> its piece
-    next_key = len(pieces)
-    joined_any = True
-    while joined_any:
-        joined_any = False
-        short = [k for k, piece in pieces.items() if len(piece) <= 2]
-        rng.shuffle(short)
-        for k in short:
-            if deadline is not None and deadline.expired():
-                return None
-            if k not in pieces:
-                continue  # already joined to another short piece this round
-            piece = pieces[k]
-            options = []
-            for piece_end in (0, -1)[:len(piece)]:
-                for cell in neighbours(piece[piece_end]):
-                    j = end_of.get(cell)
-                    if j is None or j == k:
-                        continue
-                    other = pieces[j]
-                    joined = (other if other[-1] == cell else other[::-1]) + (piece if piece_end == 0 else piece[::-1])
-                    if is_adjacent(joined[0], joined[-1]) or (rules.no_self_touch and not _clean(joined)):
-                        continue
-                    options.append((j, joined))
-            if not options:
-                continue
-            j, joined = rng.choice(options)
-            for gone in (k, j):
-                for end in (0, -1):
-                    end_of.pop(pieces[gone][end], None)
-                del pieces[gone]
-            pieces[next_key] = joined
-            end_of[joined[0]] = end_of[joined[-1]] = next_key
-            next_key += 1
-            joined_any = True
-    kept = [piece for _, piece in sorted(pieces.items())]
-    left = frozenset(cell for piece in kept if len(piece) < 3 for cell in piece)
-    return [piece for piece in kept if len(piece) >= 3], left
-
-
-def _split_where_answers_differ(links: Sequence[Sequence[Cell]], other: Solution, rng: random.Random) -> list[list[Cell]] | None:
-    """The links with one of them cut in two at a step that ``other`` (another answer) does not
-    take, both parts at least ``MIN_LENGTH`` cells; None when no step qualifies."""
-    taken = {frozenset(step) for _, cells in other.paths for step in zip(cells, cells[1:])}
-    options = [(k, i) for k, link in enumerate(links) for i in range(MIN_LENGTH - 1, len(link) - MIN_LENGTH)
-               if frozenset((link[i], link[i + 1])) not in taken]
-    if not options:
-        return None
-    k, i = rng.choice(options)
-    cut = links[k]
-    return [list(link) for j, link in enumerate(links) if j != k] + [list(cut[:i + 1]), list(cut[i + 1:])]
-
-
-# -- routing problems ------------------------------------------------------------------------------
-def routing_links(width: int, height: int, layers: int, lines: int, rng: random.Random, *, min_length: int = MIN_LENGTH,
-                  deadline: Deadline | None = None) -> list[list[Cell]] | None:
-    """The lines of one routing problem, drawn in turn (module docstring), or None when a line
-    found no room in ``ROUTE_ATTEMPTS`` starts or ``deadline`` passed first.
-
-    >>> links = routing_links(6, 6, 2, 5, random.Random(3))
-    >>> len(links), min(map(len, links)) >= 3, len({cell for link in links for cell in link}) == sum(map(len, links))
-    (5, True, True)
-    """
-    size = width * height * layers
-    cells = _cells(width, height, layers)
-    around = [[(z * height + r) * width + c for z, r, c in _neighbours(cell, width, height, layers)] for cell in cells]
-    used = [False] * size
-    unused = list(range(size))  # with some used cells too: they are dropped when drawn
-    longest = max(min_length, longest_line(width, height, layers))
-    links = []
-    for _ in range(lines):
-        for _ in range(ROUTE_ATTEMPTS):
-            if deadline is not None and deadline.expired():
-                return None
-            start = _draw_unused(unused, used, rng)
-            if start is None:
-                return None
-            path = _random_shortest_path(start, rng.randint(min_length, longest), min_length, around, used, rng)
-            if path is not None:
-                break
-        else:
-            return None
-        for i in path:
-            used[i] = True
-        links.append([cells[i] for i in path])
-    return links
-
-
-def _draw_unused(pool: list[int], used: list[bool], rng: random.Random) -> int | None:
-    """A random cell of ``pool`` that is not ``used`` (used ones met on the way are taken out of
-    the pool, so a draw costs little however full the stack), or None when none is left."""
-    while pool:
-        k = rng.randrange(len(pool))
-        cell = pool[k]
-        if not used[cell]:
-            return cell
-        pool[k] = pool[-1]
-        pool.pop()
-    return None
-
-
-def _random_shortest_path(start: int, wanted: int, min_length: int, around: list[list[int]], used: list[bool],
-                          rng: random.Random) -> list[int] | None:
-    """A random shortest path through unused cells from ``start`` to a random cell ``wanted -
-    1`` steps away (or as far as they reach, when that is at least ``min_length - 1`` steps),
-    walked back from there by random steps that each come one closer; None when nothing is far
-    enough."""
-    distance = {start: 0}
-    rings = [[start]]
-    while len(rings) < wanted and rings[-1]:
-        ring = []
-        for cell in rings[-1]:
-            for n in around[cell]:
-                if not used[n] and n not in distance:
-                    distance[n] = len(rings)
-                    ring.append(n)
-        rings.append(ring)
-    if not rings[-1]:
-        rings.pop()
-    if len(rings) < min_length:
-        return None
-    path = [rng.choice(rings[-1])]
-    while distance[path[-1]] > 0:
-        closer = [n for n in around[path[-1]] if distance.get(n, -1) == distance[path[-1]] - 1]
-        path.append(rng.choice(closer))
-    return path[::-1]
 
 
 # -- certificates --------------------------------------------------------------------------------
