@@ -41,7 +41,7 @@ from itertools import chain
 
 import numpy as np
 
-from . import relaxed_rows as rowblocks
+from . import relaxed_base as base
 from ..collector import paused
 from .model import Rules
 
@@ -70,12 +70,12 @@ class Formula:
                       "(the rules without 'no stray cycle'; rows and cuts that every answer satisfies follow the base)"]
         with paused():
             free = list(puzzle.free_cells())
-            if hasattr(puzzle, "layers"):
-                self._graph(free)
-                pieces = self._degrees(free) + self._labels() + self._squares()
-            else:  # one layer: the graph and the rows from arrays over the board
+            if hasattr(puzzle, "layers"):  # a stack: the graph as dictionaries, the rows from them
+                self.edges, self.edge, self.around, self.x, self.nv = base.stack_graph(puzzle, free, self.endpoint, self.bits)
+                pieces = base.stack_rows(puzzle, rules, self.endpoint, self.code, self.bits, self.edge, self.around, self.x)
+            else:  # one layer: the numbering and the rows from arrays over the board
                 self._free = free
-                pieces = self._board(free)
+                self.nv, self._grids, pieces = base.board_rows(puzzle, rules, free, self.endpoint, self.code, self.bits)
             if getattr(puzzle, "vias", ()):
                 vias = self._vias()
                 pieces += [[c for c in vias if len(c) > 1], [c for c in vias if len(c) < 2]]
@@ -114,57 +114,6 @@ class Formula:
         more, more_ends = _flat([self._added])
         return np.concatenate((lits, more)), np.concatenate(([0], ends, more_ends + lits.size))
 
-    def _board(self, free: list) -> list:
-        """One layer's numbering (as :meth:`_graph` numbers a stack) and base rows, from grids of
-        the board: the edge to the right of and below each cell, each endpoint's label code,
-        each inner cell's first code bit."""
-        height, width, bits, nst = self.puzzle.height, self.puzzle.width, self.bits, self.rules.no_self_touch
-        at = np.array(free, dtype=np.int64).reshape(-1, 2)
-        is_free = np.zeros((height, width), dtype=bool)
-        is_free[at[:, 0], at[:, 1]] = True
-        exists = np.zeros((height, width, 2), dtype=bool)
-        exists[:, :-1, 0] = is_free[:, :-1] & is_free[:, 1:]
-        exists[:-1, :, 1] = is_free[:-1, :] & is_free[1:, :]
-        ids = np.cumsum(exists.ravel()).reshape(height, width, 2) * exists  # (reading order, right before below)
-        right, down = ids[..., 0], ids[..., 1]
-        code = np.full((height, width), -1, dtype=np.int64)
-        for cell, label in self.endpoint.items():
-            code[cell] = self.code[label]
-        inner = is_free & (code < 0)
-        edges = int(exists.sum())
-        first = np.where(inner, edges + 1 + (np.cumsum(inner.ravel()).reshape(height, width) - 1) * bits, 0)
-        self.nv = edges + int(inner.sum()) * bits
-        self._grids = (right, down, first)
-        up, left = np.zeros_like(right), np.zeros_like(right)
-        up[1:], left[:, 1:] = down[:-1], right[:, :-1]
-        around = np.stack([up, left, right, down], axis=-1)  # each cell's edges, in increasing number
-        degree = (around > 0).sum(axis=-1)
-        blocks = []
-        for end in (True, False):
-            for n in range(5):
-                chosen = is_free & ((code >= 0) == end) & (degree == n)
-                if chosen.any():
-                    rows = around[chosen]
-                    blocks += rowblocks.degree_blocks(rows[rows > 0].reshape(len(rows), n), endpoint=end, cover=self.rules.cover_all)
-        # each edge: its number, the codes of its two cells (-1: inner), their first code bits
-        e, cu, cv, fu, fv = (np.concatenate([a[right > 0], b[down > 0]]) for a, b in (
-            (right, down), (code, code), (np.pad(code[:, 1:], ((0, 0), (0, 1))), np.pad(code[1:], ((0, 1), (0, 0)))),
-            (first, first), (np.pad(first[:, 1:], ((0, 0), (0, 1))), np.pad(first[1:], ((0, 1), (0, 0))))))
-        ends = (cu >= 0) & (cv >= 0)
-        blocks.append(-e[ends & (cu != cv)][:, None])  # endpoints of two labels: never joined
-        if nst:
-            blocks.append(e[ends & (cu == cv)][:, None])  # of one label: joined
-        one = (cu >= 0) != (cv >= 0)
-        if one.any():
-            blocks += rowblocks.end_blocks(e[one], np.where(cu >= 0, fv, fu)[one], np.maximum(cu, cv)[one], bits, nst=nst)
-        both = (cu < 0) & (cv < 0)
-        if bits and both.any():
-            blocks.append(rowblocks.copy_block(e[both], fu[both], fv[both], bits))
-        top, bottom, side_left, side_right = right[:-1, :-1], right[1:, :-1], down[:-1, :-1], down[:-1, 1:]
-        whole = (top > 0) & (bottom > 0) & (side_left > 0) & (side_right > 0)
-        blocks.append(rowblocks.square_block(top[whole], bottom[whole], side_left[whole], side_right[whole], nst=nst))
-        return blocks
-
     # one layer: the graph as dictionaries, made from the grids when asked for
     @cached_property
     def edges(self) -> list[tuple]:
@@ -190,86 +139,11 @@ class Formula:
         first = self._grids[2]
         return {c: list(range(int(first[c]), int(first[c]) + self.bits)) for c in self._free if first[c]}
 
-    def _graph(self, free: list) -> None:
-        """The edges (numbered from 1 in reading order of their first cell), the edges around
-        each cell, and the label bits of the inner cells (numbered after the edges)."""
-        self.edge: dict[tuple, int] = {}
-        self.around: dict = {c: [] for c in free}
-        puzzle, around = self.puzzle, self.around
-        if hasattr(puzzle, "layers"):  # a stack: the steps its ``neighbours`` allows
-            pairs = [(u, v) for u in free for v in sorted(puzzle.neighbours(u)) if u < v]
-        else:  # one layer: the cell to the right, then the one below (the same order, faster)
-            pairs = [(u, v) for u in free for v in ((u[0], u[1] + 1), (u[0] + 1, u[1])) if v in around]
-        for e, (u, v) in enumerate(pairs, 1):
-            self.edge[(u, v)] = e
-            around[u].append((v, e))
-            around[v].append((u, e))
-        self.edges: list[tuple] = pairs
-        nv = len(self.edges)
-        self.x: dict = {}
-        for c in free:
-            if c not in self.endpoint:
-                self.x[c] = list(range(nv + 1, nv + 1 + self.bits))
-                nv += self.bits
-        self.nv = nv
-
     # -- the base -------------------------------------------------------------------------------
-
-    def _degrees(self, free) -> list:
-        cover, endpoint, around = self.rules.cover_all, self.endpoint, self.around
-        groups: dict[tuple, list] = {}  # (endpoint or not, edges): the cells' edges
-        for c in free:
-            es = [e for _, e in around[c]]
-            groups.setdefault((c in endpoint, len(es)), []).append(es)
-        blocks = []
-        for (end, n), cells in sorted(groups.items()):
-            edges = np.array(cells, dtype=np.int64).reshape(len(cells), n)
-            blocks += rowblocks.degree_blocks(edges, endpoint=end, cover=cover)
-        return blocks
 
     def has(self, c, k: int) -> list[int]:
         """The literals that together say "inner cell ``c`` has label code ``k``"."""
         return [x if (k >> i) & 1 else -x for i, x in enumerate(self.x[c])]
-
-    def _labels(self) -> list:
-        nst, endpoint, code, x, bits = self.rules.no_self_touch, self.endpoint, self.code, self.x, self.bits
-        units: list[list[int]] = []
-        ends: list[tuple] = []  # (edge, first bit variable of the inner cell, the endpoint's code)
-        inner: list[tuple] = []  # (edge, first bit variable of u, of v) for inner-inner edges
-        for (u, v), e in self.edge.items():
-            if u in endpoint and v in endpoint:
-                if endpoint[u] != endpoint[v]:
-                    units.append([-e])
-                elif nst:
-                    units.append([e])
-            elif u in endpoint or v in endpoint:
-                end, c = (u, v) if u in endpoint else (v, u)
-                ends.append((e, x[c][0] if bits else 0, code[endpoint[end]]))
-            elif bits:
-                inner.append((e, x[u][0], x[v][0]))
-        blocks: list = [units]
-        if ends:
-            e, first, k = np.array(ends, dtype=np.int64).T
-            blocks += rowblocks.end_blocks(e, first, k, bits, nst=nst)
-        if inner:
-            e, a, b = np.array(inner, dtype=np.int64).T
-            blocks.append(rowblocks.copy_block(e, a, b, bits))
-        return blocks
-
-    def _squares(self) -> list:
-        puzzle = self.puzzle
-        layers = puzzle.layers if hasattr(puzzle, "layers") else 1
-        right = np.zeros((layers, puzzle.height, puzzle.width), dtype=np.int64)  # the edge to the right of a cell, below it
-        down = np.zeros_like(right)
-        for (u, v), e in self.edge.items():
-            z, (r, c) = (u[0], u[1:]) if layers > 1 or len(u) == 3 else (0, u)
-            if v[-1] == c + 1 and v[-2] == r:
-                right[z, r, c] = e
-            elif v[-2] == r + 1 and v[-1] == c:
-                down[z, r, c] = e
-        top, bottom, left, side = right[:, :-1, :-1], right[:, 1:, :-1], down[:, :-1, :-1], down[:, :-1, 1:]
-        whole = (top > 0) & (bottom > 0) & (left > 0) & (side > 0)  # (edges are numbered from 1)
-        return [rowblocks.square_block(top[whole], bottom[whole], left[whole], side[whole], nst=self.rules.no_self_touch)]
 
     def _vias(self) -> list[list[int]]:
         """A stack's vias (``numberlink-multilayer.md``): the steps of each via on (one path passes
