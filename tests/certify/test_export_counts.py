@@ -19,6 +19,14 @@ def brute_force_answers(puzzle, rules):  # (each board's answers listed once for
     return _brute_force_answers(puzzle, rules)
 
 
+def listed_answers(puzzle, rules):
+    """The board's answers by brute force; the test is skipped where they are too many to list."""
+    expected = brute_force_answers(puzzle, rules)
+    if len(expected) > 300:
+        pytest.skip("too many answers to list")
+    return expected
+
+
 def projected_models(cnf, limit: int = 400) -> list[frozenset[int]]:
     """Every model of ``cnf`` read on its answer variables (the true ones), up to ``limit``."""
     answer = answer_variables(cnf)
@@ -35,9 +43,7 @@ def projected_models(cnf, limit: int = 400) -> list[frozenset[int]]:
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)
 @pytest.mark.parametrize("name,puzzle", CASES, ids=[name for name, _ in CASES])
 def test_numberlink_export_counts_the_answers(name: str, puzzle: Puzzle, rules) -> None:
-    expected = brute_force_answers(puzzle, rules)
-    if len(expected) > 300:
-        pytest.skip("too many answers to list")
+    expected = listed_answers(puzzle, rules)
     cnf = numberlink_cnf(puzzle, rules=rules)
     models = projected_models(cnf)
     assert len(models) == len(expected)
@@ -83,9 +89,7 @@ def test_numberlink_certificate_formula_counts_the_answers(name: str, puzzle: Pu
     # the rules without "no stray cycle", grown by checked additions: the same answers, no other
     from puzzlesat.numberlink.verify import verify
 
-    expected = brute_force_answers(puzzle, rules)
-    if len(expected) > 300:
-        pytest.skip("too many answers to list")
+    expected = listed_answers(puzzle, rules)
     found = certificate_answers(puzzle, rules)
     assert all(verify(puzzle, answer, rules) == [] for answer in found)
     assert sorted(tuple(sorted(a.as_dict().items())) for a in found) == sorted(tuple(sorted(a.items())) for a in expected)
