@@ -8,7 +8,10 @@
  * cell ahead along each new edge, is one whose edge leads into such a join. Under no-self-touch
  * two cells side by side in one part without an edge between them are refused, and under
  * cover-all and no-self-touch the corner rule holds (a cell turning between directions a and b
- * leaves the cell one step along a and b blocked, an end, or turning the same way). Each answer
+ * leaves the cell one step along a and b blocked, an end, or turning the same way), followed to
+ * its end before the search (a turn whose diagonal ray leaves the board before a blocked cell or
+ * an end is refused at once) and one cell ahead (a free cell left with no edge in must turn right
+ * and down). Each answer
  * is one choice of edges per cell, so it is reached exactly once; a full board is checked for
  * self-touch once more (parts that met late). Why each check is sound: encodings/numberlink.md,
  * "A compiled search for small boards (_small.c)".
@@ -43,7 +46,7 @@ static double now(void) {
  * edges to the right and down; up and left were decided before it. Paths so far are joined in a
  * union-find (undone on the way back) that knows each part's pair once it holds an end. */
 typedef struct {
-    int n, w, h, npairs, cover_all, no_touch, limit;
+    int n, w, h, npairs, cover_all, no_touch, corners, limit;
     int *order, *rank;     /* the cell swept i-th, and the turn of each cell */
     long long budget, nodes;
     double stop_at;
@@ -51,6 +54,7 @@ typedef struct {
     const int32_t *cell;   /* -2 blocked, -1 free, k an end of pair k */
     const int32_t *ends;
     unsigned char *right, *down, *used;
+    unsigned char *may_turn;   /* per free cell, the turns (edge masks) the corner rule leaves it */
     int *parent, *size, *colour;
     int *hist, nhist;      /* 3 per union: the part joined, the part it joined, that part's old colour */
     PyObject *answers;
@@ -137,6 +141,35 @@ static int corner_ok(const Sweep *s, int c, int i) {
     return 1;
 }
 
+/* The corner rule followed to its end: a free cell turning between a and b needs the cells
+ * X + k(a + b) to turn the same way until one is blocked or an end, so a turn whose diagonal
+ * ray leaves the board first is never part of an answer. Bit t of may_turn[c]: turn t allowed. */
+static void fill_may_turn(Sweep *s) {
+    static const int turns[4] = {4 | 2, 8 | 2, 1 | 8, 1 | 4};
+    for (int c = 0; c < s->n; c++) {
+        s->may_turn[c] = 0;
+        if (s->cell[c] != FREE) continue;
+        for (int t = 0; t < 4; t++) {
+            int turn = turns[t];
+            int dr = (turn & 2 ? 1 : 0) - (turn & 1 ? 1 : 0), dc = (turn & 8 ? 1 : 0) - (turn & 4 ? 1 : 0);
+            int r = c / s->w + dr, col = c % s->w + dc;
+            while (r >= 0 && r < s->h && col >= 0 && col < s->w && s->cell[r * s->w + col] == FREE) { r += dr; col += dc; }
+            if (r >= 0 && r < s->h && col >= 0 && col < s->w) s->may_turn[c] |= (unsigned char)(1 << t);
+        }
+    }
+}
+
+/* Whether the edge mask (1 up, 2 down, 4 left, 8 right) of free cell c is a turn the ray allows. */
+static int turn_allowed(const Sweep *s, int c, int mask) {
+    switch (mask) {
+    case 4 | 2: return s->may_turn[c] & 1;
+    case 8 | 2: return s->may_turn[c] & 2;
+    case 1 | 8: return s->may_turn[c] & 4;
+    case 1 | 4: return s->may_turn[c] & 8;
+    default: return 1;
+    }
+}
+
 static int sweep_cell(const Sweep *s, int i) {
     return s->order[i];
 }
@@ -197,6 +230,9 @@ static int sweep_dfs(Sweep *s, int i) {
         int r = option & 1, d = option >> 1, degree = in + r + d;
         if ((r && !can_right) || (d && !can_down)) continue;
         if (code >= 0 ? degree != 1 : (s->cover_all ? degree != 2 : (degree != 0 && degree != 2))) continue;
+        if (s->corners && code == FREE && !turn_allowed(s, c, in_up | (d << 1) | (in_left << 2) | (r << 3))) continue;
+        if (s->corners && !r && can_right && s->cell[c + 1] == FREE && !(c + 1 >= w && s->down[c + 1 - w])
+            && !(c + 1 + w < s->n && col + 2 < w && (s->may_turn[c + 1] & 2))) continue;  /* c + 1 must turn right and down */
         if (s->nodes >= s->budget) { s->stopped = 1; return 1; }
         s->nodes++;
         if (s->stop_at >= 0 && s->nodes % CLOCK_EVERY == 0 && now() > s->stop_at) { s->stopped = 1; return 1; }
@@ -207,7 +243,7 @@ static int sweep_dfs(Sweep *s, int i) {
         if (ok && in_up) ok = join(s, c, up);
         if (ok && s->no_touch && degree > 0)
             ok = !(left >= 0 && !in_left && touching(s, c, left)) && !(up >= 0 && !in_up && touching(s, c, up));
-        if (ok && s->no_touch && s->cover_all) ok = corner_ok(s, c, i);
+        if (ok && s->corners) ok = corner_ok(s, c, i);
         if (ok && r) ok = ahead(s, c, c + 1);
         if (ok && d) ok = ahead(s, c, c + w);
         int end = ok ? sweep_dfs(s, i + 1) : 0;
@@ -250,10 +286,11 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
     }
     s.budget = budget; s.stop_at = seconds < 0 ? -1.0 : now() + seconds;
     s.right = calloc((size_t)n, 1); s.down = calloc((size_t)n, 1); s.used = calloc((size_t)n, 1);
+    s.may_turn = calloc((size_t)n, 1); s.corners = cover_all && no_touch;
     s.parent = malloc(sizeof(int) * (size_t)n); s.size = malloc(sizeof(int) * (size_t)n);
     s.colour = malloc(sizeof(int) * (size_t)n); s.hist = malloc(sizeof(int) * 6 * (size_t)n);
     s.answers = PyList_New(0);
-    if (!s.order || !s.rank || !s.right || !s.down || !s.used || !s.parent || !s.size || !s.colour || !s.hist || !s.answers) {
+    if (!s.order || !s.rank || !s.right || !s.down || !s.used || !s.may_turn || !s.parent || !s.size || !s.colour || !s.hist || !s.answers) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto out;
     }
@@ -266,12 +303,13 @@ static PyObject *sweep(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "sweep: an end is not a cell of its pair");
             goto out;
         }
+    fill_may_turn(&s);
     sweep_dfs(&s, 0);
     if (s.failed) goto out;
     result = Py_BuildValue("(OOL)", s.answers, s.stopped ? Py_False : Py_True, s.nodes);
 out:
     Py_XDECREF(s.answers);
-    free(s.order); free(s.rank); free(s.right); free(s.down); free(s.used); free(s.parent); free(s.size); free(s.colour); free(s.hist);
+    free(s.order); free(s.rank); free(s.right); free(s.down); free(s.used); free(s.may_turn); free(s.parent); free(s.size); free(s.colour); free(s.hist);
     PyBuffer_Release(&cells);
     PyBuffer_Release(&ends);
     return result;

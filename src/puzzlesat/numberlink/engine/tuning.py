@@ -17,7 +17,7 @@ STRICT_FORMULA_CLAUSES = 60_000  # one-layer cover-all no-self-touch formulas pa
 CLEANUP_SECONDS_PER_CLAUSE = 1.5e-7  # time kept back before the deadline, per clause, to stop a step and free the formula
 
 # -- the compiled search on small boards (small_board.py) ----------------------------------------------
-SMALL_BOARD_CELLS = 720  # cover-all one-layer boards of at most this many cells are searched by the compiled sweep first
+SMALL_BOARD_CELLS = 800  # cover-all one-layer boards of at most this many cells (40x20) are searched by the compiled sweep first
 SMALL_BOARD_NODES = 1_000_000  # no-self-touch count to two: its node budget before the SAT road takes over (chosen: encodings/numberlink.md, "After the compiled small-board search")
 SMALL_BOARD_SOLVE_NODES = 300_000  # a first answer (solve, count to one, default rules without touching): its node budget
 
