@@ -3,6 +3,9 @@ fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
 
     python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [-j 2] [--halves tuning,test,fresh]
     python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
+    python -m benchmarks.numberlink_unseen --make-fresh --seed-base 4700000000 --sizes 20,25,30 --per-size 60 \
+        --fresh-file benchmarks/data/unseen-nst-second.txt    # the second fresh set
+    python -m benchmarks.numberlink_unseen --halves fresh --fresh-file benchmarks/data/unseen-nst-second.txt
     python -m benchmarks.numberlink_unseen --proof-conflicts 4600020027,4600025016 [--conflicts 300000]
 
 Every puzzle is one ``solve`` job of the batch engine (``puzzlesat.batch.run``: the answer and a
@@ -20,7 +23,9 @@ tuned on.
 (seeds tests and benchmarks never use: theirs are below 3 000 000), certified unique under
 no-self-touch rules by the generator from the puzzle's text, as published sets are made, and
 kept only when ``numberlink.is_unique(rules=Rules(no_self_touch=True))`` agrees. A set certified
-under default rules would hold only puzzles the engine already decides.
+under default rules would hold only puzzles the engine already decides. A method chosen while
+looking at the fresh sets is checked on a second set drawn the same way with other seeds
+(``SECOND_FRESH_SEED``, ``--fresh-file``), which no one looked at before.
 
 **One puzzle at a time or two.** With ``-j 2`` (``--workers``, the default) two puzzles run at
 a time, one per core, each in one process of its own (a batch of several jobs runs every job
@@ -62,6 +67,8 @@ FRESH_SIZES = (15, 20, 25, 30)
 FRESH_PER_SIZE = 100
 FRESH_SEED = 4_600_000_000  # + 1000 * width + i
 FRESH_FILE = Path(__file__).resolve().parent / "data" / "unseen-nst-15-30.txt"
+SECOND_FRESH_SEED = 4_700_000_000  # a second set, drawn after methods were chosen on the first
+SECOND_FRESH_FILE = Path(__file__).resolve().parent / "data" / "unseen-nst-second.txt"
 TARGET = 0.995              # share decided on each fresh size and each test half
 QUICK_PUZZLES = 3           # per set and half (and per fresh size) in --quick
 HALVES = ("tuning", "test")
@@ -120,18 +127,20 @@ def public_puzzles(name: str) -> list[tuple[str, numberlink.Puzzle]]:
 
 # -- the fresh sets -------------------------------------------------------------------------
 
-def fresh_seed(width: int, index: int) -> int:
-    return FRESH_SEED + 1000 * width + index
+def fresh_seed(width: int, index: int, base: int = FRESH_SEED) -> int:
+    return base + 1000 * width + index
 
 
-def make_fresh(path: Path = FRESH_FILE, *, sizes: Sequence[int] = FRESH_SIZES, per_size: int = FRESH_PER_SIZE) -> int:
+def make_fresh(path: Path = FRESH_FILE, *, sizes: Sequence[int] = FRESH_SIZES, per_size: int = FRESH_PER_SIZE,
+               seed_base: int = FRESH_SEED) -> int:
     """Draw the fresh sets and write them to ``path`` (a comment line ``# seed S WxH`` before
-    each puzzle); the number of puzzles written."""
+    each puzzle); the number of puzzles written. Another ``seed_base`` (and ``path``) draws a
+    second set, to check on puzzles no one has looked at a method chosen with the first."""
     blocks = ["# Numberlink puzzles certified unique under no-self-touch rules, drawn by "
               "benchmarks/numberlink_unseen.py --make-fresh (numberlink.generate, method quality)"]
     for size in sizes:
         for i in range(per_size):
-            seed = fresh_seed(size, i)
+            seed = fresh_seed(size, i, seed_base)
             made = numberlink.generate(size, size, seed=seed, rules=NO_SELF_TOUCH)
             if numberlink.is_unique(made.puzzle, rules=NO_SELF_TOUCH).unique is not True:
                 print(f"seed {seed}: not confirmed unique under no-self-touch rules, left out", file=sys.stderr)
@@ -157,9 +166,10 @@ def fresh_puzzles(path: Path = FRESH_FILE) -> dict[str, list[tuple[str, numberli
 
 # -- the run --------------------------------------------------------------------------------
 
-def groups(*, quick: bool, halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
-    """(set, half, puzzles): every public set split in two, then the fresh sizes (half "fresh");
-    only the ``halves`` named."""
+def groups(*, quick: bool, halves: Sequence[str] = HALVES + ("fresh",),
+           fresh_file: Path = FRESH_FILE) -> Iterator[tuple[str, str, list[tuple[str, numberlink.Puzzle]]]]:
+    """(set, half, puzzles): every public set split in two, then the fresh sizes of
+    ``fresh_file`` (half "fresh"); only the ``halves`` named."""
     for name in PUBLIC_SETS if set(halves) & set(HALVES) else ():
         puzzles = public_puzzles(name)
         if not any(path.is_file() for path in PUBLIC_SETS[name]()):
@@ -172,9 +182,9 @@ def groups(*, quick: bool, halves: Sequence[str] = HALVES + ("fresh",)) -> Itera
                 yield name, which, chosen[:QUICK_PUZZLES] if quick else chosen
     if "fresh" not in halves:
         return
-    fresh = fresh_puzzles()
+    fresh = fresh_puzzles(fresh_file)
     if not fresh:
-        print(f"numberlink_unseen: no fresh sets at {FRESH_FILE} (make them with --make-fresh), skipped", file=sys.stderr)
+        print(f"numberlink_unseen: no fresh sets at {fresh_file} (make them with --make-fresh), skipped", file=sys.stderr)
     for name, puzzles in fresh.items():
         yield name, "fresh", puzzles[:QUICK_PUZZLES] if quick else puzzles
 
@@ -190,9 +200,9 @@ def row_of(record: dict[str, Any], set_name: str, which: str, instance: str, puz
 
 
 def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 2,
-        halves: Sequence[str] = HALVES + ("fresh",)) -> Iterator[dict[str, Any]]:
+        halves: Sequence[str] = HALVES + ("fresh",), fresh_file: Path = FRESH_FILE) -> Iterator[dict[str, Any]]:
     """One row per puzzle (default rules, ``time_limit`` seconds each), set by set."""
-    for set_name, which, puzzles in groups(quick=quick, halves=halves):
+    for set_name, which, puzzles in groups(quick=quick, halves=halves, fresh_file=fresh_file):
         jobs = [Job.of("numberlink", "solve", puzzle, source=set_name, index=i, time_limit=time_limit)
                 for i, (_, puzzle) in enumerate(puzzles)]
         # (-j 1: each puzzle a batch of its own, which may start processes beside itself; a batch
@@ -322,7 +332,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the halves to run, of tuning,test,fresh (default all three)")
     parser.add_argument("--quick", action="store_true", help=f"at most {QUICK_PUZZLES} puzzles per set and half, and per fresh size")
     parser.add_argument("--json", type=json_path, metavar="PATH", help=JSON_HELP)
-    parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} and stop")
+    parser.add_argument("--make-fresh", action="store_true", help=f"draw the fresh sets into {FRESH_FILE.name} (or --fresh-file) and stop")
+    parser.add_argument("--fresh-file", type=Path, default=FRESH_FILE, metavar="PATH",
+                        help=f"the fresh sets to run or draw (default {FRESH_FILE.name}; the second set: {SECOND_FRESH_FILE.name})")
+    parser.add_argument("--seed-base", type=int, default=FRESH_SEED, metavar="N",
+                        help=f"--make-fresh: seeds N + 1000 * width + i (default {FRESH_SEED}; the second set: {SECOND_FRESH_SEED})")
+    parser.add_argument("--sizes", type=lambda text: tuple(int(x) for x in text.split(",")), default=FRESH_SIZES, metavar="LIST",
+                        help="--make-fresh: the board sides (default " + ",".join(map(str, FRESH_SIZES)) + ")")
+    parser.add_argument("--per-size", type=int, default=FRESH_PER_SIZE, metavar="N", help=f"--make-fresh: puzzles per side (default {FRESH_PER_SIZE})")
     parser.add_argument("--undecided-stats", action="store_true", help="after the table, run each undecided puzzle again and print its stats")
     parser.add_argument("--proof-conflicts", metavar="SEEDS", help="measure the global proof of these fresh puzzles (comma-separated seeds) in conflicts instead")
     parser.add_argument("--conflicts", type=int, default=300_000, metavar="N", help="--proof-conflicts: conflicts at most per proof (default 300000)")
@@ -331,11 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(proof_table([seed.strip() for seed in args.proof_conflicts.split(",") if seed.strip()], args.conflicts))
         return 0
     if args.make_fresh:
-        print(f"{make_fresh()} puzzles written to {FRESH_FILE}")
+        print(f"{make_fresh(args.fresh_file, sizes=args.sizes, per_size=args.per_size, seed_base=args.seed_base)} puzzles written to {args.fresh_file}")
         return 0
     kept: list[dict[str, Any]] = []
     with RowWriter(args.json) as sink:
-        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers, halves=args.halves):
+        for r in run(time_limit=args.time_limit, quick=args.quick, workers=args.workers, halves=args.halves, fresh_file=args.fresh_file):
             kept.append(r)
             sink.write(r)
             print(f"{r['set']:22} {r['half']:7} {r['instance']:24} {r['size']:>7} {r['status']:>13} unique={str(r['unique']):5} "

@@ -712,3 +712,23 @@ def test_large_no_self_touch_formulas_run_without_inprocessing(monkeypatch: pyte
     assert _options_given(monkeypatch, large, strict) == {**tuning.CADICAL_OPTIONS, **tuning.CADICAL_BIG_FORMULA_OPTIONS}
     for puzzle, rules, extra in ((small, strict, {}), (large, Rules(), {}), (large, strict, {"touch_selectors": True})):
         assert _options_given(monkeypatch, puzzle, rules, **extra) == tuning.CADICAL_OPTIONS
+
+
+def test_wide_windows_take_the_time_the_core_would_wait_for_the_search_beside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the global search runs beside (here held back: it only sleeps), the core that ran
+    the windows tries larger squares: the second answer no 2x2 square and no single label's
+    window holds is found in a 5x5 one. Where nothing runs beside, no wide window is tried."""
+    puzzle = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(tuning, "WINDOWS", ((2, 1000),))
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_LABELS", 1)
+    monkeypatch.setattr(tuning, "WIDE_WINDOWS", ((5, 5000), (7, 5000)))  # (7: the board's side, left out)
+    monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
+    monkeypatch.setattr(global_sat, "_global_search", lambda search: time.sleep(60))
+    result = count(puzzle, time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["decided_by"] == "windows:wide"
+    assert result.stats["local_variant"] == "wide window" and all(verify(puzzle, answer) == [] for answer in result.solutions)
+    monkeypatch.setattr(global_sat, "_may_work_beside", lambda: False)
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)
+    result = count(puzzle, time_limit=30)
+    assert result.uniqueness is Uniqueness.MULTIPLE and "windows:wide" not in [step[0] for step in result.stats["steps"]]

@@ -7,7 +7,8 @@ With one answer found and a second wanted, on the shared search (the first answe
 2. the square windows run (:mod:`.windows`), asking the decider beside before each window
    whether it has decided (the race within a window too, every STOP_STEP_CONFLICTS conflicts);
 3. without the race: the global search has LABEL_WINDOW_AFTER seconds (when nothing runs
-   beside), then the label windows;
+   beside), then the label windows; while the global search runs beside, then the wide
+   windows (larger squares) until it decides, on the core that would wait for it;
 4. the deciders end it: the search beside is waited for (if its process died, the search goes
    on here), or the race is run to its verdict, or the global search alone.
 
@@ -33,7 +34,7 @@ from .frontier_race import FRONTIER
 from .global_sat import GLOBAL_SAT
 from .state import State
 from .strategy import NOTHING, Outcome
-from .windows import LABEL_WINDOWS, WINDOWS
+from .windows import LABEL_WINDOWS, WIDE_WINDOWS, WINDOWS
 
 
 class Deciders:
@@ -83,7 +84,9 @@ class Deciders:
             return False
         if beside is None and state.step(GLOBAL_SAT, run=lambda: GLOBAL_SAT.head_start(state)).decides:
             return True
-        return (beside is None or not beside.done()) and state.step(LABEL_WINDOWS).decides
+        if (beside is None or not beside.done()) and state.step(LABEL_WINDOWS).decides:
+            return True
+        return beside is not None and not beside.done() and state.step(WIDE_WINDOWS).decides
 
 
 class Enumerate:

@@ -41,6 +41,7 @@ STOP_STEP_CONFLICTS = 1_000  # a window call beside the frontier count asks it e
 LABEL_WINDOW_LABELS = 3  # the most labels whose paths one label window frees
 LABEL_WINDOW_CONFLICTS = 3_000  # conflict budget of one label-window call
 LABEL_WINDOW_AFTER = 0.5  # seconds the global search has on its own before the label windows
+WIDE_WINDOWS = ((16, 30_000), (20, 60_000), (24, 100_000))  # larger squares (sides below the board's), tried while a global search runs beside and this core would wait
 
 # -- the complete deciders (frontier_race.py, global_sat.py) -------------------------------------------
 ORIENT_MAX_CELLS = 40_000  # boards with more cells get no direction variables (they cost more than they save there)

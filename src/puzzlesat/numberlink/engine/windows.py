@@ -7,7 +7,8 @@ lies on the cells those paths cover in the first, plus (may-leave-empty rules) c
 leaves empty, so the window "every edge between two such cells" holds it however far the paths
 run; if the labels that differ fall into groups whose paths never touch in the first answer,
 each group's change alone is an answer too, so sets connected that way are enough, smallest
-first. Under default rules the global search is easily lost where a window finds the second
+first. While the global search runs beside them, larger squares (16 to 24 cells on a side) use
+the time this core would spend waiting for it (:class:`WideWindows`). Under default rules the global search is easily lost where a window finds the second
 answer in milliseconds (encodings/numberlink.md, "What each rule set runs (solve.py)", step 4,
 and "Notes from solve.py").
 
@@ -68,8 +69,27 @@ class LabelWindows(Windows):
         return _label_window_variant(search, state.found[0], stop=state.stop)
 
 
+class WideWindows(Windows):
+    """Larger square windows (WIDE_WINDOWS, sides below the board's longer one), run by the
+    portfolio after the label windows while the global search runs beside on the other core,
+    which this core would otherwise only wait for: a second answer that differs from the first
+    over a region wider than the square windows and more labels than the label windows, which
+    the global search can take minutes to reach (encodings/numberlink.md, "Wide windows while
+    the global search runs beside"). They run until the deadline and ask the search beside
+    every STOP_STEP_CONFLICTS conflicts whether it has decided."""
+
+    name = "windows:wide"
+    local_variant = "wide window"
+
+    def _variant(self, search: Search, state: State) -> Solution | None:
+        longest = max(search.puzzle.width, search.puzzle.height)
+        sizes = tuple((size, conflicts) for size, conflicts in tuning.WIDE_WINDOWS if size < longest)
+        return _first_in_windows(search, state.found[0], window_masks(search, sizes, share=1.0), state.stop, in_steps=True)
+
+
 WINDOWS = Windows()
 LABEL_WINDOWS = LabelWindows()
+WIDE_WINDOWS = WideWindows()
 
 
 def _window_starts(length: int, size: int) -> list[int]:
@@ -125,24 +145,24 @@ def _first_in_windows(search: Search, answer: Solution, masks: Iterator[tuple[np
     return None
 
 
-def window_phase(search: Search) -> Deadline | None:
-    """The end of a window phase (WINDOW_SHARE of the time left); None on boards of more than
-    MAX_WINDOW_CELLS cells, which get no windows."""
+def window_phase(search: Search, share: float | None = None) -> Deadline | None:
+    """The end of a window phase (``share`` of the time left, WINDOW_SHARE by default); None on
+    boards of more than MAX_WINDOW_CELLS cells, which get no windows."""
     if search.puzzle.width * search.puzzle.height > tuning.MAX_WINDOW_CELLS:
         return None
     remaining = search.deadline.remaining()
-    return Deadline(None if remaining is None else remaining * tuning.WINDOW_SHARE)
+    return Deadline(None if remaining is None else remaining * (tuning.WINDOW_SHARE if share is None else share))
 
 
-def window_masks(search: Search, windows: tuple[tuple[int, int], ...]) -> Iterator[tuple[np.ndarray, int]]:
+def window_masks(search: Search, windows: tuple[tuple[int, int], ...], *, share: float | None = None) -> Iterator[tuple[np.ndarray, int]]:
     """(edges inside the window, conflicts allowed) for each window of ``windows`` ((size,
     conflicts) pairs: squares of ``size`` cells overlapping by half), smaller sizes first;
     windows without an edge are left out, and a size that holds the board ends the list. None
-    on boards of more than ``MAX_WINDOW_CELLS`` cells, and none once a third of the time left
-    at the start (``WINDOW_SHARE``) has passed."""
+    on boards of more than ``MAX_WINDOW_CELLS`` cells, and none once ``share`` of the time left
+    at the start (a third by default, ``WINDOW_SHARE``) has passed."""
     assert search.encoding is not None
     enc, width, height = search.encoding, search.puzzle.width, search.puzzle.height
-    phase = window_phase(search)
+    phase = window_phase(search, share)
     if phase is None:
         return
     rows, cols = enc.edge_cells // width, enc.edge_cells % width
