@@ -21,6 +21,7 @@ A child never outlives its parent: it ends when the parent does (:func:`_exit_wi
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
 import multiprocessing
 import os
@@ -209,7 +210,9 @@ def can_fork() -> bool:
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-_one_process = False  # inside one_process(): no helper process beside the work
+# inside one_process(): no helper process beside the work; per thread (and per task), so that
+# threads of one worker (a Dask worker with several) each say it for their own job
+_one_process: contextvars.ContextVar[bool] = contextvars.ContextVar("puzzlesat_one_process", default=False)
 
 
 @contextlib.contextmanager
@@ -218,7 +221,8 @@ def one_process() -> Iterator[None]:
     starts no helper process to work beside it (a process that waits for a child doing the work
     in its place, :func:`run_with_deadline`, is still allowed). A batch of several jobs runs
     each so, wherever it lands, so that its records and its use of the cores are the same at
-    every number of workers.
+    every number of workers. It holds for the thread that enters it (other threads of the
+    process are not affected).
 
     >>> with one_process():
     ...     may_work_beside()
@@ -226,18 +230,17 @@ def one_process() -> Iterator[None]:
     >>> may_work_beside() == can_fork()
     True
     """
-    global _one_process
-    before, _one_process = _one_process, True
+    token = _one_process.set(True)
     try:
         yield
     finally:
-        _one_process = before
+        _one_process.reset(token)
 
 
 def may_work_beside() -> bool:
     """Whether a solver may start a helper process that works at the same time as it (on
     another core): :func:`can_fork`, and not inside :func:`one_process`."""
-    return can_fork() and not _one_process
+    return can_fork() and not _one_process.get()
 
 
 POLL_SECONDS = 0.05  # how often run_in_child asks ``stop_when`` while it waits

@@ -114,3 +114,30 @@ def test_a_job_of_a_batch_of_several_runs_alone_and_the_only_job_may_have_helper
     for how in ({"workers": 1}, {"workers": 2}, {"workers": 1, "memory_limit": 2**34}):
         assert [record["rows"] for record in run(jobs, **how)] == [[False]] * 3, how
         assert [record["rows"] for record in run(jobs[:1], **how)] == [[can_fork()]], how  # (True on Linux)
+
+
+def test_one_process_holds_for_the_thread_that_enters_it() -> None:
+    """A worker with several threads (Dask's --nthreads above 1) runs one job per thread: a
+    job leaving ``one_process`` must not let another thread's job start helpers, nor end
+    that other job's ``one_process``."""
+    import threading
+
+    from puzzlesat.child import can_fork, may_work_beside, one_process
+
+    inside, leave, seen = threading.Event(), threading.Event(), {}
+
+    def job() -> None:
+        with one_process():
+            inside.set()
+            leave.wait(10)
+            seen["job"] = may_work_beside()
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    assert inside.wait(10)
+    seen["other"] = may_work_beside()  # (this thread never entered one_process)
+    with one_process():
+        pass  # (entered and left here while the other thread is inside)
+    leave.set()
+    worker.join(10)
+    assert seen == {"other": can_fork(), "job": False}
