@@ -3,7 +3,7 @@ fresh puzzles certified unique under no-self-touch rules (issue #46, step 2).
 
     python -m benchmarks.numberlink_unseen [--quick] [--json PATH] [--time-limit 10] [-j 2] [--halves tuning,test,fresh]
     python -m benchmarks.numberlink_unseen --make-fresh      # (re)writes benchmarks/data/unseen-nst-15-30.txt
-    python -m benchmarks.numberlink_unseen --make-fresh --seed-base 4700000000 --sizes 20,25,30 --per-size 60 \
+    python -m benchmarks.numberlink_unseen --make-fresh --seed-base 4700000000 --per-size 100 \
         --fresh-file benchmarks/data/unseen-nst-second.txt    # the second fresh set
     python -m benchmarks.numberlink_unseen --halves fresh --fresh-file benchmarks/data/unseen-nst-second.txt
     python -m benchmarks.numberlink_unseen --proof-conflicts 4600020027,4600025016 [--conflicts 300000]

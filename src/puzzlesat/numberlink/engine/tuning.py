@@ -50,9 +50,9 @@ FRONTIER_MAX_SIDE = 18  # boards at most this many cells across get the exact fr
 FRONTIER_DELAY = 0.05  # seconds SAT has alone after the first answer before the count starts
 FRONTIER_REVERSE_AFTER = 1.0  # seconds of the forward count before the reverse one starts
 FRONTIER_REVERSE_MAX_STATES = 4_000_000  # the reverse count gives up past this many children in a step
-FRONTIER_SAT_FIRST = 0.25  # without fork: SAT's seconds (at most a quarter of the time left) before the count
+FRONTIER_SAT_FIRST = 1.0  # without fork: SAT's seconds (at most a quarter of the time left) before the count (encodings/numberlink.md, "Frontier count in turn")
 FRONTIER_POLL_SECONDS = 0.1  # length of a global-search step beside the count
-FRONTIER_SHARE = 0.5  # without fork: the count's share of the time left
+FRONTIER_SHARE = 0.9  # without fork: the count's share of the time left
 
 # -- after an undecided default-rules count (without_touch.py) -----------------------------------------
 WITHOUT_TOUCH_SECONDS = 0.5  # the no-self-touch uniqueness check may take at most this past the time limit (within N + 1 s in all)
