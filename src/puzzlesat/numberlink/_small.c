@@ -11,9 +11,8 @@
  * leaves the cell one step along a and b blocked, an end, or turning the same way), followed to
  * its end before the search (a turn whose diagonal ray leaves the board before a blocked cell or
  * an end is refused at once) and one cell ahead (a free cell left with no edge in must turn right
- * and down). Each answer
- * is one choice of edges per cell, so it is reached exactly once; a full board is checked for
- * self-touch once more (parts that met late). Why each check is sound: encodings/numberlink.md,
+ * and down). Each answer is one choice of edges per cell, so it is reached exactly once; a full
+ * board is checked for self-touch once more (parts that met late). Why each check is sound: encodings/numberlink.md,
  * "A compiled search for small boards (_small.c)".
  *
  * search(width, height, cells, ends, cover_all, no_self_touch, limit, budget, seconds)
