@@ -9,8 +9,9 @@ run; if the labels that differ fall into groups whose paths never touch in the f
 each group's change alone is an answer too, so sets connected that way are enough, smallest
 first. While the global search runs beside them, larger squares (16 to 24 cells on a side) use
 the time this core would spend waiting for it (:class:`WideWindows`). Under default rules the
-global search is easily lost where a window finds the second answer in milliseconds (encodings/numberlink.md, "What each rule set runs (solve.py)", step 4,
-and "Notes from solve.py").
+global search is easily lost where a window finds the second answer in milliseconds
+(encodings/numberlink.md, "What each rule set runs (solve.py)", step 4, and "Notes from
+solve.py").
 
 While a complete decider runs beside (the portfolio), ``state.stop`` says whether it has
 decided: it is asked before each window (and with ``state.stop_in_steps`` within one).
