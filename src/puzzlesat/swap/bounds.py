@@ -36,7 +36,8 @@ from typing import Sequence
 
 from .assignment import SCIPY_FROM_SQUARES, assignment_with_potentials, min_cost_assignment, scipy_assignment  # noqa: F401 (imported from here too)
 from .compiled import CLUSTER, MATCH, Task
-from .layout_bounds import LayoutBound, cluster_bound, touch_bound  # noqa: F401 (some imported from here too)
+from .cluster_touch_bounds import cluster_bound, touch_bound  # noqa: F401 (some imported from here too)
+from .layout_bounds import LayoutBound  # noqa: F401 (imported from here too)
 from .match_bounds import AssignmentBound, MatchHeuristic, cycle_bound, match_bound, max_cycle_packing, mismatch_bound  # noqa: F401 (some imported from here too)
 from .reachability import no_goal_layout, unreachable_reason  # noqa: F401 (imported from here too)
 from .swapgraph import UNREACHABLE_DISTANCE, swap_components, swap_distances, swap_graph  # noqa: F401 (imported from here too)

@@ -1,16 +1,16 @@
-"""Lower bounds on the swaps a Swap level of the cluster or touch goal still needs: how far each
-colour's squares still travel to gather in one region (``cluster_bound``), and the lonely cells, of
-which a swap mends at most ten (``touch_bound``).
+"""Lower bounds on the swaps a Swap level of the cluster or touch goal still needs, on bit sets
+(:class:`LayoutBound`): how far each colour's squares still travel to gather in one region, and
+the lonely cells, of which a swap mends at most ten. The functions of a level and a state that
+use it (``cluster_bound``, ``touch_bound``) are in :mod:`.cluster_touch_bounds`.
 
 >>> from .compiled import Task
 >>> task = Task.from_rows(["T1R T1G T1R T1G"], goal="cluster")
->>> cluster_bound(task, task.start)
+>>> LayoutBound(task).cluster(task.colours_of(task.start))
 1
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import permutations
 from typing import Sequence
 
@@ -25,8 +25,9 @@ REGION_LIMIT = 20_000  # connected regions of one size enumerated for the cluste
 
 
 class LayoutBound:
-    """The cluster and touch bounds of colour layouts (see :func:`cluster_bound` and
-    :func:`touch_bound` for what they count), on bit sets: each colour's cells are one integer,
+    """The cluster and touch bounds of colour layouts (see
+    :func:`~.cluster_touch_bounds.cluster_bound` and :func:`~.cluster_touch_bounds.touch_bound`
+    for what they count), on bit sets: each colour's cells are one integer,
     bit ``r * (width + 1) + c`` for cell ``(r, c)`` (a spare column keeps a shift by one from
     wrapping into the next row), so one step in the four directions is four shifts and a mask,
     a colour's groups are flood fills and the gaps between them breadth-first layers of a few
@@ -372,52 +373,3 @@ class LayoutBound:
                 total += steps * reached.bit_count()
                 targets &= ~reached
         return steps if nearest else total + steps * targets.bit_count()
-
-
-def cluster_bound(task: Task, state: Sequence[int]) -> int:
-    """Cluster goal: a lower bound from the distances each split colour's squares must travel.
-
-    For a colour X with n squares, the final group is a connected region R of n cells (walls
-    excluded), and a square moves one edge of the swap graph (:func:`swap_graph`) per swap it
-    takes part in, so X's squares travel at least the least total distance of a matching of them
-    to R's cells; ``need_X`` is the least of that over every such R. One swap moves two squares,
-    one edge each, and at most one of X (a swap of two squares of one colour leaves its cells as
-    they are), so it lowers ``need_X`` by at most one and the sum of the needs by at most two:
-    moves >= ceil(sum need_X / 2) and moves >= max need_X. Admissible, and consistent where the
-    regions are enumerated (:data:`REGION_LIMIT`); past that limit, a relaxation counting one step
-    per square that must move: if R meets one current group G of X, need_X >= n - |G|; if it meets
-    two or more, R holds a chain of non-X cells joining two groups, so need_X >= the fewest non-X
-    cells on a path between two groups; so need_X >= min(n - largest group, smallest gap) (not
-    always consistent); here (not in the searches, where it costs too much) also the least cost
-    of filling a connected part of R of the largest size enumerated
-    (:meth:`LayoutBound._part_need`), if larger. Computed by :class:`LayoutBound`, which the
-    searches keep for a whole level.
-
-    >>> from .compiled import Task
-    >>> task = Task.from_rows(["T1R T1G T1R T1G"])
-    >>> cluster_bound(task, task.start)
-    1
-    >>> task = Task.from_rows(["T1R T1R T1G T1G T1G T1R T1R"])  # two reds pass three greens
-    >>> cluster_bound(task, task.start)
-    6
-    """
-    return _layout_bound(task).cluster(task.colours_of(state))
-
-
-@lru_cache(maxsize=16)
-def _layout_bound(task: Task) -> LayoutBound:
-    """One :class:`LayoutBound` per recent level, for the bound functions that take a level
-    and a state (its regions and needs are then reused from call to call), with the filling of
-    parts past the region limit (these bounds are taken a few times per level, not per child)."""
-    return LayoutBound(task, fill_parts=True)
-
-
-def lonely_cells(task: Task, state: Sequence[int]) -> int:
-    """Cells with no orthogonal neighbour of their own colour."""
-    return _layout_bound(task).lonely(task.colours_of(state))
-
-
-def touch_bound(task: Task, state: Sequence[int]) -> int:
-    """Lonely cells / 10, rounded up: a swap changes the colour of two cells, and only those cells
-    and their orthogonal neighbours can stop being lonely."""
-    return (lonely_cells(task, state) + 9) // 10

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .compiled import CLUSTER, MATCH, TOUCH, Task
-from .layout_bounds import _layout_bound
+from .cluster_touch_bounds import _layout_bound
 from .swapgraph import UNREACHABLE_DISTANCE, swap_components
 
 
