@@ -210,8 +210,7 @@ def can_fork() -> bool:
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-# inside one_process(): no helper process beside the work; per thread (and per task), so that
-# threads of one worker (a Dask worker with several) each say it for their own job
+# inside one_process(): no helper process beside the work; per thread, each job its own
 _one_process: contextvars.ContextVar[bool] = contextvars.ContextVar("puzzlesat_one_process", default=False)
 
 
@@ -221,8 +220,7 @@ def one_process() -> Iterator[None]:
     starts no helper process to work beside it (a process that waits for a child doing the work
     in its place, :func:`run_with_deadline`, is still allowed). A batch of several jobs runs
     each so, wherever it lands, so that its records and its use of the cores are the same at
-    every number of workers. It holds for the thread that enters it (other threads of the
-    process are not affected).
+    every number of workers. It holds for the thread that enters it, not for the others.
 
     >>> with one_process():
     ...     may_work_beside()
