@@ -121,11 +121,14 @@ static int edge_mask(const Sweep *s, int z) {
     return (z >= s->w && s->down[z - s->w]) | (s->down[z] << 1) | ((col > 0 && s->right[z - 1]) << 2) | (s->right[z] << 3);
 }
 
+/* The four turns as edge masks: left and down, right and down (RIGHT_DOWN), up and right, up and left. */
+static const int TURNS[4] = {4 | 2, 8 | 2, 1 | 8, 1 | 4};
+#define RIGHT_DOWN 1
+
 static int corner_ok(const Sweep *s, int c, int i) {
-    static const int turns[4] = {4 | 2, 8 | 2, 1 | 8, 1 | 4};
     int row = c / s->w, col = c % s->w, mask = edge_mask(s, c);
     for (int t = 0; t < 4; t++) {
-        int turn = turns[t];
+        int turn = TURNS[t];
         int dr = (turn & 2 ? 1 : 0) - (turn & 1 ? 1 : 0), dc = (turn & 8 ? 1 : 0) - (turn & 4 ? 1 : 0);
         if (mask == turn && s->cell[c] == FREE) {  /* c turns: the cell inside its turn */
             int r2 = row + dr, c2 = col + dc, y = r2 * s->w + c2;
@@ -144,12 +147,11 @@ static int corner_ok(const Sweep *s, int c, int i) {
  * X + k(a + b) to turn the same way until one is blocked or an end, so a turn whose diagonal
  * ray leaves the board first is never part of an answer. Bit t of may_turn[c]: turn t allowed. */
 static void fill_may_turn(Sweep *s) {
-    static const int turns[4] = {4 | 2, 8 | 2, 1 | 8, 1 | 4};
     for (int c = 0; c < s->n; c++) {
         s->may_turn[c] = 0;
         if (s->cell[c] != FREE) continue;
         for (int t = 0; t < 4; t++) {
-            int turn = turns[t];
+            int turn = TURNS[t];
             int dr = (turn & 2 ? 1 : 0) - (turn & 1 ? 1 : 0), dc = (turn & 8 ? 1 : 0) - (turn & 4 ? 1 : 0);
             int r = c / s->w + dr, col = c % s->w + dc;
             while (r >= 0 && r < s->h && col >= 0 && col < s->w && s->cell[r * s->w + col] == FREE) { r += dr; col += dc; }
@@ -160,13 +162,9 @@ static void fill_may_turn(Sweep *s) {
 
 /* Whether the edge mask (1 up, 2 down, 4 left, 8 right) of free cell c is a turn the ray allows. */
 static int turn_allowed(const Sweep *s, int c, int mask) {
-    switch (mask) {
-    case 4 | 2: return s->may_turn[c] & 1;
-    case 8 | 2: return s->may_turn[c] & 2;
-    case 1 | 8: return s->may_turn[c] & 4;
-    case 1 | 4: return s->may_turn[c] & 8;
-    default: return 1;
-    }
+    for (int t = 0; t < 4; t++)
+        if (mask == TURNS[t]) return s->may_turn[c] & (1 << t);
+    return 1;
 }
 
 static int sweep_cell(const Sweep *s, int i) {
@@ -231,7 +229,7 @@ static int sweep_dfs(Sweep *s, int i) {
         if (code >= 0 ? degree != 1 : (s->cover_all ? degree != 2 : (degree != 0 && degree != 2))) continue;
         if (s->corners && code == FREE && !turn_allowed(s, c, in_up | (d << 1) | (in_left << 2) | (r << 3))) continue;
         if (s->corners && !r && can_right && s->cell[c + 1] == FREE && !(c + 1 >= w && s->down[c + 1 - w])
-            && !(c + 1 + w < s->n && col + 2 < w && (s->may_turn[c + 1] & 2))) continue;  /* c + 1 must turn right and down */
+            && !(c + 1 + w < s->n && col + 2 < w && (s->may_turn[c + 1] & (1 << RIGHT_DOWN)))) continue;  /* c + 1 must turn right and down */
         if (s->nodes >= s->budget) { s->stopped = 1; return 1; }
         s->nodes++;
         if (s->stop_at >= 0 && s->nodes % CLOCK_EVERY == 0 && now() > s->stop_at) { s->stopped = 1; return 1; }

@@ -84,7 +84,9 @@ class Deciders:
             return False
         if beside is None and state.step(GLOBAL_SAT, run=lambda: GLOBAL_SAT.head_start(state)).decides:
             return True
-        if (beside is None or not beside.done()) and state.step(LABEL_WINDOWS).decides:
+        if beside is not None and beside.done():
+            return False
+        if state.step(LABEL_WINDOWS).decides:
             return True
         return beside is not None and not beside.done() and state.step(WIDE_WINDOWS).decides
 
