@@ -21,18 +21,18 @@ def cluster_bound(task: Task, state: Sequence[int]) -> int:
     """Cluster goal: a lower bound from the distances each split colour's squares must travel.
 
     For a colour X with n squares, the final group is a connected region R of n cells (walls
-    excluded), and a square moves one edge of the swap graph (:func:`swap_graph`) per swap it
-    takes part in, so X's squares travel at least the least total distance of a matching of them
-    to R's cells; ``need_X`` is the least of that over every such R. One swap moves two squares,
-    one edge each, and at most one of X (a swap of two squares of one colour leaves its cells as
-    they are), so it lowers ``need_X`` by at most one and the sum of the needs by at most two:
-    moves >= ceil(sum need_X / 2) and moves >= max need_X. Admissible, and consistent where the
-    regions are enumerated (:data:`REGION_LIMIT`); past that limit, a relaxation counting one step
-    per square that must move: if R meets one current group G of X, need_X >= n - |G|; if it meets
-    two or more, R holds a chain of non-X cells joining two groups, so need_X >= the fewest non-X
-    cells on a path between two groups; so need_X >= min(n - largest group, smallest gap) (not
-    always consistent); here (not in the searches, where it costs too much) also the least cost
-    of filling a connected part of R of the largest size enumerated
+    excluded), and a square moves one edge of the swap graph (:func:`~.swapgraph.swap_graph`) per
+    swap it takes part in, so X's squares travel at least the least total distance of a matching of
+    them to R's cells; ``need_X`` is the least of that over every such R. One swap moves two
+    squares, one edge each, and at most one of X (a swap of two squares of one colour leaves its
+    cells as they are), so it lowers ``need_X`` by at most one and the sum of the needs by at most
+    two: moves >= ceil(sum need_X / 2) and moves >= max need_X. Admissible, and consistent where the
+    regions are enumerated (:data:`~.layout_bounds.REGION_LIMIT`); past that limit, a relaxation
+    counting one step per square that must move: if R meets one current group G of X,
+    need_X >= n - |G|; if it meets two or more, R holds a chain of non-X cells joining two groups, so need_X >=
+    the fewest non-X cells on a path between two groups; so need_X >= min(n - largest group,
+    smallest gap) (not always consistent); here (not in the searches, where it costs too much) also
+    the least cost of filling a connected part of R of the largest size enumerated
     (:meth:`LayoutBound._part_need`), if larger. Computed by :class:`LayoutBound`, which the
     searches keep for a whole level.
 
