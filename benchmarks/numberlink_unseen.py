@@ -36,8 +36,10 @@ those: what a user checking one puzzle gets. Report both.
 
 The table gives, per set and half: puzzles, decided (unique, several answers, or none),
 first answers found, undecided, errors, total and max seconds, and the share decided (target:
-at least 99.5 % on each fresh size and each test half). ``--undecided-stats`` then runs each
-undecided puzzle again in this process (``numberlink.count``) and prints what its stats report.
+at least 99.5 % on each fresh size and each test half); with ``--time-limit`` past 10 s, also
+how many were decided within 10, 20, 30, 45 and 60 s (:func:`budget_table`).
+``--undecided-stats`` then runs each undecided puzzle again in this process
+(``numberlink.count``) and prints what its stats report.
 
 ``--proof-conflicts SEEDS`` measures instead, for the fresh puzzles of those seeds, the global
 proof alone (the search for a second answer after the first, which it blocks, with its phases
@@ -72,6 +74,7 @@ SECOND_FRESH_FILE = Path(__file__).resolve().parent / "data" / "unseen-nst-secon
 TARGET = 0.995              # share decided on each fresh size and each test half
 QUICK_PUZZLES = 3           # per set and half (and per fresh size) in --quick
 HALVES = ("tuning", "test")
+BUDGETS = (10, 20, 30, 45, 60)  # seconds at which --time-limit runs past 10 s also count the shares
 
 
 def _thomasahle(name: str) -> list[Path]:
@@ -249,6 +252,25 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def budget_table(rows: list[dict[str, Any]], budgets: Sequence[float] = BUDGETS) -> str:
+    """Per set and half, how many puzzles were decided within each of ``budgets`` seconds (those
+    up to the run's time limit): a puzzle decided in t s counts for every budget from t on. A
+    close reading, not a run at each budget: the global proof beside the windows (``-j 1``) does
+    not depend on the limit, but the window phases take shares of the time left."""
+    limit = max((r["time_limit"] or 0.0) for r in rows) if rows else 0.0
+    budgets = [b for b in budgets if b <= limit]
+    if not budgets:
+        return ""
+    lines = [f"decided within: {'set':18} {'half':7} " + " ".join(f"{f'{b:g} s':>7}" for b in budgets)]
+    groups_seen: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups_seen.setdefault((r["set"], r["half"]), []).append(r)
+    for (set_name, which), group in groups_seen.items():
+        lines.append(f"{'':16}{set_name:18} {which:7} " + " ".join(
+            f"{sum(r['decided'] and r['seconds'] <= b for r in group):7d}" for b in budgets) + f"  of {len(group)}")
+    return "\n".join(lines)
+
+
 def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str:
     """Each undecided puzzle run again here (``numberlink.count``, default rules): its stats."""
     lines = ["undecided puzzles, run again in this process (numberlink.count, default rules):"]
@@ -359,6 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{r['seconds']:7.2f}s" + (f"  {r['error']}" if r["error"] else ""), file=sys.stderr, flush=True)
     if kept:
         print(table(kept))
+        if args.time_limit > BUDGETS[0]:
+            print(budget_table(kept))
         if args.undecided_stats:
             print(undecided_stats(kept, args.time_limit))
     print(sink.gauge_line())

@@ -80,3 +80,14 @@ def test_the_unseen_benchmark_runs_the_halves_named(tmp_path, monkeypatch) -> No
     assert numberlink_unseen._halves("test, fresh") == ("test", "fresh")
     with pytest.raises(Exception, match="not tuning2"):
         numberlink_unseen._halves("tuning2")
+
+
+def test_the_budget_table_counts_each_puzzle_from_the_budget_it_was_decided_within() -> None:
+    def row(seconds: float, decided: bool) -> dict:
+        return {"set": "fresh-20x20", "half": "fresh", "seconds": seconds, "decided": decided, "time_limit": 30.0}
+
+    rows = [row(0.5, True), row(12.0, True), row(29.0, True), row(30.0, False)]
+    lines = numberlink_unseen.budget_table(rows).splitlines()
+    assert lines[0].endswith("10 s    20 s    30 s")  # the budgets up to the limit only
+    assert lines[1].split()[2:] == ["1", "2", "3", "of", "4"]
+    assert numberlink_unseen.budget_table([{**r, "time_limit": 5.0} for r in rows]) == ""
