@@ -462,11 +462,39 @@ def test_the_global_search_runs_beside_the_windows_where_no_frontier_count_does(
     result = count(unique, time_limit=30)
     assert result.complete and result.uniqueness is Uniqueness.UNIQUE
     assert result.stats["global_search"] == "beside the windows: unsatisfiable" and result.stats["decided_by"] == "global-sat"
+    assert result.stats["proof_solver"] == "fresh beside the windows"
     monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
     several = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
     result = count(several, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.solutions[0] != result.solutions[1]
     assert all(verify(several, answer) == [] for answer in result.solutions)
+
+
+def test_the_proofs_search_leaves_its_phases_free_and_blocks_every_answer_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The global proof (in turn on a fresh solver, or made anew beside the windows) does not
+    set its phases to the first answer, which the windows' shared search does; made anew, it
+    blocks the answers it is given and still finds the others, or proves there are none."""
+    preferred: list[int] = []
+    plain_prefer = search_module.SatSearch.prefer
+    monkeypatch.setattr(search_module.SatSearch, "prefer", lambda self, answer: (preferred.append(id(self)), plain_prefer(self, answer)))
+    monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
+    monkeypatch.setattr(global_sat, "_may_work_beside", lambda: False)
+    monkeypatch.setattr(tuning, "LABEL_WINDOW_AFTER", 0.0)
+    result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)
+    assert result.uniqueness is Uniqueness.UNIQUE and result.stats["proof_solver"] == "fresh after the windows"
+    assert len(preferred) == 1  # (the windows' search only)
+    preferred.clear()
+    several = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
+    shared = search_module.Search(several, Rules(), "cadical195", Deadline(30))
+    try:
+        status, first = shared.next_answer()
+        assert status is Status.SOLVED
+        status, second = global_sat._global_search(shared, anew=("cadical195", (first,)))
+        assert status is Status.SOLVED and second != first and verify(several, second) == []
+        assert global_sat._global_search(shared, anew=("cadical195", (first, second)))[1] not in (first, second)
+        assert preferred == []
+    finally:
+        shared.close()
 
 
 @pytest.mark.parametrize("fresh", [True, False])
@@ -488,7 +516,7 @@ def test_the_global_proof_in_turn_after_the_windows_runs_on_a_fresh_solver(monke
 
 def test_count_searches_on_by_itself_when_the_search_beside_dies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tuning, "FRONTIER_MAX_SIDE", 0)
-    monkeypatch.setattr(global_sat, "_global_search", lambda search: os._exit(1))
+    monkeypatch.setattr(global_sat, "_global_search", lambda search, **_: os._exit(1))
     result = count(formats.read(EXAMPLES / "medium_10x10.nl")[0], time_limit=30)
     assert result.complete and result.uniqueness is Uniqueness.UNIQUE
     assert result.stats["global_search"].startswith("failed")
@@ -724,7 +752,7 @@ def test_wide_windows_take_the_time_the_core_would_wait_for_the_search_beside(mo
     monkeypatch.setattr(tuning, "LABEL_WINDOW_LABELS", 1)
     monkeypatch.setattr(tuning, "WIDE_WINDOWS", ((5, 5000), (7, 5000)))  # (7: the board's side, left out)
     monkeypatch.setattr(probes, "_two_turn_variant", lambda *args: None)
-    monkeypatch.setattr(global_sat, "_global_search", lambda search: time.sleep(60))
+    monkeypatch.setattr(global_sat, "_global_search", lambda search, **_: time.sleep(60))
     result = count(puzzle, time_limit=30)
     assert result.uniqueness is Uniqueness.MULTIPLE and result.stats["decided_by"] == "windows:wide"
     assert result.stats["local_variant"] == "wide window" and all(verify(puzzle, answer) == [] for answer in result.solutions)

@@ -124,26 +124,26 @@ class State:
         """Raise UnverifiedAnswer unless ``solution`` passes the board's checker under the rules."""
         check_answer(self.puzzle, solution, self.rules, self.kind.search.checker)
 
-    def search(self) -> SatSearch | None:
+    def search(self, *, prefer: bool = True) -> SatSearch | None:
         """The shared SAT search, made on first use (the no-self-touch formula under ``shrink``),
-        with every answer found so far blocked and its phases set to the first; None when the
-        deadline passed while its formula was built."""
+        with every answer found so far blocked and (``prefer``) its phases set to the first;
+        None when the deadline passed while its formula was built."""
         if self._search is None:
             self._search = self.kind.search(self.puzzle, self.rules, self.solver, self.deadline,
                                             formula_rules=strict(self.rules) if self.shrink else self.rules)
             if self._search.ready:
                 for answer in self.found:
                     self._search.block(answer)
-                if self.found:
+                if self.found and prefer:
                     self._search.prefer(self.found[0])
         return self._search if self._search.ready else None
 
-    def search_for_second(self) -> SatSearch | None:
+    def search_for_second(self, *, prefer: bool = True) -> SatSearch | None:
         """The shared search, ready to look for a second answer: under ``shrink`` with one
         answer found, one layer's corner-move and bump clauses are added first (not before: they
         slow the search for a first answer; encodings/numberlink.md, "Notes from solve.py"), a
         stack's phases set to the first answer (``before_second``)."""
-        search = self.search()
+        search = self.search(prefer=prefer)
         if search is not None and self.shrink and len(self.found) == 1:
             search.before_second(self.found[0])
         return search
@@ -151,13 +151,15 @@ class State:
     def fresh_search_for_second(self) -> Search | None:
         """The shared search made anew (its time so far kept in ``earlier``), ready to look for
         a second answer: for the global proof in turn after the windows, whose many bounded calls
-        leave a solver that proves uniqueness about twice as slowly as a fresh one
-        (encodings/numberlink.md, "Hard uniqueness proofs under default rules")."""
+        leave a solver that proves uniqueness about twice as slowly as a fresh one. Its phases
+        are left free: a second answer near the first is the windows' to find, and phases set to
+        the first would make the proof try a distant one last (encodings/numberlink.md, "Hard
+        uniqueness proofs under default rules", "The proof's phases left free")."""
         if self._search is not None:
             self.earlier = self.timings()
             self._search.close()
             self._search = None
-        return self.search_for_second()
+        return self.search_for_second(prefer=False)
 
     def add(self, solution: Solution) -> None:
         """Keep a new (verified) answer, blocked in the search when there is one."""
