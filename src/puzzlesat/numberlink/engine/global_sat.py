@@ -1,11 +1,12 @@
 """``global-sat``: the complete SAT decider, the shared search with every answer found blocked
-and its phases set to the first, cycles cut as they come. Under default rules (boards of at most
-ORIENT_MAX_CELLS cells) it gets the direction variables first, which make the hard uniqueness
-proofs much faster; where it can, it runs in a forked copy beside the windows instead of after
-them (:class:`GlobalSearchBeside`), and where it runs in turn with them it has LABEL_WINDOW_AFTER
-seconds before the label windows (:meth:`GlobalSat.head_start`) and proves after them on a fresh
-solver (encodings/numberlink.md, "What each rule set runs (solve.py)", step 5, "Notes from
-solve.py" and "Hard uniqueness proofs under default rules").
+and its phases set to the first (the proof of uniqueness has them free), cycles cut as they
+come. Under default rules (boards of at most ORIENT_MAX_CELLS cells) it gets the direction
+variables first, which make the hard uniqueness proofs much faster; where it can, it runs in a
+forked copy beside the windows instead of after them (:class:`GlobalSearchBeside`), and where
+it runs in turn with them it has LABEL_WINDOW_AFTER seconds before the label windows
+(:meth:`GlobalSat.head_start`) and proves after them on a fresh solver (encodings/numberlink.md,
+"What each rule set runs (solve.py)", step 5, "Notes from solve.py" and "Hard uniqueness proofs
+under default rules").
 
 >>> from ..model import Puzzle, Rules
 >>> from .state import State
@@ -120,7 +121,8 @@ def _global_search(search: Search, anew: tuple[str, tuple[Solution, ...]] | None
 
 class GlobalSearchBeside:
     """The global search for a second answer under default rules, in a forked copy of the
-    search, on boards the frontier count does not take: it starts before the windows and runs
+    search (or one made anew in that process, see :meth:`GlobalSat.beside`), on boards the
+    frontier count does not take: it starts before the windows and runs
     beside them and the label windows on the other core (they ask :meth:`done` before each
     window), instead of after them in turn, so that a verdict near the time limit does not
     depend on how long the windows took (encodings/numberlink.md, "Notes from solve.py")."""
