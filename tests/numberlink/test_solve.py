@@ -17,6 +17,7 @@ from puzzlesat.numberlink import formats
 from puzzlesat.numberlink.model import Pair, Puzzle, Rules, Solution
 from puzzlesat.numberlink import search as search_module
 from puzzlesat.numberlink.engine import first as first_module, global_sat, probes, tuning, windows
+from puzzlesat.numberlink.engine.state import State
 from puzzlesat.numberlink.engine.tuning import WINDOWS
 from puzzlesat.numberlink.engine.windows import _window_starts
 from puzzlesat.numberlink.solve import count, is_unique, solve
@@ -485,16 +486,18 @@ def test_the_proofs_search_leaves_its_phases_free_and_blocks_every_answer_found(
     assert len(preferred) == 1  # (the windows' search only)
     preferred.clear()
     several = formats.parse("\n".join(LABEL_WINDOW_MULTIPLE))
-    shared = search_module.Search(several, Rules(), "cadical195", Deadline(30))
+    state = State(several, Rules(), solver="cadical195", limit=3, deadline=Deadline(30))
     try:
-        status, first = shared.next_answer()
+        status, first = state.search().next_answer()
         assert status is Status.SOLVED
-        status, second = global_sat._global_search(shared, anew=("cadical195", (first,)))
+        state.found.append(first)
+        status, second = global_sat._global_search(state.search(), anew=state)
         assert status is Status.SOLVED and second != first and verify(several, second) == []
-        assert global_sat._global_search(shared, anew=("cadical195", (first, second)))[1] not in (first, second)
+        state.found.append(second)
+        assert global_sat._global_search(state.search(), anew=state)[1] not in (first, second)
         assert preferred == []
     finally:
-        shared.close()
+        state.close()
 
 
 @pytest.mark.parametrize("fresh", [True, False])

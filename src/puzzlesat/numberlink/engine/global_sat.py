@@ -81,7 +81,7 @@ class GlobalSat:
         if state.cells > tuning.FRESH_PROOF_MAX_CELLS:
             return GlobalSearchBeside(search)
         state.stats["proof_solver"] = "fresh beside the windows"
-        return GlobalSearchBeside(search, anew=(state.solver, tuple(state.found)))
+        return GlobalSearchBeside(search, anew=state)
 
     def outcome_beside(self, state: State, beside: "GlobalSearchBeside") -> Outcome:
         """The verdict of the search beside, waited for; "nothing" when its process died (the
@@ -103,18 +103,15 @@ def _outcome(status: Status, solution: Solution | None, where: str = "") -> Outc
 GLOBAL_SAT = GlobalSat()
 
 
-def _global_search(search: Search, anew: tuple[str, tuple[Solution, ...]] | None = None) -> tuple[Status, Solution | None]:
+def _global_search(search: Search, anew: State | None = None) -> tuple[Status, Solution | None]:
     """In a forked copy of ``search`` (the solver with its clauses, the first answer blocked):
     the global search for the next answer, with the direction variables. With ``anew`` (the
-    solver's name and the answers found), on a search made anew in this process instead, those
-    answers blocked and no phases set."""
+    state, forked with it), on the state's search made anew in this process instead
+    (:meth:`.State.fresh_search_for_second`: the answers found blocked, no phases set)."""
     if anew is not None:
-        solver, answers = anew
-        search = type(search)(search.puzzle, search.rules, solver, search.deadline, formula_rules=search.formula_rules)
-        if not search.ready:
+        search = anew.fresh_search_for_second()
+        if search is None:
             return Status.UNKNOWN, None
-        for answer in answers:
-            search.block(answer)
     search.orient()
     return search.next_answer()
 
@@ -127,7 +124,7 @@ class GlobalSearchBeside:
     window), instead of after them in turn, so that a verdict near the time limit does not
     depend on how long the windows took (encodings/numberlink.md, "Notes from solve.py")."""
 
-    def __init__(self, search: Search, anew: tuple[str, tuple[Solution, ...]] | None = None) -> None:
+    def __init__(self, search: Search, anew: State | None = None) -> None:
         self.search = search
         self.child = _Child(_global_search, search, {"anew": anew})
 
