@@ -218,12 +218,17 @@ def run(*, time_limit: float | None = 10.0, quick: bool = False, workers: int = 
 
 # -- the table ------------------------------------------------------------------------------
 
-def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def by_set_and_half(rows: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The rows grouped by (set, half), in the order they first come."""
     found: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         found.setdefault((r["set"], r["half"]), []).append(r)
+    return found
+
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
-    for (set_name, which), group in found.items():
+    for (set_name, which), group in by_set_and_half(rows).items():
         decided = sum(r["decided"] for r in group)
         out.append({"set": set_name, "half": which, "puzzles": len(group), "decided": decided,
                     "unique": sum(r["unique"] is True for r in group), "multiple": sum(r["unique"] is False for r in group),
@@ -262,10 +267,7 @@ def budget_table(rows: list[dict[str, Any]], budgets: Sequence[float] = BUDGETS)
     if not budgets:
         return ""
     lines = [f"decided within: {'set':18} {'half':7} " + " ".join(f"{f'{b:g} s':>7}" for b in budgets)]
-    groups_seen: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
-        groups_seen.setdefault((r["set"], r["half"]), []).append(r)
-    for (set_name, which), group in groups_seen.items():
+    for (set_name, which), group in by_set_and_half(rows).items():
         lines.append(f"{'':16}{set_name:18} {which:7} " + " ".join(
             f"{sum(r['decided'] and r['seconds'] <= b for r in group):7d}" for b in budgets) + f"  of {len(group)}")
     return "\n".join(lines)
