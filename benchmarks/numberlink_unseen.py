@@ -42,11 +42,11 @@ how many were decided within 10, 20, 30, 45 and 60 s (:func:`budget_table`).
 (``numberlink.count``) and prints what its stats report.
 
 ``--proof-conflicts SEEDS`` measures instead, for the fresh puzzles of those seeds, the global
-proof alone (the search for a second answer after the first, which it blocks, with its phases
-and the direction variables, as the engine runs it) in solver conflicts, which the machine's
-load does not change, and CPU seconds, up to ``--conflicts`` each, as the engine configures
-CaDiCaL and in focused mode (``stabilize=0``): the yardstick of encodings/numberlink.md, "Hard
-uniqueness proofs under default rules".
+proof alone (the search for a second answer after the first, which it blocks, with the
+direction variables) in solver conflicts, which the machine's load does not change, and CPU
+seconds, up to ``--conflicts`` each: as the engine runs it (phases free) and with its phases set
+to the first answer (as the windows' search has them); the seeds are looked up in both fresh
+sets. The yardstick of encodings/numberlink.md, "Hard uniqueness proofs under default rules".
 """
 
 from __future__ import annotations
@@ -289,26 +289,29 @@ def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str
     return "\n".join(lines)
 
 
-PROOF_VARIANTS = {"as today": {}, "focused": {"stabilize": 0}}  # CaDiCaL options over the engine's
+PROOF_VARIANTS = {"as today": {"prefer": False}, "phases": {"prefer": True}}  # proof_conflicts' keywords
 
 
-def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[str, int]) -> dict[str, Any]:
+def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[str, int] | None = None,
+                    prefer: bool = False) -> dict[str, Any]:
     """The global proof of ``puzzle`` (default rules) with CaDiCaL ``options`` over the
-    engine's, up to ``conflicts``: its verdict ("unique", "several", "open"), conflicts and CPU s."""
+    engine's, its phases set to the first answer when ``prefer``, up to ``conflicts``: its
+    verdict ("unique", "several", "open"), conflicts and CPU s."""
     from puzzlesat.numberlink.engine import tuning
     from puzzlesat.numberlink.search import Search
     from puzzlesat.timing import Deadline
 
     first = numberlink.solve(puzzle, time_limit=60).solution
     kept = tuning.CADICAL_OPTIONS
-    tuning.CADICAL_OPTIONS = {**kept, **options}
+    tuning.CADICAL_OPTIONS = {**kept, **(options or {})}
     try:
         search = Search(puzzle, Rules(), "cadical195", Deadline(None))
     finally:
         tuning.CADICAL_OPTIONS = kept
     try:
         search.block(first)
-        search.prefer(first)
+        if prefer:
+            search.prefer(first)
         search.orient()
         start, verdict = time.process_time(), "open"
         while (left := conflicts - search.solver.stats().get("conflicts", 0)) > 0:
@@ -325,15 +328,16 @@ def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[
 
 def proof_table(seeds: Sequence[str], conflicts: int) -> str:
     """One line per fresh puzzle of ``seeds`` and variant of PROOF_VARIANTS (proof_conflicts)."""
-    named = {name.split()[-1]: puzzle for puzzles in fresh_puzzles().values() for name, puzzle in puzzles}
+    named = {name.split()[-1]: puzzle for path in (FRESH_FILE, SECOND_FRESH_FILE)
+             for puzzles in fresh_puzzles(path).values() for name, puzzle in puzzles}
     lines = [f"{'seed':>11} {'size':>6} {'variant':9} {'verdict':>8} {'conflicts':>10} {'CPU s':>7}"]
     for seed in seeds:
         if seed not in named:
-            lines.append(f"{seed:>11} not a seed of {FRESH_FILE.name}")
+            lines.append(f"{seed:>11} not a seed of {FRESH_FILE.name} or {SECOND_FRESH_FILE.name}")
             continue
         puzzle = named[seed]
-        for variant, options in PROOF_VARIANTS.items():
-            m = proof_conflicts(puzzle, conflicts=conflicts, options=options)
+        for variant, keywords in PROOF_VARIANTS.items():
+            m = proof_conflicts(puzzle, conflicts=conflicts, **keywords)
             lines.append(f"{seed:>11} {puzzle.width}x{puzzle.height:<3} {variant:9} {m['verdict']:>8} {m['conflicts']:10d} {m['cpu_s']:7.2f}")
             print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines)

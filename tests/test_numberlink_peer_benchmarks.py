@@ -91,3 +91,19 @@ def test_the_budget_table_counts_each_puzzle_from_the_budget_it_was_decided_with
     assert lines[0].endswith("10 s    20 s    30 s")  # the budgets up to the limit only
     assert lines[1].split()[2:] == ["1", "2", "3", "of", "4"]
     assert numberlink_unseen.budget_table([{**r, "time_limit": 5.0} for r in rows]) == ""
+
+
+def test_the_proof_table_finds_seeds_of_both_fresh_sets_and_sets_phases_only_in_its_phases_variant(monkeypatch) -> None:
+    from puzzlesat.numberlink.search import Search
+
+    preferred: list[int] = []
+    kept_prefer = Search.prefer
+    monkeypatch.setattr(Search, "prefer", lambda self, answer, *a, **k: (preferred.append(1), kept_prefer(self, answer, *a, **k))[1])
+    lines = numberlink_unseen.proof_table(["4700015000", "4600015000", "123"], conflicts=200_000).splitlines()
+    rows = [line.split() for line in lines[1:] if "not a seed" not in line]
+    assert [(row[0], " ".join(row[2:-3])) for row in rows] == [
+        ("4700015000", "as today"), ("4700015000", "phases"), ("4600015000", "as today"), ("4600015000", "phases")]
+    verdicts = {row[0]: {r[-3] for r in rows if r[0] == row[0]} for row in rows}
+    assert verdicts == {"4700015000": {"unique"}, "4600015000": {"several"}}  # the puzzle's, whichever the phases
+    assert len(preferred) == 2  # once per puzzle: the "phases" variant only
+    assert lines[-1].split()[0] == "123" and "not a seed" in lines[-1]
