@@ -98,7 +98,12 @@ def test_the_proof_table_finds_seeds_of_both_fresh_sets_and_sets_phases_only_in_
 
     preferred: list[int] = []
     kept_prefer = Search.prefer
-    monkeypatch.setattr(Search, "prefer", lambda self, answer, *a, **k: (preferred.append(1), kept_prefer(self, answer, *a, **k))[1])
+
+    def prefer_counted(self, *args, **kwargs):
+        preferred.append(1)
+        return kept_prefer(self, *args, **kwargs)
+
+    monkeypatch.setattr(Search, "prefer", prefer_counted)
     lines = numberlink_unseen.proof_table(["4700015000", "4600015000", "123"], conflicts=200_000).splitlines()
     rows = [line.split() for line in lines[1:] if "not a seed" not in line]
     assert [(row[0], " ".join(row[2:-3])) for row in rows] == [
