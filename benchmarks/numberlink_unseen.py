@@ -289,25 +289,18 @@ def undecided_stats(rows: list[dict[str, Any]], time_limit: float | None) -> str
     return "\n".join(lines)
 
 
-PROOF_VARIANTS = {"as today": {"prefer": False}, "phases": {"prefer": True}}  # proof_conflicts' keywords
+PROOF_VARIANTS = {"as today": False, "phases": True}  # each variant's ``prefer`` (proof_conflicts)
 
 
-def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, options: dict[str, int] | None = None,
-                    prefer: bool = False) -> dict[str, Any]:
-    """The global proof of ``puzzle`` (default rules) with CaDiCaL ``options`` over the
-    engine's, its phases set to the first answer when ``prefer``, up to ``conflicts``: its
-    verdict ("unique", "several", "open"), conflicts and CPU s."""
-    from puzzlesat.numberlink.engine import tuning
+def proof_conflicts(puzzle: numberlink.Puzzle, *, conflicts: int, prefer: bool = False) -> dict[str, Any]:
+    """The global proof of ``puzzle`` (default rules), its phases set to the first answer when
+    ``prefer``, up to ``conflicts``: its verdict ("unique", "several", "open"), conflicts and
+    CPU s."""
     from puzzlesat.numberlink.search import Search
     from puzzlesat.timing import Deadline
 
     first = numberlink.solve(puzzle, time_limit=60).solution
-    kept = tuning.CADICAL_OPTIONS
-    tuning.CADICAL_OPTIONS = {**kept, **(options or {})}
-    try:
-        search = Search(puzzle, Rules(), "cadical195", Deadline(None))
-    finally:
-        tuning.CADICAL_OPTIONS = kept
+    search = Search(puzzle, Rules(), "cadical195", Deadline(None))
     try:
         search.block(first)
         if prefer:
@@ -336,8 +329,8 @@ def proof_table(seeds: Sequence[str], conflicts: int) -> str:
             lines.append(f"{seed:>11} not a seed of {FRESH_FILE.name} or {SECOND_FRESH_FILE.name}")
             continue
         puzzle = named[seed]
-        for variant, keywords in PROOF_VARIANTS.items():
-            m = proof_conflicts(puzzle, conflicts=conflicts, **keywords)
+        for variant, prefer in PROOF_VARIANTS.items():
+            m = proof_conflicts(puzzle, conflicts=conflicts, prefer=prefer)
             lines.append(f"{seed:>11} {puzzle.width}x{puzzle.height:<3} {variant:9} {m['verdict']:>8} {m['conflicts']:10d} {m['cpu_s']:7.2f}")
             print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines)
